@@ -1,0 +1,6 @@
+/**
+ * `@panto/cli`: the `panto` program.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,117 @@
+/** The wire protocol a provider speaks. */
+export type ApiStyle = "anthropic-messages" | "openai-chat";
+
+/** How hard the model should think. `off` sends no reasoning parameters. */
+export type ReasoningLevel = "off" | "low" | "medium" | "high";
+
+/** Every {@linkcode ApiStyle}, for validation and help text. */
+export const API_STYLES: readonly ApiStyle[] = ["anthropic-messages", "openai-chat"];
+
+/** Every {@linkcode ReasoningLevel}, for validation and help text. */
+export const REASONING_LEVELS: readonly ReasoningLevel[] = ["off", "low", "medium", "high"];
+
+/**
+ * Quirks of OpenAI-compatible servers. Unset fields are detected from the
+ * base URL (see `resolveOpenAICompat`).
+ */
+export interface OpenAICompat {
+  /** Send the system prompt with role `developer` instead of `system`. */
+  developerRole?: boolean;
+  /** Which field carries the output limit. */
+  maxTokensField?: "max_tokens" | "max_completion_tokens";
+  /** How reasoning levels are sent: `reasoning_effort` (OpenAI), `reasoning` object (OpenRouter), or not at all. */
+  reasoningParam?: "reasoning_effort" | "reasoning" | "none";
+  /** Ask for usage in the stream with `stream_options.include_usage`. */
+  streamUsage?: boolean;
+}
+
+/**
+ * Which provider and model to talk to. The key is held in memory only: it
+ * never enters a session record, a log or an error message.
+ *
+ * @example An Anthropic provider
+ * ```ts
+ * import type { ProviderConfig } from "@panto/lib";
+ * const provider: ProviderConfig = {
+ *   api: "anthropic-messages",
+ *   baseUrl: "https://api.anthropic.com",
+ *   model: "claude-sonnet-4-5",
+ *   reasoning: "off",
+ * };
+ * console.assert(provider.api === "anthropic-messages");
+ * ```
+ */
+export interface ProviderConfig {
+  /** Wire protocol. */
+  api: ApiStyle;
+  /**
+   * Base URL, following each vendor SDK's convention: Anthropic without
+   * `/v1` (`https://api.anthropic.com`), OpenAI with it
+   * (`https://api.openai.com/v1`).
+   */
+  baseUrl: string;
+  /** Model name as the server knows it. */
+  model: string;
+  /** Reasoning level. */
+  reasoning: ReasoningLevel;
+  /** The API key, if the server needs one. */
+  apiKey?: string;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Output token limit; a per-API default applies when unset. */
+  maxTokens?: number;
+  /** The model's context window in tokens (used by compaction). */
+  contextWindow?: number;
+  /** OpenAI-compatible server quirks. */
+  compat?: OpenAICompat;
+}
+
+/** Retry policy for retryable provider errors (rate limits, overload, 5xx, cut connections). */
+export interface RetryConfig {
+  /** Attempts after the first; 0 disables retries. Default 4. */
+  maxRetries?: number;
+  /** First backoff delay in ms, doubled each attempt. Default 1000. */
+  baseDelayMs?: number;
+  /** Longest delay honoured, whether computed or from `retry-after`. Default 60000. */
+  maxDelayMs?: number;
+}
+
+/** Automatic compaction settings. */
+export interface CompactionConfig {
+  /** Compact automatically near the context window and on overflow. Default true. */
+  enabled?: boolean;
+  /** Tokens kept free below the context window before auto-compaction starts. Default 16384. */
+  reserveTokens?: number;
+  /** Recent tokens kept verbatim after compaction. Default 20000. */
+  keepRecentTokens?: number;
+  /** System prompt used for the summarising request. */
+  prompt?: string;
+}
+
+/**
+ * Everything an {@linkcode Agent} needs besides its tools and session.
+ *
+ * @example A minimal config
+ * ```ts
+ * import type { Config } from "@panto/lib";
+ * const config: Config = {
+ *   provider: { api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4o", reasoning: "off" },
+ *   maxTurns: 20,
+ * };
+ * console.assert(config.provider.model === "gpt-4o");
+ * ```
+ */
+export interface Config {
+  /** The provider and model. */
+  provider: ProviderConfig;
+  /** Retry policy. */
+  retry?: RetryConfig;
+  /** Compaction policy. */
+  compaction?: CompactionConfig;
+  /** Run the tool calls of one message concurrently (results still in the model's order). Default false. */
+  parallelTools?: boolean;
+  /** Most model requests in one `run`. Default 50. */
+  maxTurns?: number;
+  /** Abort a response when the server sends nothing for this long (ms). Default 120000. */
+  idleTimeoutMs?: number;
+}

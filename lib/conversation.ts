@@ -1,0 +1,184 @@
+import type { ContentBlock, SystemMode, ToolResultBlock } from "./content.ts";
+import type { Message } from "./message.ts";
+import type { Usage } from "./usage.ts";
+
+/**
+ * A single linear chain of messages, with builders for each kind and direct
+ * access to `messages` for surgery (custom compaction, context editing).
+ *
+ * A bare conversation lives in memory; the {@linkcode Agent} that owns one
+ * persists what it adds.
+ *
+ * @example Build a conversation by hand
+ * ```ts
+ * import { Conversation } from "@panto/lib";
+ * const conversation = new Conversation();
+ * conversation.addSystemMessage("You are terse.");
+ * conversation.addUserMessage("Hi");
+ * conversation.addAssistantMessage([{ type: "text", text: "Hello." }]);
+ * console.assert(conversation.messages.length === 3);
+ * console.assert(conversation.systemPrompt() === "You are terse.");
+ * ```
+ */
+export class Conversation {
+  /** The messages, oldest first. Mutate freely. */
+  messages: Message[];
+  /** Opaque JSON the library never interprets and always round-trips. */
+  metadata: string | undefined;
+
+  /**
+   * Creates a conversation.
+   *
+   * @param messages Messages to start from (adopted, not copied).
+   * @param metadata Opaque JSON string kept with the conversation.
+   */
+  constructor(messages: Message[] = [], metadata?: string) {
+    this.messages = messages;
+    this.metadata = metadata;
+  }
+
+  /**
+   * Appends a user message.
+   *
+   * @param content Text, or blocks (text and images).
+   * @param metadata Opaque JSON kept with the message.
+   * @returns The message added.
+   */
+  addUserMessage(content: string | ContentBlock[], metadata?: string): Message {
+    const blocks = typeof content === "string"
+      ? [{ type: "text" as const, text: content }]
+      : content;
+    return this.#push({ role: "user", content: blocks, timestamp: now() }, metadata);
+  }
+
+  /**
+   * Appends an assistant message.
+   *
+   * @param blocks The assistant's blocks.
+   * @param usage Tokens the provider reported, if known.
+   * @returns The message added.
+   */
+  addAssistantMessage(blocks: ContentBlock[], usage?: Usage): Message {
+    const message: Message = { role: "assistant", content: blocks, timestamp: now() };
+    if (usage) message.usage = usage;
+    return this.#push(message);
+  }
+
+  /**
+   * Appends a tool message holding results, in the order given.
+   *
+   * @param results One result per call of the preceding assistant message.
+   * @returns The message added.
+   */
+  addToolResults(results: ToolResultBlock[]): Message {
+    return this.#push({ role: "tool", content: results, timestamp: now() });
+  }
+
+  /**
+   * Appends a system entry that extends the effective system prompt.
+   *
+   * @param text The text to append.
+   * @returns The message added.
+   */
+  addSystemMessage(text: string): Message {
+    return this.#pushSystem(text, "append");
+  }
+
+  /**
+   * Appends a system entry that replaces the effective system prompt.
+   *
+   * @param text The new system prompt.
+   * @returns The message added.
+   */
+  replaceSystemMessage(text: string): Message {
+    return this.#pushSystem(text, "replace");
+  }
+
+  /**
+   * Appends a compaction summary: on the wire, it stands in for every
+   * non-system message before it.
+   *
+   * @param summary The summary text.
+   * @param tokensBefore Estimated tokens of the context it replaced.
+   * @returns The message added.
+   */
+  addCompactionSummary(summary: string, tokensBefore?: number): Message {
+    const block: ContentBlock = { type: "compaction_summary", summary };
+    if (tokensBefore !== undefined) block.tokensBefore = tokensBefore;
+    return this.#push({ role: "user", content: [block], timestamp: now() });
+  }
+
+  /**
+   * The effective system prompt: system entries folded in order, where a
+   * `replace` starts over and an `append` adds a paragraph.
+   *
+   * @returns The prompt, or `""` when there is none.
+   */
+  systemPrompt(): string {
+    return effectiveSystemPrompt(this.messages);
+  }
+
+  /**
+   * A deep copy, so a snapshot cannot change under its holder.
+   *
+   * @returns An independent conversation with equal content.
+   */
+  clone(): Conversation {
+    return new Conversation(structuredClone(this.messages), this.metadata);
+  }
+
+  #pushSystem(text: string, mode: SystemMode): Message {
+    return this.#push({
+      role: "system",
+      content: [{ type: "system", text, mode }],
+      timestamp: now(),
+    });
+  }
+
+  #push(message: Message, metadata?: string): Message {
+    if (metadata !== undefined) message.metadata = metadata;
+    this.messages.push(message);
+    return message;
+  }
+}
+
+/**
+ * Folds the system entries of `messages` into one prompt.
+ *
+ * @param messages Messages in order.
+ * @returns The effective system prompt, or `""`.
+ */
+export function effectiveSystemPrompt(messages: readonly Message[]): string {
+  let prompt = "";
+  for (const message of messages) {
+    for (const block of message.content) {
+      if (block.type !== "system") continue;
+      prompt = block.mode === "replace" || prompt === ""
+        ? block.text
+        : `${prompt}\n\n${block.text}`;
+    }
+  }
+  return prompt;
+}
+
+/**
+ * The messages a provider should see: everything from the latest compaction
+ * summary on (the summary itself included), without system entries.
+ *
+ * @param messages Messages in order.
+ * @returns The wire context, oldest first.
+ */
+export function contextMessages(messages: readonly Message[]): Message[] {
+  let start = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.content.some((b) => b.type === "compaction_summary")) {
+      start = i;
+      break;
+    }
+  }
+  return messages.slice(start).filter((m) => m.role !== "system");
+}
+
+function now(): string {
+  return new Date().toISOString();
+}

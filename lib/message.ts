@@ -1,0 +1,62 @@
+import type { ContentBlock } from "./content.ts";
+import type { Usage } from "./usage.ts";
+
+/**
+ * Who a message is from. Tool results travel in `tool` messages; system
+ * prompt entries in `system` messages.
+ */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/**
+ * Why an assistant message ended. `aborted` and `error` mark partial
+ * messages kept after a cancelled or failed turn.
+ */
+export type StopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "refusal"
+  | "pause_turn"
+  | "aborted"
+  | "error";
+
+/**
+ * One entry of a {@linkcode Conversation}.
+ *
+ * @example A user message
+ * ```ts
+ * import type { Message } from "@panto/lib";
+ * const message: Message = {
+ *   role: "user",
+ *   content: [{ type: "text", text: "hello" }],
+ *   timestamp: new Date().toISOString(),
+ * };
+ * console.assert(message.role === "user");
+ * ```
+ */
+export interface Message {
+  /** Who the message is from. */
+  role: Role;
+  /** The blocks, in order. */
+  content: ContentBlock[];
+  /** ISO 8601 time the message was created. */
+  timestamp: string;
+  /** Assistant messages: why generation stopped. */
+  stopReason?: StopReason;
+  /** Assistant messages that failed: what went wrong (never contains a key). */
+  errorMessage?: string;
+  /** Assistant messages: tokens the provider reported. */
+  usage?: Usage;
+  /** Opaque JSON the library never interprets and always round-trips. */
+  metadata?: string;
+}
+
+/** The text of every text block of a message, joined with blank lines. */
+export function messageText(message: Message): string {
+  const parts: string[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") parts.push(block.text);
+  }
+  return parts.join("\n\n");
+}

@@ -1,0 +1,93 @@
+import { Conversation } from "../conversation.ts";
+import type { PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
+
+/**
+ * A session: its info plus the store it lives in. A session made by
+ * `store.create()` buffers appends until the first assistant message, so an
+ * abandoned prompt leaves no file or row behind.
+ *
+ * @example Create and append through a store
+ * ```ts
+ * import { NullStore } from "@panto/lib";
+ * const session = new NullStore().create();
+ * console.assert(session.info.messageCount === 0);
+ * ```
+ */
+export class Session {
+  /** What is known about the session; `append` keeps it current. */
+  readonly info: SessionInfo;
+  /** The store it lives in. */
+  readonly store: SessionStore;
+  #pending: PersistentMessage[] = [];
+  #written: boolean;
+
+  /**
+   * Wraps an info record. Stores call this; embedders use `store.create()`,
+   * `store.resolve()` or `store.latest()`.
+   *
+   * @param info The session's info.
+   * @param store The store it lives in.
+   * @param persisted False for a new session that has not been written yet.
+   */
+  constructor(info: SessionInfo, store: SessionStore, persisted = true) {
+    this.info = info;
+    this.store = store;
+    this.#written = persisted;
+  }
+
+  /** The session id. */
+  get id(): string {
+    return this.info.id;
+  }
+
+  /** Whether anything has been written for this session. */
+  get persisted(): boolean {
+    return this.#written;
+  }
+
+  /**
+   * Loads the stored conversation (or the buffered one for a new session).
+   *
+   * @returns The conversation.
+   */
+  async load(): Promise<Conversation> {
+    const conversation = await this.store.load(this.info.id);
+    if (conversation) return conversation;
+    if (!this.#written) {
+      return new Conversation(this.#pending.map((p) => structuredClone(p.message)));
+    }
+    throw new Error(`Session ${this.info.id} was not found in its store`);
+  }
+
+  /**
+   * Appends messages. For a session not yet written, messages are buffered
+   * until one of them is an assistant message, then written together.
+   *
+   * @param messages The messages to append, in order.
+   */
+  async append(messages: readonly PersistentMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    let batch: readonly PersistentMessage[] = messages;
+    if (!this.#written) {
+      this.#pending.push(...messages);
+      if (!this.#pending.some((p) => p.message.role === "assistant")) return;
+      batch = this.#pending;
+    }
+    await this.store.appendMessages(this.info.id, batch);
+    this.#written = true;
+    this.#pending = [];
+    this.#updateInfo(batch);
+  }
+
+  #updateInfo(batch: readonly PersistentMessage[]): void {
+    this.info.messageCount += batch.length;
+    this.info.modified = new Date().toISOString();
+    for (const entry of batch) {
+      if (entry.wire && entry.message.role === "assistant") this.info.wire = { ...entry.wire };
+      if (entry.message.role === "user") {
+        const text = entry.message.content.find((b) => b.type === "text");
+        if (text && text.type === "text") this.info.lastUserMessage = text.text.slice(0, 200);
+      }
+    }
+  }
+}

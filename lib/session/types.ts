@@ -1,0 +1,119 @@
+import type { ApiStyle, ReasoningLevel } from "../config.ts";
+import type { Conversation } from "../conversation.ts";
+import type { Message } from "../message.ts";
+import type { ToolDecl } from "../tool.ts";
+import type { Usage } from "../usage.ts";
+import type { Session } from "./session.ts";
+
+/**
+ * The provider identity as seen on the wire: never a config alias, never a
+ * key or anything derived from one.
+ */
+export interface WireIdentity {
+  /** Wire protocol. */
+  apiStyle: ApiStyle;
+  /** Base URL the request went to. */
+  baseUrl: string;
+  /** Model name sent to the server. */
+  model: string;
+  /** Reasoning level requested. */
+  reasoning: ReasoningLevel;
+}
+
+/**
+ * What the agent hands a store on every append: rich on write. A store
+ * keeps what it wants; the provenance fields exist for audit stores.
+ */
+export interface PersistentMessage {
+  /** The message being appended (carries its own metadata). */
+  message: Message;
+  /** Usage, for assistant messages. */
+  usage?: Usage;
+  /** Who produced it (absent for user-side entries written before any request). */
+  wire?: WireIdentity;
+  /** Provenance: the whole conversation at write time. */
+  conversation: readonly Message[];
+  /** Provenance: the tools offered for this turn. */
+  toolsAvailable: readonly ToolDecl[];
+}
+
+/** What a store tells about one session: minimal on read. */
+export interface SessionInfo {
+  /** The session id (a UUIDv7 for built-in stores). */
+  id: string;
+  /** A name the user gave it. */
+  name?: string;
+  /** ISO time of creation. */
+  created: string;
+  /** ISO time of the last append. */
+  modified: string;
+  /** Messages stored. */
+  messageCount: number;
+  /** The last user message's text, possibly shortened. */
+  lastUserMessage: string;
+  /** The wire identity of the last assistant message. */
+  wire?: WireIdentity;
+  /** Working directory the session was created in. */
+  cwd?: string;
+  /** Owner, for multi-user stores. */
+  ownerId?: string;
+}
+
+/** Options for {@linkcode SessionStore.create}. */
+export interface CreateSessionOptions {
+  /** Opaque JSON kept as the conversation's metadata. */
+  metadata?: string;
+  /** Working directory to record. */
+  cwd?: string;
+  /** Owner id, for stores shared by many users. */
+  ownerId?: string;
+}
+
+/** Options for {@linkcode SessionStore.list}. */
+export interface ListSessionsOptions {
+  /** Most sessions to return (newest modified first). */
+  limit?: number;
+  /** Only sessions of this owner (stores that support owners). */
+  ownerId?: string;
+}
+
+/** One search match. */
+export interface SearchHit {
+  /** The session it is in. */
+  sessionId: string;
+  /** Index of the message within the session. */
+  messageIndex: number;
+  /** The message's role. */
+  role: Message["role"];
+  /** A short excerpt around the match. */
+  snippet: string;
+}
+
+/**
+ * Where sessions live. Built-in stores: `NullStore`, `FileSystemJSONLStore`,
+ * `SQLiteStore`, `PostgresStore`.
+ */
+export interface SessionStore {
+  /** An in-memory handle for a new session; nothing is written until the first assistant message. */
+  create(options?: CreateSessionOptions): Session;
+  /** Sessions, newest modified first. */
+  list(options?: ListSessionsOptions): Promise<SessionInfo[]>;
+  /** The session whose id is, or starts with, `idOrPrefix`; `null` when none; throws when ambiguous. */
+  resolve(idOrPrefix: string): Promise<Session | null>;
+  /** The most recently modified session. */
+  latest(): Promise<Session | null>;
+  /** The stored conversation, or `null` for an unknown id. */
+  load(id: string): Promise<Conversation | null>;
+  /** Appends durably: when the promise resolves, the messages survive a crash. */
+  appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void>;
+  /** Full-text search over message text. */
+  search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
+  /** Gives a session a name. */
+  rename(id: string, name: string): Promise<void>;
+  /** Deletes a session. */
+  delete(id: string): Promise<void>;
+  /** The session as Markdown. */
+  export(id: string): Promise<string>;
+  /** Releases connections and locks. */
+  close(): Promise<void>;
+}

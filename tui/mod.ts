@@ -1,0 +1,7 @@
+/**
+ * `@panto/tui`: a scrollback-preserving differential terminal renderer,
+ * input decoding and chat components.
+ *
+ * @module
+ */
+export {};
