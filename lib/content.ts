@@ -113,6 +113,12 @@ export interface CompactionSummaryBlock {
   summary: string;
   /** Estimated tokens of the context the summary replaced. */
   tokensBefore?: number;
+  /**
+   * How many messages right after this one are copies of recent messages
+   * kept verbatim (the log is append-only, so kept messages are re-appended
+   * after the summary). A transcript view can skip them.
+   */
+  keptMessages?: number;
 }
 
 /**

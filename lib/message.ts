@@ -1,3 +1,4 @@
+import type { ApiStyle } from "./config.ts";
 import type { ContentBlock } from "./content.ts";
 import type { Usage } from "./usage.ts";
 
@@ -48,11 +49,27 @@ export interface Message {
   errorMessage?: string;
   /** Assistant messages: tokens the provider reported. */
   usage?: Usage;
+  /** Assistant messages: the wire protocol that produced it (for cross-model hand-off). */
+  api?: ApiStyle;
+  /** Assistant messages: the model that produced it. */
+  model?: string;
   /** Opaque JSON the library never interprets and always round-trips. */
   metadata?: string;
 }
 
-/** The text of every text block of a message, joined with blank lines. */
+/**
+ * The text of every text block of a message, joined with blank lines.
+ *
+ * @param message The message.
+ * @returns Its text.
+ *
+ * @example
+ * ```ts
+ * import { messageText } from "@panto/lib";
+ * const text = messageText({ role: "user", content: [{ type: "text", text: "hi" }], timestamp: "" });
+ * console.assert(text === "hi");
+ * ```
+ */
 export function messageText(message: Message): string {
   const parts: string[] = [];
   for (const block of message.content) {

@@ -26,3 +26,32 @@ export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
 export { NullStore } from "./session/null_store.ts";
 export { match, type ModelChoice, wireIdentity } from "./session/match.ts";
+export {
+  Agent,
+  type AgentOptions,
+  type CompactionResult,
+  type CompactOptions,
+  type RunOptions,
+  type UserMessage,
+} from "./agent.ts";
+export type { Stream, StreamState } from "./stream.ts";
+export * from "./session/errors.ts";
+export {
+  FileSystemJSONLStore,
+  type FileSystemJSONLStoreOptions,
+  type RepairReport,
+} from "./session/jsonl_store.ts";
+export { SQLiteStore, type SQLiteStoreOptions } from "./session/sqlite_store.ts";
+export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
+export {
+  DEFAULT_IMAGE_MAX_SIDE,
+  type DownsizedImage,
+  downsizeImage,
+  type DownsizeOptions,
+  ImageError,
+} from "./image.ts";
+export {
+  type PostgresClient,
+  PostgresStore,
+  type PostgresStoreOptions,
+} from "./session/postgres_store.ts";

@@ -4,4 +4,8 @@
  *
  * @module
  */
-export {};
+export type { Component } from "./component.ts";
+export { CURSOR_MARKER } from "./component.ts";
+export type { Key } from "./keys.ts";
+export { formatKey, matchesKey, parseKey } from "./keys.ts";
+export { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";

@@ -18,7 +18,9 @@ export interface SseEvent {
  * decode bytes and we want one pass over the text with no extra copies.
  */
 export class SseParser {
-  #decoder = new TextDecoder("utf-8");
+  // ignoreBOM keeps U+FEFF in the text so that #consume strips exactly one,
+  // whether the stream arrives as bytes or as strings (WPT format-bom-2).
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   #buffer = "";
   #sawFirstChar = false;
   #pendingCR = false;

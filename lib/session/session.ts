@@ -20,6 +20,7 @@ export class Session {
   readonly store: SessionStore;
   #pending: PersistentMessage[] = [];
   #written: boolean;
+  #metadata: string | undefined;
 
   /**
    * Wraps an info record. Stores call this; embedders use `store.create()`,
@@ -28,11 +29,13 @@ export class Session {
    * @param info The session's info.
    * @param store The store it lives in.
    * @param persisted False for a new session that has not been written yet.
+   * @param metadata A new session's conversation metadata, for `load` before the first write.
    */
-  constructor(info: SessionInfo, store: SessionStore, persisted = true) {
+  constructor(info: SessionInfo, store: SessionStore, persisted = true, metadata?: string) {
     this.info = info;
     this.store = store;
     this.#written = persisted;
+    this.#metadata = metadata;
   }
 
   /** The session id. */
@@ -54,7 +57,7 @@ export class Session {
     const conversation = await this.store.load(this.info.id);
     if (conversation) return conversation;
     if (!this.#written) {
-      return new Conversation(this.#pending.map((p) => structuredClone(p.message)));
+      return new Conversation(this.#pending.map((p) => structuredClone(p.message)), this.#metadata);
     }
     throw new Error(`Session ${this.info.id} was not found in its store`);
   }

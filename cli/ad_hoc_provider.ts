@@ -1,0 +1,91 @@
+import type { ApiStyle, ProviderConfig, ReasoningLevel } from "@panto/lib";
+import { readEnv } from "./env.ts";
+import { UsageError } from "./errors.ts";
+
+/** Default base URLs, following each vendor SDK's convention. */
+export const DEFAULT_BASE_URL: Record<ApiStyle, string> = {
+  "anthropic-messages": "https://api.anthropic.com",
+  "openai-chat": "https://api.openai.com/v1",
+};
+
+/** The conventional key variable of each API. */
+export const DEFAULT_KEY_ENV: Record<ApiStyle, string> = {
+  "anthropic-messages": "ANTHROPIC_API_KEY",
+  "openai-chat": "OPENAI_API_KEY",
+};
+
+/** Flags that describe an ad hoc provider. */
+export interface AdHocFlags {
+  /** `--api`. */
+  api: ApiStyle | undefined;
+  /** `--base-url`. */
+  baseUrl: string | undefined;
+  /** `--model`. */
+  model: string | undefined;
+  /** `--api-key-env`. */
+  apiKeyEnv: string | undefined;
+  /** `--thinking`. */
+  thinking: ReasoningLevel | undefined;
+}
+
+/**
+ * Builds a provider from `--api/--base-url/--model` and the key variable.
+ * The API defaults to anthropic-messages, or openai-chat when only
+ * `OPENAI_API_KEY` is set.
+ *
+ * @param flags The flags.
+ * @param env Reads an environment variable (tests pass a map lookup).
+ * @returns The provider settings.
+ * @throws {UsageError} When the model is missing, the URL is malformed, or
+ *   an official endpoint has no key.
+ */
+export function adHocProvider(
+  flags: AdHocFlags,
+  env: (name: string) => string | undefined = readEnv,
+): ProviderConfig {
+  if (!flags.model) {
+    throw new UsageError(
+      "No model given: pass --model NAME (and --api and --base-url for a server other than the vendor's)",
+    );
+  }
+  const api = flags.api ?? guessApi(flags.apiKeyEnv, env);
+  const baseUrl = flags.baseUrl ?? DEFAULT_BASE_URL[api];
+  const host = parseHost(baseUrl);
+  const keyEnv = flags.apiKeyEnv ?? DEFAULT_KEY_ENV[api];
+  const apiKey = env(keyEnv);
+  if (!apiKey && (host === "api.anthropic.com" || host === "api.openai.com")) {
+    throw new UsageError(
+      `No API key for ${host}: set ${keyEnv}, or pass --api-key-env NAME to read it from another variable`,
+    );
+  }
+  const provider: ProviderConfig = {
+    api,
+    baseUrl,
+    model: flags.model,
+    reasoning: flags.thinking ?? "off",
+  };
+  if (apiKey) provider.apiKey = apiKey;
+  return provider;
+}
+
+function guessApi(
+  apiKeyEnv: string | undefined,
+  env: (name: string) => string | undefined,
+): ApiStyle {
+  if (apiKeyEnv) return "anthropic-messages";
+  return !env("ANTHROPIC_API_KEY") && env("OPENAI_API_KEY") ? "openai-chat" : "anthropic-messages";
+}
+
+function parseHost(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(url.protocol);
+    return url.hostname;
+  } catch {
+    throw new UsageError(
+      `--base-url ${
+        JSON.stringify(baseUrl)
+      } is not an http(s) URL: pass e.g. https://api.anthropic.com`,
+    );
+  }
+}

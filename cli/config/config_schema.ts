@@ -1,0 +1,334 @@
+import { parse as locateJsonErrors, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { z } from "zod";
+import {
+  API_STYLES,
+  type ApiStyle,
+  type CompactionConfig,
+  type OpenAICompat,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+  type RetryConfig,
+} from "@panto/lib";
+import { didYouMean } from "../did_you_mean.ts";
+import { UsageError } from "../errors.ts";
+import type { ModelPricing } from "./panto_config.ts";
+
+/** A provider entry as written in a config file. */
+export interface ProviderEntry {
+  /** Wire protocol. */
+  api: ApiStyle;
+  /** Base URL; the vendor's when unset. */
+  baseUrl?: string;
+  /** Environment variable holding the key. */
+  apiKeyEnv?: string;
+  /** Extra HTTP headers. */
+  headers?: Record<string, string>;
+  /** OpenAI-compatible server quirks. */
+  compat?: OpenAICompat;
+}
+
+/** A model entry as written in a config file. */
+export interface ModelEntry {
+  /** Provider name. */
+  provider: string;
+  /** Model name on the server. */
+  model: string;
+  /** Reasoning level. */
+  reasoning?: ReasoningLevel;
+  /** Context window in tokens. */
+  contextWindow?: number;
+  /** Output token limit. */
+  maxTokens?: number;
+  /** Prices per million tokens. */
+  price?: ModelPricing;
+}
+
+/** One config file's contents, validated. */
+export interface ConfigFile {
+  /** Editor hint, ignored. */
+  $schema?: string;
+  /** Alias or `provider/model` used when none is given. */
+  defaultModel?: string;
+  /** Providers by name. */
+  providers?: Record<string, ProviderEntry>;
+  /** Models by alias. */
+  models?: Record<string, ModelEntry>;
+  /** Compaction settings. */
+  compaction?: CompactionConfig;
+  /** Retry settings. */
+  retry?: RetryConfig;
+  /** Action → key or keys. */
+  keybindings?: Record<string, string | string[]>;
+  /** Built-in tool settings. */
+  tools?: { allowedPaths?: string[]; bashTimeoutSeconds?: number };
+  /** Run a message's tool calls concurrently. */
+  parallelTools?: boolean;
+}
+
+/** Provider names and model aliases: no `/`, which separates `provider/model`. */
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
+function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  const allowed = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== "unrecognized_keys") return undefined;
+      return issue.keys.map((key) => unknownKeyMessage(key, allowed)).join("; ");
+    },
+  });
+}
+
+function unknownKeyMessage(key: string, allowed: readonly string[]): string {
+  const guess = didYouMean(key, allowed);
+  const hint = guess ? ` (did you mean "${guess}"?)` : "";
+  return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${allowed.join(", ")}`;
+}
+
+const name = (what: string) =>
+  z.string().regex(NAME_PATTERN, {
+    error:
+      `a ${what} must start with a letter or digit and contain only letters, digits, ".", "_", ":" or "-" (no "/")`,
+  });
+
+const positiveInt = () => z.number().int().positive();
+const nonNegativeInt = () => z.number().int().nonnegative();
+const nonNegative = () => z.number().nonnegative();
+
+const httpUrl = z.string().refine(isHttpUrl, {
+  error: "expected an http(s) URL such as https://api.example.com/v1",
+});
+
+const compatSchema = strictObject({
+  developerRole: z.boolean().exactOptional(),
+  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).exactOptional(),
+  reasoningParam: z.enum(["reasoning_effort", "reasoning", "none"]).exactOptional(),
+  streamUsage: z.boolean().exactOptional(),
+});
+
+const providerSchema = strictObject({
+  api: z.enum(API_STYLES as [ApiStyle, ...ApiStyle[]]),
+  baseUrl: httpUrl.exactOptional(),
+  apiKeyEnv: z.string().regex(ENV_NAME_PATTERN, {
+    error:
+      "expected an environment variable name such as MY_API_KEY (the name, not the key itself)",
+  }).exactOptional(),
+  headers: z.record(z.string().min(1), z.string()).exactOptional(),
+  compat: compatSchema.exactOptional(),
+}).superRefine((provider, ctx) => {
+  if (provider.compat && provider.api !== "openai-chat") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["compat"],
+      message: `compat applies to "openai-chat" providers only`,
+    });
+  }
+});
+
+const priceSchema = strictObject({
+  input: nonNegative(),
+  output: nonNegative(),
+  cacheRead: nonNegative().exactOptional(),
+  cacheWrite: nonNegative().exactOptional(),
+});
+
+const modelSchema = strictObject({
+  provider: name("provider name"),
+  model: z.string().min(1),
+  reasoning: z.enum(REASONING_LEVELS as [ReasoningLevel, ...ReasoningLevel[]]).exactOptional(),
+  contextWindow: positiveInt().exactOptional(),
+  maxTokens: positiveInt().exactOptional(),
+  price: priceSchema.exactOptional(),
+});
+
+const keysSchema = z.union([z.string().min(1), z.array(z.string().min(1))], {
+  error: 'expected a key such as "ctrl+c" or a list of keys',
+});
+
+const configSchema = strictObject({
+  $schema: z.string().exactOptional(),
+  defaultModel: z.string().min(1).exactOptional(),
+  providers: z.record(name("provider name"), providerSchema).exactOptional(),
+  models: z.record(name("model alias"), modelSchema).exactOptional(),
+  compaction: strictObject({
+    enabled: z.boolean().exactOptional(),
+    reserveTokens: nonNegativeInt().exactOptional(),
+    keepRecentTokens: nonNegativeInt().exactOptional(),
+    prompt: z.string().min(1).exactOptional(),
+  }).exactOptional(),
+  retry: strictObject({
+    maxRetries: nonNegativeInt().exactOptional(),
+    baseDelayMs: nonNegativeInt().exactOptional(),
+    maxDelayMs: nonNegativeInt().exactOptional(),
+  }).exactOptional(),
+  keybindings: z.record(z.string().min(1), keysSchema).exactOptional(),
+  tools: strictObject({
+    allowedPaths: z.array(z.string().min(1)).exactOptional(),
+    bashTimeoutSeconds: z.number().positive().exactOptional(),
+  }).exactOptional(),
+  parallelTools: z.boolean().exactOptional(),
+});
+
+/**
+ * Parses and validates one config file.
+ *
+ * @param text The file's text.
+ * @param displayPath The path shown in error messages.
+ * @returns The validated contents.
+ * @throws {UsageError} Naming the file and, for invalid JSON, the line and
+ *   column; for a bad field, its JSON path, what was expected and what was found.
+ */
+export function parseConfigFile(text: string, displayPath: string): ConfigFile {
+  const data = parseJson(text.replace(/^\uFEFF/, ""), displayPath);
+  const result = configSchema.safeParse(data, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = result.error.issues.slice(0, 10).map((issue) =>
+    `${displayPath}: ${describeIssue(issue)}`
+  );
+  throw new UsageError(problems.join("\n"));
+}
+
+function parseJson(text: string, displayPath: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    // JSON.parse does not always say where it failed; jsonc-parser always does.
+    const errors: ParseError[] = [];
+    locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const first = errors[0];
+    if (!first) throw new UsageError(`${displayPath}: invalid JSON: ${(error as Error).message}`);
+    const { line, column } = lineAndColumn(text, first.offset);
+    throw new UsageError(
+      `${displayPath}:${line}:${column}: invalid JSON: ${jsonProblem(text, first)}`,
+    );
+  }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
+}
+
+const JSON_PROBLEMS: Record<string, string> = {
+  InvalidSymbol:
+    "unexpected character (strings need double quotes; true, false and null are lowercase)",
+  InvalidNumberFormat: "invalid number",
+  PropertyNameExpected: "expected a property name in double quotes",
+  ValueExpected: "expected a value",
+  ColonExpected: 'expected ":" after the property name',
+  CommaExpected: 'expected "," between entries',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: "unexpected text after the end of the JSON value",
+  InvalidCommentToken: "comments are not allowed in JSON",
+  UnexpectedEndOfComment: "comments are not allowed in JSON",
+  UnexpectedEndOfString: "unterminated string",
+  UnexpectedEndOfNumber: "unterminated number",
+  InvalidUnicode: "invalid \\u escape",
+  InvalidEscapeCharacter: "invalid escape sequence",
+  InvalidCharacter: "control character in a string (write it as an escape such as \\n)",
+};
+
+function jsonProblem(text: string, error: ParseError): string {
+  // A trailing comma shows up as a missing name or value right before a closing bracket.
+  const closing = text[error.offset];
+  if ((closing === "}" || closing === "]") && /,\s*$/.test(text.slice(0, error.offset))) {
+    return `trailing comma before "${closing}": remove it`;
+  }
+  const code = printParseErrorCode(error.error);
+  return JSON_PROBLEMS[code] ?? code;
+}
+
+/** `models.sonnet.reasoning: expected one of "off", "low", got "max"`. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = formatPath(issue.path);
+  return where ? `${where}: ${describeProblem(issue)}` : describeProblem(issue);
+}
+
+function describeProblem(issue: z.core.$ZodIssue): string {
+  const got = "input" in issue ? `, got ${describeValue(issue.input)}` : "";
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return `missing; expected ${typeName(issue.expected)}`;
+      return `expected ${typeName(issue.expected)}${got}`;
+    case "invalid_value":
+      return `expected ${issue.values.length === 1 ? "" : "one of "}${
+        issue.values.map((v) => JSON.stringify(v)).join(", ")
+      }${got}`;
+    case "too_small":
+      return `expected ${
+        boundText(issue.origin, issue.minimum, issue.inclusive ?? true, "small")
+      }${got}`;
+    case "too_big":
+      return `expected ${
+        boundText(issue.origin, issue.maximum, issue.inclusive ?? true, "big")
+      }${got}`;
+    case "invalid_key":
+      return `invalid name ${describeValue(issue.input)}: ${
+        issue.issues[0]?.message ?? issue.message
+      }`;
+    case "unrecognized_keys":
+      return issue.message;
+    default:
+      return `${issue.message}${got}`;
+  }
+}
+
+function boundText(
+  origin: string,
+  bound: number | bigint,
+  inclusive: boolean,
+  side: "small" | "big",
+): string {
+  if (origin === "string") {
+    return side === "small" ? "a non-empty string" : `at most ${bound} characters`;
+  }
+  if (origin === "array") return `${side === "small" ? "at least" : "at most"} ${bound} entries`;
+  const op = side === "small" ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<");
+  return `a number ${op} ${bound}`;
+}
+
+function typeName(expected: string): string {
+  const names: Record<string, string> = {
+    int: "an integer",
+    object: "an object",
+    array: "a list",
+    string: "a string",
+    number: "a number",
+    boolean: "true or false",
+  };
+  return names[expected] ?? expected;
+}
+
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "string" && value.length > 60) {
+    return `${JSON.stringify(value.slice(0, 60))}…`;
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** `models.sonnet.reasoning`, `providers["my provider"].api`, `tools.allowedPaths[0]`. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (typeof segment === "string" && /^[A-Za-z_$][\w$-]*$/.test(segment)) {
+      out += out ? `.${segment}` : segment;
+    } else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}

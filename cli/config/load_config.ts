@@ -1,0 +1,239 @@
+import { join, resolve } from "node:path";
+import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
+import { didYouMean } from "../did_you_mean.ts";
+import { CliError, UsageError } from "../errors.ts";
+import { type ConfigFile, parseConfigFile, type ProviderEntry } from "./config_schema.ts";
+import type { PantoConfig, ProviderSettings } from "./panto_config.ts";
+
+/** Reads an environment variable; tests pass a map lookup, the program `readEnv`. */
+export type EnvLookup = (name: string) => string | undefined;
+
+/** Options for {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /** panto's home directory (see {@linkcode resolvePantoHome}). */
+  pantoHome: string;
+  /** The working directory: the project whose `.panto/config.json` is read. */
+  cwd: string;
+  /** Environment lookup, used for `HOME` (`~` in paths and messages). */
+  env: EnvLookup;
+  /** Valid key binding action names; when given, an unknown action is an error. */
+  keybindingActions?: readonly string[];
+}
+
+/** Default timeout of a bash command, in seconds. */
+export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
+
+/** Providers that exist without any config: the vendors' APIs with their conventional key variables. */
+export const BUILTIN_PROVIDERS: Readonly<Record<string, Readonly<ProviderSettings>>> = {
+  anthropic: {
+    api: "anthropic-messages",
+    baseUrl: DEFAULT_BASE_URL["anthropic-messages"],
+    apiKeyEnv: DEFAULT_KEY_ENV["anthropic-messages"],
+  },
+  openai: {
+    api: "openai-chat",
+    baseUrl: DEFAULT_BASE_URL["openai-chat"],
+    apiKeyEnv: DEFAULT_KEY_ENV["openai-chat"],
+  },
+};
+
+/**
+ * panto's home directory: `$PANTO_HOME`, else `$HOME/.panto`.
+ *
+ * @param env Environment lookup.
+ * @param cwd Base for a relative `PANTO_HOME`.
+ * @returns The absolute directory.
+ * @throws {UsageError} When neither variable is set.
+ *
+ * @example
+ * ```ts
+ * import { resolvePantoHome } from "./load_config.ts";
+ * const env = new Map([["HOME", "/home/ada"]]);
+ * console.assert(resolvePantoHome((n) => env.get(n), "/") === "/home/ada/.panto");
+ * ```
+ */
+export function resolvePantoHome(env: EnvLookup, cwd: string): string {
+  const explicit = env("PANTO_HOME");
+  if (explicit) return resolve(cwd, explicit);
+  const home = env("HOME");
+  if (!home) {
+    throw new UsageError(
+      "Neither PANTO_HOME nor HOME is set: set PANTO_HOME to panto's config directory",
+    );
+  }
+  return join(home, ".panto");
+}
+
+/**
+ * Loads the configuration: built-in providers, then `$PANTO_HOME/config.json`,
+ * then `<cwd>/.panto/config.json`. Later files win: providers and models are
+ * replaced whole by name, key bindings by action, other settings field by
+ * field; `tools.allowedPaths` of both files add up. Missing files are fine.
+ *
+ * @param options Where to look and how to read the environment.
+ * @returns The merged, validated configuration.
+ * @throws {UsageError} For invalid JSON (file, line, column), a bad field
+ *   (file, JSON path, what was expected and found) or a model naming an
+ *   unknown provider.
+ * @throws {CliError} When panto may not read a config file.
+ *
+ * @example
+ * ```ts ignore
+ * import { loadConfig } from "./load_config.ts";
+ * const config = await loadConfig({ pantoHome: "/home/ada/.panto", cwd: "/work/app", env: (n) => Deno.env.get(n) });
+ * console.log(Object.keys(config.models));
+ * ```
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<PantoConfig> {
+  const home = options.env("HOME");
+  const config: PantoConfig = {
+    providers: { ...BUILTIN_PROVIDERS },
+    models: {},
+    compaction: {},
+    retry: {},
+    keybindings: {},
+    tools: { allowedPaths: [], bashTimeoutSeconds: DEFAULT_BASH_TIMEOUT_SECONDS },
+    parallelTools: false,
+    files: [],
+  };
+  const paths = [
+    join(options.pantoHome, "config.json"),
+    join(options.cwd, ".panto", "config.json"),
+  ];
+  for (const path of new Set(paths)) {
+    const shown = displayPath(path, home);
+    const text = await readIfExists(path, shown);
+    if (text === undefined) continue;
+    const file = parseConfigFile(text, shown);
+    if (options.keybindingActions) checkActions(file, shown, options.keybindingActions);
+    applyFile(config, file, { shown, cwd: options.cwd, home });
+    config.files.push(path);
+  }
+  checkReferences(config);
+  return config;
+}
+
+interface FileContext {
+  shown: string;
+  cwd: string;
+  home: string | undefined;
+}
+
+function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext): void {
+  if (file.defaultModel !== undefined) {
+    config.defaultModel = file.defaultModel;
+    config.defaultModelSource = context.shown;
+  }
+  for (const [name, entry] of Object.entries(file.providers ?? {})) {
+    config.providers[name] = providerSettings(entry, context.shown);
+  }
+  for (const [alias, entry] of Object.entries(file.models ?? {})) {
+    config.models[alias] = { ...entry, source: context.shown };
+  }
+  Object.assign(config.compaction, file.compaction);
+  Object.assign(config.retry, file.retry);
+  for (const [action, keys] of Object.entries(file.keybindings ?? {})) {
+    config.keybindings[action] = typeof keys === "string" ? [keys] : keys;
+  }
+  const allowed = (file.tools?.allowedPaths ?? []).map((path, index) =>
+    expandPath(path, context, `tools.allowedPaths[${index}]`)
+  );
+  config.tools.allowedPaths = [...new Set([...config.tools.allowedPaths, ...allowed])];
+  if (file.tools?.bashTimeoutSeconds !== undefined) {
+    config.tools.bashTimeoutSeconds = file.tools.bashTimeoutSeconds;
+  }
+  if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
+}
+
+/** A provider without `baseUrl` is the vendor's API, and then reads the vendor's key variable by default. */
+function providerSettings(entry: ProviderEntry, source: string): ProviderSettings {
+  const settings: ProviderSettings = {
+    api: entry.api,
+    baseUrl: entry.baseUrl ?? DEFAULT_BASE_URL[entry.api],
+    source,
+  };
+  const keyEnv = entry.apiKeyEnv ??
+    (entry.baseUrl === undefined ? DEFAULT_KEY_ENV[entry.api] : undefined);
+  if (keyEnv) settings.apiKeyEnv = keyEnv;
+  if (entry.headers) settings.headers = entry.headers;
+  if (entry.compat) settings.compat = entry.compat;
+  return settings;
+}
+
+/** `~` is the home directory; relative paths are relative to the working directory. */
+function expandPath(path: string, context: FileContext, field: string): string {
+  if (path === "~" || path.startsWith("~/")) {
+    if (!context.home) {
+      throw new UsageError(
+        `${context.shown}: ${field}: "~" needs HOME to be set; use an absolute path`,
+      );
+    }
+    return join(context.home, path.slice(1));
+  }
+  return resolve(context.cwd, path);
+}
+
+function checkActions(file: ConfigFile, shown: string, actions: readonly string[]): void {
+  for (const action of Object.keys(file.keybindings ?? {})) {
+    if (actions.includes(action)) continue;
+    const guess = didYouMean(action, actions);
+    throw new UsageError(
+      `${shown}: keybindings[${JSON.stringify(action)}]: unknown action${
+        guess ? ` (did you mean "${guess}"?)` : ""
+      }; actions: ${actions.join(", ")}`,
+    );
+  }
+}
+
+function checkReferences(config: PantoConfig): void {
+  const providers = Object.keys(config.providers);
+  for (const [alias, model] of Object.entries(config.models)) {
+    if (Object.hasOwn(config.providers, model.provider)) continue;
+    const guess = didYouMean(model.provider, providers);
+    throw new UsageError(
+      `${model.source}: models.${alias}.provider: model "${alias}" names the unknown provider ${
+        JSON.stringify(model.provider)
+      }${guess ? ` (did you mean "${guess}"?)` : ""}; providers: ${providers.join(", ")}`,
+    );
+  }
+  const spec = config.defaultModel;
+  if (spec === undefined || Object.hasOwn(config.models, spec)) return;
+  const slash = spec.indexOf("/");
+  if (
+    slash > 0 && slash < spec.length - 1 && Object.hasOwn(config.providers, spec.slice(0, slash))
+  ) return;
+  throw new UsageError(
+    `${config.defaultModelSource}: defaultModel: ${
+      JSON.stringify(spec)
+    } is neither a model alias (${
+      Object.keys(config.models).join(", ") || "none defined"
+    }) nor provider/model with a known provider (${providers.join(", ")})`,
+  );
+}
+
+async function readIfExists(path: string, shown: string): Promise<string | undefined> {
+  // Asking first avoids Deno's interactive permission prompt, which would hang a raw-mode terminal.
+  const permission = await Deno.permissions.query({ name: "read", path });
+  if (permission.state !== "granted") {
+    throw new CliError(
+      `panto may not read its config file ${shown}: run it with --allow-read=${path}`,
+    );
+  }
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new UsageError(`${shown} is a directory: the config must be a JSON file`);
+    }
+    throw new CliError(`Could not read ${shown}: ${(error as Error).message}`);
+  }
+}
+
+/** `~/.panto/config.json` for paths under the home directory. */
+function displayPath(path: string, home: string | undefined): string {
+  if (home && path.startsWith(home.replace(/\/+$/, "") + "/")) {
+    return `~${path.slice(home.replace(/\/+$/, "").length)}`;
+  }
+  return path;
+}

@@ -1,0 +1,97 @@
+import type {
+  ApiStyle,
+  CompactionConfig,
+  OpenAICompat,
+  ReasoningLevel,
+  RetryConfig,
+} from "@panto/lib";
+
+/** Prices in US dollars per million tokens. */
+export interface ModelPricing {
+  /** Uncached input tokens. */
+  input: number;
+  /** Output tokens (reasoning included). */
+  output: number;
+  /** Input tokens read from the prompt cache. */
+  cacheRead?: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWrite?: number;
+}
+
+/** A provider: where requests go and how they authenticate. */
+export interface ProviderSettings {
+  /** Wire protocol. */
+  api: ApiStyle;
+  /** Base URL (Anthropic without `/v1`, OpenAI-compatible servers with it). */
+  baseUrl: string;
+  /** The environment variable holding the API key; none when the server needs no key. */
+  apiKeyEnv?: string;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Quirks of an OpenAI-compatible server. */
+  compat?: OpenAICompat;
+  /** The config file that defined it (absent for built-in providers). */
+  source?: string;
+}
+
+/** A model under an alias. */
+export interface ModelSettings {
+  /** The provider's name in {@linkcode PantoConfig.providers}. */
+  provider: string;
+  /** The model name as the server knows it. */
+  model: string;
+  /** Reasoning level; `off` when unset. */
+  reasoning?: ReasoningLevel;
+  /** Context window in tokens. */
+  contextWindow?: number;
+  /** Output token limit. */
+  maxTokens?: number;
+  /** Prices, for the cost shown to the user. */
+  price?: ModelPricing;
+  /** The config file that defined it. */
+  source: string;
+}
+
+/** Settings of the built-in tools. */
+export interface ToolSettings {
+  /** Absolute directories outside the working directory that file tools may use. */
+  allowedPaths: string[];
+  /** Default timeout of a bash command, in seconds. */
+  bashTimeoutSeconds: number;
+}
+
+/**
+ * The merged configuration: built-in providers, then `$PANTO_HOME/config.json`,
+ * then the project's `.panto/config.json`.
+ *
+ * @example Look up an alias
+ * ```ts
+ * import type { PantoConfig } from "./panto_config.ts";
+ * function providerOf(config: PantoConfig, alias: string): string | undefined {
+ *   return Object.hasOwn(config.models, alias) ? config.models[alias]!.provider : undefined;
+ * }
+ * console.assert(typeof providerOf === "function");
+ * ```
+ */
+export interface PantoConfig {
+  /** The model used when none is given: an alias or `provider/model`. */
+  defaultModel?: string;
+  /** Where `defaultModel` was set, for error messages. */
+  defaultModelSource?: string;
+  /** Providers by name, built-in ones included. Look names up with `Object.hasOwn`. */
+  providers: Record<string, ProviderSettings>;
+  /** Models by alias, in definition order. Look names up with `Object.hasOwn`. */
+  models: Record<string, ModelSettings>;
+  /** Compaction settings (unset fields take the library's defaults). */
+  compaction: CompactionConfig;
+  /** Retry settings (unset fields take the library's defaults). */
+  retry: RetryConfig;
+  /** Key bindings: action name → keys (an empty list unbinds the action). */
+  keybindings: Record<string, string[]>;
+  /** Built-in tool settings. */
+  tools: ToolSettings;
+  /** Run the tool calls of one message concurrently. */
+  parallelTools: boolean;
+  /** The config files that were read, in precedence order (later wins). */
+  files: string[];
+}

@@ -1,0 +1,55 @@
+import { isAbsolute, relative, resolve } from "node:path";
+
+/**
+ * Resolves a path given by the model against the working directory and
+ * refuses one that leaves it (after following symlinks), unless allowed.
+ *
+ * @param root The working directory (absolute).
+ * @param path The path the model gave, relative or absolute.
+ * @param allowedRoots Extra directories the config allows.
+ * @returns The absolute path.
+ * @throws {Error} Naming the path and the directory when it is outside.
+ */
+export async function resolveWorkspacePath(
+  root: string,
+  path: string,
+  allowedRoots: readonly string[] = [],
+): Promise<string> {
+  if (path.trim() === "") {
+    throw new Error("The path is empty: give a file path relative to the working directory");
+  }
+  const absolute = resolve(root, path);
+  const real = await realPathOfExistingPrefix(absolute);
+  for (const base of [root, ...allowedRoots]) {
+    const realBase = await realPathOfExistingPrefix(resolve(base));
+    if (isInside(realBase, real)) return absolute;
+  }
+  throw new Error(
+    `Path ${
+      JSON.stringify(path)
+    } is outside the working directory ${root}: use a path inside it, or allow the directory in the config ("allowedPaths")`,
+  );
+}
+
+function isInside(base: string, path: string): boolean {
+  const rel = relative(base, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/** realpath of the longest existing prefix, so a new file's parent symlinks are followed too. */
+async function realPathOfExistingPrefix(path: string): Promise<string> {
+  const missing: string[] = [];
+  let current = path;
+  while (true) {
+    try {
+      const real = await Deno.realPath(current);
+      return missing.length ? resolve(real, ...missing.reverse()) : real;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      const parent = resolve(current, "..");
+      if (parent === current) return path;
+      missing.push(current.slice(parent.length).replace(/^\/+/, ""));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,497 @@
+import type { ContentBlock, ImageBlock, ToolResultBlock, ToolUseBlock } from "./content.ts";
+import type { Config } from "./config.ts";
+import {
+  DEFAULT_COMPACTION_PROMPT,
+  DEFAULT_KEEP_RECENT_TOKENS,
+  DEFAULT_RESERVE_TOKENS,
+  estimateContextTokens,
+  planCompaction,
+  summarise,
+} from "./compaction.ts";
+import { prepareContext } from "./context.ts";
+import { Conversation } from "./conversation.ts";
+import { ProviderError } from "./errors.ts";
+import type { Message, StopReason } from "./message.ts";
+import { streamForApi } from "./providers/registry.ts";
+import type { AssistantResult, ProviderRequest } from "./providers/provider.ts";
+import { isAbortError } from "./providers/http.ts";
+import { retryDelayMs, sleep } from "./providers/retry.ts";
+import { wireIdentity } from "./session/match.ts";
+import { NullStore } from "./session/null_store.ts";
+import type { Session } from "./session/session.ts";
+import type { PersistentMessage } from "./session/types.ts";
+import { EventChannel, type Stream } from "./stream.ts";
+import type { Tool, ToolSource } from "./tool.ts";
+import { type CallOutcome, ToolRegistry } from "./tool_registry.ts";
+import { emptyUsage } from "./usage.ts";
+
+const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+/** Options for {@linkcode Agent}. */
+export interface AgentOptions {
+  /** Provider, model and policies. */
+  config: Config;
+  /** Where the conversation is persisted; a `NullStore` session when absent. */
+  session?: Session;
+  /** The conversation to continue (e.g. `await session.load()`); a new one when absent. */
+  conversation?: Conversation;
+}
+
+/** A user turn: text plus optional images and metadata. */
+export interface UserMessage {
+  /** The text. */
+  text: string;
+  /** Images attached by the user. */
+  images?: ImageBlock[];
+  /** Opaque JSON kept with the message. */
+  metadata?: string;
+}
+
+/** Options for {@linkcode Agent.compact}. */
+export interface CompactOptions {
+  /** System prompt of the summarising request (default: the config's, else the built-in one). */
+  systemPrompt?: string;
+  /** Extra instructions for the summary, e.g. "keep the API decisions". */
+  instructions?: string;
+  /** Aborts the summarising request. */
+  signal?: AbortSignal;
+}
+
+/** What a compaction did. */
+export interface CompactionResult {
+  /** The summary now standing in for older messages. */
+  summary: string;
+  /** Estimated context tokens before. */
+  tokensBefore: number;
+  /** Estimated context tokens after. */
+  tokensAfter: number;
+  /** Recent messages kept verbatim. */
+  keptMessages: number;
+}
+
+/** Options for {@linkcode Agent.run}. */
+export interface RunOptions {
+  /** Aborts the run (same as `stream.cancel()`). */
+  signal?: AbortSignal;
+}
+
+/**
+ * An agent: a conversation, a session that persists it, a tool set, and a
+ * provider configuration. `run` submits a user message and loops — model
+ * request, tool calls, results back — until the model gives a final answer
+ * or the turn limit is reached. Everything it adds to the conversation is
+ * persisted as it happens; the embedder never calls a persist function.
+ *
+ * @example Run one turn with a tool
+ * ```ts ignore
+ * import { Agent, FileSystemJSONLStore, ResultParts } from "@panto/lib";
+ * const store = new FileSystemJSONLStore({ dir: "./sessions" });
+ * const agent = new Agent({
+ *   config: { provider: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", reasoning: "off", apiKey: Deno.env.get("ANTHROPIC_API_KEY")! } },
+ *   session: store.create(),
+ * });
+ * agent.registerTool({
+ *   decl: { name: "now", description: "The current time", inputSchema: { type: "object", properties: {} } },
+ *   execute: () => ResultParts.fromText(new Date().toISOString()),
+ * });
+ * for await (const event of agent.run("What time is it?")) {
+ *   if (event.type === "content_delta" && event.kind === "text") await Deno.stdout.write(new TextEncoder().encode(event.text));
+ * }
+ * ```
+ */
+export class Agent {
+  #config: Config;
+  #session: Session;
+  #conversation: Conversation;
+  #tools = new ToolRegistry();
+  #running: EventChannel | undefined;
+
+  /**
+   * Creates an agent.
+   *
+   * @param options Config, session and conversation.
+   */
+  constructor(options: AgentOptions) {
+    this.#config = options.config;
+    this.#session = options.session ?? new NullStore().create();
+    this.#conversation = options.conversation ?? new Conversation();
+  }
+
+  /** The live conversation (borrowed: edit it between runs for context surgery). */
+  get conversation(): Conversation {
+    return this.#conversation;
+  }
+
+  /** The session's id. */
+  get sessionId(): string {
+    return this.#session.id;
+  }
+
+  /** The session the agent persists to. */
+  get session(): Session {
+    return this.#session;
+  }
+
+  /** The current configuration. */
+  get config(): Config {
+    return this.#config;
+  }
+
+  /** Whether a run is in progress. */
+  get running(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /**
+   * Adds a tool the model can call.
+   *
+   * @param tool The tool.
+   * @throws {ToolRegistrationError} When its name is invalid or taken.
+   */
+  registerTool(tool: Tool): void {
+    this.#tools.register(tool);
+  }
+
+  /**
+   * Adds a source of tools, listed at the start of the next run.
+   *
+   * @param source The source.
+   */
+  registerToolSource(source: ToolSource): void {
+    this.#tools.registerSource(source);
+  }
+
+  /**
+   * Swaps provider, model or policies between runs; tools are untouched.
+   *
+   * @param config The new configuration.
+   */
+  setConfig(config: Config): void {
+    this.#config = config;
+  }
+
+  /**
+   * Appends to the system prompt and persists the entry.
+   *
+   * @param text The text to append.
+   */
+  async addSystemMessage(text: string): Promise<void> {
+    this.#assertIdle("add a system message");
+    await this.#persist([this.#conversation.addSystemMessage(text)]);
+  }
+
+  /**
+   * Replaces the system prompt and persists the entry.
+   *
+   * @param text The new system prompt.
+   */
+  async setSystemPrompt(text: string): Promise<void> {
+    this.#assertIdle("set the system prompt");
+    await this.#persist([this.#conversation.replaceSystemMessage(text)]);
+  }
+
+  /**
+   * Summarises the older part of the conversation with the model and keeps
+   * the recent part; the result is persisted. Returns `null` when the
+   * conversation is too short to compact.
+   *
+   * @param options Prompt, instructions and an abort signal.
+   * @returns What was done.
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactionResult | null> {
+    this.#assertIdle("compact");
+    return await this.#compact("manual", options.signal ?? new AbortController().signal, options);
+  }
+
+  /**
+   * Submits a user message and starts the loop.
+   *
+   * @param message The user's text, or text with images and metadata.
+   * @param options An abort signal.
+   * @returns The stream of events.
+   */
+  run(message: string | UserMessage, options: RunOptions = {}): Stream {
+    this.#assertIdle("start a run");
+    const abort = new AbortController();
+    const channel = new EventChannel(abort);
+    const onAbort = () => abort.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    this.#running = channel;
+    const user = typeof message === "string" ? { text: message } : message;
+    this.#loop(user, channel, abort.signal)
+      .then(() => channel.close(), (error) => channel.fail(error))
+      .finally(() => {
+        options.signal?.removeEventListener("abort", onAbort);
+        this.#running = undefined;
+      });
+    return channel;
+  }
+
+  async #loop(user: UserMessage, channel: EventChannel, signal: AbortSignal): Promise<void> {
+    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...(user.images ?? [])];
+    await this.#persist([this.#conversation.addUserMessage(blocks, user.metadata)]);
+    await this.#tools.loadSources();
+    const maxTurns = this.#config.maxTurns ?? DEFAULT_MAX_TURNS;
+    for (let requests = 1;; requests++) {
+      channel.setState("streaming");
+      await this.#compactIfNearWindow(channel, signal);
+      const message = await this.#respond(channel, signal);
+      const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
+      const stopReason = message.stopReason ?? "end_turn";
+      if (stopReason === "aborted" || calls.length === 0) {
+        return this.#finish(channel, stopReason, requests, false);
+      }
+      channel.setState("dispatching_tools");
+      await this.#dispatch(calls, channel, signal);
+      if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
+      if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
+    }
+  }
+
+  #finish(channel: EventChannel, stopReason: StopReason, requests: number, limit: boolean): void {
+    channel.setState(stopReason === "aborted" ? "aborted" : "done");
+    channel.push({ type: "turn_complete", stopReason, requests, turnLimitReached: limit });
+  }
+
+  /** One model response, retried on retryable errors; added to the conversation and persisted. */
+  async #respond(channel: EventChannel, signal: AbortSignal): Promise<Message> {
+    let compactedForOverflow = false;
+    for (let attempt = 1;; attempt++) {
+      let streamed = false;
+      try {
+        const result = await this.#stream(channel, signal, () => (streamed = true));
+        return await this.#commitAssistant(channel, result);
+      } catch (error) {
+        if (signal.aborted && isAbortError(error)) {
+          return await this.#commitAssistant(channel, {
+            content: error instanceof ProviderError ? error.partial?.content ?? [] : [],
+            usage: emptyUsage(),
+            stopReason: "aborted",
+          });
+        }
+        if (!(error instanceof ProviderError)) throw error;
+        if (
+          error.kind === "context_overflow" && !compactedForOverflow && this.#compactionEnabled()
+        ) {
+          compactedForOverflow = true;
+          if (await this.#compact("overflow", signal, {}, channel)) continue;
+        }
+        const delay = retryDelayMs(attempt, this.#config.retry, error);
+        if (delay === null) {
+          await this.#commitFailure(error);
+          throw error;
+        }
+        channel.push({
+          type: "provider_retry",
+          attempt,
+          delayMs: delay,
+          error: errorSummary(error),
+          discardedPartial: streamed,
+        });
+        await sleep(delay, signal).catch(() => {});
+        if (signal.aborted) {
+          return await this.#commitAssistant(channel, {
+            content: [],
+            usage: emptyUsage(),
+            stopReason: "aborted",
+          });
+        }
+      }
+    }
+  }
+
+  async #stream(
+    channel: EventChannel,
+    signal: AbortSignal,
+    onEvent: () => void,
+  ): Promise<AssistantResult> {
+    const request: ProviderRequest = {
+      config: this.#config.provider,
+      system: this.#conversation.systemPrompt(),
+      messages: prepareContext(this.#conversation.messages, this.#config.provider),
+      tools: this.#tools.wireDecls(),
+      signal,
+      idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    };
+    const generator = streamForApi(this.#config.provider.api)(request);
+    while (true) {
+      const step = await generator.next();
+      if (step.done) return step.value;
+      onEvent();
+      const event = step.value;
+      if (event.type === "block_start" && event.toolUse) {
+        channel.push({
+          ...event,
+          toolUse: { ...event.toolUse, name: this.#tools.decodeName(event.toolUse.name) },
+        });
+      } else if (event.type === "block_complete") {
+        channel.push({ ...event, block: this.#decodeBlock(event.block) });
+      } else {
+        channel.push(event);
+      }
+    }
+  }
+
+  async #commitAssistant(channel: EventChannel, result: AssistantResult): Promise<Message> {
+    const message = this.#conversation.addAssistantMessage(
+      result.content.map((block) => this.#decodeBlock(block)),
+      result.usage,
+    );
+    message.stopReason = result.stopReason;
+    message.api = this.#config.provider.api;
+    message.model = this.#config.provider.model;
+    await this.#persist([message]);
+    channel.push({
+      type: "message_complete",
+      message,
+      usage: result.usage,
+      stopReason: result.stopReason,
+    });
+    return message;
+  }
+
+  /** Keeps what a failed request produced, marked as an error, so nothing is lost. */
+  async #commitFailure(error: ProviderError): Promise<void> {
+    const content = (error.partial?.content ?? []).filter((b) => b.type !== "tool_use");
+    const message = this.#conversation.addAssistantMessage(
+      content.map((block) => this.#decodeBlock(block)),
+      error.partial?.usage ?? emptyUsage(),
+    );
+    message.stopReason = "error";
+    message.errorMessage = error.message;
+    message.api = this.#config.provider.api;
+    message.model = this.#config.provider.model;
+    await this.#persist([message]);
+  }
+
+  async #dispatch(
+    calls: ToolUseBlock[],
+    channel: EventChannel,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const runOne = async (call: ToolUseBlock): Promise<ToolResultBlock> => {
+      channel.push({ type: "tool_dispatch_start", call });
+      const outcome: CallOutcome = await this.#tools.execute(call, signal);
+      channel.push({
+        type: "tool_dispatch_complete",
+        call,
+        result: outcome.parts,
+        isError: outcome.isError,
+      });
+      return {
+        type: "tool_result",
+        toolUseId: call.id,
+        toolName: call.name,
+        content: outcome.parts,
+        isError: outcome.isError,
+      };
+    };
+    const results: ToolResultBlock[] = [];
+    if (this.#config.parallelTools) {
+      results.push(...await Promise.all(calls.map(runOne)));
+    } else {
+      for (const call of calls) results.push(await runOne(call));
+    }
+    await this.#persist([this.#conversation.addToolResults(results)]);
+  }
+
+  #compactionEnabled(): boolean {
+    return this.#config.compaction?.enabled ?? true;
+  }
+
+  async #compactIfNearWindow(channel: EventChannel, signal: AbortSignal): Promise<void> {
+    const window = this.#config.provider.contextWindow;
+    if (!window || !this.#compactionEnabled()) return;
+    const reserve = this.#config.compaction?.reserveTokens ?? DEFAULT_RESERVE_TOKENS;
+    if (estimateContextTokens(this.#conversation.messages) <= window - reserve) return;
+    await this.#compact("threshold", signal, {}, channel);
+  }
+
+  async #compact(
+    reason: "manual" | "threshold" | "overflow",
+    signal: AbortSignal,
+    options: CompactOptions,
+    channel?: EventChannel,
+  ): Promise<CompactionResult | null> {
+    const settings = this.#config.compaction ?? {};
+    const messages = this.#conversation.messages;
+    const plan = planCompaction(messages, settings.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS);
+    if (!plan) return null;
+    const tokensBefore = estimateContextTokens(messages);
+    const base = {
+      provider: this.#config.provider,
+      systemPrompt: options.systemPrompt ?? settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+      instructions: options.instructions,
+      signal,
+      idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    };
+    const parts: string[] = [];
+    if (plan.summarise.length) {
+      parts.push(await summarise(plan.summarise, { ...base, kind: "history" }));
+    }
+    if (plan.turnPrefix.length) {
+      parts.push(
+        `## Current turn so far\n${await summarise(plan.turnPrefix, {
+          ...base,
+          kind: "turn_prefix",
+        })}`,
+      );
+    }
+    const summary = parts.join("\n\n");
+    const summaryMessage = this.#conversation.addCompactionSummary(summary, tokensBefore);
+    const block = summaryMessage.content[0];
+    if (block?.type === "compaction_summary") block.keptMessages = plan.keep.length;
+    // Copies carry no usage: it was counted once on the original, and a stale
+    // figure would make the context look as large as before compaction.
+    const copies = plan.keep.map(({ usage: _spent, ...rest }) => structuredClone(rest));
+    this.#conversation.messages.push(...copies);
+    await this.#persist([summaryMessage, ...copies]);
+    const result = {
+      summary,
+      tokensBefore,
+      tokensAfter: estimateContextTokens(this.#conversation.messages),
+      keptMessages: copies.length,
+    };
+    channel?.push({ type: "compaction", summary, tokensBefore, reason });
+    return result;
+  }
+
+  #decodeBlock(block: ContentBlock): ContentBlock {
+    if (block.type !== "tool_use") return block;
+    return { ...block, name: this.#tools.decodeName(block.name) };
+  }
+
+  async #persist(messages: Message[]): Promise<void> {
+    const wire = wireIdentity(this.#config.provider);
+    const conversation = this.#conversation.messages.slice();
+    const toolsAvailable = this.#tools.decls();
+    const entries: PersistentMessage[] = messages.map((message) => {
+      const entry: PersistentMessage = { message, conversation, toolsAvailable };
+      if (message.role === "assistant") {
+        entry.wire = wire;
+        if (message.usage) entry.usage = message.usage;
+      }
+      return entry;
+    });
+    await this.#session.append(entries);
+  }
+
+  #assertIdle(action: string): void {
+    if (this.#running) {
+      throw new Error(
+        `Cannot ${action} while a run is in progress: wait for turn_complete or cancel the stream`,
+      );
+    }
+  }
+}
+
+function errorSummary(error: ProviderError): { kind: string; message: string; status?: number } {
+  const summary: { kind: string; message: string; status?: number } = {
+    kind: error.kind,
+    message: error.message,
+  };
+  if (error.status !== undefined) summary.status = error.status;
+  return summary;
+}

@@ -1,0 +1,66 @@
+import { ProviderError } from "../errors.ts";
+import { emptyUsage } from "../usage.ts";
+import { buildAnthropicRequest } from "./anthropic_request.ts";
+import { parseAnthropicStream } from "./anthropic_stream.ts";
+import { streamSse } from "./http.ts";
+import type {
+  AssistantResult,
+  ProviderRequest,
+  ProviderStreamEvent,
+  StreamMessage,
+} from "./provider.ts";
+
+/**
+ * The `anthropic-messages` provider: sends a streaming request to
+ * `${baseUrl}/v1/messages` and assembles the reply.
+ *
+ * When `request.signal` fires, the blocks received so far are returned with
+ * stop reason `aborted` instead of an error. Other failures throw a
+ * classified {@linkcode ProviderError} whose `partial` holds what was
+ * assembled once streaming had begun.
+ *
+ * @param request Config, system prompt, messages, tools, signal, idle timeout.
+ * @returns Block events, then the assembled message.
+ *
+ * @example Stream one turn
+ * ```ts ignore
+ * import { streamAnthropicMessages } from "./anthropic_messages.ts";
+ * const stream = streamAnthropicMessages({
+ *   config: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com", model: "claude-haiku-4-5", reasoning: "off", apiKey: "…" },
+ *   system: "Be brief.",
+ *   messages: [{ role: "user", content: [{ type: "text", text: "Hi" }], timestamp: new Date().toISOString() }],
+ *   tools: [],
+ *   signal: new AbortController().signal,
+ *   idleTimeoutMs: 120_000,
+ * });
+ * for (let step = await stream.next(); !step.done; step = await stream.next()) {
+ *   if (step.value.type === "content_delta") console.log(step.value.text);
+ * }
+ * ```
+ */
+export const streamAnthropicMessages: StreamMessage = async function* (
+  request: ProviderRequest,
+): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+  const { url, headers, body } = buildAnthropicRequest(request);
+  const events = streamSse({
+    url,
+    headers,
+    body,
+    signal: request.signal,
+    idleTimeoutMs: request.idleTimeoutMs,
+  });
+  try {
+    return yield* parseAnthropicStream(events, url);
+  } catch (error) {
+    // An abort may surface as another failure (e.g. a cut connection) when it
+    // races with the read; the caller asked to stop, so it is not an error.
+    if (request.signal.aborted && error instanceof ProviderError) {
+      return {
+        content: error.partial?.content ?? [],
+        usage: error.partial?.usage ?? emptyUsage(),
+        stopReason: "aborted",
+      };
+    }
+    throw error;
+  }
+};

@@ -1,0 +1,342 @@
+import type { RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock } from "../content.ts";
+import { type PartialMessage, ProviderError } from "../errors.ts";
+import type { BlockStartEvent, DeltaKind } from "../events.ts";
+import type { StopReason } from "../message.ts";
+import { emptyUsage, type Usage } from "../usage.ts";
+import { hostOf } from "./error_classification.ts";
+import { classifyStreamError, isAbortError } from "./http.ts";
+import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
+import type { SseEvent } from "./sse.ts";
+
+/**
+ * Assembles an assistant message from the server-sent events of Anthropic's
+ * streaming Messages API, yielding block events as it goes.
+ *
+ * - `blockIndex` counts blocks of the assembled message, which holds text,
+ *   thinking, redacted thinking and tool calls. Server-tool blocks
+ *   (`server_tool_use`, `web_search_tool_result`, …) and unknown block or
+ *   delta types are skipped, as are `ping` and unknown events.
+ * - Tool arguments are parsed strictly when their block stops; `""` means
+ *   `{}`; text that is not a JSON object (cut by `max_tokens`) leaves
+ *   `input: {}` and is kept in `invalidInput`. A server that sends the whole
+ *   input in `content_block_start` and no deltas is honoured.
+ * - Usage is the last value the server reported for each field, never a sum.
+ * - A second `message_start` with the same id is a duplicate and ignored; one
+ *   with another id means a gateway restarted the generation: everything is
+ *   reset and block indices start again at 0 (a `block_start` for an index
+ *   already seen replaces that block).
+ * - Blocks still open at `message_stop` are finalised.
+ * - When the event source throws an abort error, the partial message is
+ *   returned with stop reason `aborted`.
+ *
+ * @param events Parsed SSE events, e.g. from `streamSse` or an `SseParser`.
+ * @param url Where the events came from; error messages name its host.
+ * @returns The assembled message.
+ * @throws {ProviderError} On an `error` event (classified), a stream that ends
+ * before `message_stop` (`network`, retryable), malformed JSON (`stream`), or
+ * a failing source; `partial` holds what was assembled once streaming began.
+ *
+ * @example Parse a recorded stream
+ * ```ts
+ * import { parseAnthropicStream } from "./anthropic_stream.ts";
+ * import { SseParser } from "./sse.ts";
+ * const body = [
+ *   'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":1}}}\n\n',
+ *   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+ *   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n',
+ *   'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+ *   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n',
+ *   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+ * ].join("");
+ * async function* source() { yield* new SseParser().push(body); }
+ * const stream = parseAnthropicStream(source(), "https://api.anthropic.com/v1/messages");
+ * let step = await stream.next();
+ * while (!step.done) step = await stream.next();
+ * console.assert(step.value.content[0]?.type === "text" && step.value.usage.outputTokens === 2);
+ * ```
+ */
+export async function* parseAnthropicStream(
+  events: AsyncIterable<SseEvent>,
+  url: string,
+): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+  const assembler = new MessageAssembler(url);
+  try {
+    for await (const event of events) {
+      yield* assembler.handle(event);
+      if (assembler.stopped) break;
+    }
+  } catch (error) {
+    if (isAbortError(error)) return assembler.finish("aborted");
+    throw assembler.withPartial(error);
+  }
+  if (!assembler.stopped) {
+    throw assembler.withPartial(
+      new ProviderError("network", `the stream from ${hostOf(url)} ended before message_stop`),
+    );
+  }
+  return assembler.finish();
+}
+
+/** The blocks an assistant message is assembled from. */
+type StreamedBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+
+/** A block being streamed, keyed by the server's block index. */
+interface OpenBlock {
+  /** Position in the assembled content. */
+  blockIndex: number;
+  /** The block, updated in place. */
+  block: StreamedBlock;
+  /** Raw argument text of a tool call. */
+  json: string;
+  /** Arguments given in `content_block_start` (used when no delta arrives). */
+  startInput: unknown;
+}
+
+type WireObject = Record<string, unknown>;
+
+const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
+  ["end_turn", "end_turn"],
+  ["tool_use", "tool_use"],
+  ["max_tokens", "max_tokens"],
+  ["stop_sequence", "stop_sequence"],
+  ["refusal", "refusal"],
+  ["pause_turn", "pause_turn"],
+  // The output was cut because the context window filled: same remedy as max_tokens.
+  ["model_context_window_exceeded", "max_tokens"],
+]);
+
+/** Incremental state of one assistant message. */
+class MessageAssembler {
+  readonly #url: string;
+  #messageId: string | undefined;
+  /** Whether any event arrived: from then on failures carry the partial message. */
+  #began = false;
+  #content: StreamedBlock[] = [];
+  #open = new Map<number, OpenBlock>();
+  #usage: Usage = emptyUsage();
+  #stopReason: StopReason | undefined;
+  /** True once `message_stop` arrived. */
+  stopped = false;
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  /** Applies one SSE event; returns the block events it completes. */
+  handle(event: SseEvent): ProviderStreamEvent[] {
+    this.#began = true;
+    const payload = this.#parse(event);
+    // Servers that omit `event:` lines still name the type in the payload.
+    const name = event.type === "message" ? String(payload.type) : event.type;
+    switch (name) {
+      case "message_start":
+        this.#messageStart(asObject(payload.message));
+        return [];
+      case "content_block_start":
+        return this.#blockStart(Number(payload.index), asObject(payload.content_block));
+      case "content_block_delta":
+        return this.#blockDelta(Number(payload.index), asObject(payload.delta));
+      case "content_block_stop":
+        return this.#closeBlock(Number(payload.index));
+      case "message_delta":
+        this.#messageDelta(asObject(payload.delta), asObject(payload.usage));
+        return [];
+      case "message_stop":
+        this.stopped = true;
+        return this.#closeAll();
+      case "error":
+        throw classifyStreamError(payload, this.#url);
+      default:
+        return []; // ping, and event types added after this was written
+    }
+  }
+
+  /** The assembled message; open blocks are finalised. */
+  finish(stopReason?: StopReason): AssistantResult {
+    this.#closeAll();
+    // A missing stop reason (no message_delta) is read as a normal end.
+    return {
+      content: this.#content,
+      usage: this.#usage,
+      stopReason: stopReason ?? this.#stopReason ?? "end_turn",
+    };
+  }
+
+  /** Attaches what was assembled so far to a failure, once streaming had begun. */
+  withPartial(error: unknown): ProviderError {
+    const failure = error instanceof ProviderError ? error : new ProviderError(
+      "network",
+      `reading the stream from ${hostOf(this.#url)} failed: ${describe(error)}`,
+      { cause: error },
+    );
+    if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
+    return failure;
+  }
+
+  #partial(): PartialMessage {
+    this.#closeAll();
+    return { content: this.#content, usage: this.#usage };
+  }
+
+  #parse(event: SseEvent): WireObject {
+    try {
+      return asObject(JSON.parse(event.data));
+    } catch (cause) {
+      throw new ProviderError(
+        "stream",
+        `malformed JSON in the "${event.type}" event from ${hostOf(this.#url)}: ${
+          event.data.slice(0, 200)
+        }`,
+        { cause },
+      );
+    }
+  }
+
+  #messageStart(message: WireObject): void {
+    const id = typeof message.id === "string" ? message.id : undefined;
+    if (id !== undefined && id === this.#messageId) return; // a duplicate, not a restart
+    this.#messageId = id;
+    this.#content = [];
+    this.#open.clear();
+    this.#usage = emptyUsage();
+    this.#stopReason = undefined;
+    overlayUsage(this.#usage, asObject(message.usage));
+  }
+
+  #blockStart(index: number, wire: WireObject): ProviderStreamEvent[] {
+    const block = newBlock(wire);
+    if (block === undefined) return []; // server-tool and unknown blocks are not ours
+    const events = this.#closeBlock(index);
+    const blockIndex = this.#content.length;
+    this.#content.push(block);
+    this.#open.set(index, { blockIndex, block, json: "", startInput: wire.input });
+    const start: BlockStartEvent = { type: "block_start", blockIndex, kind: block.type };
+    if (block.type === "tool_use") start.toolUse = { id: block.id, name: block.name };
+    events.push(start);
+    // Anthropic starts with "", but a compatible server may put text here.
+    if (block.type === "text" && block.text !== "") {
+      events.push(delta(blockIndex, "text", block.text));
+    } else if (block.type === "thinking" && block.thinking !== "") {
+      events.push(delta(blockIndex, "thinking", block.thinking));
+    }
+    return events;
+  }
+
+  #blockDelta(index: number, wire: WireObject): ProviderStreamEvent[] {
+    const open = this.#open.get(index);
+    if (open === undefined) return [];
+    const { block, blockIndex } = open;
+    const text = (field: string) => stringField(wire, field);
+    let added = "";
+    let kind: DeltaKind = "text";
+    if (wire.type === "text_delta" && block.type === "text") {
+      added = text("text");
+      block.text += added;
+    } else if (wire.type === "thinking_delta" && block.type === "thinking") {
+      added = text("thinking");
+      kind = "thinking";
+      block.thinking += added;
+    } else if (wire.type === "signature_delta" && block.type === "thinking") {
+      block.signature = (block.signature ?? "") + text("signature");
+    } else if (wire.type === "input_json_delta" && block.type === "tool_use") {
+      added = text("partial_json");
+      kind = "tool_input";
+      open.json += added;
+    } // citations_delta and unknown deltas carry nothing we keep
+    return added === "" ? [] : [delta(blockIndex, kind, added)];
+  }
+
+  #closeBlock(index: number): ProviderStreamEvent[] {
+    const open = this.#open.get(index);
+    if (open === undefined) return [];
+    this.#open.delete(index);
+    if (open.block.type === "tool_use") finishToolInput(open.block, open.json, open.startInput);
+    return [{ type: "block_complete", blockIndex: open.blockIndex, block: open.block }];
+  }
+
+  #closeAll(): ProviderStreamEvent[] {
+    return [...this.#open.keys()].flatMap((index) => this.#closeBlock(index));
+  }
+
+  #messageDelta(delta: WireObject, usage: WireObject): void {
+    if (typeof delta.stop_reason === "string") {
+      // Unknown reasons (added to the API later) are read as a normal end.
+      this.#stopReason = STOP_REASONS.get(delta.stop_reason) ?? "end_turn";
+    }
+    overlayUsage(this.#usage, usage);
+  }
+}
+
+function newBlock(wire: WireObject): StreamedBlock | undefined {
+  const string = (field: string) => stringField(wire, field);
+  switch (wire.type) {
+    case "text":
+      return { type: "text", text: string("text") };
+    case "thinking": {
+      const block: ThinkingBlock = { type: "thinking", thinking: string("thinking") };
+      if (string("signature") !== "") block.signature = string("signature");
+      return block;
+    }
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: string("data") };
+    case "tool_use":
+      return { type: "tool_use", id: string("id"), name: string("name"), input: {} };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Parses a tool call's arguments strictly. Deltas win over the start block's
+ * `input`; no argument text at all means `{}`.
+ */
+function finishToolInput(block: ToolUseBlock, json: string, startInput: unknown): void {
+  if (json.trim() === "") {
+    block.input = isObject(startInput) ? startInput : {};
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    parsed = undefined;
+  }
+  if (isObject(parsed)) {
+    block.input = parsed;
+  } else {
+    block.input = {};
+    block.invalidInput = json;
+  }
+}
+
+/** Overwrites each usage field the server reported (cumulative totals, never summed). */
+function overlayUsage(usage: Usage, wire: WireObject): void {
+  const count = (value: unknown) => (typeof value === "number" ? value : undefined);
+  usage.inputTokens = count(wire.input_tokens) ?? usage.inputTokens;
+  usage.outputTokens = count(wire.output_tokens) ?? usage.outputTokens;
+  usage.cacheReadTokens = count(wire.cache_read_input_tokens) ?? usage.cacheReadTokens;
+  usage.cacheWriteTokens = count(wire.cache_creation_input_tokens) ?? usage.cacheWriteTokens;
+  usage.reasoningTokens = count(asObject(wire.output_tokens_details).thinking_tokens) ??
+    usage.reasoningTokens;
+}
+
+function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {
+  return { type: "content_delta", blockIndex, kind, text };
+}
+
+function stringField(wire: WireObject, field: string): string {
+  const value = wire[field];
+  return typeof value === "string" ? value : "";
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function asObject(value: unknown): WireObject {
+  return isObject(value) ? value : {};
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

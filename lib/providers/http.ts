@@ -1,0 +1,243 @@
+/**
+ * The HTTP layer shared by every provider: POST a JSON body, stream the
+ * server-sent events back, and turn every failure into a classified
+ * {@linkcode ProviderError} (or an abort error when the caller cancelled).
+ *
+ * @module
+ */
+import { ProviderError } from "../errors.ts";
+import { classifyHttpErrorRedacting, hostOf, redactSecrets } from "./error_classification.ts";
+import { type SseEvent, SseParser } from "./sse.ts";
+
+export { classifyHttpError, classifyStreamError, parseRetryAfter } from "./error_classification.ts";
+
+/** One streaming POST request. */
+export interface SseRequest {
+  /** Full URL. */
+  url: string;
+  /** Request headers, auth included; their values never reach an error or a log. */
+  headers: Record<string, string>;
+  /** JSON-serialised before sending. */
+  body: unknown;
+  /** Cancels the request and the stream. */
+  signal: AbortSignal;
+  /** Fail with a `timeout` error when no bytes arrive for this long (ms). */
+  idleTimeoutMs: number;
+}
+
+/** Most bytes of an error body read before classifying it. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** What the request was waiting for, for timeout and network messages. */
+type Phase = "response headers" | "the error body" | "the next chunk";
+
+/**
+ * POSTs `req.body` as JSON and yields the server-sent events of the reply.
+ *
+ * Throws a {@linkcode ProviderError}: classified from the body for a non-2xx
+ * reply; `timeout` when nothing arrives for `idleTimeoutMs` (waiting for the
+ * headers or between chunks); `network` when the connection fails or breaks.
+ * When `req.signal` aborts it stops at once and throws an error for which
+ * {@linkcode isAbortError} is true. The response body is always released,
+ * also when the consumer stops iterating early.
+ *
+ * @param req The request.
+ * @returns The events, in order; the stream's trailing unterminated event is dropped.
+ *
+ * @example Stream from an OpenAI-compatible server
+ * ```ts ignore
+ * import { streamSse } from "./http.ts";
+ * for await (const event of streamSse({
+ *   url: "https://api.openai.com/v1/chat/completions",
+ *   headers: { authorization: `Bearer ${Deno.env.get("OPENAI_API_KEY")}` },
+ *   body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] },
+ *   signal: new AbortController().signal,
+ *   idleTimeoutMs: 120_000,
+ * })) console.log(event.data);
+ * ```
+ */
+export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent, void, void> {
+  if (req.signal.aborted) throw toAbortError(req.signal);
+  const host = hostOf(req.url);
+  const secrets = Object.values(req.headers);
+  const controller = new AbortController();
+  const idle = new IdleTimer(req.idleTimeoutMs, () => controller.abort());
+  const forwardAbort = () => controller.abort();
+  req.signal.addEventListener("abort", forwardAbort, { once: true });
+  let phase: Phase = "response headers";
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let finished = false;
+  try {
+    const response = await idle.during(fetch(req.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
+      body: JSON.stringify(req.body),
+      signal: controller.signal,
+    }));
+    reader = response.body?.getReader();
+    if (!response.ok) {
+      phase = "the error body";
+      const text = reader ? await readBounded(reader, idle) : "";
+      throw classifyHttpErrorRedacting(response.status, text, response.headers, req.url, secrets);
+    }
+    if (!reader) return;
+    phase = "the next chunk";
+    const parser = new SseParser();
+    for (;;) {
+      const { done, value } = await idle.during(reader.read());
+      if (done) break;
+      yield* parser.push(value);
+    }
+    finished = true;
+    yield* parser.end();
+  } catch (error) {
+    throw translateError(error, { req, host, phase, idle, secrets });
+  } finally {
+    idle.stop();
+    req.signal.removeEventListener("abort", forwardAbort);
+    if (reader && !finished) await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * Whether an error means the caller cancelled: a `DOMException` (or any
+ * error) named `AbortError`, as thrown by {@linkcode streamSse} and `sleep`
+ * when their signal aborts.
+ *
+ * @param error Anything caught.
+ * @returns True for an abort.
+ *
+ * @example
+ * ```ts
+ * import { isAbortError } from "./http.ts";
+ * console.assert(isAbortError(new DOMException("stop", "AbortError")));
+ * console.assert(!isAbortError(new Error("boom")));
+ * ```
+ */
+export function isAbortError(error: unknown): boolean {
+  return (error instanceof DOMException || error instanceof Error) && error.name === "AbortError";
+}
+
+/**
+ * The error to throw when `signal` has aborted: its reason when that is
+ * already an abort error, else an `AbortError` `DOMException` whose `cause`
+ * is the reason (so a `TimeoutError` or custom reason is not lost).
+ *
+ * @param signal An aborted signal.
+ * @returns An error for which {@linkcode isAbortError} is true.
+ *
+ * @example
+ * ```ts
+ * import { isAbortError, toAbortError } from "./http.ts";
+ * const controller = new AbortController();
+ * controller.abort("user pressed Esc");
+ * console.assert(isAbortError(toAbortError(controller.signal)));
+ * ```
+ */
+export function toAbortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && isAbortError(reason)) return reason;
+  const error = new DOMException("The request was aborted", "AbortError");
+  // Deno's DOMException accepts `cause` at runtime, but its type does not declare it.
+  Object.defineProperty(error, "cause", { value: reason, configurable: true, writable: true });
+  return error;
+}
+
+interface ErrorContext {
+  req: SseRequest;
+  host: string;
+  phase: Phase;
+  idle: IdleTimer;
+  secrets: readonly string[];
+}
+
+function translateError(error: unknown, context: ErrorContext): unknown {
+  const { req, host, phase, idle } = context;
+  if (req.signal.aborted) return toAbortError(req.signal);
+  if (error instanceof ProviderError) return error;
+  if (idle.fired) {
+    return new ProviderError(
+      "timeout",
+      `${host} sent nothing for ${req.idleTimeoutMs} ms while we waited for ${phase} ` +
+        `(idle timeout; raise idleTimeoutMs if this server is slow to answer)`,
+    );
+  }
+  const detail = redactSecrets(redactUrl(errorText(error), req.url), context.secrets);
+  const what = phase === "response headers"
+    ? `could not get a response from ${host}`
+    : `the connection to ${host} broke while reading ${phase}`;
+  return new ProviderError("network", `${what}: ${detail}`, { cause: error });
+}
+
+/** Reads at most {@linkcode MAX_ERROR_BODY_BYTES} of an error body as text. */
+async function readBounded(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  idle: IdleTimer,
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  let total = 0;
+  while (total < MAX_ERROR_BODY_BYTES) {
+    const { done, value } = await idle.during(reader.read());
+    if (done) return text + decoder.decode();
+    const kept = value.subarray(0, MAX_ERROR_BODY_BYTES - total);
+    total += kept.length;
+    text += decoder.decode(kept, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/**
+ * Fires `onIdle` when a wrapped wait lasts longer than the timeout. Only
+ * waits on the network count: time the consumer spends between events does
+ * not, so a slow consumer cannot cause a timeout.
+ */
+class IdleTimer {
+  #timeoutMs: number;
+  #onIdle: () => void;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the timeout fired. */
+  fired = false;
+
+  constructor(timeoutMs: number, onIdle: () => void) {
+    this.#timeoutMs = timeoutMs;
+    this.#onIdle = onIdle;
+  }
+
+  async during<T>(wait: Promise<T>): Promise<T> {
+    this.stop();
+    this.#timer = setTimeout(() => {
+      this.fired = true;
+      this.#onIdle();
+    }, this.#timeoutMs);
+    try {
+      return await wait;
+    } finally {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+/** Network errors quote the URL; keep its origin and path, drop a query that may hold a key. */
+function redactUrl(text: string, url: string): string {
+  try {
+    const parsed = new URL(url);
+    const safe = `${parsed.origin}${parsed.pathname}`;
+    return text.replaceAll(url, safe).replaceAll(parsed.href, safe);
+  } catch {
+    return text.replaceAll(url, "(the provider URL)");
+  }
+}

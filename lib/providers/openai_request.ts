@@ -1,0 +1,285 @@
+import type { ContentBlock, ResultPart, ToolResultBlock, ToolUseBlock } from "../content.ts";
+import type { OpenAICompat, ProviderConfig } from "../config.ts";
+import { ProviderError } from "../errors.ts";
+import type { Message } from "../message.ts";
+import type { ToolDecl } from "../tool.ts";
+import { isAzureHost, resolveOpenAICompat } from "./openai_compat.ts";
+import type { ProviderRequest } from "./provider.ts";
+
+/** A text or image part of a user message on the wire. */
+export type OpenAIContentPart =
+  | { type: "text"; text: string }
+  | { type: "image_url"; image_url: { url: string } };
+
+/** A call inside an assistant message on the wire. */
+export interface OpenAIToolCall {
+  /** The call id the tool message answers. */
+  id: string;
+  /** Always `function`. */
+  type: "function";
+  /** Name and JSON-encoded arguments. */
+  function: { name: string; arguments: string };
+}
+
+/** One Chat Completions message. */
+export type OpenAIMessage =
+  | { role: "system" | "developer"; content: string }
+  | { role: "user"; content: string | OpenAIContentPart[] }
+  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** A function tool declaration on the wire. */
+export interface OpenAITool {
+  /** Always `function`. */
+  type: "function";
+  /** Name, description and JSON Schema of the arguments. */
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** The JSON body of a streaming Chat Completions request. */
+export interface OpenAIChatBody {
+  /** Model name. */
+  model: string;
+  /** The conversation, system prompt first. */
+  messages: OpenAIMessage[];
+  /** Always true: we only stream. */
+  stream: true;
+  /** Asks for a usage chunk before `[DONE]`. */
+  stream_options?: { include_usage: true };
+  /** Output limit, for servers that use the legacy field. */
+  max_tokens?: number;
+  /** Output limit, for OpenAI and servers that follow it. */
+  max_completion_tokens?: number;
+  /** Tools the model may call (omitted when there are none: some servers reject `[]`). */
+  tools?: OpenAITool[];
+  /** Reasoning level, OpenAI style. */
+  reasoning_effort?: "low" | "medium" | "high";
+  /** Reasoning level, OpenRouter style. */
+  reasoning?: { effort: "low" | "medium" | "high" };
+}
+
+/** Everything needed to send one Chat Completions request. */
+export interface OpenAIHttpRequest {
+  /** `${baseUrl}/chat/completions` (query string of the base URL kept). */
+  url: string;
+  /** Auth, content negotiation and the configured extra headers. */
+  headers: Record<string, string>;
+  /** The JSON body. */
+  body: OpenAIChatBody;
+}
+
+/**
+ * Builds the URL, headers and body of a streaming Chat Completions request.
+ *
+ * The base URL includes `/v1`, as with the OpenAI SDK. The key goes in
+ * `authorization: Bearer` (Azure: `api-key`) and only when one is set, so
+ * keyless local servers are not sent an empty credential.
+ *
+ * @param request The provider request.
+ * @returns URL, headers and body.
+ * @throws {ProviderError} `invalid_request` when the base URL is not a URL.
+ *
+ * @example A one-message request
+ * ```ts
+ * import { buildOpenAIRequest } from "./openai_request.ts";
+ * const { url, body } = buildOpenAIRequest({
+ *   config: { api: "openai-chat", baseUrl: "http://localhost:8080/v1/", model: "qwen3", reasoning: "off" },
+ *   system: "Be brief.",
+ *   messages: [{ role: "user", content: [{ type: "text", text: "hi" }], timestamp: "" }],
+ *   tools: [],
+ *   signal: new AbortController().signal,
+ *   idleTimeoutMs: 1000,
+ * });
+ * console.assert(url === "http://localhost:8080/v1/chat/completions");
+ * console.assert(body.messages[0]?.role === "system");
+ * ```
+ */
+export function buildOpenAIRequest(request: ProviderRequest): OpenAIHttpRequest {
+  const { config } = request;
+  const compat = resolveOpenAICompat(config);
+  return {
+    url: chatCompletionsUrl(config.baseUrl),
+    headers: requestHeaders(config),
+    body: requestBody(request, compat),
+  };
+}
+
+function chatCompletionsUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (error) {
+    throw new ProviderError(
+      "invalid_request",
+      `baseUrl "${baseUrl}" is not a valid URL; use e.g. "https://api.openai.com/v1"`,
+      { cause: error },
+    );
+  }
+  // Appending to the path (not the string) keeps an Azure `?api-version=` query intact.
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
+  return url.href;
+}
+
+function requestHeaders(config: ProviderConfig): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+  };
+  if (config.apiKey) {
+    if (isAzureHost(config.baseUrl)) headers["api-key"] = config.apiKey;
+    else headers.authorization = `Bearer ${config.apiKey}`;
+  }
+  return { ...headers, ...config.headers };
+}
+
+function requestBody(request: ProviderRequest, compat: Required<OpenAICompat>): OpenAIChatBody {
+  const { config } = request;
+  const body: OpenAIChatBody = {
+    model: config.model,
+    messages: toOpenAIMessages(request.system, request.messages, compat),
+    stream: true,
+  };
+  if (compat.streamUsage) body.stream_options = { include_usage: true };
+  // No default limit: each server knows its models' output ceilings, and a
+  // guessed number either truncates answers or is rejected as too large.
+  if (config.maxTokens !== undefined) body[compat.maxTokensField] = config.maxTokens;
+  if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
+  const level = config.reasoning;
+  if (level !== "off") {
+    if (compat.reasoningParam === "reasoning_effort") body.reasoning_effort = level;
+    else if (compat.reasoningParam === "reasoning") body.reasoning = { effort: level };
+  }
+  return body;
+}
+
+function toOpenAITool(decl: ToolDecl): OpenAITool {
+  return {
+    type: "function",
+    function: { name: decl.name, description: decl.description, parameters: decl.inputSchema },
+  };
+}
+
+/**
+ * Converts the wire context to Chat Completions messages.
+ *
+ * @param system The effective system prompt ("" for none).
+ * @param messages User, assistant and tool messages.
+ * @param compat Server quirks (the system prompt's role).
+ * @returns The `messages` array of the request body.
+ */
+export function toOpenAIMessages(
+  system: string,
+  messages: readonly Message[],
+  compat: Required<OpenAICompat>,
+): OpenAIMessage[] {
+  const wire: OpenAIMessage[] = [];
+  if (system !== "") {
+    wire.push({ role: compat.developerRole ? "developer" : "system", content: system });
+  }
+  for (const message of messages) {
+    switch (message.role) {
+      case "user":
+        pushUser(wire, userParts(message.content));
+        break;
+      case "assistant":
+        pushAssistant(wire, message.content);
+        break;
+      case "tool":
+        pushToolResults(wire, message.content);
+        break;
+      case "system":
+        break; // The effective prompt arrives in `system`; entries are history.
+    }
+  }
+  return wire;
+}
+
+function userParts(blocks: readonly ContentBlock[]): OpenAIContentPart[] {
+  const parts: OpenAIContentPart[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") parts.push({ type: "text", text: block.text });
+    else if (block.type === "image") parts.push(imagePart(block.mediaType, block.data));
+    else if (block.type === "compaction_summary") {
+      parts.push({ type: "text", text: summaryText(block.summary) });
+    }
+  }
+  return parts;
+}
+
+/** Worded as the Anthropic provider words it, so a conversation reads the same on both. */
+function summaryText(summary: string): string {
+  return `The conversation so far was summarised to save space:\n<summary>\n${summary}\n</summary>`;
+}
+
+/** A lone text part goes as a plain string: the one shape every server accepts. */
+function pushUser(wire: OpenAIMessage[], parts: OpenAIContentPart[]): void {
+  if (parts.length === 0) return;
+  const only = parts[0];
+  const content = parts.length === 1 && only?.type === "text" ? only.text : parts;
+  wire.push({ role: "user", content });
+}
+
+function imagePart(mediaType: string, data: string): OpenAIContentPart {
+  return { type: "image_url", image_url: { url: `data:${mediaType};base64,${data}` } };
+}
+
+/**
+ * Thinking and redacted thinking are dropped: Chat Completions has no field
+ * for them in requests (DeepSeek even rejects `reasoning_content` there), and
+ * a signature from another provider means nothing to these servers. Text
+ * blocks are joined without a separator because they are pieces of one
+ * stream (Anthropic splits text at citations mid-sentence). A message left
+ * with neither text nor calls is skipped: servers reject empty assistants.
+ */
+function pushAssistant(wire: OpenAIMessage[], blocks: readonly ContentBlock[]): void {
+  let text = "";
+  const calls: OpenAIToolCall[] = [];
+  for (const block of blocks) {
+    if (block.type === "text") text += block.text;
+    else if (block.type === "tool_use") calls.push(toOpenAIToolCall(block));
+  }
+  if (calls.length > 0) {
+    wire.push({ role: "assistant", content: text === "" ? null : text, tool_calls: calls });
+  } else if (text !== "") wire.push({ role: "assistant", content: text });
+}
+
+/** Arguments that never parsed are sent as `{}`: servers reject invalid JSON there. */
+function toOpenAIToolCall(block: ToolUseBlock): OpenAIToolCall {
+  const args = block.invalidInput === undefined ? JSON.stringify(block.input) : "{}";
+  return { id: block.id, type: "function", function: { name: block.name, arguments: args } };
+}
+
+const IMAGE_NOTE = "(see attached image)";
+const IMAGES_INTRO = "Attached image(s) from tool result:";
+
+/**
+ * One `tool` message per result. Tool messages carry text only on most
+ * servers, so images move to one user message after all the results (the
+ * results must directly follow the assistant's calls) and each tool message
+ * with images says so.
+ */
+function pushToolResults(wire: OpenAIMessage[], blocks: readonly ContentBlock[]): void {
+  const images: OpenAIContentPart[] = [];
+  for (const block of blocks) {
+    if (block.type !== "tool_result") continue;
+    const resultImages = block.content.filter((part) => part.type === "image");
+    for (const image of resultImages) images.push(imagePart(image.mediaType, image.data));
+    wire.push({
+      role: "tool",
+      tool_call_id: block.toolUseId,
+      content: toolResultText(block, resultImages.length > 0),
+    });
+  }
+  if (images.length > 0) {
+    wire.push({ role: "user", content: [{ type: "text", text: IMAGES_INTRO }, ...images] });
+  }
+}
+
+function toolResultText(block: ToolResultBlock, hasImages: boolean): string {
+  const text = block.content
+    .filter((part: ResultPart) => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+  if (!hasImages) return text;
+  return text === "" ? IMAGE_NOTE : `${text}\n${IMAGE_NOTE}`;
+}

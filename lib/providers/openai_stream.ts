@@ -1,0 +1,442 @@
+import { parse as parsePartialJson } from "partial-json";
+import type { ContentBlock, ToolUseBlock } from "../content.ts";
+import { type PartialMessage, ProviderError } from "../errors.ts";
+import type { DeltaKind } from "../events.ts";
+import type { StopReason } from "../message.ts";
+import { emptyUsage, type Usage } from "../usage.ts";
+import { classifyStreamError, isAbortError } from "./http.ts";
+import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
+import type { SseEvent } from "./sse.ts";
+
+/**
+ * Assembles an assistant message from the server-sent events of a streaming
+ * Chat Completions response (OpenAI and the compatible servers), yielding
+ * block events as it goes. Only choice 0 is read.
+ *
+ * - Blocks are numbered in the order they start: reasoning
+ *   (`reasoning_content`, `reasoning` or `reasoning_text`, the first that is
+ *   non-empty; OpenRouter's `reasoning_details` repeat it and are ignored),
+ *   text (`content`, and `refusal` text), then tool calls. Text or reasoning
+ *   that resumes after another block starts a new block.
+ * - Tool-call fragments are keyed by `index`; without one (Mistral) by `id`;
+ *   with neither they extend the last call. An empty `id` never overwrites a
+ *   real one (Alibaba). A fragment that resends a complete call whose
+ *   arguments are already complete JSON replaces them instead of appending
+ *   (OpenRouter/Novita resend the whole call). Arguments are parsed strictly
+ *   at the end: none means `{}`; text that is not a JSON object leaves
+ *   `input: {}` and is kept in `invalidInput`.
+ * - `finish_reason`: `stop` → end_turn, `tool_calls`/`function_call` →
+ *   tool_use, `length` → max_tokens, `content_filter` → refusal. Calls made
+ *   under any other or no reason → tool_use (some servers say `stop`, some say
+ *   nothing); streamed refusal text under `stop` → refusal.
+ * - Usage is the last non-null report (top-level `usage`, Groq's
+ *   `x_groq.usage`, or Moonshot's `choices[0].usage`), never a sum.
+ * - The stream ends at `data: [DONE]`. Without `[DONE]`, EOF after a
+ *   `finish_reason` is a normal end (servers that never send `[DONE]`); EOF
+ *   with neither means the connection was cut.
+ * - When the event source throws an abort error, the partial message is
+ *   returned with stop reason `aborted`.
+ *
+ * @param events Parsed SSE events, e.g. from `streamSse` or an `SseParser`.
+ * @param url Where the events came from, for error messages.
+ * @returns The assembled message.
+ * @throws {ProviderError} On an error payload (`{"error":…}` data, or an
+ * `event: error`; classified), `finish_reason: "error"` (`server`), a stream
+ * cut before `[DONE]` or a finish reason (`network`), a chunk that is not
+ * JSON (`stream`), or a failing source; `partial` holds what was assembled.
+ *
+ * @example Parse a recorded stream
+ * ```ts
+ * import { parseOpenAIStream } from "./openai_stream.ts";
+ * import { SseParser } from "./sse.ts";
+ * const body = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n' +
+ *   'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+ * async function* source() { yield* new SseParser().push(body); }
+ * const stream = parseOpenAIStream(source(), "https://api.openai.com/v1/chat/completions");
+ * let step = await stream.next();
+ * while (!step.done) step = await stream.next();
+ * console.assert(step.value.content[0]?.type === "text" && step.value.stopReason === "end_turn");
+ * ```
+ */
+export async function* parseOpenAIStream(
+  events: AsyncIterable<SseEvent>,
+  url: string,
+): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+  const assembler = new ChatCompletionAssembler(url);
+  try {
+    for await (const event of events) {
+      yield* assembler.handle(event);
+      if (assembler.done) break;
+    }
+  } catch (error) {
+    if (isAbortError(error)) return assembler.result("aborted");
+    throw assembler.withPartial(error);
+  }
+  if (!assembler.done && assembler.finishReason === undefined) {
+    throw assembler.withPartial(
+      new ProviderError(
+        "network",
+        `the stream from ${url} ended early: no "data: [DONE]" and no finish_reason`,
+      ),
+    );
+  }
+  yield* assembler.closeAll();
+  return assembler.result();
+}
+
+type WireObject = Record<string, unknown>;
+
+/** A tool call being assembled from fragments. */
+interface ToolCallState {
+  id: string;
+  name: string;
+  args: string;
+  /** Set once the block has started (a name is known). */
+  blockIndex: number | undefined;
+}
+
+/** A block of the assembled message. */
+type AssembledBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; text: string }
+  | { type: "tool_use"; call: ToolCallState };
+
+const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
+  ["stop", "end_turn"],
+  ["end", "end_turn"],
+  ["tool_calls", "tool_use"],
+  ["function_call", "tool_use"],
+  ["length", "max_tokens"],
+  ["content_filter", "refusal"],
+]);
+
+/** Longest piece of a bad chunk quoted in an error. */
+const QUOTE_CHARS = 200;
+
+/** Incremental state of one Chat Completions response. */
+class ChatCompletionAssembler {
+  readonly #url: string;
+  #blocks: AssembledBlock[] = [];
+  /** The text or thinking block that the next delta of its kind extends. */
+  #openStream: number | undefined;
+  #calls: ToolCallState[] = [];
+  #callsByKey = new Map<string, ToolCallState>();
+  #usage: Usage = emptyUsage();
+  #refused = false;
+  /** The last non-empty `finish_reason`. */
+  finishReason: string | undefined;
+  /** True once `[DONE]` arrived. */
+  done = false;
+
+  constructor(url: string) {
+    this.#url = url;
+  }
+
+  /** Applies one SSE event; returns the block events it causes. */
+  handle(event: SseEvent): ProviderStreamEvent[] {
+    if (event.type === "error") {
+      throw classifyStreamError(parseLenient(event.data), this.#url);
+    }
+    const data = event.data.trim();
+    if (data === "[DONE]") {
+      this.done = true;
+      return [];
+    }
+    if (data === "") return [];
+    const chunk = this.#parse(data);
+    const choice = firstChoice(chunk.choices);
+    const usage = [chunk.usage, asObject(chunk.x_groq).usage, choice.usage].find(isObject);
+    if (usage !== undefined) this.#usage = toUsage(usage);
+    if (isObject(chunk.error) || chunk.object === "error") {
+      throw classifyStreamError(chunk, this.#url);
+    }
+    const events = this.#delta(asObject(choice.delta));
+    if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") {
+      this.finishReason = choice.finish_reason;
+    }
+    if (this.finishReason === "error") {
+      throw new ProviderError(
+        "server",
+        `${this.#url} ended the response with finish_reason "error"`,
+      );
+    }
+    return events;
+  }
+
+  /** Completes every block still open (text, thinking, tool calls). */
+  closeAll(): ProviderStreamEvent[] {
+    const events = this.#closeStream();
+    for (const call of this.#calls) {
+      if (call.blockIndex === undefined) events.push(...this.#startCall(call));
+    }
+    for (const block of this.#blocks) {
+      if (block.type !== "tool_use") continue;
+      const { call } = block;
+      events.push({ type: "block_complete", blockIndex: call.blockIndex!, block: toolUse(call) });
+    }
+    return events;
+  }
+
+  /** The assembled message (tool inputs parsed strictly). */
+  result(stopReason?: StopReason): AssistantResult {
+    return {
+      // An aborted message may hold a half-streamed call: keep what is readable.
+      content: this.#content(stopReason === "aborted"),
+      usage: this.#usage,
+      stopReason: stopReason ?? this.#stopReason(),
+    };
+  }
+
+  /** Attaches what was assembled so far to a failure. */
+  withPartial(error: unknown): ProviderError {
+    const failure = error instanceof ProviderError ? error : new ProviderError(
+      "network",
+      `reading the stream from ${this.#url} failed: ${describe(error)}`,
+      { cause: error },
+    );
+    failure.partial ??= this.#partial();
+    return failure;
+  }
+
+  #partial(): PartialMessage {
+    return { content: this.#content(true), usage: this.#usage };
+  }
+
+  #content(lenient: boolean): ContentBlock[] {
+    return this.#blocks.map((block): ContentBlock => {
+      switch (block.type) {
+        case "text":
+          return { type: "text", text: block.text };
+        case "thinking":
+          return { type: "thinking", thinking: block.text };
+        case "tool_use":
+          return toolUse(block.call, lenient);
+      }
+    });
+  }
+
+  #stopReason(): StopReason {
+    const mapped = STOP_REASONS.get(this.finishReason ?? "") ?? "end_turn";
+    if (this.#calls.length > 0 && mapped === "end_turn") return "tool_use";
+    if (this.#refused && mapped === "end_turn") return "refusal";
+    return mapped;
+  }
+
+  #parse(data: string): WireObject {
+    try {
+      return asObject(JSON.parse(data));
+    } catch (cause) {
+      const quote = data.length > QUOTE_CHARS ? `${data.slice(0, QUOTE_CHARS)}…` : data;
+      throw new ProviderError("stream", `${this.#url} sent a chunk that is not JSON: ${quote}`, {
+        cause,
+      });
+    }
+  }
+
+  #delta(delta: WireObject): ProviderStreamEvent[] {
+    const events: ProviderStreamEvent[] = [];
+    const reasoning = [delta.reasoning_content, delta.reasoning, delta.reasoning_text].find(
+      (value) => typeof value === "string" && value !== "",
+    );
+    if (typeof reasoning === "string") events.push(...this.#streamText("thinking", reasoning));
+    if (typeof delta.content === "string") events.push(...this.#streamText("text", delta.content));
+    if (typeof delta.refusal === "string" && delta.refusal !== "") {
+      this.#refused = true;
+      events.push(...this.#streamText("text", delta.refusal));
+    }
+    if (Array.isArray(delta.tool_calls)) {
+      for (const fragment of delta.tool_calls) {
+        events.push(...this.#toolFragment(asObject(fragment)));
+      }
+    }
+    return events;
+  }
+
+  /** Appends text or reasoning to the open block of that kind, or starts one. */
+  #streamText(kind: "text" | "thinking", text: string): ProviderStreamEvent[] {
+    if (text === "") return [];
+    const open = this.#openStream === undefined ? undefined : this.#blocks[this.#openStream];
+    if (open?.type === kind) {
+      open.text += text;
+      return [delta(this.#openStream!, kind, text)];
+    }
+    const events = this.#closeStream();
+    const blockIndex = this.#blocks.length;
+    this.#blocks.push({ type: kind, text });
+    this.#openStream = blockIndex;
+    events.push({ type: "block_start", blockIndex, kind }, delta(blockIndex, kind, text));
+    return events;
+  }
+
+  #closeStream(): ProviderStreamEvent[] {
+    if (this.#openStream === undefined) return [];
+    const blockIndex = this.#openStream;
+    this.#openStream = undefined;
+    const open = this.#blocks[blockIndex];
+    if (open === undefined || open.type === "tool_use") return [];
+    const block: ContentBlock = open.type === "thinking"
+      ? { type: "thinking", thinking: open.text }
+      : { type: "text", text: open.text };
+    return [{ type: "block_complete", blockIndex, block }];
+  }
+
+  #toolFragment(fragment: WireObject): ProviderStreamEvent[] {
+    const call = this.#callFor(fragment);
+    const fn = asObject(fragment.function);
+    if (typeof fragment.id === "string" && fragment.id !== "" && call.id === "") {
+      call.id = fragment.id;
+    }
+    if (typeof fn.name === "string" && fn.name !== "" && call.name === "") call.name = fn.name;
+    const events: ProviderStreamEvent[] = [];
+    if (call.blockIndex === undefined && call.name !== "") events.push(...this.#startCall(call));
+    const args = typeof fn.arguments === "string" ? fn.arguments : "";
+    if (args === "") return events;
+    if (isResend(call.args, args)) {
+      call.args = args; // the block_complete event carries the replacement
+      return events;
+    }
+    call.args += args;
+    if (call.blockIndex !== undefined) events.push(delta(call.blockIndex, "tool_input", args));
+    return events;
+  }
+
+  /** Finds the call a fragment belongs to, or starts tracking a new one. */
+  #callFor(fragment: WireObject): ToolCallState {
+    const id = typeof fragment.id === "string" ? fragment.id : "";
+    if (typeof fragment.index === "number") {
+      const key = `index:${fragment.index}`;
+      const known = this.#callsByKey.get(key);
+      // A new id under a used index is a new call (servers that number every call 0).
+      if (known !== undefined && (id === "" || known.id === "" || id === known.id)) return known;
+      return this.#newCall(key);
+    }
+    if (id !== "") {
+      return this.#calls.find((call) => call.id === id) ?? this.#newCall(`id:${id}`);
+    }
+    return this.#calls.at(-1) ?? this.#newCall("anonymous");
+  }
+
+  #newCall(key: string): ToolCallState {
+    const call: ToolCallState = { id: "", name: "", args: "", blockIndex: undefined };
+    this.#calls.push(call);
+    this.#callsByKey.set(key, call);
+    return call;
+  }
+
+  #startCall(call: ToolCallState): ProviderStreamEvent[] {
+    const events = this.#closeStream();
+    if (call.id === "") call.id = `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
+    const blockIndex = this.#blocks.length;
+    call.blockIndex = blockIndex;
+    this.#blocks.push({ type: "tool_use", call });
+    events.push({
+      type: "block_start",
+      blockIndex,
+      kind: "tool_use",
+      toolUse: { id: call.id, name: call.name },
+    });
+    if (call.args !== "") events.push(delta(blockIndex, "tool_input", call.args));
+    return events;
+  }
+}
+
+/**
+ * A fragment that is itself a whole JSON object, arriving when the arguments
+ * already form one, is the server resending the call, not more text.
+ * Checked cheaply first: both must look like `{…}`.
+ */
+function isResend(current: string, fragment: string): boolean {
+  const looksWhole = (text: string) => {
+    const trimmed = text.trim();
+    return trimmed.startsWith("{") && trimmed.endsWith("}");
+  };
+  return looksWhole(current) && looksWhole(fragment) && isObject(parseOrUndefined(current)) &&
+    isObject(parseOrUndefined(fragment));
+}
+
+/**
+ * A finished tool call. Strict: arguments that are not a JSON object give
+ * `input: {}` and `invalidInput`. Lenient (partial messages after a
+ * failure): the readable prefix of cut-off arguments is kept as `input`.
+ */
+function toolUse(call: ToolCallState, lenient = false): ToolUseBlock {
+  const block: ToolUseBlock = { type: "tool_use", id: call.id, name: call.name, input: {} };
+  if (call.args.trim() === "") return block;
+  const parsed = parseOrUndefined(call.args);
+  if (isObject(parsed)) {
+    block.input = parsed;
+    return block;
+  }
+  if (lenient) block.input = asObject(parsePartialOrUndefined(call.args));
+  block.invalidInput = call.args;
+  return block;
+}
+
+/**
+ * Maps Chat Completions usage to ours: cached tokens leave `inputTokens`,
+ * reasoning is part of `outputTokens`. xAI counts reasoning outside
+ * `completion_tokens` (total = prompt + completion + reasoning); then the
+ * reasoning is added back so `outputTokens` means the same everywhere.
+ */
+function toUsage(wire: WireObject): Usage {
+  const count = (value: unknown) => (typeof value === "number" ? value : 0);
+  const promptDetails = asObject(wire.prompt_tokens_details);
+  const prompt = count(wire.prompt_tokens);
+  const completion = count(wire.completion_tokens);
+  // DeepSeek reports cache hits in its own field as well.
+  const cacheRead = count(promptDetails.cached_tokens ?? wire.prompt_cache_hit_tokens);
+  const cacheWrite = count(promptDetails.cache_write_tokens);
+  const reasoning = count(asObject(wire.completion_tokens_details).reasoning_tokens);
+  const reasoningExcluded = reasoning > 0 &&
+    count(wire.total_tokens) === prompt + completion + reasoning;
+  return {
+    inputTokens: Math.max(0, prompt - cacheRead - cacheWrite),
+    outputTokens: completion + (reasoningExcluded ? reasoning : 0),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    reasoningTokens: reasoning,
+  };
+}
+
+function firstChoice(choices: unknown): WireObject {
+  if (!Array.isArray(choices)) return {};
+  const choice = choices.find((item) => (asObject(item).index ?? 0) === 0);
+  return asObject(choice);
+}
+
+function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {
+  return { type: "content_delta", blockIndex, kind, text };
+}
+
+/** An error event's data: JSON when it parses, else the raw text. */
+function parseLenient(data: string): unknown {
+  return parseOrUndefined(data) ?? data;
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function parsePartialOrUndefined(text: string): unknown {
+  try {
+    return parsePartialJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is WireObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function asObject(value: unknown): WireObject {
+  return isObject(value) ? value : {};
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

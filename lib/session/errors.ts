@@ -1,0 +1,153 @@
+/**
+ * A session id (or id prefix) that a store refuses: ids name files and rows,
+ * so only a strict character set is accepted and nothing can escape the
+ * sessions directory.
+ *
+ * @example
+ * ```ts
+ * import { InvalidSessionIdError } from "@panto/lib";
+ * const error = new InvalidSessionIdError("../x");
+ * console.assert(error.message.includes('"../x"'));
+ * ```
+ */
+export class InvalidSessionIdError extends Error {
+  /** The id as given. */
+  readonly id: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param id The rejected id.
+   */
+  constructor(id: string) {
+    super(
+      `Invalid session id ${JSON.stringify(id)}: use 1-128 letters, digits, "-" or "_" ` +
+        `(built-in stores name sessions by UUIDv7, e.g. 0190a5c4-7b1e-7c3d-9f00-1a2b3c4d5e6f)`,
+    );
+    this.name = "InvalidSessionIdError";
+    this.id = id;
+  }
+}
+
+/**
+ * No session has this id.
+ *
+ * @example
+ * ```ts
+ * import { SessionNotFoundError } from "@panto/lib";
+ * console.assert(new SessionNotFoundError("abc").id === "abc");
+ * ```
+ */
+export class SessionNotFoundError extends Error {
+  /** The id that was looked up. */
+  readonly id: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param id The id that was looked up.
+   * @param where The store's location (directory, database), for the message.
+   */
+  constructor(id: string, where: string) {
+    super(`Session ${id} was not found in ${where}: list sessions to see the ids that exist`);
+    this.name = "SessionNotFoundError";
+    this.id = id;
+  }
+}
+
+/**
+ * A prefix matches several sessions.
+ *
+ * @example
+ * ```ts
+ * import { AmbiguousSessionIdError } from "@panto/lib";
+ * const error = new AmbiguousSessionIdError("01", ["0190", "0191"]);
+ * console.assert(error.candidates.length === 2);
+ * ```
+ */
+export class AmbiguousSessionIdError extends Error {
+  /** The prefix as given. */
+  readonly prefix: string;
+  /** Ids that start with the prefix (the first few). */
+  readonly candidates: readonly string[];
+
+  /**
+   * Creates the error.
+   *
+   * @param prefix The prefix as given.
+   * @param candidates Matching ids (the first few are named in the message).
+   * @param total How many sessions match in all, when more than `candidates`.
+   */
+  constructor(prefix: string, candidates: readonly string[], total = candidates.length) {
+    const more = total > candidates.length ? ` and ${total - candidates.length} more` : "";
+    super(
+      `Session id prefix ${JSON.stringify(prefix)} is ambiguous: it matches ` +
+        `${candidates.join(", ")}${more}; type more characters of the id`,
+    );
+    this.name = "AmbiguousSessionIdError";
+    this.prefix = prefix;
+    this.candidates = candidates;
+  }
+}
+
+/**
+ * Another process (or another store in this one) is writing the session.
+ *
+ * @example
+ * ```ts
+ * import { SessionInUseError } from "@panto/lib";
+ * console.assert(new SessionInUseError("abc", "4242").message.includes("pid 4242"));
+ * ```
+ */
+export class SessionInUseError extends Error {
+  /** The session id. */
+  readonly id: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param id The session id.
+   * @param holder What the lock file says about its holder (a pid), or `""`.
+   */
+  constructor(id: string, holder: string) {
+    super(
+      `Session ${id} is in use by another process (pid ${holder || "unknown"}): ` +
+        `finish or close that session first, or start a new one`,
+    );
+    this.name = "SessionInUseError";
+    this.id = id;
+  }
+}
+
+/**
+ * A stored session could not be read back. Stores fail closed: a damaged
+ * transcript is never returned as a shorter or empty one.
+ *
+ * @example
+ * ```ts
+ * import { SessionCorruptError } from "@panto/lib";
+ * const error = new SessionCorruptError("/s/a.jsonl", 7, "invalid JSON");
+ * console.assert(error.message.includes("/s/a.jsonl:7"));
+ * ```
+ */
+export class SessionCorruptError extends Error {
+  /** The file, database or table holding the damaged record. */
+  readonly location: string;
+  /** 1-based line (JSONL) or record number of the damage. */
+  readonly line: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param location The file or database.
+   * @param line 1-based line or record number.
+   * @param reason What is wrong with it.
+   * @param hint How to fix it.
+   */
+  constructor(location: string, line: number, reason: string, hint = "") {
+    super(`Session record ${location}:${line} is corrupt: ${reason}${hint ? `; ${hint}` : ""}`);
+    this.name = "SessionCorruptError";
+    this.location = location;
+    this.line = line;
+  }
+}

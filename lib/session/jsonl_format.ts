@@ -1,0 +1,234 @@
+import type { Message } from "../message.ts";
+import type { Usage } from "../usage.ts";
+import { SessionCorruptError } from "./errors.ts";
+import {
+  decodeMessage,
+  decodeUsage,
+  decodeWire,
+  stringifyWellFormed,
+  withUsage,
+} from "./serialize.ts";
+import type { PersistentMessage, WireIdentity } from "./types.ts";
+
+/** The JSONL format version this code writes and reads. */
+export const JSONL_FORMAT_VERSION = 1;
+
+/** The first line of a session file. */
+export interface SessionHeader {
+  type: "session";
+  version: number;
+  id: string;
+  created: string;
+  cwd?: string;
+  metadata?: string;
+  name?: string;
+}
+
+/** A message line, decoded. */
+export interface MessageEntry {
+  /** 1-based line number. */
+  line: number;
+  /** When the entry was written. */
+  timestamp: string;
+  message: Message;
+  wire?: WireIdentity;
+  usage?: Usage;
+}
+
+/** A line that could not be read. */
+export interface LineProblem {
+  /** 1-based line number. */
+  line: number;
+  /** What is wrong. */
+  reason: string;
+}
+
+/** A session file, read line by line. */
+export interface ParsedSession {
+  /** The header, or `null` when line 1 is missing or unreadable. */
+  header: SessionHeader | null;
+  /** Message entries in order. */
+  messages: MessageEntry[];
+  /** The name from the header or the last `name` entry. */
+  name: string | undefined;
+  /** Unreadable lines other than a torn last line. */
+  problems: LineProblem[];
+  /** The incomplete last line, ignored (a crash mid-write). */
+  torn: LineProblem | null;
+  /** Byte ranges `[start, end)` (newline included) of every readable line, header first. */
+  goodLines: [number, number][];
+  /** Where the torn last line starts (or the file's length): where the next append goes. */
+  validEnd: number;
+}
+
+/**
+ * Encodes the header line.
+ *
+ * @param header The header.
+ * @returns One line, newline-terminated.
+ */
+export function headerLine(header: SessionHeader): string {
+  return `${stringifyWellFormed(header)}\n`;
+}
+
+/**
+ * Encodes a message line.
+ *
+ * @param entry What the agent appended.
+ * @param timestamp When it is written.
+ * @returns One line, newline-terminated.
+ */
+export function messageLine(entry: PersistentMessage, timestamp: string): string {
+  const record: Record<string, unknown> = { type: "message", timestamp };
+  if (entry.wire) record.wire = entry.wire;
+  if (entry.usage) record.usage = entry.usage;
+  record.message = withUsage(entry.message, entry.usage);
+  return `${stringifyWellFormed(record)}\n`;
+}
+
+/**
+ * Encodes a rename line.
+ *
+ * @param name The new name.
+ * @param timestamp When it is written.
+ * @returns One line, newline-terminated.
+ */
+export function nameLine(name: string, timestamp: string): string {
+  return `${stringifyWellFormed({ type: "name", timestamp, name })}\n`;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const NEWLINE = 0x0a;
+
+/**
+ * Reads a session file. Never throws for damaged lines: it reports them, so
+ * `load` can fail closed, `repair` can drop them and `list` can summarise
+ * what is readable. A newer format version does throw.
+ *
+ * @param bytes The whole file.
+ * @param path The file, for errors.
+ * @returns What was read.
+ */
+export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
+  const parsed: ParsedSession = {
+    header: null,
+    messages: [],
+    name: undefined,
+    problems: [],
+    torn: null,
+    goodLines: [],
+    validEnd: bytes.length,
+  };
+  let headerSlotUsed = false;
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    if (newline === -1) {
+      parsed.torn = { line, reason: "last line has no newline (incomplete write)" };
+      parsed.validEnd = start;
+      break;
+    }
+    const end = newline + 1;
+    const result = readLine(parsed, bytes.subarray(start, newline), line, !headerSlotUsed, path);
+    if (result === "good") parsed.goodLines.push([start, end]);
+    if (result !== "blank") headerSlotUsed = true;
+    if (typeof result === "object") {
+      if (result.syntax && end === bytes.length) {
+        parsed.torn = { line, reason: `${result.reason} on the last line (incomplete write)` };
+        parsed.validEnd = start;
+      } else {
+        parsed.problems.push({ line, reason: result.reason });
+      }
+    }
+    start = end;
+  }
+  return parsed;
+}
+
+type LineResult = "good" | "blank" | { reason: string; syntax: boolean };
+
+function readLine(
+  parsed: ParsedSession,
+  raw: Uint8Array,
+  line: number,
+  isHeader: boolean,
+  path: string,
+): LineResult {
+  let value: unknown;
+  try {
+    const text = utf8.decode(raw);
+    if (text.trim() === "") return "blank";
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      reason: error instanceof SyntaxError ? "invalid JSON" : "invalid UTF-8",
+      syntax: true,
+    };
+  }
+  try {
+    if (isHeader) {
+      parsed.header = readHeader(value, path);
+      parsed.name = parsed.header.name;
+    } else {
+      readEntry(parsed, value, line);
+    }
+    return "good";
+  } catch (error) {
+    if (error instanceof SessionCorruptError) throw error;
+    return { reason: (error as Error).message, syntax: false };
+  }
+}
+
+function readEntry(parsed: ParsedSession, value: unknown, line: number): void {
+  if (!isRecord(value)) throw new Error("not a JSON object");
+  if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
+  if (value.type === "name") {
+    if (typeof value.name !== "string") throw new Error("name: expected a string");
+    parsed.name = value.name;
+    return;
+  }
+  if (value.type !== "message") throw new Error(`unknown entry type ${JSON.stringify(value.type)}`);
+  const entry: MessageEntry = {
+    line,
+    timestamp: value.timestamp,
+    message: decodeMessage(value.message),
+  };
+  if (value.wire !== undefined) entry.wire = decodeWire(value.wire);
+  if (value.usage !== undefined) entry.usage = decodeUsage(value.usage);
+  parsed.messages.push(entry);
+}
+
+function readHeader(value: unknown, path: string): SessionHeader {
+  if (!isRecord(value) || value.type !== "session") {
+    throw new Error("line 1 is not a session header");
+  }
+  if (typeof value.version !== "number") throw new Error("header version: expected a number");
+  if (value.version > JSONL_FORMAT_VERSION) {
+    throw new SessionCorruptError(
+      path,
+      1,
+      `written in session format version ${value.version}; this panto reads version ${JSONL_FORMAT_VERSION}`,
+      "upgrade panto to read it",
+    );
+  }
+  if (typeof value.id !== "string" || typeof value.created !== "string") {
+    throw new Error("header id and created: expected strings");
+  }
+  const header: SessionHeader = {
+    type: "session",
+    version: value.version,
+    id: value.id,
+    created: value.created,
+  };
+  for (const key of ["cwd", "metadata", "name"] as const) {
+    const field = value[key];
+    if (field === undefined) continue;
+    if (typeof field !== "string") throw new Error(`header ${key}: expected a string`);
+    header[key] = field;
+  }
+  return header;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,731 @@
+import { join } from "node:path";
+import { Conversation } from "../conversation.ts";
+import {
+  AmbiguousSessionIdError,
+  SessionCorruptError,
+  SessionInUseError,
+  SessionNotFoundError,
+} from "./errors.ts";
+import { FileLock } from "./file_lock.ts";
+import { checkSessionId, newSessionId } from "./ids.ts";
+import {
+  headerLine,
+  JSONL_FORMAT_VERSION,
+  messageLine,
+  nameLine,
+  type ParsedSession,
+  parseSession,
+  type SessionHeader,
+} from "./jsonl_format.ts";
+import { exportMarkdown } from "./markdown_export.ts";
+import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
+import { Session } from "./session.ts";
+import type {
+  CreateSessionOptions,
+  ListSessionsOptions,
+  PersistentMessage,
+  SearchHit,
+  SessionInfo,
+  SessionStore,
+} from "./types.ts";
+import { z } from "zod";
+
+/** Options for {@linkcode FileSystemJSONLStore}. */
+export interface FileSystemJSONLStoreOptions {
+  /** The sessions directory (created 0700 when missing). */
+  dir: string;
+}
+
+/** What {@linkcode FileSystemJSONLStore.repair} did. */
+export interface RepairReport {
+  /** The session file. */
+  path: string;
+  /** Where the original was copied before rewriting, or `null` when nothing needed repair. */
+  backupPath: string | null;
+  /** Lines kept (header included). */
+  kept: number;
+  /** Lines dropped, with why. */
+  dropped: { line: number; reason: string }[];
+}
+
+/** A session not written yet: what `create` was told, kept for the header. */
+interface PendingSession {
+  created: string;
+  cwd?: string;
+  metadata?: string;
+  name?: string;
+}
+
+/** The sidecar `<id>.meta.json`: the list entry of a session file of a given size and mtime. */
+interface Summary {
+  info: SessionInfo;
+  size: number;
+  mtimeMs: number;
+}
+
+/** An open session file this store writes, with its lock held. */
+interface Writer {
+  lock: FileLock;
+  file: Deno.FsFile | null;
+  /** Bytes known good: the next append goes here. */
+  size: number;
+  summary: SessionInfo;
+}
+
+const SIDECAR_VERSION = 1;
+const LIST_CONCURRENCY = 32;
+const AMBIGUITY_SHOWN = 5;
+const encoder = new TextEncoder();
+
+const sidecarSchema = z.object({
+  version: z.literal(SIDECAR_VERSION),
+  size: z.number(),
+  mtimeMs: z.number(),
+  info: z.object({
+    id: z.string(),
+    name: z.string().exactOptional(),
+    created: z.string(),
+    modified: z.string(),
+    messageCount: z.number(),
+    lastUserMessage: z.string(),
+    wire: z.object({
+      apiStyle: z.enum(["anthropic-messages", "openai-chat"]),
+      baseUrl: z.string(),
+      model: z.string(),
+      reasoning: z.enum(["off", "low", "medium", "high"]),
+    }).exactOptional(),
+    cwd: z.string().exactOptional(),
+  }),
+});
+
+/**
+ * The default store: one `<uuidv7>.jsonl` file per session in a directory.
+ * Every acknowledged append is fsynced; a writer holds an exclusive lock on
+ * the session until {@linkcode FileSystemJSONLStore.close}; a torn last line
+ * is ignored and truncated on the next append; damage elsewhere fails closed
+ * (see {@linkcode FileSystemJSONLStore.repair}). The format is documented in
+ * `docs/sessions.md`.
+ *
+ * @example Persist and resume
+ * ```ts
+ * import { FileSystemJSONLStore } from "@panto/lib";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileSystemJSONLStore({ dir });
+ * const session = store.create({ cwd: dir });
+ * const message = (role: "user" | "assistant", text: string) => ({
+ *   message: { role, content: [{ type: "text" as const, text }], timestamp: new Date().toISOString() },
+ *   conversation: [],
+ *   toolsAvailable: [],
+ * });
+ * await session.append([message("user", "hi"), message("assistant", "hello")]);
+ * const resumed = await store.latest();
+ * console.assert((await resumed!.load()).messages.length === 2);
+ * await store.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class FileSystemJSONLStore implements SessionStore {
+  /** The sessions directory. */
+  readonly dir: string;
+  #pending = new Map<string, PendingSession>();
+  #writers = new Map<string, Writer>();
+  #queues = new Map<string, Promise<unknown>>();
+  #closed = false;
+
+  /**
+   * Opens a sessions directory (nothing is touched until the first write).
+   *
+   * @param options The directory.
+   */
+  constructor(options: FileSystemJSONLStoreOptions) {
+    this.dir = options.dir;
+  }
+
+  /**
+   * A new session handle; nothing is written until the first assistant message.
+   *
+   * @param options Conversation metadata and working directory for the header.
+   * @returns The session.
+   */
+  create(options: CreateSessionOptions = {}): Session {
+    this.#assertOpen();
+    const id = newSessionId();
+    const created = new Date().toISOString();
+    const pending: PendingSession = { created };
+    const info: SessionInfo = {
+      id,
+      created,
+      modified: created,
+      messageCount: 0,
+      lastUserMessage: "",
+    };
+    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
+    if (options.metadata !== undefined) pending.metadata = options.metadata;
+    this.#pending.set(id, pending);
+    return new Session(info, this, false, options.metadata);
+  }
+
+  /**
+   * Sessions, newest modified first, from each file's sidecar summary
+   * (rebuilt from the file when missing or stale).
+   *
+   * @param options How many to return.
+   * @returns The sessions.
+   */
+  async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    this.#assertOpen();
+    const ids = await this.#storedIds();
+    const infos: SessionInfo[] = [];
+    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
+      const batch = ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.#summary(id));
+      for (const summary of await Promise.all(batch)) if (summary) infos.push(summary.info);
+    }
+    infos.sort(newestFirst);
+    return options.limit === undefined ? infos : infos.slice(0, options.limit);
+  }
+
+  /**
+   * The session with this id, or the only one whose id starts with it.
+   *
+   * @param idOrPrefix An id or a prefix of one.
+   * @returns The session, or `null` when none matches.
+   * @throws {AmbiguousSessionIdError} When several match.
+   */
+  async resolve(idOrPrefix: string): Promise<Session | null> {
+    this.#assertOpen();
+    checkSessionId(idOrPrefix);
+    const exact = await this.#summary(idOrPrefix);
+    if (exact) return new Session(exact.info, this);
+    const matches = (await this.#storedIds()).filter((id) => id.startsWith(idOrPrefix)).sort();
+    if (matches.length > 1) {
+      throw new AmbiguousSessionIdError(
+        idOrPrefix,
+        matches.slice(0, AMBIGUITY_SHOWN),
+        matches.length,
+      );
+    }
+    const summary = matches[0] ? await this.#summary(matches[0]) : null;
+    return summary ? new Session(summary.info, this) : null;
+  }
+
+  /**
+   * The most recently modified session.
+   *
+   * @returns It, or `null` when there are none.
+   */
+  async latest(): Promise<Session | null> {
+    const [info] = await this.list({ limit: 1 });
+    return info ? new Session(info, this) : null;
+  }
+
+  /**
+   * The stored conversation, with the header's metadata. A torn last line is
+   * ignored; any other damage throws.
+   *
+   * @param id The session id.
+   * @returns The conversation, or `null` when no such file exists.
+   * @throws {SessionCorruptError} Naming the file and line of the damage.
+   */
+  async load(id: string): Promise<Conversation | null> {
+    this.#assertOpen();
+    const parsed = await this.#readParsed(checkSessionId(id));
+    if (!parsed) return null;
+    const header = this.#requireIntact(parsed, id);
+    return new Conversation(parsed.messages.map((entry) => entry.message), header.metadata);
+  }
+
+  /**
+   * Appends durably: the lines are fsynced before the promise resolves. The
+   * first append to a session takes its lock (held until `close`); the
+   * first write of a new session creates its file atomically.
+   *
+   * @param sessionId The session.
+   * @param messages The messages, in order.
+   * @throws {SessionInUseError} When another process holds the session.
+   */
+  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    if (messages.length === 0) return;
+    return await this.#serialize(sessionId, async () => {
+      const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
+      this.#writers.set(sessionId, writer);
+      const timestamp = new Date().toISOString();
+      const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
+      await this.#write(sessionId, writer, lines);
+      const batch = summarizeBatch(messages);
+      writer.summary.messageCount += messages.length;
+      writer.summary.modified = timestamp;
+      if (batch.lastUserMessage !== undefined) {
+        writer.summary.lastUserMessage = batch.lastUserMessage;
+      }
+      if (batch.wire) writer.summary.wire = batch.wire;
+      await this.#writeSidecar(sessionId, writer);
+    });
+  }
+
+  /**
+   * Case-insensitive substring search over message text (text, thinking,
+   * system, summaries, tool result text), newest sessions first. Damaged
+   * sessions are skipped.
+   *
+   * @param query The text to find.
+   * @param options How many hits to return (default 50).
+   * @returns The hits.
+   */
+  async search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+    const needle = query.trim().toLowerCase();
+    const limit = options.limit ?? 50;
+    const hits: SearchHit[] = [];
+    if (needle === "") return hits;
+    for (const info of await this.list()) {
+      const parsed = await this.#readParsed(info.id).catch(() => null);
+      if (!parsed || parsed.problems.length > 0) continue;
+      for (const [index, { message }] of parsed.messages.entries()) {
+        const text = searchableText(message);
+        const at = text.toLowerCase().indexOf(needle);
+        if (at === -1) continue;
+        hits.push({
+          sessionId: info.id,
+          messageIndex: index,
+          role: message.role,
+          snippet: excerpt(text, at, needle.length),
+        });
+        if (hits.length >= limit) return hits;
+      }
+    }
+    return hits;
+  }
+
+  /**
+   * Names a session by appending a `name` line (the header is never rewritten).
+   *
+   * @param id The session.
+   * @param name The new name (`""` clears it).
+   */
+  async rename(id: string, name: string): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    return await this.#serialize(id, async () => {
+      const pending = this.#pending.get(id);
+      if (pending && !await this.#exists(id)) {
+        pending.name = name;
+        return;
+      }
+      await this.#withWriter(id, async (writer) => {
+        await this.#write(id, writer, nameLine(name, new Date().toISOString()));
+        if (name === "") delete writer.summary.name;
+        else writer.summary.name = name;
+        await this.#writeSidecar(id, writer);
+      });
+    });
+  }
+
+  /**
+   * Deletes a session's file, sidecar and lock file (backups are kept).
+   *
+   * @param id The session.
+   * @throws {SessionInUseError} When another process holds it.
+   * @throws {SessionNotFoundError} When there is no such session.
+   */
+  async delete(id: string): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    return await this.#serialize(id, async () => {
+      const wasPending = this.#pending.delete(id);
+      if (wasPending && !await this.#exists(id)) return;
+      const cached = this.#writers.get(id);
+      await this.#withWriter(id, async (writer) => {
+        await Deno.remove(this.#path(id));
+        await Deno.remove(this.#sidecarPath(id)).catch(ignoreNotFound);
+        // Unlinked while held, so no other process can lock the old file meanwhile.
+        await Deno.remove(this.#lockPath(id)).catch(ignoreNotFound);
+        writer.file?.close();
+        writer.file = null;
+      });
+      cached?.lock.release();
+      this.#writers.delete(id);
+    });
+  }
+
+  /**
+   * The session as Markdown.
+   *
+   * @param id The session.
+   * @returns The document.
+   * @throws {SessionNotFoundError} When there is no such session.
+   */
+  async export(id: string): Promise<string> {
+    const conversation = await this.load(id);
+    const summary = await this.#summary(id);
+    if (!conversation || !summary) throw new SessionNotFoundError(id, this.dir);
+    return exportMarkdown(summary.info, conversation);
+  }
+
+  /**
+   * Rewrites a damaged session file with its readable lines, after copying
+   * the original to `<id>.jsonl.bak-<time>`. A damaged header is replaced by
+   * a minimal one (its metadata is lost, and reported as dropped).
+   *
+   * @param id The session.
+   * @returns What was kept and dropped.
+   * @throws {SessionInUseError} When another process holds it.
+   */
+  async repair(id: string): Promise<RepairReport> {
+    this.#assertOpen();
+    checkSessionId(id);
+    return await this.#serialize(id, () =>
+      this.#withWriter(id, async (writer) => {
+        const path = this.#path(id);
+        const bytes = await Deno.readFile(path);
+        const parsed = parseSession(bytes, path);
+        const dropped = [...parsed.problems, ...(parsed.torn ? [parsed.torn] : [])];
+        const report: RepairReport = {
+          path,
+          backupPath: null,
+          kept: parsed.goodLines.length,
+          dropped,
+        };
+        if (dropped.length === 0) return report;
+        report.backupPath = `${path}.bak-${compactTime()}`;
+        await writeDurably(report.backupPath, bytes);
+        const kept = parsed.goodLines.map(([start, end]) => bytes.subarray(start, end));
+        if (!parsed.header) {
+          const created = parsed.messages[0]?.timestamp ?? new Date().toISOString();
+          kept.unshift(encoder.encode(headerLine(newHeader(id, { created }))));
+          report.kept++;
+        }
+        await this.#replaceFile(path, concat(kept));
+        writer.file?.close();
+        writer.file = await Deno.open(path, { read: true, write: true });
+        const repaired = parseSession(await Deno.readFile(path), path);
+        writer.size = repaired.validEnd;
+        writer.summary = summarize(id, repaired);
+        await this.#writeSidecar(id, writer);
+        return report;
+      }, false));
+  }
+
+  /** Releases every lock and file handle; the store cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#queues.values()]);
+    for (const writer of this.#writers.values()) {
+      writer.file?.close();
+      writer.lock.release();
+    }
+    this.#writers.clear();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`The session store at ${this.dir} is closed`);
+  }
+
+  #path(id: string): string {
+    return join(this.dir, `${id}.jsonl`);
+  }
+
+  #sidecarPath(id: string): string {
+    return join(this.dir, `${id}.meta.json`);
+  }
+
+  #lockPath(id: string): string {
+    return join(this.dir, `${id}.lock`);
+  }
+
+  /** Runs `task` after every earlier mutation of the same session. */
+  #serialize<T>(id: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(id) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(task);
+    const settled = next.catch(() => {});
+    this.#queues.set(id, settled);
+    settled.then(() => {
+      if (this.#queues.get(id) === settled) this.#queues.delete(id);
+    });
+    return next;
+  }
+
+  /** Runs `task` with the session's writer, releasing the lock after unless an append holds it. */
+  async #withWriter<T>(
+    id: string,
+    task: (writer: Writer) => Promise<T>,
+    verify = true,
+  ): Promise<T> {
+    const cached = this.#writers.get(id);
+    if (!await this.#exists(id)) throw new SessionNotFoundError(id, this.dir);
+    const writer = cached ?? await this.#openWriter(id, verify);
+    try {
+      return await task(writer);
+    } finally {
+      if (!cached) {
+        writer.file?.close();
+        writer.lock.release();
+      }
+    }
+  }
+
+  async #ensureDir(): Promise<void> {
+    try {
+      await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) throw notADirectory(this.dir);
+      throw error;
+    }
+  }
+
+  /**
+   * Takes the session's lock and opens its file, truncating a torn last line.
+   * With `verify` off (for repair) the file is opened as it is.
+   */
+  async #openWriter(id: string, verify = true): Promise<Writer> {
+    await this.#ensureDir();
+    const lock = await FileLock.tryAcquire(this.#lockPath(id));
+    if (!(lock instanceof FileLock)) throw new SessionInUseError(id, lock.holder);
+    let file: Deno.FsFile | null = null;
+    try {
+      const path = this.#path(id);
+      const stat = await statFile(path);
+      if (!stat) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
+      if (!stat.isFile) throw notAFile(path);
+      file = await Deno.open(path, { read: true, write: true });
+      const fresh = await this.#readSidecar(id, stat);
+      if (fresh) return { lock, file, size: fresh.size, summary: fresh.info };
+      if (!verify) return { lock, file, size: stat.size, summary: this.#pendingInfo(id) };
+      const parsed = parseSession(await Deno.readFile(path), path);
+      this.#requireIntact(parsed, id);
+      if (parsed.validEnd < stat.size) {
+        await file.truncate(parsed.validEnd);
+        await file.syncData();
+      }
+      return { lock, file, size: parsed.validEnd, summary: summarize(id, parsed) };
+    } catch (error) {
+      file?.close();
+      lock.release();
+      throw error;
+    }
+  }
+
+  #pendingInfo(id: string): SessionInfo {
+    const pending = this.#pending.get(id);
+    const created = pending?.created ?? new Date().toISOString();
+    const info: SessionInfo = {
+      id,
+      created,
+      modified: created,
+      messageCount: 0,
+      lastUserMessage: "",
+    };
+    if (pending?.cwd !== undefined) info.cwd = pending.cwd;
+    if (pending?.name) info.name = pending.name;
+    return info;
+  }
+
+  /** Writes `text` at the writer's end and fsyncs; a new session's file is created atomically. */
+  async #write(id: string, writer: Writer, text: string): Promise<void> {
+    if (writer.file === null) {
+      const header = headerLine(
+        newHeader(id, this.#pending.get(id) ?? { created: writer.summary.created }),
+      );
+      const bytes = encoder.encode(header + text);
+      await this.#replaceFile(this.#path(id), bytes);
+      writer.file = await Deno.open(this.#path(id), { read: true, write: true });
+      writer.size = bytes.length;
+      this.#pending.delete(id);
+      return;
+    }
+    const bytes = encoder.encode(text);
+    try {
+      await writer.file.seek(writer.size, Deno.SeekMode.Start);
+      await writeAll(writer.file, bytes);
+      await writer.file.syncData();
+    } catch (error) {
+      // Leave no partial line behind for the next append to build on.
+      await writer.file.truncate(writer.size).catch(() => {});
+      throw error;
+    }
+    writer.size += bytes.length;
+  }
+
+  /** Atomically puts `bytes` at `path`: temp file, fsync, rename, fsync the directory. */
+  async #replaceFile(path: string, bytes: Uint8Array): Promise<void> {
+    const temp = `${path}.tmp`;
+    await writeDurably(temp, bytes);
+    await Deno.rename(temp, path);
+    const dir = await Deno.open(this.dir, { read: true });
+    try {
+      await dir.sync();
+    } finally {
+      dir.close();
+    }
+  }
+
+  async #writeSidecar(id: string, writer: Writer): Promise<void> {
+    if (!writer.file) return;
+    const { size, mtime } = await writer.file.stat();
+    await this.#saveSidecar(id, { info: writer.summary, size, mtimeMs: mtime?.getTime() ?? 0 });
+  }
+
+  /** Sidecars are a cache (no fsync): a stale or broken one is rebuilt from the file. */
+  async #saveSidecar(id: string, summary: Summary): Promise<void> {
+    const path = this.#sidecarPath(id);
+    const temp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID()}`;
+    const body = JSON.stringify({ version: SIDECAR_VERSION, ...summary });
+    await Deno.writeTextFile(temp, body, { mode: 0o600 });
+    await Deno.rename(temp, path);
+  }
+
+  async #readSidecar(id: string, stat: Deno.FileInfo): Promise<Summary | null> {
+    try {
+      const raw = JSON.parse(await Deno.readTextFile(this.#sidecarPath(id)));
+      const sidecar = sidecarSchema.parse(raw);
+      const fresh = sidecar.size === stat.size && sidecar.mtimeMs === (stat.mtime?.getTime() ?? 0);
+      return fresh && sidecar.info.id === id ? sidecar : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A stored session's list entry, or `null` when it has no readable file. */
+  async #summary(id: string): Promise<Summary | null> {
+    const writer = this.#writers.get(id);
+    if (writer?.file) {
+      return { info: structuredClone(writer.summary), size: writer.size, mtimeMs: 0 };
+    }
+    const stat = await statFile(this.#path(id));
+    if (!stat?.isFile) return null;
+    const fresh = await this.#readSidecar(id, stat);
+    if (fresh) return fresh;
+    const parsed = await this.#readParsed(id).catch(() => null);
+    if (!parsed) return null;
+    const mtimeMs = stat.mtime?.getTime() ?? 0;
+    const summary = {
+      info: summarize(id, parsed, new Date(mtimeMs).toISOString()),
+      size: stat.size,
+      mtimeMs,
+    };
+    await this.#saveSidecar(id, summary).catch(() => {});
+    return summary;
+  }
+
+  async #storedIds(): Promise<string[]> {
+    const ids: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(this.dir)) {
+        if (!entry.name.endsWith(".jsonl")) continue;
+        const id = entry.name.slice(0, -".jsonl".length);
+        if (/^[A-Za-z0-9_-]{1,128}$/.test(id)) ids.push(id);
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return ids;
+      if (error instanceof Deno.errors.NotADirectory) throw notADirectory(this.dir);
+      throw error;
+    }
+    return ids;
+  }
+
+  async #exists(id: string): Promise<boolean> {
+    return (await statFile(this.#path(id))) !== null;
+  }
+
+  async #readParsed(id: string): Promise<ParsedSession | null> {
+    const path = this.#path(id);
+    const stat = await statFile(path);
+    if (!stat) return null;
+    if (!stat.isFile) throw notAFile(path);
+    return parseSession(await Deno.readFile(path), path);
+  }
+
+  #requireIntact(parsed: ParsedSession, id: string): SessionHeader {
+    const path = this.#path(id);
+    const hint = `run repair on session ${id} to keep the readable lines (a backup is made)`;
+    const problem = parsed.problems[0];
+    if (problem) throw new SessionCorruptError(path, problem.line, problem.reason, hint);
+    if (!parsed.header) throw new SessionCorruptError(path, 1, "no session header", hint);
+    return parsed.header;
+  }
+}
+
+function newHeader(id: string, pending: PendingSession): SessionHeader {
+  const header: SessionHeader = {
+    type: "session",
+    version: JSONL_FORMAT_VERSION,
+    id,
+    created: pending.created,
+  };
+  if (pending.cwd !== undefined) header.cwd = pending.cwd;
+  if (pending.metadata !== undefined) header.metadata = pending.metadata;
+  if (pending.name) header.name = pending.name;
+  return header;
+}
+
+function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): SessionInfo {
+  const created = parsed.header?.created ?? parsed.messages[0]?.timestamp ?? fallbackCreated;
+  const batch = summarizeBatch(parsed.messages);
+  const info: SessionInfo = {
+    id,
+    created,
+    modified: parsed.messages.at(-1)?.timestamp ?? created,
+    messageCount: parsed.messages.length,
+    lastUserMessage: batch.lastUserMessage ?? "",
+  };
+  if (parsed.name) info.name = parsed.name;
+  if (batch.wire) info.wire = batch.wire;
+  if (parsed.header?.cwd !== undefined) info.cwd = parsed.header.cwd;
+  return info;
+}
+
+function newestFirst(a: SessionInfo, b: SessionInfo): number {
+  if (a.modified !== b.modified) return a.modified < b.modified ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+async function statFile(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
+  try {
+    await writeAll(file, bytes);
+    await file.sync();
+  } finally {
+    file.close();
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function compactTime(): string {
+  return new Date().toISOString().replace(/[-:.]/g, "");
+}
+
+function notAFile(path: string): Error {
+  return new Error(`Session file ${path} is not a regular file (a directory?): move it away`);
+}
+
+function notADirectory(dir: string): Error {
+  return new Error(`Sessions directory ${dir} exists but is not a directory: move it away`);
+}
+
+function ignoreNotFound(error: unknown): void {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+}

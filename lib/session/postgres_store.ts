@@ -1,0 +1,486 @@
+import postgres from "postgres";
+import { Conversation } from "../conversation.ts";
+import { AmbiguousSessionIdError, SessionCorruptError, SessionNotFoundError } from "./errors.ts";
+import { checkSessionId, newSessionId } from "./ids.ts";
+import { exportMarkdown } from "./markdown_export.ts";
+import {
+  decodeMessage,
+  decodeWire,
+  searchableText,
+  stringifyWellFormed,
+  summarizeBatch,
+  withUsage,
+} from "./serialize.ts";
+import { Session } from "./session.ts";
+import type {
+  CreateSessionOptions,
+  ListSessionsOptions,
+  PersistentMessage,
+  SearchHit,
+  SessionInfo,
+  SessionStore,
+} from "./types.ts";
+
+/** A postgres.js client (`import postgres from "postgres"`). */
+export type PostgresClient = postgres.Sql;
+
+/** Options for {@linkcode PostgresStore}: a URL, or a client to share. */
+export interface PostgresStoreOptions {
+  /** Connection URL (`postgres://user@host:5432/db`); `PG*` environment variables fill gaps. */
+  url?: string;
+  /** An existing client to use instead of `url` (the store never ends it). */
+  client?: PostgresClient;
+  /** Connections in the pool this store opens from `url`. Default 4. */
+  maxConnections?: number;
+  /** Scope every operation to this owner's sessions (multi-user services). */
+  ownerId?: string;
+}
+
+/** A versioned schema change; never edit a released one, append a new one. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const MIGRATIONS: readonly Migration[] = [{
+  version: 1,
+  name: "sessions and messages",
+  sql: `
+    CREATE TABLE panto_sessions (
+      id text PRIMARY KEY,
+      owner_id text,
+      name text,
+      created timestamptz NOT NULL,
+      modified timestamptz NOT NULL,
+      cwd text,
+      metadata text,
+      message_count integer NOT NULL DEFAULT 0,
+      last_user_message text NOT NULL DEFAULT '',
+      wire jsonb
+    );
+    CREATE INDEX panto_sessions_by_owner ON panto_sessions (owner_id, modified DESC, id DESC);
+    CREATE INDEX panto_sessions_by_modified ON panto_sessions (modified DESC, id DESC);
+    CREATE INDEX panto_sessions_by_prefix ON panto_sessions (id text_pattern_ops);
+    CREATE TABLE panto_messages (
+      session_id text NOT NULL REFERENCES panto_sessions (id) ON DELETE CASCADE,
+      seq integer NOT NULL,
+      written timestamptz NOT NULL DEFAULT now(),
+      role text NOT NULL,
+      wire jsonb,
+      usage jsonb,
+      message text NOT NULL,
+      search_text text NOT NULL,
+      search_vector tsvector NOT NULL,
+      PRIMARY KEY (session_id, seq)
+    );
+    CREATE INDEX panto_messages_search ON panto_messages USING gin (search_vector);`,
+}];
+
+/** Key of the advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK = 7_302_513_980_114_261;
+/** Text kept per message for search: `tsvector` values are limited to 1 MB. */
+const SEARCH_TEXT_LIMIT = 100_000;
+const AMBIGUITY_SHOWN = 5;
+
+/** Migrations already run per client, so owner views share one run. */
+const migrated = new WeakMap<PostgresClient, Promise<void>>();
+
+interface PendingSession {
+  created: string;
+  ownerId: string | null;
+  cwd?: string;
+  metadata?: string;
+  name?: string;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Sessions in PostgreSQL, for services whose processes and hosts share one
+ * database. Each append is one transaction that locks the session row
+ * (`SELECT … FOR UPDATE`), so concurrent writers on any number of
+ * connections never interleave a batch or reuse a sequence number. An
+ * optional owner id scopes a store to one user's sessions. Migrations run
+ * in a transaction under an advisory lock on first use.
+ *
+ * @example
+ * ```ts ignore
+ * import { PostgresStore } from "@panto/lib";
+ * const store = new PostgresStore({ url: "postgres://app@db.internal/app" });
+ * const alice = store.forOwner("alice");
+ * const session = alice.create({ metadata: '{"channel":"web"}' });
+ * // … new Agent({ config, session }) …
+ * console.log(await alice.list({ limit: 20 }));
+ * await store.close();
+ * ```
+ */
+export class PostgresStore implements SessionStore {
+  /** The owner this store is scoped to, if any. */
+  readonly ownerId: string | undefined;
+  #sql: PostgresClient;
+  #ownsClient: boolean;
+  #pending = new Map<string, PendingSession>();
+  #closed = false;
+
+  /**
+   * Creates the store (connections open lazily, on first use).
+   *
+   * @param options A URL or a client, and an optional owner scope.
+   */
+  constructor(options: PostgresStoreOptions) {
+    if (!options.client && options.url === undefined) {
+      throw new Error("PostgresStore needs a url (postgres://user@host/db) or a client");
+    }
+    this.#ownsClient = !options.client;
+    this.#sql = options.client ??
+      postgres(options.url!, { max: options.maxConnections ?? 4, onnotice: () => {} });
+    this.ownerId = options.ownerId;
+  }
+
+  /** The schema version this code writes. */
+  static get schemaVersion(): number {
+    return MIGRATIONS.length;
+  }
+
+  /**
+   * A view of this store scoped to one owner, sharing its connections.
+   * Closing the view does not close the pool.
+   *
+   * @param ownerId The owner.
+   * @returns The scoped store.
+   */
+  forOwner(ownerId: string): PostgresStore {
+    return new PostgresStore({ client: this.#sql, ownerId });
+  }
+
+  /**
+   * A new session handle; nothing is written until the first assistant message.
+   *
+   * @param options Metadata, working directory, and owner (defaults to the store's).
+   * @returns The session.
+   * @throws {Error} When `ownerId` differs from the store's scope.
+   */
+  create(options: CreateSessionOptions = {}): Session {
+    this.#assertOpen();
+    const ownerId = options.ownerId ?? this.ownerId;
+    if (this.ownerId !== undefined && ownerId !== this.ownerId) {
+      throw new Error(
+        `This store is scoped to owner ${this.ownerId}; it cannot create sessions for ${ownerId}`,
+      );
+    }
+    const id = newSessionId();
+    const created = new Date().toISOString();
+    const pending: PendingSession = { created, ownerId: ownerId ?? null };
+    const info: SessionInfo = {
+      id,
+      created,
+      modified: created,
+      messageCount: 0,
+      lastUserMessage: "",
+    };
+    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
+    if (options.metadata !== undefined) pending.metadata = options.metadata;
+    if (ownerId !== undefined) info.ownerId = ownerId;
+    this.#pending.set(id, pending);
+    return new Session(info, this, false, options.metadata);
+  }
+
+  /**
+   * Sessions, newest modified first: the store's owner's, or (unscoped)
+   * everyone's or `options.ownerId`'s.
+   *
+   * @param options Limit and owner filter.
+   * @returns The sessions.
+   */
+  async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    const sql = await this.#ready();
+    const owner = this.ownerId ?? options.ownerId;
+    const rows = await sql`
+      SELECT * FROM panto_sessions
+      WHERE ${owner === undefined ? sql`true` : sql`owner_id = ${owner}`}
+      ORDER BY modified DESC, id DESC LIMIT ${options.limit ?? null}`;
+    return rows.map(toInfo);
+  }
+
+  /**
+   * The session with this id, or the only one whose id starts with it.
+   *
+   * @param idOrPrefix An id or a prefix of one.
+   * @returns The session, or `null` when none matches (in this owner's sessions).
+   * @throws {AmbiguousSessionIdError} When several match.
+   */
+  async resolve(idOrPrefix: string): Promise<Session | null> {
+    checkSessionId(idOrPrefix);
+    const sql = await this.#ready();
+    const [exact] = await sql`SELECT * FROM panto_sessions WHERE id = ${idOrPrefix} AND ${
+      this.#owned(sql)
+    }`;
+    if (exact) return new Session(toInfo(exact), this);
+    const pattern = `${idOrPrefix.replaceAll("_", "\\_")}%`;
+    const matches = await sql`
+      SELECT *, count(*) OVER () AS total FROM panto_sessions
+      WHERE id LIKE ${pattern} AND ${this.#owned(sql)} ORDER BY id LIMIT ${AMBIGUITY_SHOWN}`;
+    if (matches.length > 1) {
+      const ids = matches.map((row) => String(row.id));
+      throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(matches[0]!.total));
+    }
+    return matches[0] ? new Session(toInfo(matches[0]), this) : null;
+  }
+
+  /**
+   * The most recently modified session (of this owner).
+   *
+   * @returns It, or `null` when there are none.
+   */
+  async latest(): Promise<Session | null> {
+    const [info] = await this.list({ limit: 1 });
+    return info ? new Session(info, this) : null;
+  }
+
+  /**
+   * The stored conversation. A record that does not decode throws.
+   *
+   * @param id The session id.
+   * @returns The conversation, or `null` for an unknown id (or another owner's).
+   * @throws {SessionCorruptError} Naming the session and message number.
+   */
+  async load(id: string): Promise<Conversation | null> {
+    checkSessionId(id);
+    const sql = await this.#ready();
+    const [session] = await sql`SELECT metadata FROM panto_sessions WHERE id = ${id} AND ${
+      this.#owned(sql)
+    }`;
+    if (!session) return null;
+    const rows =
+      await sql`SELECT seq, message FROM panto_messages WHERE session_id = ${id} ORDER BY seq`;
+    const messages = rows.map((row, index) => {
+      try {
+        if (row.seq !== index) {
+          throw new Error(`expected message ${index}, found ${String(row.seq)}`);
+        }
+        return decodeMessage(JSON.parse(String(row.message)));
+      } catch (error) {
+        throw new SessionCorruptError(
+          `panto_messages (session ${id})`,
+          index + 1,
+          (error as Error).message,
+        );
+      }
+    });
+    return new Conversation(
+      messages,
+      session.metadata === null ? undefined : String(session.metadata),
+    );
+  }
+
+  /**
+   * Appends in one transaction holding the session row's lock; committed
+   * before the promise resolves.
+   *
+   * @param sessionId The session.
+   * @param messages The messages, in order.
+   * @throws {SessionNotFoundError} When the session belongs to another owner.
+   */
+  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+    checkSessionId(sessionId);
+    if (messages.length === 0) return;
+    const sql = await this.#ready();
+    const pending = this.#pending.get(sessionId) ??
+      { created: new Date().toISOString(), ownerId: this.ownerId ?? null };
+    const batch = summarizeBatch(messages);
+    await sql.begin(async (tx) => {
+      await tx`
+        INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata)
+        VALUES (${sessionId}, ${pending.ownerId}, ${
+        wellFormed(pending.name || undefined)
+      }, ${pending.created},
+                now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)})
+        ON CONFLICT (id) DO NOTHING`;
+      const [row] =
+        await tx`SELECT owner_id, message_count FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
+      if (!row || (this.ownerId !== undefined && row.owner_id !== this.ownerId)) {
+        throw new SessionNotFoundError(sessionId, this.#where());
+      }
+      const start = Number(row.message_count);
+      for (const [index, entry] of messages.entries()) {
+        const text = searchableText(entry.message);
+        await tx`
+          INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text, search_vector)
+          VALUES (${sessionId}, ${start + index}, ${entry.message.role},
+                  ${entry.wire ? JSON.stringify(entry.wire) : null}::jsonb,
+                  ${entry.usage ? JSON.stringify(entry.usage) : null}::jsonb,
+                  ${stringifyWellFormed(withUsage(entry.message, entry.usage))},
+                  ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
+                  to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}))`;
+      }
+      await tx`
+        UPDATE panto_sessions SET modified = now(), message_count = message_count + ${messages.length},
+          last_user_message = coalesce(${batch.lastUserMessage ?? null}, last_user_message),
+          wire = coalesce(${batch.wire ? JSON.stringify(batch.wire) : null}::jsonb, wire)
+        WHERE id = ${sessionId}`;
+    });
+    this.#pending.delete(sessionId);
+  }
+
+  /**
+   * Full-text search (`to_tsvector('simple')` over words of letters and
+   * digits, so `zebra.txt` matches `zebra`); every word of the query must
+   * occur. Best matches first, each with a `ts_headline` snippet.
+   *
+   * @param query Words to find.
+   * @param options How many hits to return (default 50).
+   * @returns The hits.
+   */
+  async search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+    const words = searchWords(query).trim();
+    if (words === "") return [];
+    const sql = await this.#ready();
+    const rows = await sql`
+      SELECT m.session_id, m.seq, m.role,
+        ts_headline('simple', m.search_text, q, 'StartSel="",StopSel="",MaxWords=24,MinWords=8') AS snippet
+      FROM panto_messages m JOIN panto_sessions s ON s.id = m.session_id,
+        plainto_tsquery('simple', ${words}) q
+      WHERE m.search_vector @@ q AND ${this.#owned(sql, sql`s.owner_id`)}
+      ORDER BY ts_rank(m.search_vector, q) DESC, s.modified DESC, m.seq
+      LIMIT ${options.limit ?? 50}`;
+    return rows.map((row) => ({
+      sessionId: String(row.session_id),
+      messageIndex: Number(row.seq),
+      role: String(row.role) as SearchHit["role"],
+      snippet: String(row.snippet).replace(/\s+/g, " "),
+    }));
+  }
+
+  /**
+   * Names a session.
+   *
+   * @param id The session.
+   * @param name The new name (`""` clears it).
+   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   */
+  async rename(id: string, name: string): Promise<void> {
+    checkSessionId(id);
+    const sql = await this.#ready();
+    const { count } = await sql`
+      UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id} AND ${
+      this.#owned(sql)
+    }`;
+    if (count > 0) return;
+    const pending = this.#pending.get(id);
+    if (!pending) throw new SessionNotFoundError(id, this.#where());
+    pending.name = name;
+  }
+
+  /**
+   * Deletes a session and its messages.
+   *
+   * @param id The session.
+   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   */
+  async delete(id: string): Promise<void> {
+    checkSessionId(id);
+    const sql = await this.#ready();
+    const { count } = await sql`DELETE FROM panto_sessions WHERE id = ${id} AND ${
+      this.#owned(sql)
+    }`;
+    if (!this.#pending.delete(id) && count === 0) throw new SessionNotFoundError(id, this.#where());
+  }
+
+  /**
+   * The session as Markdown.
+   *
+   * @param id The session.
+   * @returns The document.
+   */
+  async export(id: string): Promise<string> {
+    const conversation = await this.load(id);
+    const sql = await this.#ready();
+    const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id} AND ${this.#owned(sql)}`;
+    if (!conversation || !row) throw new SessionNotFoundError(id, this.#where());
+    return exportMarkdown(toInfo(row), conversation);
+  }
+
+  /** Ends the connection pool, if this store opened it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`The session store is closed`);
+  }
+
+  #where(): string {
+    return this.ownerId === undefined ? "the database" : `the sessions of owner ${this.ownerId}`;
+  }
+
+  /** The owner condition of this store (`true` when unscoped). */
+  #owned(sql: PostgresClient, column = sql`owner_id`): postgres.PendingQuery<postgres.Row[]> {
+    return this.ownerId === undefined ? sql`true` : sql`${column} = ${this.ownerId}`;
+  }
+
+  /** The client, after the schema is migrated. */
+  async #ready(): Promise<PostgresClient> {
+    this.#assertOpen();
+    let migration = migrated.get(this.#sql);
+    if (!migration) {
+      migration = migrate(this.#sql);
+      migrated.set(this.#sql, migration);
+      migration.catch(() => migrated.delete(this.#sql));
+    }
+    await migration;
+    return this.#sql;
+  }
+}
+
+async function migrate(sql: PostgresClient): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await tx`
+      CREATE TABLE IF NOT EXISTS panto_migrations (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied timestamptz NOT NULL DEFAULT now()
+      )`;
+    const applied = new Set(
+      (await tx`SELECT version FROM panto_migrations`).map((row) => Number(row.version)),
+    );
+    const newest = Math.max(0, ...applied);
+    if (newest > MIGRATIONS.length) {
+      throw new Error(
+        `The session database has schema version ${newest}; this panto knows ${MIGRATIONS.length}: upgrade panto`,
+      );
+    }
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue;
+      await tx.unsafe(migration.sql);
+      await tx`INSERT INTO panto_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
+    }
+  });
+}
+
+function toInfo(row: Row): SessionInfo {
+  const info: SessionInfo = {
+    id: String(row.id),
+    created: (row.created as Date).toISOString(),
+    modified: (row.modified as Date).toISOString(),
+    messageCount: Number(row.message_count),
+    lastUserMessage: String(row.last_user_message),
+  };
+  if (row.name !== null) info.name = String(row.name);
+  if (row.cwd !== null) info.cwd = String(row.cwd);
+  if (row.owner_id !== null) info.ownerId = String(row.owner_id);
+  if (row.wire !== null) info.wire = decodeWire(row.wire);
+  return info;
+}
+
+/** Words of letters, marks and digits, space-separated: how both the index and queries see text. */
+function searchWords(text: string): string {
+  return text.toWellFormed().replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");
+}
+
+function wellFormed(text: string | undefined): string | null {
+  return text === undefined ? null : text.toWellFormed();
+}

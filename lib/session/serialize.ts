@@ -1,0 +1,241 @@
+import { z } from "zod";
+import type { ContentBlock, ResultPart } from "../content.ts";
+import type { Message } from "../message.ts";
+import type { Usage } from "../usage.ts";
+import type { WireIdentity } from "./types.ts";
+
+// Stored records are validated on the way back in: a record that parses as
+// JSON but has the wrong shape is corrupt, and stores fail closed on it.
+
+const textBlock = z.object({ type: z.literal("text"), text: z.string() });
+const imageBlock = z.object({ type: z.literal("image"), mediaType: z.string(), data: z.string() });
+
+const resultPart: z.ZodType<ResultPart> = z.discriminatedUnion("type", [textBlock, imageBlock]);
+
+const contentBlock: z.ZodType<ContentBlock> = z.discriminatedUnion("type", [
+  textBlock,
+  imageBlock,
+  z.object({
+    type: z.literal("thinking"),
+    thinking: z.string(),
+    signature: z.string().exactOptional(),
+  }),
+  z.object({ type: z.literal("redacted_thinking"), data: z.string() }),
+  z.object({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    invalidInput: z.string().exactOptional(),
+  }),
+  z.object({
+    type: z.literal("tool_result"),
+    toolUseId: z.string(),
+    toolName: z.string(),
+    content: z.array(resultPart),
+    isError: z.boolean(),
+  }),
+  z.object({ type: z.literal("system"), text: z.string(), mode: z.enum(["append", "replace"]) }),
+  z.object({
+    type: z.literal("compaction_summary"),
+    summary: z.string(),
+    tokensBefore: z.number().exactOptional(),
+  }),
+]);
+
+const usageSchema: z.ZodType<Usage> = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+  reasoningTokens: z.number(),
+});
+
+const messageSchema: z.ZodType<Message> = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.array(contentBlock),
+  timestamp: z.string(),
+  stopReason: z.enum([
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "refusal",
+    "pause_turn",
+    "aborted",
+    "error",
+  ]).exactOptional(),
+  errorMessage: z.string().exactOptional(),
+  usage: usageSchema.exactOptional(),
+  metadata: z.string().exactOptional(),
+});
+
+const wireSchema: z.ZodType<WireIdentity> = z.object({
+  apiStyle: z.enum(["anthropic-messages", "openai-chat"]),
+  baseUrl: z.string(),
+  model: z.string(),
+  reasoning: z.enum(["off", "low", "medium", "high"]),
+});
+
+/**
+ * Validates a stored message.
+ *
+ * @param value Parsed JSON.
+ * @returns The message.
+ * @throws {Error} Naming the first field that is wrong.
+ */
+export function decodeMessage(value: unknown): Message {
+  return decode(messageSchema, value, "message");
+}
+
+/**
+ * Validates a stored usage record.
+ *
+ * @param value Parsed JSON.
+ * @returns The usage.
+ */
+export function decodeUsage(value: unknown): Usage {
+  return decode(usageSchema, value, "usage");
+}
+
+/**
+ * Validates a stored wire identity.
+ *
+ * @param value Parsed JSON.
+ * @returns The wire identity.
+ */
+export function decodeWire(value: unknown): WireIdentity {
+  return decode(wireSchema, value, "wire");
+}
+
+function decode<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue ? [what, ...issue.path.map(String)].join(".") : what;
+  throw new Error(`${path}: ${issue?.message ?? "invalid"}`);
+}
+
+/** A `\uD800`–`\uDFFF` escape: `JSON.stringify` writes lone surrogates this way (and only those). */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
+
+/**
+ * `JSON.stringify` that replaces lone UTF-16 surrogates (in values and keys)
+ * with U+FFFD, so every store keeps the same text: SQLite and PostgreSQL hold
+ * UTF-8, which cannot represent a lone surrogate.
+ *
+ * @param value A JSON-compatible value.
+ * @returns Its JSON text, well-formed Unicode.
+ */
+export function stringifyWellFormed(value: unknown): string {
+  const json = JSON.stringify(value);
+  // The fast path is exact: a match can also be a literal backslash followed
+  // by "ud800" in the text, which the slow path handles just as well.
+  if (!LONE_SURROGATE_ESCAPE.test(json)) return json;
+  return JSON.stringify(value, (_key, inner: unknown) => {
+    if (typeof inner === "string") return inner.toWellFormed();
+    if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
+    return Object.fromEntries(Object.entries(inner).map(([k, v]) => [k.toWellFormed(), v]));
+  });
+}
+
+/**
+ * The text a search looks at: text, thinking, system and summary blocks and
+ * the text parts of tool results (no images, no tool arguments, no opaque
+ * data). NUL becomes a space, because PostgreSQL text cannot hold it.
+ *
+ * @param message The message.
+ * @returns Its searchable text, one block per line.
+ */
+export function searchableText(message: Message): string {
+  const parts: string[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case "text":
+      case "system":
+        parts.push(block.text);
+        break;
+      case "thinking":
+        parts.push(block.thinking);
+        break;
+      case "compaction_summary":
+        parts.push(block.summary);
+        break;
+      case "tool_result":
+        for (const part of block.content) if (part.type === "text") parts.push(part.text);
+        break;
+    }
+  }
+  return parts.join("\n").toWellFormed().replaceAll("\0", " ");
+}
+
+/** Longest `lastUserMessage` kept, in code points. */
+const PREVIEW_LENGTH = 200;
+
+/**
+ * The preview of a user message shown in session lists: its first text
+ * block, cut at a code point boundary.
+ *
+ * @param message Any message.
+ * @returns The preview, or `undefined` when it is not a user message with text.
+ */
+export function userPreview(message: Message): string | undefined {
+  if (message.role !== "user") return undefined;
+  const text = message.content.find((block) => block.type === "text");
+  if (!text || text.type !== "text") return undefined;
+  return Array.from(text.text.toWellFormed()).slice(0, PREVIEW_LENGTH).join("");
+}
+
+/**
+ * The message as it is stored: with the entry's usage attached when the
+ * message lacks its own, so usage round-trips whichever field carried it.
+ *
+ * @param message The message appended.
+ * @param usage The entry's usage.
+ * @returns The message to store (the input when nothing changes).
+ */
+export function withUsage(message: Message, usage: Usage | undefined): Message {
+  return usage && !message.usage ? { ...message, usage } : message;
+}
+
+/**
+ * A short excerpt of `text` around `index`, on one line.
+ *
+ * @param text The text.
+ * @param index Where the match starts.
+ * @param length How long the match is.
+ * @returns The excerpt, with `…` where it was cut.
+ */
+export function excerpt(text: string, index: number, length: number): string {
+  const radius = 40;
+  const start = Math.max(0, index - radius);
+  const end = Math.min(text.length, index + length + radius);
+  const body = text.slice(start, end).toWellFormed().replace(/\s+/g, " ");
+  return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
+}
+
+/** What a batch of appends changes in a session's summary. */
+export interface BatchSummary {
+  /** Preview of the batch's last user message with text, if any. */
+  lastUserMessage?: string;
+  /** Wire identity of the batch's last assistant message that has one. */
+  wire?: WireIdentity;
+}
+
+/**
+ * Folds a batch into the summary fields every store keeps per session.
+ *
+ * @param messages The messages, in order.
+ * @returns The last user preview and last assistant wire identity in the batch.
+ */
+export function summarizeBatch(
+  messages: readonly { message: Message; wire?: WireIdentity | undefined }[],
+): BatchSummary {
+  const summary: BatchSummary = {};
+  for (const { message, wire } of messages) {
+    const preview = userPreview(message);
+    if (preview !== undefined) summary.lastUserMessage = preview;
+    if (wire && message.role === "assistant") summary.wire = { ...wire };
+  }
+  return summary;
+}

@@ -1,0 +1,473 @@
+import { dirname } from "node:path";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { Conversation } from "../conversation.ts";
+import { AmbiguousSessionIdError, SessionCorruptError, SessionNotFoundError } from "./errors.ts";
+import { checkSessionId, newSessionId } from "./ids.ts";
+import { exportMarkdown } from "./markdown_export.ts";
+import {
+  decodeMessage,
+  decodeWire,
+  searchableText,
+  stringifyWellFormed,
+  summarizeBatch,
+  withUsage,
+} from "./serialize.ts";
+import { Session } from "./session.ts";
+import type {
+  CreateSessionOptions,
+  ListSessionsOptions,
+  PersistentMessage,
+  SearchHit,
+  SessionInfo,
+  SessionStore,
+} from "./types.ts";
+
+/** Options for {@linkcode SQLiteStore}. */
+export interface SQLiteStoreOptions {
+  /** The database file (created 0600, its directory 0700, when missing); `:memory:` for tests. */
+  path: string;
+  /** How long a write waits for another process's transaction, in ms. Default 5000. */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how
+ * many ran. Never edit a released entry: append a new one.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE sessions (
+     id TEXT PRIMARY KEY,
+     name TEXT,
+     created TEXT NOT NULL,
+     modified TEXT NOT NULL,
+     cwd TEXT,
+     metadata TEXT,
+     message_count INTEGER NOT NULL DEFAULT 0,
+     last_user_message TEXT NOT NULL DEFAULT '',
+     wire TEXT
+   ) STRICT;
+   CREATE INDEX sessions_by_modified ON sessions (modified DESC, id DESC);
+   CREATE TABLE messages (
+     id INTEGER PRIMARY KEY,
+     session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     written TEXT NOT NULL,
+     role TEXT NOT NULL,
+     wire TEXT,
+     usage TEXT,
+     message TEXT NOT NULL,
+     UNIQUE (session_id, seq)
+   ) STRICT;
+   CREATE VIRTUAL TABLE message_text USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
+   CREATE TRIGGER messages_drop_text AFTER DELETE ON messages BEGIN
+     DELETE FROM message_text WHERE rowid = old.id;
+   END;`,
+];
+
+/** A session not written yet: what `create` was told. */
+interface PendingSession {
+  created: string;
+  cwd?: string;
+  metadata?: string;
+  name?: string;
+}
+
+type Row = Record<string, unknown>;
+
+const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, wire";
+const AMBIGUITY_SHOWN = 5;
+
+/**
+ * Sessions in one SQLite database (`node:sqlite`): WAL journal, full
+ * synchronous commits (an acknowledged append survives a power cut), one
+ * `BEGIN IMMEDIATE` transaction per append batch, a busy timeout so several
+ * processes can append, FTS5 search. Calls block the thread for as long as
+ * SQLite takes (`node:sqlite` is synchronous).
+ *
+ * @example
+ * ```ts
+ * import { SQLiteStore } from "@panto/lib";
+ * const store = new SQLiteStore({ path: ":memory:" });
+ * const session = store.create();
+ * const message = (role: "user" | "assistant", text: string) => ({
+ *   message: { role, content: [{ type: "text" as const, text }], timestamp: new Date().toISOString() },
+ *   conversation: [],
+ *   toolsAvailable: [],
+ * });
+ * await session.append([message("user", "find the zebra"), message("assistant", "found")]);
+ * console.assert((await store.search("zebra")).length === 1);
+ * await store.close();
+ * ```
+ */
+export class SQLiteStore implements SessionStore {
+  /** The database file. */
+  readonly path: string;
+  #db: DatabaseSync;
+  #pending = new Map<string, PendingSession>();
+  #closed = false;
+
+  /**
+   * Opens (creating if needed) the database and migrates its schema.
+   *
+   * @param options The database file and busy timeout.
+   * @throws {Error} When the schema is newer than this code knows.
+   */
+  constructor(options: SQLiteStoreOptions) {
+    this.path = options.path;
+    if (options.path !== ":memory:") createPrivateFile(options.path);
+    this.#db = new DatabaseSync(options.path);
+    try {
+      this.#db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+      this.#db.exec("PRAGMA journal_mode = WAL");
+      this.#db.exec("PRAGMA synchronous = FULL");
+      this.#db.exec("PRAGMA foreign_keys = ON");
+      this.#migrate();
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+  }
+
+  /** The schema version this code writes. */
+  static get schemaVersion(): number {
+    return MIGRATIONS.length;
+  }
+
+  /**
+   * A new session handle; nothing is written until the first assistant message.
+   *
+   * @param options Conversation metadata and working directory.
+   * @returns The session.
+   */
+  create(options: CreateSessionOptions = {}): Session {
+    this.#assertOpen();
+    const id = newSessionId();
+    const created = new Date().toISOString();
+    const pending: PendingSession = { created };
+    const info: SessionInfo = {
+      id,
+      created,
+      modified: created,
+      messageCount: 0,
+      lastUserMessage: "",
+    };
+    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
+    if (options.metadata !== undefined) pending.metadata = options.metadata;
+    this.#pending.set(id, pending);
+    return new Session(info, this, false, options.metadata);
+  }
+
+  /**
+   * Sessions, newest modified first.
+   *
+   * @param options How many to return.
+   * @returns The sessions.
+   */
+  list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    return this.#run(() => {
+      const rows = this.#all(
+        `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY modified DESC, id DESC LIMIT ?`,
+        options.limit ?? -1,
+      );
+      return rows.map(toInfo);
+    });
+  }
+
+  /**
+   * The session with this id, or the only one whose id starts with it.
+   *
+   * @param idOrPrefix An id or a prefix of one.
+   * @returns The session, or `null` when none matches.
+   * @throws {AmbiguousSessionIdError} When several match.
+   */
+  resolve(idOrPrefix: string): Promise<Session | null> {
+    return this.#run(() => {
+      checkSessionId(idOrPrefix);
+      const exact = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, idOrPrefix);
+      if (exact) return new Session(toInfo(exact), this);
+      const matches = this.#all(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?`,
+        idOrPrefix.length,
+        idOrPrefix,
+        AMBIGUITY_SHOWN + 1,
+      );
+      if (matches.length > 1) {
+        const total = this.#get(
+          "SELECT count(*) AS n FROM sessions WHERE substr(id, 1, ?) = ?",
+          idOrPrefix.length,
+          idOrPrefix,
+        );
+        const ids = matches.slice(0, AMBIGUITY_SHOWN).map((row) => String(row.id));
+        throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(total?.n ?? ids.length));
+      }
+      return matches[0] ? new Session(toInfo(matches[0]), this) : null;
+    });
+  }
+
+  /**
+   * The most recently modified session.
+   *
+   * @returns It, or `null` when there are none.
+   */
+  async latest(): Promise<Session | null> {
+    const [info] = await this.list({ limit: 1 });
+    return info ? new Session(info, this) : null;
+  }
+
+  /**
+   * The stored conversation. A record that does not decode throws.
+   *
+   * @param id The session id.
+   * @returns The conversation, or `null` for an unknown id.
+   * @throws {SessionCorruptError} Naming the database, session and message number.
+   */
+  load(id: string): Promise<Conversation | null> {
+    return this.#run(() => {
+      checkSessionId(id);
+      const session = this.#get("SELECT metadata FROM sessions WHERE id = ?", id);
+      if (!session) return null;
+      const rows = this.#all(
+        "SELECT seq, message FROM messages WHERE session_id = ? ORDER BY seq",
+        id,
+      );
+      const messages = rows.map((row, index) => {
+        try {
+          if (row.seq !== index) {
+            throw new Error(`expected message ${index}, found ${String(row.seq)}`);
+          }
+          return decodeMessage(JSON.parse(String(row.message)));
+        } catch (error) {
+          const where = `${this.path} (session ${id}, message)`;
+          throw new SessionCorruptError(where, index + 1, (error as Error).message);
+        }
+      });
+      const metadata = session.metadata === null ? undefined : String(session.metadata);
+      return new Conversation(messages, metadata);
+    });
+  }
+
+  /**
+   * Appends in one `BEGIN IMMEDIATE` transaction, committed with a full sync
+   * before the promise resolves.
+   *
+   * @param sessionId The session.
+   * @param messages The messages, in order.
+   */
+  appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+    return this.#run(() => {
+      checkSessionId(sessionId);
+      if (messages.length === 0) return;
+      const now = new Date().toISOString();
+      this.#transaction(() => {
+        const count = this.#startSession(sessionId, now);
+        const insertMessage = this.#db.prepare(
+          `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
+           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        );
+        const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
+        messages.forEach((entry, index) => {
+          const row = insertMessage.get(
+            sessionId,
+            count + index,
+            now,
+            entry.message.role,
+            entry.wire ? JSON.stringify(entry.wire) : null,
+            entry.usage ? JSON.stringify(entry.usage) : null,
+            stringifyWellFormed(withUsage(entry.message, entry.usage)),
+          );
+          insertText.run(Number(row?.id), searchableText(entry.message));
+        });
+        const batch = summarizeBatch(messages);
+        this.#db.prepare(
+          `UPDATE sessions SET modified = ?, message_count = message_count + ?,
+             last_user_message = coalesce(?, last_user_message), wire = coalesce(?, wire)
+           WHERE id = ?`,
+        ).run(
+          now,
+          messages.length,
+          batch.lastUserMessage ?? null,
+          batch.wire ? JSON.stringify(batch.wire) : null,
+          sessionId,
+        );
+      });
+      this.#pending.delete(sessionId);
+    });
+  }
+
+  /**
+   * FTS5 search: every whitespace-separated term must occur as a word
+   * (case and diacritics ignored), best matches first.
+   *
+   * @param query Words to find.
+   * @param options How many hits to return (default 50).
+   * @returns The hits, each with an FTS5 `snippet()`.
+   */
+  search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+    return this.#run(() => {
+      const match = ftsQuery(query);
+      if (match === "") return [];
+      const rows = this.#all(
+        `SELECT m.session_id, m.seq, m.role, snippet(message_text, 0, '', '', '…', 16) AS snippet
+         FROM message_text JOIN messages m ON m.id = message_text.rowid
+         WHERE message_text MATCH ? ORDER BY rank LIMIT ?`,
+        match,
+        options.limit ?? 50,
+      );
+      return rows.map((row) => ({
+        sessionId: String(row.session_id),
+        messageIndex: Number(row.seq),
+        role: String(row.role) as SearchHit["role"],
+        snippet: String(row.snippet).replace(/\s+/g, " "),
+      }));
+    });
+  }
+
+  /**
+   * Names a session.
+   *
+   * @param id The session.
+   * @param name The new name (`""` clears it).
+   */
+  rename(id: string, name: string): Promise<void> {
+    return this.#run(() => {
+      checkSessionId(id);
+      const value = name === "" ? null : name.toWellFormed();
+      const { changes } = this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(
+        value,
+        id,
+      );
+      if (changes > 0) return;
+      const pending = this.#pending.get(id);
+      if (!pending) throw new SessionNotFoundError(id, this.path);
+      pending.name = name;
+    });
+  }
+
+  /**
+   * Deletes a session and its messages.
+   *
+   * @param id The session.
+   * @throws {SessionNotFoundError} When there is no such session.
+   */
+  delete(id: string): Promise<void> {
+    return this.#run(() => {
+      checkSessionId(id);
+      const { changes } = this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
+      if (!this.#pending.delete(id) && changes === 0) throw new SessionNotFoundError(id, this.path);
+    });
+  }
+
+  /**
+   * The session as Markdown.
+   *
+   * @param id The session.
+   * @returns The document.
+   */
+  async export(id: string): Promise<string> {
+    const conversation = await this.load(id);
+    const row = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, id);
+    if (!conversation || !row) throw new SessionNotFoundError(id, this.path);
+    return exportMarkdown(toInfo(row), conversation);
+  }
+
+  /** Closes the database. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#db.close();
+    }
+    return Promise.resolve();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error(`The session store at ${this.path} is closed`);
+  }
+
+  /** Runs synchronous store code as a promise, so errors reject instead of throwing. */
+  #run<T>(task: () => T): Promise<T> {
+    try {
+      this.#assertOpen();
+      return Promise.resolve(task());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#db.prepare(sql).get(...params) as Row | undefined;
+  }
+
+  #all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#db.prepare(sql).all(...params) as Row[];
+  }
+
+  #transaction(task: () => void): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      task();
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /** The session's message count, inserting its row on the first append. */
+  #startSession(id: string, now: string): number {
+    const row = this.#get("SELECT message_count FROM sessions WHERE id = ?", id);
+    if (row) return Number(row.message_count);
+    const pending = this.#pending.get(id) ?? { created: now };
+    this.#db.prepare(
+      `INSERT INTO sessions (id, name, created, modified, cwd, metadata) VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      pending.name ? pending.name.toWellFormed() : null,
+      pending.created,
+      now,
+      pending.cwd?.toWellFormed() ?? null,
+      pending.metadata?.toWellFormed() ?? null,
+    );
+    return 0;
+  }
+
+  #migrate(): void {
+    this.#transaction(() => {
+      const version = Number(this.#get("PRAGMA user_version")?.user_version ?? 0);
+      if (version > MIGRATIONS.length) {
+        throw new Error(
+          `Session database ${this.path} has schema version ${version}; this panto knows ` +
+            `${MIGRATIONS.length}: upgrade panto to open it`,
+        );
+      }
+      for (const migration of MIGRATIONS.slice(version)) this.#db.exec(migration);
+      if (version < MIGRATIONS.length) this.#db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
+    });
+  }
+}
+
+function toInfo(row: Row): SessionInfo {
+  const info: SessionInfo = {
+    id: String(row.id),
+    created: String(row.created),
+    modified: String(row.modified),
+    messageCount: Number(row.message_count),
+    lastUserMessage: String(row.last_user_message),
+  };
+  if (row.name !== null) info.name = String(row.name);
+  if (row.cwd !== null) info.cwd = String(row.cwd);
+  if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));
+  return info;
+}
+
+/** Each term quoted, so user input is never FTS5 syntax: all terms must match. */
+function ftsQuery(query: string): string {
+  return query.trim().split(/\s+/).filter((term) => term !== "")
+    .map((term) => `"${term.toWellFormed().replaceAll("\0", "").replaceAll('"', '""')}"`)
+    .join(" ");
+}
+
+/** Creates the database file 0600 (SQLite gives its -wal and -shm files the same mode). */
+function createPrivateFile(path: string): void {
+  Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
+}

@@ -1,0 +1,113 @@
+import type { Event } from "./events.ts";
+
+/**
+ * Where a run is: streaming a model response, running tools, or finished
+ * (done, failed, aborted).
+ */
+export type StreamState = "streaming" | "dispatching_tools" | "done" | "failed" | "aborted";
+
+/**
+ * The events of one agent run, pulled by the consumer. Events are buffered,
+ * so a slow consumer loses none; the run goes on (and persists) whether or
+ * not anyone reads.
+ *
+ * @example Consume a run
+ * ```ts ignore
+ * const stream = agent.run("Summarise README.md");
+ * for await (const event of stream) {
+ *   if (event.type === "content_delta" && event.kind === "text") console.log(event.text);
+ * }
+ * console.log(stream.state); // "done"
+ * ```
+ */
+export interface Stream extends AsyncIterable<Event> {
+  /** The run's state machine. */
+  readonly state: StreamState;
+  /**
+   * The next event, or `null` once the run has ended and every event was
+   * read. Rejects with the run's error (after every earlier event) when it
+   * failed.
+   */
+  next(): Promise<Event | null>;
+  /** Aborts the run; the partial answer is kept and persisted. */
+  cancel(): void;
+}
+
+/** The producer side of a {@linkcode Stream}; internal to the agent. */
+export class EventChannel implements Stream {
+  #queue: Event[] = [];
+  #head = 0;
+  #waiter: (() => void) | undefined;
+  #closed = false;
+  #error: unknown = undefined;
+  #failed = false;
+  #state: StreamState = "streaming";
+  #abort: AbortController;
+
+  constructor(abort: AbortController) {
+    this.#abort = abort;
+  }
+
+  get state(): StreamState {
+    return this.#state;
+  }
+
+  setState(state: StreamState): void {
+    this.#state = state;
+  }
+
+  push(event: Event): void {
+    this.#queue.push(event);
+    this.#wake();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake();
+  }
+
+  fail(error: unknown): void {
+    this.#failed = true;
+    this.#error = error;
+    this.#state = "failed";
+    this.close();
+  }
+
+  cancel(): void {
+    this.#abort.abort(new DOMException("The run was cancelled", "AbortError"));
+  }
+
+  async next(): Promise<Event | null> {
+    while (this.#head >= this.#queue.length && !this.#closed) {
+      await new Promise<void>((resolve) => (this.#waiter = resolve));
+    }
+    if (this.#head < this.#queue.length) {
+      const event = this.#queue[this.#head]!;
+      this.#queue[this.#head++] = undefined as never; // let delivered events be collected
+      if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+      return event;
+    }
+    if (this.#failed) {
+      this.#failed = false; // report the error once
+      throw this.#error;
+    }
+    return null;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Event> {
+    while (true) {
+      const event = await this.next();
+      if (event === null) return;
+      yield event;
+    }
+  }
+
+  #wake(): void {
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.();
+  }
+}

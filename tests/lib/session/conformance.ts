@@ -1,0 +1,291 @@
+import assert from "node:assert/strict";
+import {
+  AmbiguousSessionIdError,
+  InvalidSessionIdError,
+  type Message,
+  type SessionStore,
+} from "@panto/lib";
+import {
+  assistant,
+  everyKindOfMessage,
+  message,
+  persistent,
+  SECRET_KEY,
+  USAGE,
+  user,
+  WIRE,
+} from "./fixtures.ts";
+
+/** A fresh, empty store and a way to dispose of it. */
+export interface StoreHarness {
+  /** The store under test. */
+  store: SessionStore;
+  /** Every byte the store keeps (files, database pages, table dumps). */
+  dump(): Promise<Uint8Array>;
+  /** Removes what the harness created (after `store.close()`). */
+  cleanup(): Promise<void>;
+}
+
+/** Makes a fresh harness for each step. */
+export type StoreFactory = () => Promise<StoreHarness>;
+
+/**
+ * The promises every store keeps, as test steps.
+ *
+ * @param t The test context to add steps to.
+ * @param factory Makes an empty store per step.
+ */
+export async function runConformance(t: Deno.TestContext, factory: StoreFactory): Promise<void> {
+  for (const [name, body] of Object.entries(CASES)) {
+    await t.step(name, async () => {
+      const harness = await factory();
+      try {
+        await body(harness);
+      } finally {
+        await harness.store.close();
+        await harness.cleanup();
+      }
+    });
+  }
+}
+
+const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
+  "round-trips every block type, usage and both metadata bags": async ({ store }) => {
+    const session = store.create({ metadata: '{"side":"conv-1"}', cwd: "/work/project" });
+    const messages = everyKindOfMessage();
+    await session.append(persistent(...messages.slice(0, 4)));
+    await session.append(persistent(...messages.slice(4)));
+    const loaded = await store.load(session.id);
+    assert.ok(loaded);
+    assert.deepStrictEqual(loaded.messages, messages);
+    assert.equal(loaded.metadata, '{"side":"conv-1"}');
+    const [info] = await store.list();
+    assert.ok(info);
+    assert.equal(info.id, session.id);
+    assert.equal(info.messageCount, messages.length);
+    assert.equal(info.lastUserMessage, "Look at this");
+    assert.deepStrictEqual(info.wire, WIRE);
+    assert.equal(info.cwd, "/work/project");
+    const resolved = await store.resolve(session.id);
+    assert.deepStrictEqual((await resolved!.load()).messages, messages);
+  },
+
+  "keeps usage given only on the entry": async ({ store }) => {
+    const session = store.create();
+    const bare = message("assistant", [{ type: "text", text: "no usage on the message" }]);
+    const [entry] = persistent(bare);
+    entry!.usage = USAGE;
+    await session.append([...persistent(user("q")), entry!]);
+    const loaded = await store.load(session.id);
+    assert.deepStrictEqual(loaded!.messages[1]!.usage, USAGE);
+  },
+
+  "round-trips Unicode exactly and replaces lone surrogates with U+FFFD": async ({ store }) => {
+    const texts = [
+      "family 👩‍👩‍👧‍👦 flag 🇺🇦 skin 👍🏽",
+      "combining: e\u0301 a\u0308\u0304 Z\u0351\u0307\u0327",
+      "RTL: مرحبا بالعالم שלום \u202Eevil\u202C",
+      "CJK 漢字かなカナ 한국어, zero width \u200B\u200D, BOM \uFEFF",
+      "separators \u2028 \u2029 tab\tCR\rLF\nNUL\0 end",
+      "astral 𝄞 𠀋 and a literal backslash-u: \\ud800",
+    ];
+    const session = store.create({ metadata: '{"title":"naïve 🚀"}' });
+    await session.append(persistent(...texts.map(user), assistant("ok")));
+    const lone = store.create();
+    await lone.append(persistent(user("half \ud83d of an emoji and \udc00 low"), assistant("x\ud800")));
+    const loaded = await store.load(session.id);
+    assert.deepStrictEqual(loaded!.messages.slice(0, texts.length).map(textOf), texts);
+    assert.equal(loaded!.metadata, '{"title":"naïve 🚀"}');
+    const replaced = await store.load(lone.id);
+    assert.deepStrictEqual(replaced!.messages.map(textOf), [
+      "half \uFFFD of an emoji and \uFFFD low",
+      "x\uFFFD",
+    ]);
+  },
+
+  "round-trips a 5 MB tool result": async ({ store }) => {
+    const line = "0123456789 abcdefghijklmnopqrstuvwxyz ÄÖÜ 日本 🙂\n";
+    const big = line.repeat(Math.ceil((5 * 1024 * 1024) / line.length));
+    const result = message("tool", [{
+      type: "tool_result",
+      toolUseId: "c1",
+      toolName: "cat",
+      content: [{ type: "text", text: big }],
+      isError: false,
+    }]);
+    const session = store.create();
+    await session.append(persistent(user("cat it"), assistant("sure"), result));
+    const loaded = await store.load(session.id);
+    const block = loaded!.messages[2]!.content[0];
+    assert.ok(block?.type === "tool_result" && block.content[0]?.type === "text");
+    assert.equal(block.content[0].text.length, big.length);
+    assert.ok(block.content[0].text === big);
+  },
+
+  "writes nothing for a new session until its first assistant message": async ({ store }) => {
+    const session = store.create();
+    await session.append(persistent(user("first")));
+    assert.deepStrictEqual(await store.list(), []);
+    assert.equal(await store.load(session.id), null);
+    assert.equal(await store.resolve(session.id), null);
+    assert.equal(session.persisted, false);
+    assert.deepStrictEqual((await session.load()).messages.map(textOf), ["first"]);
+    await session.append(persistent(assistant("answer")));
+    assert.equal(session.persisted, true);
+    const loaded = await store.load(session.id);
+    assert.deepStrictEqual(loaded!.messages.map(textOf), ["first", "answer"]);
+    assert.equal((await store.list()).length, 1);
+  },
+
+  "lists newest modified first and resolves ids, prefixes and latest": async ({ store }) => {
+    assert.equal(await store.latest(), null);
+    const a = store.create();
+    await a.append(persistent(user("a"), assistant("a")));
+    await tick();
+    const b = store.create();
+    await b.append(persistent(user("b"), assistant("b")));
+    await tick();
+    assert.deepStrictEqual((await store.list()).map((s) => s.id), [b.id, a.id]);
+    await a.append(persistent(user("a again")));
+    assert.deepStrictEqual((await store.list()).map((s) => s.id), [a.id, b.id]);
+    assert.deepStrictEqual((await store.list({ limit: 1 })).map((s) => s.id), [a.id]);
+    assert.equal((await store.latest())?.id, a.id);
+    assert.equal((await store.latest())?.info.lastUserMessage, "a again");
+
+    assert.equal((await store.resolve(a.id))?.id, a.id);
+    const shared = commonPrefix(a.id, b.id);
+    const uniqueA = a.id.slice(0, shared.length + 1);
+    assert.equal((await store.resolve(uniqueA))?.id, a.id);
+    await assert.rejects(() => store.resolve(shared), (error: unknown) => {
+      assert.ok(error instanceof AmbiguousSessionIdError);
+      assert.match(error.message, new RegExp(a.id));
+      assert.match(error.message, new RegExp(b.id));
+      return true;
+    });
+    assert.equal(await store.resolve("ffffffff"), null);
+  },
+
+  "searches message text case-insensitively": async ({ store }) => {
+    const a = store.create();
+    await a.append(persistent(user("Where is the Zebra crossing?"), assistant("No idea.")));
+    const b = store.create();
+    await b.append(persistent(
+      user("list files"),
+      message("assistant", [{ type: "tool_use", id: "t1", name: "ls", input: {} }]),
+      message("tool", [{
+        type: "tool_result",
+        toolUseId: "t1",
+        toolName: "ls",
+        content: [{ type: "text", text: "zebra.txt\nlion.txt" }],
+        isError: false,
+      }]),
+    ));
+    const hits = await store.search("ZEBRA");
+    assert.deepStrictEqual(
+      hits.map((h) => [h.sessionId, h.messageIndex, h.role]).sort(),
+      [[a.id, 0, "user"], [b.id, 2, "tool"]].sort(),
+    );
+    for (const hit of hits) assert.match(hit.snippet, /zebra/i);
+    assert.deepStrictEqual(await store.search("giraffe"), []);
+    assert.equal((await store.search("zebra", { limit: 1 })).length, 1);
+  },
+
+  "renames and deletes": async ({ store }) => {
+    const session = store.create();
+    await session.append(persistent(user("hello"), assistant("hi")));
+    await store.rename(session.id, "My session ✨");
+    assert.equal((await store.list())[0]?.name, "My session ✨");
+    assert.equal((await store.resolve(session.id))?.info.name, "My session ✨");
+    await session.append(persistent(user("more")));
+    assert.equal((await store.list())[0]?.name, "My session ✨");
+    assert.equal((await store.load(session.id))!.messages.length, 3);
+
+    const other = store.create();
+    await other.append(persistent(user("keep me"), assistant("ok")));
+    await store.delete(session.id);
+    assert.equal(await store.load(session.id), null);
+    assert.equal(await store.resolve(session.id), null);
+    assert.deepStrictEqual((await store.list()).map((s) => s.id), [other.id]);
+    await assert.rejects(() => store.delete(session.id), /not found/);
+    await assert.rejects(() => store.rename(session.id, "x"), /not found/);
+  },
+
+  "exports Markdown with headings and fenced tool blocks": async ({ store }) => {
+    const session = store.create();
+    await session.append(persistent(...everyKindOfMessage()));
+    await store.rename(session.id, "Export me");
+    const markdown = await store.export(session.id);
+    assert.match(markdown, /^# Export me\n/);
+    for (const heading of ["System (append)", "System (replace)", "User", "Assistant", "Tool"]) {
+      assert.match(markdown, new RegExp(`^## ${escapeRegExp(heading)}$`, "m"));
+    }
+    assert.match(markdown, /^## Compaction summary$/m);
+    assert.match(markdown, /^## Assistant \(aborted\)$/m);
+    assert.match(markdown, /\*\*Tool call\*\* `read` \(`call_1`\)\n\n```json\n\{\n {2}"path": "a.txt"/);
+    assert.match(markdown, /\*\*Tool result\*\* `read`[^\n]*\n\n````text\nfile body ```with fences```\n````/);
+    assert.match(markdown, /\*\*Tool result \(error\)\*\* `read`/);
+    assert.match(markdown, /_\[image: image\/png, \d+ bytes\]_/);
+    await assert.rejects(() => store.export("0000dead"), /not found/);
+  },
+
+  "rejects ids that could escape or confuse the store": async ({ store }) => {
+    const bad = ["", "../x", "..", ".", "/etc/passwd", "a/b", "a\\b", "x\0y", " id", "é", "a".repeat(129)];
+    for (const id of bad) {
+      for (const call of [
+        () => store.load(id),
+        () => store.resolve(id),
+        () => store.appendMessages(id, persistent(user("x"), assistant("y"))),
+        () => store.rename(id, "n"),
+        () => store.delete(id),
+        () => store.export(id),
+      ]) {
+        await assert.rejects(call, (error: unknown) => {
+          assert.ok(error instanceof InvalidSessionIdError, `${JSON.stringify(id)}: ${error}`);
+          assert.ok(error.message.includes(JSON.stringify(id)));
+          return true;
+        });
+      }
+    }
+    assert.deepStrictEqual(await store.list(), []);
+  },
+
+  "never stores an API key or a digest of it": async ({ store, dump }) => {
+    const session = store.create();
+    await session.append(persistent(...everyKindOfMessage(), user("bye"), assistant("bye")));
+    await store.rename(session.id, "secret check");
+    const bytes = await dump();
+    const text = new TextDecoder("latin1").decode(bytes);
+    assert.ok(text.includes(WIRE.model), "the dump should contain what was stored");
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(SECRET_KEY)));
+    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+    const forbidden = [
+      SECRET_KEY,
+      "SECRET-KEY",
+      hex,
+      hex.toUpperCase(),
+      btoa(String.fromCharCode(...digest)),
+      btoa(SECRET_KEY),
+    ];
+    for (const needle of forbidden) assert.ok(!text.includes(needle), `found ${needle.slice(0, 6)}…`);
+  },
+};
+
+function textOf(msg: Message): string {
+  const block = msg.content[0];
+  return block?.type === "text" ? block.text : "";
+}
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Lets the clock move so "modified" orders are distinct. */
+function tick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 5));
+}

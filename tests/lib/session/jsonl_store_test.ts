@@ -1,0 +1,344 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  FileSystemJSONLStore,
+  SessionCorruptError,
+  SessionInUseError,
+  type SessionStore,
+} from "@panto/lib";
+import { ChildWriter } from "./child_writer.ts";
+import { runConformance } from "./conformance.ts";
+import { assistant, persistent, user } from "./fixtures.ts";
+
+Deno.test("FileSystemJSONLStore conformance", async (t) => {
+  await runConformance(t, async () => {
+    const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+    const dir = join(root, "sessions");
+    return {
+      store: new FileSystemJSONLStore({ dir }),
+      dump: () => readTree(root),
+      cleanup: () => Deno.remove(root, { recursive: true }),
+    };
+  });
+});
+
+/** A temp sessions directory with one stored session of `count` user/assistant pairs. */
+async function withSession(
+  count: number,
+  body: (ctx: { dir: string; id: string; path: string }) => Promise<void>,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  const dir = join(root, "sessions");
+  const store = new FileSystemJSONLStore({ dir });
+  try {
+    const session = store.create({ metadata: '{"m":1}' });
+    for (let i = 0; i < count; i++) await session.append(persistent(user(`q${i}`), assistant(`a${i}`)));
+    await store.close();
+    await body({ dir, id: session.id, path: join(dir, `${session.id}.jsonl`) });
+  } finally {
+    await store.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+async function texts(store: SessionStore, id: string): Promise<string[]> {
+  const conversation = await store.load(id);
+  assert.ok(conversation, `session ${id} should load`);
+  return conversation.messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : ""));
+}
+
+Deno.test("JSONL file layout: header line, one entry per message, name entries", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    const store = new FileSystemJSONLStore({ dir });
+    await store.rename(id, "named");
+    await store.close();
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    assert.equal(lines.at(-1), "", "the file ends with a newline");
+    const [header, first, second, rename] = lines.map((line) => line ? JSON.parse(line) : null);
+    assert.deepStrictEqual(Object.keys(header), ["type", "version", "id", "created", "metadata"]);
+    assert.equal(header.type, "session");
+    assert.equal(header.version, 1);
+    assert.equal(header.id, id);
+    assert.equal(header.metadata, '{"m":1}');
+    assert.equal(first.type, "message");
+    assert.equal(first.message.role, "user");
+    assert.equal(second.message.role, "assistant");
+    assert.equal(second.wire.model, "claude-fixture-1");
+    assert.equal(second.usage.outputTokens, 22);
+    assert.deepStrictEqual(Object.keys(rename), ["type", "timestamp", "name"]);
+  });
+});
+
+Deno.test("files are 0600 and the directories the store creates are 0700", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    await Deno.writeTextFile(path, "garbage\n", { append: true });
+    await Deno.writeTextFile(path, (await Deno.readTextFile(path)) + "{}\n");
+    const store = new FileSystemJSONLStore({ dir });
+    const report = await store.repair(id);
+    await store.list();
+    await store.close();
+    assert.ok(report.backupPath);
+    assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
+    const names = [];
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+    for (const suffix of [".jsonl", ".meta.json", ".lock"]) {
+      assert.ok(names.includes(`${id}${suffix}`), `${suffix} exists`);
+    }
+    assert.ok(names.some((name) => name.includes(".jsonl.bak-")));
+    for (const name of names) {
+      assert.equal((await Deno.stat(join(dir, name))).mode! & 0o777, 0o600, name);
+    }
+  });
+});
+
+Deno.test("a torn last line is ignored on load and truncated by the next append", async () => {
+  await withSession(3, async ({ dir, id, path }) => {
+    const whole = await Deno.readFile(path);
+    await Deno.writeFile(path, whole.subarray(0, whole.length - 17));
+    const store = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "q1", "a1", "q2"]);
+    await store.appendMessages(id, persistent(user("after crash")));
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "q1", "a1", "q2", "after crash"]);
+    await store.close();
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    assert.equal(lines.length, 8, "header + 6 entries + final empty string");
+    for (const line of lines.slice(0, -1)) JSON.parse(line);
+  });
+});
+
+Deno.test("invalid JSON on the last line (with its newline) is treated as torn", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    await Deno.writeTextFile(path, '{"type":"message","timest\n', { append: true });
+    const store = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0"]);
+    await store.appendMessages(id, persistent(user("next")));
+    await store.close();
+    const reopened = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(reopened, id), ["q0", "a0", "next"]);
+    await reopened.close();
+  });
+});
+
+Deno.test("garbage in the middle fails closed with file and line; repair keeps the rest", async () => {
+  await withSession(3, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    lines.splice(3, 0, "this is not json");
+    lines.splice(5, 0, '{"type":"message","timestamp":"t","message":{"role":"robot","content":[]}}');
+    const damaged = lines.join("\n");
+    await Deno.writeTextFile(path, damaged);
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), (error: unknown) => {
+      assert.ok(error instanceof SessionCorruptError);
+      assert.equal(error.location, path);
+      assert.equal(error.line, 4);
+      assert.match(error.message, new RegExp(`${escape(path)}:4 is corrupt: invalid JSON; run repair`));
+      return true;
+    });
+    await assert.rejects(() => store.appendMessages(id, persistent(user("x"))), SessionCorruptError);
+    const [listed] = await store.list();
+    assert.equal(listed?.id, id, "a damaged session is still listed");
+
+    const report = await store.repair(id);
+    assert.deepStrictEqual(report.dropped.map((d) => d.line), [4, 6]);
+    assert.match(report.dropped[1]!.reason, /message\.role/);
+    assert.equal(report.kept, 7);
+    assert.equal(await Deno.readTextFile(report.backupPath!), damaged);
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "q1", "a1", "q2", "a2"]);
+    assert.equal((await store.load(id))!.metadata, '{"m":1}');
+    await store.appendMessages(id, persistent(user("after repair")));
+    assert.equal((await store.list())[0]?.messageCount, 7);
+    assert.deepStrictEqual((await store.repair(id)).dropped, [], "a second repair finds nothing");
+    await store.close();
+  });
+});
+
+Deno.test("a damaged header fails closed; repair writes a minimal header", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    lines[0] = '{"type":"session","version":';
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), /:1 is corrupt: invalid JSON/);
+    const report = await store.repair(id);
+    assert.deepStrictEqual(report.dropped.map((d) => d.line), [1]);
+    const conversation = await store.load(id);
+    assert.equal(conversation?.messages.length, 2);
+    assert.equal(conversation?.metadata, undefined);
+    await store.close();
+  });
+});
+
+Deno.test("a newer format version is refused with a clear error", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    lines[0] = lines[0]!.replace('"version":1', '"version":2');
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), /format version 2; this panto reads version 1/);
+    await store.close();
+  });
+});
+
+Deno.test("a directory where a session file should be is a clear error", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  try {
+    const id = "0190a5c4-7b1e-7c3d-9f00-1a2b3c4d5e6f";
+    await Deno.mkdir(join(root, `${id}.jsonl`));
+    const store = new FileSystemJSONLStore({ dir: root });
+    await assert.rejects(() => store.load(id), /is not a regular file/);
+    await assert.rejects(() => store.appendMessages(id, persistent(user("x"))), /is not a regular file/);
+    assert.deepStrictEqual(await store.list(), []);
+    await store.close();
+    const file = join(root, "plain-file");
+    await Deno.writeTextFile(file, "");
+    const onFile = new FileSystemJSONLStore({ dir: file });
+    await assert.rejects(() => onFile.create().append(persistent(user("x"), assistant("y"))), /is not a directory/);
+    await assert.rejects(() => onFile.list(), /is not a directory/);
+    await onFile.close();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("ids cannot escape the sessions directory", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  try {
+    const dir = join(root, "sessions");
+    const store = new FileSystemJSONLStore({ dir });
+    for (const id of ["../x", "../../etc/passwd", "/etc/passwd", join(root, "abs"), "..", "a/../../b"]) {
+      await assert.rejects(() => store.appendMessages(id, persistent(user("x"), assistant("y"))));
+    }
+    await store.close();
+    const entries = [];
+    for await (const entry of Deno.readDir(root)) entries.push(entry.name);
+    assert.deepStrictEqual(entries, [], "nothing was created anywhere");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("list reads sidecar summaries and rebuilds stale or missing ones", async () => {
+  await withSession(2, async ({ dir, id }) => {
+    const sidecar = join(dir, `${id}.meta.json`);
+    const stored = JSON.parse(await Deno.readTextFile(sidecar));
+    assert.equal(stored.info.messageCount, 4);
+    stored.info.lastUserMessage = "from the sidecar";
+    await Deno.writeTextFile(sidecar, JSON.stringify(stored));
+    const store = new FileSystemJSONLStore({ dir });
+    assert.equal((await store.list())[0]?.lastUserMessage, "from the sidecar", "the sidecar is used");
+
+    const other = new FileSystemJSONLStore({ dir });
+    await other.appendMessages(id, persistent(user("newest")));
+    await other.close();
+    assert.equal((await store.list())[0]?.lastUserMessage, "newest", "a stale sidecar is rebuilt");
+
+    await Deno.remove(sidecar);
+    const [info] = await store.list();
+    assert.equal(info?.messageCount, 5);
+    assert.equal(info?.lastUserMessage, "newest");
+    assert.ok((await Deno.stat(sidecar)).isFile, "the sidecar is written back");
+    await Deno.writeTextFile(sidecar, "{broken");
+    assert.equal((await store.list())[0]?.messageCount, 5);
+    await store.close();
+  });
+});
+
+Deno.test("a second writer in the same process gets the in-use error", async () => {
+  await withSession(1, async ({ dir, id }) => {
+    const first = new FileSystemJSONLStore({ dir });
+    const second = new FileSystemJSONLStore({ dir });
+    await first.appendMessages(id, persistent(user("mine")));
+    await assert.rejects(() => second.appendMessages(id, persistent(user("theirs"))), (error: unknown) => {
+      assert.ok(error instanceof SessionInUseError);
+      assert.equal(error.message.includes(`pid ${Deno.pid}`), true, error.message);
+      assert.match(error.message, new RegExp(`^Session ${id} is in use by another process`));
+      return true;
+    });
+    await assert.rejects(() => second.delete(id), SessionInUseError);
+    assert.deepStrictEqual((await texts(second, id)).at(-1), "mine", "readers are not blocked");
+    await first.close();
+    await second.appendMessages(id, persistent(user("theirs")));
+    assert.deepStrictEqual((await texts(second, id)).slice(-2), ["mine", "theirs"]);
+    await second.close();
+  });
+});
+
+Deno.test("two processes: the second is refused with the holder's pid until the first closes", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  try {
+    const holder = new ChildWriter(["jsonl", root, "new", "3", "0", "hold"]);
+    const id = (await holder.waitFor(/^session /)).slice("session ".length);
+    await holder.waitFor(/^holding$/);
+    const refused = new ChildWriter(["jsonl", root, id, "1"]);
+    const error = await refused.waitFor(/^error /);
+    assert.match(error, new RegExp(`in use by another process \\(pid ${holder.process.pid}\\)`));
+    assert.equal((await refused.finish()).code, 3);
+    assert.equal((await holder.finish()).code, 0);
+    const after = new ChildWriter(["jsonl", root, id, "2"]);
+    assert.equal((await after.finish()).code, 0);
+    const store = new FileSystemJSONLStore({ dir: root });
+    const seqs = (await texts(store, id)).filter((t) => t.startsWith("seq")).map((t) => t.split(" ")[1]);
+    assert.deepStrictEqual(seqs, ["0", "1", "2", "0", "1"]);
+    await store.close();
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("kill -9 during appends never loses an acknowledged append (20 runs)", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-kill-" });
+  try {
+    const runs = Array.from({ length: 20 }, (_, run) => run);
+    let torn = 0;
+    const lanes = [0, 1].map(async (lane) => {
+      for (const run of runs.filter((r) => r % 2 === lane)) torn += await killRun(root, run) ? 1 : 0;
+    });
+    await Promise.all(lanes);
+    console.log(`${torn} of ${runs.length} kills left a torn last line`);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** One kill; true when it left a torn last line behind. */
+async function killRun(root: string, run: number): Promise<boolean> {
+  const bytes = [0, 1000, 60_000, 300_000][run % 4]!;
+  const child = new ChildWriter(["jsonl", root, "new", "100000", String(bytes)]);
+  const id = (await child.waitFor(/^session /)).slice("session ".length);
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * 120));
+  child.process.kill("SIGKILL");
+  await child.finish();
+  const acknowledged = child.lines.filter((line) => /^\d+$/.test(line)).map(Number);
+  const raw = await Deno.readFile(join(root, `${id}.jsonl`));
+  const store = new FileSystemJSONLStore({ dir: root });
+  try {
+    const stored = (await texts(store, id)).slice(2).map((text) => Number(text.split(" ")[1]));
+    assert.deepStrictEqual(stored, stored.map((_, i) => i), `run ${run}: appends stored in order`);
+    const last = acknowledged.at(-1) ?? -1;
+    assert.ok(stored.length >= last + 1, `run ${run}: acknowledged ${last + 1}, stored ${stored.length}`);
+    await store.appendMessages(id, persistent(user("recovered")));
+    assert.equal((await texts(store, id)).at(-1), "recovered");
+  } finally {
+    await store.close();
+  }
+  return raw.at(-1) !== 0x0a;
+}
+
+async function readTree(root: string): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const entry of Deno.readDir(root)) {
+    const path = join(root, entry.name);
+    parts.push(entry.isDirectory ? await readTree(path) : await Deno.readFile(path));
+  }
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

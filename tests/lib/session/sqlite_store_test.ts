@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { SessionCorruptError, SQLiteStore } from "@panto/lib";
+import { ChildWriter } from "./child_writer.ts";
+import { runConformance } from "./conformance.ts";
+import { assistant, persistent, user } from "./fixtures.ts";
+
+Deno.test("SQLiteStore conformance", async (t) => {
+  await runConformance(t, async () => {
+    const root = await Deno.makeTempDir({ prefix: "panto-sqlite-" });
+    const path = join(root, "db", "sessions.db");
+    return {
+      store: new SQLiteStore({ path }),
+      dump: async () => {
+        const parts = await Promise.all(
+          ["", "-wal", "-shm"].map((suffix) => Deno.readFile(path + suffix).catch(() => new Uint8Array())),
+        );
+        return new Uint8Array(parts.flatMap((part) => Array.from(part)));
+      },
+      cleanup: () => Deno.remove(root, { recursive: true }),
+    };
+  });
+});
+
+async function withDatabase(body: (path: string) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "panto-sqlite-" });
+  try {
+    await body(join(root, "state", "sessions.db"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+Deno.test("SQLite: WAL, full sync, schema version, 0600 files in a 0700 directory", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    await store.create().append(persistent(user("q"), assistant("a")));
+    const peek = new DatabaseSync(path, { readOnly: true });
+    try {
+      assert.equal(peek.prepare("PRAGMA journal_mode").get()?.journal_mode, "wal");
+      assert.equal(peek.prepare("PRAGMA user_version").get()?.user_version, SQLiteStore.schemaVersion);
+    } finally {
+      peek.close();
+    }
+    for (const suffix of ["", "-wal", "-shm"]) {
+      assert.equal((await Deno.stat(path + suffix)).mode! & 0o777, 0o600, `sessions.db${suffix}`);
+    }
+    assert.equal((await Deno.stat(join(path, ".."))).mode! & 0o777, 0o700);
+    await store.close();
+  });
+});
+
+Deno.test("SQLite: a newer schema version is refused", async () => {
+  await withDatabase(async (path) => {
+    await new SQLiteStore({ path }).close();
+    const db = new DatabaseSync(path);
+    db.exec("PRAGMA user_version = 99");
+    db.close();
+    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 1/);
+  });
+});
+
+Deno.test("SQLite: a damaged message row fails closed naming the message", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    const session = store.create();
+    await session.append(persistent(user("q"), assistant("a"), user("r")));
+    const db = new DatabaseSync(path);
+    db.prepare("UPDATE messages SET message = '{\"role\":\"user\"' WHERE seq = 1").run();
+    db.close();
+    await assert.rejects(() => store.load(session.id), (error: unknown) => {
+      assert.ok(error instanceof SessionCorruptError);
+      assert.equal(error.line, 2);
+      assert.match(error.message, new RegExp(`session ${session.id}`));
+      return true;
+    });
+    await store.close();
+  });
+});
+
+Deno.test("SQLite: two processes append to one session at once without loss or interleaving", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    const session = store.create();
+    await session.append(persistent(user("start"), assistant("started")));
+    await store.close();
+    const writers = [0, 1].map(() => new ChildWriter(["sqlite", path, session.id, "60", "2000"]));
+    const results = await Promise.all(writers.map((w) => w.finish()));
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    const reader = new SQLiteStore({ path });
+    const conversation = await reader.load(session.id);
+    const texts = conversation!.messages.slice(2).map((m) => m.content[0]?.type === "text" ? m.content[0].text : "");
+    assert.equal(texts.length, 120);
+    for (const writer of writers) {
+      const mine = texts.filter((t) => t.includes(`pid ${writer.process.pid} `)).map((t) => Number(t.split(" ")[1]));
+      assert.deepStrictEqual(mine, Array.from({ length: 60 }, (_, i) => i), "each writer's order is kept");
+    }
+    assert.equal((await reader.list())[0]?.messageCount, 122);
+    await reader.close();
+  });
+});
+
+Deno.test("SQLite: kill -9 during appends never loses an acknowledged append (5 runs)", async () => {
+  await withDatabase(async (path) => {
+    for (let run = 0; run < 5; run++) {
+      const child = new ChildWriter(["sqlite", path, "new", "100000", String(run * 20_000)]);
+      const id = (await child.waitFor(/^session /)).slice("session ".length);
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100));
+      child.process.kill("SIGKILL");
+      await child.finish();
+      const acknowledged = child.lines.filter((line) => /^\d+$/.test(line)).length;
+      const store = new SQLiteStore({ path });
+      const stored = (await store.load(id))!.messages.length - 2;
+      assert.ok(stored >= acknowledged, `run ${run}: acknowledged ${acknowledged}, stored ${stored}`);
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,750 @@
+/**
+ * A fake LLM server on loopback that speaks the Anthropic Messages and the
+ * OpenAI Chat Completions streaming protocols. Tests script its replies in a
+ * FIFO queue: recorded fixtures, raw SSE, generated turns, HTTP errors, cut
+ * or stalled connections, malformed data and slow streams.
+ *
+ * @example
+ * ```ts ignore
+ * const server = await FakeLlmServer.start();
+ * try {
+ *   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Hello there" }] });
+ *   // point a provider at server.anthropicBaseUrl or server.openaiBaseUrl …
+ * } finally {
+ *   await server.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+import type { Usage } from "../../lib/usage.ts";
+
+/** Where the recorded provider streams live (`shared/fixtures/providers`). */
+export const PROVIDER_FIXTURES_DIR: string = new URL(
+  "../../../shared/fixtures/providers/",
+  import.meta.url,
+).pathname;
+
+/** The two wire protocols, told apart by the request path. */
+export type FakeProtocol = "anthropic" | "openai";
+
+/** One request the server received. */
+export interface RecordedRequest {
+  /** HTTP method. */
+  method: string;
+  /** URL path, e.g. `/v1/messages`. */
+  path: string;
+  /** Which protocol the path belongs to (undefined for unknown routes). */
+  protocol: FakeProtocol | undefined;
+  /** Request headers, names lower-cased. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text when it is not JSON; undefined when empty). */
+  body: unknown;
+}
+
+/** A content block of a generated turn. */
+export type FakeBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature?: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown };
+
+/** Why a generated turn stops, in Anthropic's words (mapped to `finish_reason` for OpenAI). */
+export type FakeStopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal";
+
+/** Options every streamed reply accepts. */
+export interface FakeStreamOptions {
+  /** Send the body in chunks of this many bytes (default: the server's, else whole). */
+  chunkSize?: number;
+  /** Wait this long before sending the response headers (ms). */
+  headerDelayMs?: number;
+}
+
+/** A body source: a fixture file, raw SSE text, or a generated turn. */
+export type FakeSource =
+  | {
+    kind: "fixture";
+    /** Relative to {@linkcode PROVIDER_FIXTURES_DIR} (or absolute), e.g. `anthropic/text-hello.sse`. */
+    path: string;
+  }
+  | { kind: "sse"; body: string }
+  | {
+    kind: "turn";
+    blocks: readonly FakeBlock[];
+    /** Default: `tool_use` when a tool_use block is present, else `end_turn`. */
+    stopReason?: FakeStopReason;
+    /** Default: {@linkcode DEFAULT_FAKE_USAGE}. */
+    usage?: Partial<Usage>;
+  };
+
+/** One scripted reply. */
+export type FakeReply =
+  | (FakeSource & FakeStreamOptions)
+  | {
+    kind: "http_error";
+    status: number;
+    /** A string is sent as is; anything else as JSON. */
+    body?: unknown;
+    headers?: Record<string, string>;
+    headerDelayMs?: number;
+  }
+  | ({
+    kind: "cut";
+    /** Bytes of the source sent before the connection is dropped. */
+    afterBytes: number;
+    source: FakeSource;
+  } & FakeStreamOptions)
+  | ({
+    /** A generated text turn with a data line that is not JSON in the middle. */
+    kind: "malformed";
+  } & FakeStreamOptions)
+  | ({
+    kind: "stall";
+    /** Bytes of the source sent before the server goes silent (until the client leaves or the server closes). */
+    afterBytes: number;
+    source: FakeSource;
+  } & FakeStreamOptions)
+  | ({
+    kind: "slow";
+    /** Pause before each chunk after the first (ms). Chunks are SSE events unless `chunkSize` is set. */
+    delayMs: number;
+    source: FakeSource;
+  } & FakeStreamOptions);
+
+/** Server-wide options. */
+export interface FakeLlmServerOptions {
+  /** Default chunk size for every streamed body (bytes). */
+  chunkSize?: number;
+}
+
+/** Usage reported by generated turns unless the reply says otherwise. */
+export const DEFAULT_FAKE_USAGE: Usage = {
+  inputTokens: 10,
+  outputTokens: 20,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
+
+const ROUTES: Record<string, FakeProtocol> = {
+  "/v1/messages": "anthropic",
+  "/v1/chat/completions": "openai",
+};
+
+const encoder = new TextEncoder();
+
+/** How a streamed body ends after its bytes are sent. */
+type Ending = "close" | "cut" | "stall";
+
+interface StreamPlan {
+  bytes: Uint8Array;
+  /** Total body length announced in `content-length` (cut only). */
+  announcedLength?: number;
+  chunks: Uint8Array[];
+  delayMs: number;
+  ending: Ending;
+}
+
+/**
+ * The fake server. Start it with {@linkcode FakeLlmServer.start}, script
+ * replies with {@linkcode FakeLlmServer.enqueue}, and always
+ * {@linkcode FakeLlmServer.close} it.
+ */
+export class FakeLlmServer {
+  /** Every request received, in order. */
+  readonly requests: RecordedRequest[] = [];
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  readonly #queue: FakeReply[] = [];
+  readonly #options: FakeLlmServerOptions;
+  readonly #closing = new AbortController();
+  readonly #pumps = new Set<Promise<void>>();
+  #messageCount = 0;
+
+  private constructor(options: FakeLlmServerOptions) {
+    this.#options = options;
+    this.#server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (request, info) => this.#handle(request, info),
+    );
+  }
+
+  /**
+   * Starts a server on a free loopback port.
+   *
+   * @param options Server-wide options.
+   * @returns The running server.
+   */
+  static start(options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
+    return Promise.resolve(new FakeLlmServer(options));
+  }
+
+  /** The origin, e.g. `http://127.0.0.1:40123`. */
+  get url(): string {
+    return `http://127.0.0.1:${this.#server.addr.port}`;
+  }
+
+  /** Base URL in the Anthropic SDK convention (no `/v1`). */
+  get anthropicBaseUrl(): string {
+    return this.url;
+  }
+
+  /** Base URL in the OpenAI SDK convention (with `/v1`). */
+  get openaiBaseUrl(): string {
+    return `${this.url}/v1`;
+  }
+
+  /** Replies not consumed yet. */
+  get pendingReplies(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Appends replies to the queue; each request consumes the next one.
+   *
+   * @param replies The replies, in order.
+   */
+  enqueue(...replies: FakeReply[]): void {
+    this.#queue.push(...replies);
+  }
+
+  /** Ends stalled and slow responses, then stops the server. */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    await Promise.all(this.#pumps);
+    await this.#server.shutdown();
+  }
+
+  async #handle(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
+    const url = new URL(request.url);
+    const protocol = ROUTES[url.pathname];
+    this.requests.push({
+      method: request.method,
+      path: url.pathname,
+      protocol,
+      headers: Object.fromEntries(request.headers),
+      body: parseBody(await request.text()),
+    });
+    const route = `${request.method} ${url.pathname}`;
+    if (protocol === undefined || request.method !== "POST") {
+      return jsonError(404, `fake server: no route for ${route}`);
+    }
+    const reply = this.#queue.shift();
+    if (reply === undefined) return jsonError(500, `fake server: no scripted reply for ${route}`);
+    const life = this.#responseLifetime(info);
+    if (reply.headerDelayMs !== undefined && !await pause(reply.headerDelayMs, life.signal)) {
+      return jsonError(503, "fake server: closing");
+    }
+    if (reply.kind === "http_error") return httpErrorResponse(reply);
+    const plan = await this.#plan(reply, protocol, this.requests.at(-1)?.body);
+    return this.#streamResponse(plan, life);
+  }
+
+  /** Aborts when the response is done, the client left, or the server closes. */
+  #responseLifetime(info: Deno.ServeHandlerInfo): AbortController {
+    const life = new AbortController();
+    const end = () => life.abort();
+    this.#closing.signal.addEventListener("abort", end, { once: true });
+    void info.completed.catch(() => {}).finally(() => {
+      end();
+      this.#closing.signal.removeEventListener("abort", end);
+    });
+    return life;
+  }
+
+  async #plan(
+    reply: Exclude<FakeReply, { kind: "http_error" }>,
+    protocol: FakeProtocol,
+    requestBody: unknown,
+  ): Promise<StreamPlan> {
+    const model = modelOf(requestBody);
+    const chunkSize = reply.chunkSize ?? this.#options.chunkSize;
+    switch (reply.kind) {
+      case "fixture":
+      case "sse":
+      case "turn": {
+        const bytes = await this.#render(reply, protocol, model);
+        return { bytes, chunks: split(bytes, chunkSize, false), delayMs: 0, ending: "close" };
+      }
+      case "malformed": {
+        const bytes = encoder.encode(malformedTurn(protocol, model, this.#nextMessageId()));
+        return { bytes, chunks: split(bytes, chunkSize, false), delayMs: 0, ending: "close" };
+      }
+      case "cut":
+      case "stall": {
+        const full = await this.#render(reply.source, protocol, model);
+        const bytes = full.subarray(0, reply.afterBytes);
+        const ending = reply.kind;
+        return {
+          bytes,
+          chunks: split(bytes, chunkSize, false),
+          delayMs: 0,
+          ending,
+          // A cut announces more bytes than it sends, so the client sees a broken body.
+          ...(ending === "cut" ? { announcedLength: Math.max(full.length, bytes.length + 1) } : {}),
+        };
+      }
+      case "slow": {
+        const bytes = await this.#render(reply.source, protocol, model);
+        const chunks = split(bytes, chunkSize, chunkSize === undefined);
+        return { bytes, chunks, delayMs: reply.delayMs, ending: "close" };
+      }
+    }
+  }
+
+  async #render(source: FakeSource, protocol: FakeProtocol, model: string): Promise<Uint8Array> {
+    switch (source.kind) {
+      case "fixture": {
+        const path = source.path.startsWith("/")
+          ? source.path
+          : `${PROVIDER_FIXTURES_DIR}${source.path}`;
+        return await Deno.readFile(path);
+      }
+      case "sse":
+        return encoder.encode(source.body);
+      case "turn": {
+        const turn = { ...source, model, messageId: this.#nextMessageId() };
+        return encoder.encode(sseText(turnEvents(protocol, turn)));
+      }
+    }
+  }
+
+  #nextMessageId(): string {
+    this.#messageCount++;
+    return `fake_${this.#messageCount}`;
+  }
+
+  #streamResponse(plan: StreamPlan, life: AbortController): Response {
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        const pump = this.#pump(plan, controller, life.signal);
+        this.#pumps.add(pump);
+        void pump.finally(() => this.#pumps.delete(pump));
+      },
+      cancel: () => life.abort(),
+    });
+    const headers = new Headers({
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+    });
+    if (plan.announcedLength !== undefined) {
+      headers.set("content-length", String(plan.announcedLength));
+    }
+    return new Response(body, { headers });
+  }
+
+  async #pump(
+    plan: StreamPlan,
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      for (const [index, chunk] of plan.chunks.entries()) {
+        if (index > 0 && plan.delayMs > 0 && !await pause(plan.delayMs, signal)) break;
+        if (signal.aborted) break;
+        controller.enqueue(chunk);
+      }
+      if (plan.ending === "stall") await pause(Number.POSITIVE_INFINITY, signal);
+      // For a cut, closing early makes the body shorter than its content-length:
+      // the server drops the connection and the client's read throws.
+      controller.close();
+    } catch {
+      // The client went away: the stream is already cancelled.
+    }
+  }
+}
+
+/**
+ * A 400 context-overflow reply in the protocol's real shape: Anthropic's
+ * `prompt is too long`, OpenAI's `context_length_exceeded`.
+ *
+ * @param protocol The protocol of the request it answers.
+ * @returns The reply.
+ */
+export function contextOverflowReply(protocol: FakeProtocol): FakeReply {
+  const body = protocol === "anthropic"
+    ? {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 208421 tokens > 200000 maximum",
+      },
+      request_id: "req_fake_overflow",
+    }
+    : {
+      error: {
+        message: "This model's maximum context length is 128000 tokens. However, your messages " +
+          "resulted in 130412 tokens. Please reduce the length of the messages.",
+        type: "invalid_request_error",
+        param: "messages",
+        code: "context_length_exceeded",
+      },
+    };
+  return { kind: "http_error", status: 400, body };
+}
+
+/**
+ * An overload reply: Anthropic's 529 `overloaded_error` (with
+ * `x-should-retry: true`), or for OpenAI a 503 `server_error`.
+ *
+ * @param protocol The protocol of the request it answers (default Anthropic).
+ * @returns The reply.
+ */
+export function overloadedReply(protocol: FakeProtocol = "anthropic"): FakeReply {
+  if (protocol === "openai") {
+    return {
+      kind: "http_error",
+      status: 503,
+      body: {
+        error: {
+          message: "The server is overloaded or not ready yet.",
+          type: "server_error",
+          param: null,
+          code: null,
+        },
+      },
+    };
+  }
+  return {
+    kind: "http_error",
+    status: 529,
+    headers: { "x-should-retry": "true" },
+    body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+  };
+}
+
+/**
+ * A 429 rate-limit reply with a `retry-after` header, in the protocol's shape.
+ *
+ * @param retryAfterSeconds The `retry-after` value.
+ * @param protocol The protocol of the request it answers (default Anthropic).
+ * @returns The reply.
+ */
+export function rateLimitReply(
+  retryAfterSeconds: number,
+  protocol: FakeProtocol = "anthropic",
+): FakeReply {
+  const body = protocol === "anthropic"
+    ? {
+      type: "error",
+      error: {
+        type: "rate_limit_error",
+        message: "This request would exceed your account's rate limit. Please try again later.",
+      },
+    }
+    : {
+      error: {
+        message:
+          "Rate limit reached for gpt-4o in organization org-fake on tokens per min (TPM): " +
+          "Limit 30000, Used 29937, Requested 385.",
+        type: "tokens",
+        param: null,
+        code: "rate_limit_exceeded",
+      },
+    };
+  return {
+    kind: "http_error",
+    status: 429,
+    headers: { "retry-after": String(retryAfterSeconds) },
+    body,
+  };
+}
+
+/**
+ * A 401 reply for a bad key, in the protocol's shape.
+ *
+ * @param protocol The protocol of the request it answers.
+ * @returns The reply.
+ */
+export function authErrorReply(protocol: FakeProtocol): FakeReply {
+  const body = protocol === "anthropic"
+    ? { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }
+    : {
+      error: {
+        message: "Incorrect API key provided. You can find your API key at " +
+          "https://platform.openai.com/account/api-keys.",
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key",
+      },
+    };
+  return { kind: "http_error", status: 401, body };
+}
+
+interface TurnSpec {
+  blocks: readonly FakeBlock[];
+  stopReason?: FakeStopReason;
+  usage?: Partial<Usage>;
+  model: string;
+  messageId: string;
+}
+
+/** One SSE event: an optional `event:` name and its JSON (or raw) data. */
+interface WireEvent {
+  event?: string;
+  data: string;
+}
+
+function turnEvents(protocol: FakeProtocol, turn: TurnSpec): WireEvent[] {
+  return protocol === "anthropic" ? anthropicTurn(turn) : openaiTurn(turn);
+}
+
+function stopReasonOf(turn: TurnSpec): FakeStopReason {
+  return turn.stopReason ??
+    (turn.blocks.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn");
+}
+
+function anthropicEvent(data: { type: string } & Record<string, unknown>): WireEvent {
+  return { event: data.type, data: JSON.stringify(data) };
+}
+
+function anthropicTurn(turn: TurnSpec): WireEvent[] {
+  const usage = { ...DEFAULT_FAKE_USAGE, ...turn.usage };
+  const inputUsage = {
+    input_tokens: usage.inputTokens,
+    cache_creation_input_tokens: usage.cacheWriteTokens,
+    cache_read_input_tokens: usage.cacheReadTokens,
+  };
+  const events: WireEvent[] = [
+    anthropicEvent({
+      type: "message_start",
+      message: {
+        id: `msg_${turn.messageId}`,
+        type: "message",
+        role: "assistant",
+        model: turn.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...inputUsage, output_tokens: 1 },
+      },
+    }),
+    { event: "ping", data: '{"type": "ping"}' },
+  ];
+  turn.blocks.forEach((block, index) => events.push(...anthropicBlock(block, index)));
+  events.push(
+    anthropicEvent({
+      type: "message_delta",
+      delta: { stop_reason: stopReasonOf(turn), stop_sequence: null },
+      usage: {
+        ...inputUsage,
+        output_tokens: usage.outputTokens,
+        ...(usage.reasoningTokens > 0
+          ? { output_tokens_details: { thinking_tokens: usage.reasoningTokens } }
+          : {}),
+      },
+    }),
+    anthropicEvent({ type: "message_stop" }),
+  );
+  return events;
+}
+
+function anthropicBlock(block: FakeBlock, index: number): WireEvent[] {
+  const delta = (payload: Record<string, unknown>) =>
+    anthropicEvent({ type: "content_block_delta", index, delta: payload });
+  const start = (content_block: Record<string, unknown>) =>
+    anthropicEvent({ type: "content_block_start", index, content_block });
+  const stop = anthropicEvent({ type: "content_block_stop", index });
+  switch (block.type) {
+    case "text":
+      return [
+        start({ type: "text", text: "" }),
+        ...pieces(block.text).map((text) => delta({ type: "text_delta", text })),
+        stop,
+      ];
+    case "thinking":
+      return [
+        start({ type: "thinking", thinking: "", signature: "" }),
+        ...pieces(block.thinking).map((thinking) => delta({ type: "thinking_delta", thinking })),
+        ...(block.signature === undefined
+          ? []
+          : [delta({ type: "signature_delta", signature: block.signature })]),
+        stop,
+      ];
+    case "tool_use":
+      return [
+        start({ type: "tool_use", id: block.id, name: block.name, input: {} }),
+        ...argumentFragments(block.input).map((partial_json) =>
+          delta({ type: "input_json_delta", partial_json })
+        ),
+        stop,
+      ];
+  }
+}
+
+const FINISH_REASONS: Record<FakeStopReason, string> = {
+  end_turn: "stop",
+  tool_use: "tool_calls",
+  max_tokens: "length",
+  stop_sequence: "stop",
+  refusal: "content_filter",
+};
+
+function openaiTurn(turn: TurnSpec): WireEvent[] {
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) => ({
+    data: JSON.stringify({
+      id: `chatcmpl-${turn.messageId}`,
+      object: "chat.completion.chunk",
+      created: 1_700_000_000,
+      model: turn.model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    }),
+  });
+  const events: WireEvent[] = [chunk({ role: "assistant", content: "" })];
+  let toolIndex = 0;
+  for (const block of turn.blocks) {
+    if (block.type === "text") {
+      events.push(...pieces(block.text).map((content) => chunk({ content })));
+    } else if (block.type === "thinking") {
+      events.push(
+        ...pieces(block.thinking).map((reasoning_content) => chunk({ reasoning_content })),
+      );
+    } else {
+      const index = toolIndex++;
+      const [first = "", ...rest] = argumentFragments(block.input);
+      events.push(
+        chunk({
+          tool_calls: [{
+            index,
+            id: block.id,
+            type: "function",
+            function: { name: block.name, arguments: first },
+          }],
+        }),
+        ...rest.map((fragment) =>
+          chunk({ tool_calls: [{ index, function: { arguments: fragment } }] })
+        ),
+      );
+    }
+  }
+  events.push(chunk({}, FINISH_REASONS[stopReasonOf(turn)]));
+  const usage = { ...DEFAULT_FAKE_USAGE, ...turn.usage };
+  events.push({
+    data: JSON.stringify({
+      id: `chatcmpl-${turn.messageId}`,
+      object: "chat.completion.chunk",
+      created: 1_700_000_000,
+      model: turn.model,
+      choices: [],
+      usage: {
+        // OpenAI counts cached tokens inside prompt_tokens; it has no cache-write count.
+        prompt_tokens: usage.inputTokens + usage.cacheReadTokens,
+        completion_tokens: usage.outputTokens,
+        total_tokens: usage.inputTokens + usage.cacheReadTokens + usage.outputTokens,
+        prompt_tokens_details: { cached_tokens: usage.cacheReadTokens },
+        completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+      },
+    }),
+  });
+  events.push({ data: "[DONE]" });
+  return events;
+}
+
+/** A text turn with a `data:` line that is not JSON after the first text delta. */
+function malformedTurn(protocol: FakeProtocol, model: string, messageId: string): string {
+  const events = turnEvents(protocol, {
+    blocks: [{ type: "text", text: "Hello, world" }],
+    model,
+    messageId,
+  });
+  const afterFirstDelta = protocol === "anthropic" ? 4 : 2;
+  const broken: WireEvent = protocol === "anthropic"
+    ? { event: "content_block_delta", data: '{"type":"content_block_delta","index":0,"delta":{' }
+    : { data: '{"id":"chatcmpl-broken","choices":[{"index":0,"delta":{"content":' };
+  events.splice(afterFirstDelta, 0, broken);
+  return sseText(events);
+}
+
+function sseText(events: readonly WireEvent[]): string {
+  return events
+    .map((e) => `${e.event === undefined ? "" : `event: ${e.event}\n`}data: ${e.data}\n\n`)
+    .join("");
+}
+
+/** Splits text into about three pieces, never inside a surrogate pair. */
+function pieces(text: string): string[] {
+  const characters = Array.from(text);
+  if (characters.length === 0) return [];
+  const size = Math.max(1, Math.ceil(characters.length / 3));
+  const out: string[] = [];
+  for (let i = 0; i < characters.length; i += size) {
+    out.push(characters.slice(i, i + size).join(""));
+  }
+  return out;
+}
+
+/** Tool arguments as streamed: an empty first fragment (as real servers send), then pieces. */
+function argumentFragments(input: unknown): string[] {
+  return ["", ...pieces(JSON.stringify(input ?? {}))];
+}
+
+/** Splits a body into chunks of `size` bytes, or after each SSE event, or not at all. */
+function split(bytes: Uint8Array, size: number | undefined, perEvent: boolean): Uint8Array[] {
+  if (size !== undefined && size > 0) {
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+    return chunks;
+  }
+  if (!perEvent) return bytes.length === 0 ? [] : [bytes];
+  const chunks: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 1; i < bytes.length; i++) {
+    if (bytes[i] === 10 && bytes[i - 1] === 10) {
+      chunks.push(bytes.subarray(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < bytes.length) chunks.push(bytes.subarray(start));
+  return chunks;
+}
+
+function httpErrorResponse(reply: Extract<FakeReply, { kind: "http_error" }>): Response {
+  const isText = typeof reply.body === "string" || reply.body === undefined;
+  const headers = new Headers(reply.headers);
+  if (!headers.has("content-type")) {
+    headers.set("content-type", isText ? "text/plain; charset=utf-8" : "application/json");
+  }
+  const body = reply.body === undefined
+    ? null
+    : typeof reply.body === "string"
+    ? reply.body
+    : JSON.stringify(reply.body);
+  return new Response(body, { status: reply.status, headers });
+}
+
+function jsonError(status: number, message: string): Response {
+  return Response.json({ type: "error", error: { type: "api_error", message } }, { status });
+}
+
+function parseBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function modelOf(body: unknown): string {
+  if (typeof body === "object" && body !== null && "model" in body) {
+    const model = (body as { model: unknown }).model;
+    if (typeof model === "string") return model;
+  }
+  return "fake-model";
+}
+
+/** Waits `ms` (forever for Infinity); resolves false early when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const timer = Number.isFinite(ms)
+      ? setTimeout(() => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(true);
+      }, ms)
+      : undefined;
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,216 @@
+/**
+ * A {@linkcode Terminal} backed by the xterm.js headless emulator, for screen
+ * tests: what the engine writes is interpreted exactly as a terminal would,
+ * and the screen, scrollback, cursor and cell styles can be read back.
+ *
+ * @module
+ */
+import xterm from "@xterm/headless";
+import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
+import { StdinBuffer } from "../../tui/input_splitter.ts";
+import type { Terminal } from "../../tui/terminal.ts";
+
+const { Terminal: XtermTerminal } = xterm;
+
+/** Styles of one screen cell. */
+export interface CellStyle {
+  /** The cell's characters ("" for the right half of a wide character). */
+  chars: string;
+  /** 0 (right half of a wide char), 1 or 2. */
+  width: number;
+  bold: boolean;
+  italic: boolean;
+  underline: boolean;
+  inverse: boolean;
+  /** Palette index, RGB value, or -1 for the default colour. */
+  fg: number;
+  /** Palette index, RGB value, or -1 for the default colour. */
+  bg: number;
+}
+
+/** Options for {@linkcode VirtualTerminal}. */
+export interface VirtualTerminalOptions {
+  /** Scrollback rows kept by the emulator (default 10000). */
+  scrollback?: number;
+}
+
+/**
+ * An emulated terminal. Call `flush()` after the engine wrote something and
+ * before reading the screen: xterm.js parses writes asynchronously.
+ *
+ * @example
+ * ```ts ignore
+ * const terminal = new VirtualTerminal(40, 10);
+ * terminal.write("hello");
+ * await terminal.flush();
+ * console.assert(terminal.screenLines()[0] === "hello");
+ * terminal.dispose();
+ * ```
+ */
+export class VirtualTerminal implements Terminal {
+  readonly #xterm: InstanceType<typeof XtermTerminal>;
+  readonly #inputHandlers: ((sequence: string) => void)[] = [];
+  readonly #resizeHandlers: (() => void)[] = [];
+  readonly #restoreHandlers: (() => void)[] = [];
+  readonly #input: StdinBuffer;
+  #pending: Promise<void> = Promise.resolve();
+  /** Everything written, in order (one entry per `write`). */
+  readonly writes: string[] = [];
+  /** Total UTF-16 code units written. */
+  bytesWritten = 0;
+  #started = false;
+
+  /** Creates a `columns`×`rows` emulator. */
+  constructor(columns: number, rows: number, options: VirtualTerminalOptions = {}) {
+    this.#xterm = new XtermTerminal({
+      cols: columns,
+      rows,
+      scrollback: options.scrollback ?? 10_000,
+      allowProposedApi: true,
+    });
+    // The graphemes addon makes xterm measure clusters like string-width does.
+    const graphemes = new UnicodeGraphemesAddon();
+    // deno-lint-ignore no-explicit-any
+    this.#xterm.loadAddon(graphemes as any);
+    this.#xterm.unicode.activeVersion = "15-graphemes";
+    this.#input = new StdinBuffer((sequence) => {
+      for (const handler of this.#inputHandlers) handler(sequence);
+    });
+  }
+
+  /** Width in columns. */
+  get columns(): number {
+    return this.#xterm.cols;
+  }
+
+  /** Height in rows. */
+  get rows(): number {
+    return this.#xterm.rows;
+  }
+
+  /** Whether `start` was called and `stop` was not. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Feeds `data` to the emulator (asynchronously; see {@linkcode VirtualTerminal.flush}). */
+  write(data: string): void {
+    this.writes.push(data);
+    this.bytesWritten += data.length;
+    const previous = this.#pending;
+    this.#pending = new Promise((resolve) => {
+      this.#xterm.write(data, () => previous.then(resolve));
+    });
+  }
+
+  /** Registers an input handler. */
+  onInput(handler: (sequence: string) => void): void {
+    this.#inputHandlers.push(handler);
+  }
+
+  /** Registers a resize handler. */
+  onResize(handler: () => void): void {
+    this.#resizeHandlers.push(handler);
+  }
+
+  /** Registers a handler run by `stop()` before it returns. */
+  onBeforeRestore(handler: () => void): void {
+    this.#restoreHandlers.push(handler);
+  }
+
+  /** Marks the terminal started. */
+  start(): void {
+    this.#started = true;
+  }
+
+  /** Runs the before-restore handlers and marks the terminal stopped. */
+  stop(): void {
+    if (!this.#started) return;
+    for (const handler of this.#restoreHandlers) handler();
+    this.#started = false;
+    this.#input.dispose();
+  }
+
+  /** Waits until the emulator has processed every write so far. */
+  async flush(): Promise<void> {
+    await this.#pending;
+  }
+
+  /** Types `data` as if from the keyboard (split into sequences like real stdin). */
+  feed(data: string): void {
+    this.#input.process(data);
+  }
+
+  /** Delivers a pending partial sequence now (what the ESC timeout would do). */
+  flushInput(): void {
+    this.#input.flush();
+  }
+
+  /** Resizes the emulator (it reflows) and notifies resize handlers. */
+  resize(columns: number, rows: number): void {
+    this.#xterm.resize(columns, rows);
+    for (const handler of this.#resizeHandlers) handler();
+  }
+
+  /** The visible rows, right-trimmed. */
+  screenLines(): string[] {
+    const buffer = this.#xterm.buffer.active;
+    return this.#range(buffer.baseY, buffer.baseY + this.rows);
+  }
+
+  /** The rows that scrolled above the screen, oldest first, right-trimmed. */
+  scrollbackLines(): string[] {
+    return this.#range(0, this.#xterm.buffer.active.baseY);
+  }
+
+  /** Scrollback followed by the screen. */
+  allLines(): string[] {
+    return this.#range(0, this.#xterm.buffer.active.length);
+  }
+
+  /** Cursor position on the screen (0-based). */
+  cursor(): { x: number; y: number } {
+    const buffer = this.#xterm.buffer.active;
+    return { x: buffer.cursorX, y: buffer.cursorY };
+  }
+
+  /** Whether the application left the cursor visible (DECTCEM). */
+  get cursorVisible(): boolean {
+    // Not in the public typings; the headless core tracks it.
+    // deno-lint-ignore no-explicit-any
+    const core = (this.#xterm as any)._core;
+    return core?.coreService?.isCursorHidden === false;
+  }
+
+  /** Styles of the cell at screen column `x`, row `y`. */
+  cell(x: number, y: number): CellStyle {
+    const buffer = this.#xterm.buffer.active;
+    const cell = buffer.getLine(buffer.baseY + y)?.getCell(x);
+    if (cell === undefined) {
+      throw new Error(`No cell at x=${x}, y=${y} on a ${this.columns}x${this.rows} screen`);
+    }
+    return {
+      chars: cell.getChars(),
+      width: cell.getWidth(),
+      bold: cell.isBold() !== 0,
+      italic: cell.isItalic() !== 0,
+      underline: cell.isUnderline() !== 0,
+      inverse: cell.isInverse() !== 0,
+      fg: cell.isFgDefault() ? -1 : cell.getFgColor(),
+      bg: cell.isBgDefault() ? -1 : cell.getBgColor(),
+    };
+  }
+
+  /** Releases the emulator and the input timer. */
+  dispose(): void {
+    this.#input.dispose();
+    this.#xterm.dispose();
+  }
+
+  #range(from: number, to: number): string[] {
+    const buffer = this.#xterm.buffer.active;
+    const lines: string[] = [];
+    for (let y = from; y < to; y++) lines.push((buffer.getLine(y)?.translateToString(true) ?? "").trimEnd());
+    return lines;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The status lines under the editor: directory and git branch, usage and
+ * cost, context use, model.
+ *
+ * @module
+ */
+import { truncateToWidth, visibleWidth } from "../text_width.ts";
+import { defaultTheme } from "../theme.ts";
+import type { Theme, ThemeColor } from "../theme.ts";
+import { CachedComponent } from "./cached_component.ts";
+import { formatTokens } from "./format.ts";
+
+/** What the footer shows; every field is optional. */
+export interface FooterData {
+  /** Working directory (shown as given; shorten `$HOME` yourself). */
+  cwd?: string;
+  /** Current git branch. */
+  branch?: string;
+  /** Model name. */
+  model?: string;
+  /** Input tokens used in the session. */
+  tokensIn?: number;
+  /** Output tokens used in the session. */
+  tokensOut?: number;
+  /** Cost so far in US dollars. */
+  cost?: number;
+  /** Share of the context window in use, 0–100. */
+  contextPercent?: number;
+}
+
+function contextColor(percent: number): ThemeColor {
+  if (percent >= 90) return "error";
+  if (percent >= 70) return "warning";
+  return "muted";
+}
+
+/**
+ * Two lines: `cwd (branch)`, then usage on the left and the model on the
+ * right.
+ *
+ * @example
+ * ```ts
+ * import { createTheme, Footer } from "@panto/tui";
+ * const footer = new Footer({ cwd: "~/src", branch: "main", model: "m1", tokensIn: 1200, tokensOut: 300, cost: 0.0123, contextPercent: 4 }, createTheme({ noColor: true }));
+ * console.assert(footer.render(40).join("|") === "~/src (main)|↑1.2k ↓300 $0.012 4% ctx          m1");
+ * ```
+ */
+export class Footer extends CachedComponent {
+  #data: FooterData;
+  readonly #theme: Theme;
+
+  /** Creates the footer. */
+  constructor(data: FooterData = {}, theme: Theme = defaultTheme()) {
+    super();
+    this.#data = { ...data };
+    this.#theme = theme;
+  }
+
+  /** The data shown. */
+  get data(): Readonly<FooterData> {
+    return this.#data;
+  }
+
+  /** Merges new values (e.g. usage after each turn); unchanged data does not redraw. */
+  update(data: Partial<FooterData>): void {
+    const next = { ...this.#data, ...data };
+    const keys = Object.keys(next) as (keyof FooterData)[];
+    if (keys.every((key) => next[key] === this.#data[key])) return;
+    this.#data = next;
+    this.changed();
+  }
+
+  protected build(width: number): string[] {
+    const theme = this.#theme;
+    const { cwd, branch } = this.#data;
+    const location = [cwd, branch === undefined ? undefined : `(${branch})`]
+      .filter((part) => part !== undefined).join(" ");
+    const lines: string[] = [];
+    if (location !== "") lines.push(truncateToWidth(theme.fg("muted", location), width, "…"));
+    const stats = this.#stats();
+    const model = this.#data.model === undefined ? "" : theme.fg("muted", this.#data.model);
+    const gap = width - visibleWidth(stats) - visibleWidth(model);
+    const line = gap >= 1 ? stats + " ".repeat(gap) + model : [stats, model].filter((s) => s !== "").join(" ");
+    if (line !== "") lines.push(truncateToWidth(line, width, "…"));
+    return lines;
+  }
+
+  #stats(): string {
+    const theme = this.#theme;
+    const { tokensIn, tokensOut, cost, contextPercent } = this.#data;
+    const parts: string[] = [];
+    if (tokensIn !== undefined) parts.push(theme.fg("muted", `↑${formatTokens(tokensIn)}`));
+    if (tokensOut !== undefined) parts.push(theme.fg("muted", `↓${formatTokens(tokensOut)}`));
+    if (cost !== undefined) parts.push(theme.fg("muted", `$${cost.toFixed(3)}`));
+    if (contextPercent !== undefined) {
+      const percent = Math.round(contextPercent);
+      parts.push(theme.fg(contextColor(percent), `${percent}% ctx`));
+    }
+    return parts.join(" ");
+  }
+}

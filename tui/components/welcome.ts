@@ -1,0 +1,59 @@
+/**
+ * The banner shown at session start.
+ *
+ * @module
+ */
+import { truncateToWidth } from "../text_width.ts";
+import { defaultTheme } from "../theme.ts";
+import type { Theme } from "../theme.ts";
+import { CachedComponent } from "./cached_component.ts";
+
+/** What the welcome banner shows. */
+export interface WelcomeData {
+  /** panto's version. */
+  version: string;
+  /** Working directory. */
+  cwd: string;
+  /** Model name (e.g. "anthropic/claude-sonnet-4"). */
+  model?: string;
+  /** A hint line (e.g. "enter to send · shift+enter for a newline"). */
+  hint?: string;
+}
+
+/**
+ * Name and version, model, working directory, and an optional hint.
+ *
+ * @example
+ * ```ts
+ * import { createTheme, Welcome } from "@panto/tui";
+ * const welcome = new Welcome({ version: "0.1.0", cwd: "/src", model: "m" }, createTheme({ noColor: true }));
+ * console.assert(welcome.render(40)[0] === "panto 0.1.0");
+ * ```
+ */
+export class Welcome extends CachedComponent {
+  #data: WelcomeData;
+  readonly #theme: Theme;
+
+  /** Creates the banner. */
+  constructor(data: WelcomeData, theme: Theme = defaultTheme()) {
+    super();
+    this.#data = data;
+    this.#theme = theme;
+  }
+
+  /** Changes what is shown (e.g. after a model switch). */
+  update(data: Partial<WelcomeData>): void {
+    this.#data = { ...this.#data, ...data };
+    this.changed();
+  }
+
+  protected build(width: number): string[] {
+    const theme = this.#theme;
+    const { version, cwd, model, hint } = this.#data;
+    const lines = [theme.bold(theme.fg("accent", "panto")) + " " + theme.fg("dim", version)];
+    if (model !== undefined) lines.push(theme.fg("muted", "model ") + model);
+    lines.push(theme.fg("muted", "cwd   ") + cwd);
+    if (hint !== undefined) lines.push(theme.fg("dim", hint));
+    return lines.map((line) => truncateToWidth(line, width, "…"));
+  }
+}

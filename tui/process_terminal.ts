@@ -1,0 +1,224 @@
+/**
+ * The real terminal: the process's stdin/stdout in raw mode.
+ *
+ * @module
+ */
+import { StdinBuffer } from "./input_splitter.ts";
+import { KeyboardNegotiator } from "./kitty.ts";
+import type { Terminal } from "./terminal.ts";
+import { type ConsoleSize, consoleSize } from "./runtime/console_size.ts";
+import { setRawMode } from "./runtime/raw_mode.ts";
+import {
+  exitProcess,
+  onFatalError,
+  onSignal,
+  SIGNAL_NUMBERS,
+  stopSelf,
+  type TerminalSignal,
+} from "./runtime/signals.ts";
+import { readStdin } from "./runtime/stdin.ts";
+import { writeStdout } from "./runtime/stdout.ts";
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+const SHOW_CURSOR = "\x1b[?25h";
+/** Ends a synchronized update, in case we are interrupted between frames. */
+const SYNC_END = "\x1b[?2026l";
+
+/**
+ * The operating-system side of {@linkcode ProcessTerminal}; the default
+ * uses Deno, tests substitute a fake to observe every exit path.
+ */
+export interface TerminalIo {
+  /** Raw mode on or off. */
+  setRaw(enabled: boolean): void;
+  /** The current terminal size. */
+  size(): ConsoleSize;
+  /** Writes all of `data`. */
+  write(data: string): void;
+  /** Starts the single stdin reader; returns its stopper. */
+  readInput(onData: (text: string) => void): () => Promise<void>;
+  /** Adds a signal listener; returns its remover. */
+  onSignal(signal: TerminalSignal, handler: () => void): () => void;
+  /** Adds an uncaught-error hook; returns its remover. */
+  onFatalError(handler: () => void): () => void;
+  /** Stops the process until SIGCONT. */
+  stopSelf(): void;
+  /** Exits the process. */
+  exit(code: number): void;
+}
+
+/** The Deno-backed {@linkcode TerminalIo}. */
+export const DENO_TERMINAL_IO: TerminalIo = {
+  setRaw: setRawMode,
+  size: consoleSize,
+  write: writeStdout,
+  readInput: readStdin,
+  onSignal,
+  onFatalError,
+  stopSelf,
+  exit: exitProcess,
+};
+
+/** Options for {@linkcode ProcessTerminal}. */
+export interface ProcessTerminalOptions {
+  /** The OS side (default: Deno's stdin/stdout/signals). */
+  io?: TerminalIo;
+  /** Lone-ESC delay of the input splitter (default 40 ms). */
+  escapeTimeoutMs?: number;
+  /** Wait for a keyboard protocol answer before falling back to modifyOtherKeys (default 150 ms). */
+  keyboardFallbackMs?: number;
+}
+
+const FATAL_SIGNALS: readonly TerminalSignal[] = ["SIGTERM", "SIGHUP", "SIGINT"];
+
+/**
+ * A {@linkcode Terminal} on the process's stdin/stdout: raw mode, one
+ * long-lived stdin reader, bracketed paste, Kitty keyboard protocol with a
+ * modifyOtherKeys fallback, SIGWINCH resizes, job control (`suspend()`,
+ * repaint on SIGCONT), and restoration on every exit path: `stop()`,
+ * SIGTERM/SIGHUP/SIGINT (then exit 128+n) and uncaught errors.
+ *
+ * @example
+ * ```ts ignore
+ * import { ProcessTerminal, TUI } from "@panto/tui";
+ * const tui = new TUI(new ProcessTerminal());
+ * tui.start();
+ * ```
+ */
+export class ProcessTerminal implements Terminal {
+  readonly #io: TerminalIo;
+  readonly #inputHandlers: ((sequence: string) => void)[] = [];
+  readonly #resizeHandlers: (() => void)[] = [];
+  readonly #restoreHandlers: (() => void)[] = [];
+  readonly #buffer: StdinBuffer;
+  readonly #negotiator: KeyboardNegotiator;
+  #size: ConsoleSize;
+  #active = false;
+  #cleanups: (() => void)[] = [];
+  #stopReading: (() => Promise<void>) | undefined;
+
+  /** Creates the terminal; nothing changes until {@linkcode ProcessTerminal.start}. */
+  constructor(options: ProcessTerminalOptions = {}) {
+    this.#io = options.io ?? DENO_TERMINAL_IO;
+    this.#size = this.#io.size();
+    const escapeOptions = options.escapeTimeoutMs === undefined
+      ? {}
+      : { escapeTimeoutMs: options.escapeTimeoutMs };
+    this.#buffer = new StdinBuffer((sequence) => this.#dispatch(sequence), escapeOptions);
+    const fallbackOptions = options.keyboardFallbackMs === undefined
+      ? {}
+      : { fallbackMs: options.keyboardFallbackMs };
+    this.#negotiator = new KeyboardNegotiator((data) => this.#io.write(data), fallbackOptions);
+  }
+
+  /** Width in columns (updated on SIGWINCH). */
+  get columns(): number {
+    return this.#size.columns;
+  }
+
+  /** Height in rows (updated on SIGWINCH). */
+  get rows(): number {
+    return this.#size.rows;
+  }
+
+  /** The keyboard protocol negotiated so far. */
+  get keyboardProtocol(): KeyboardNegotiator["protocol"] {
+    return this.#negotiator.protocol;
+  }
+
+  /** Writes `data` to stdout. */
+  write(data: string): void {
+    this.#io.write(data);
+  }
+
+  /** Registers an input handler (one sequence or paste per call). */
+  onInput(handler: (sequence: string) => void): void {
+    this.#inputHandlers.push(handler);
+  }
+
+  /** Registers a resize handler (also called after resuming from a suspend). */
+  onResize(handler: () => void): void {
+    this.#resizeHandlers.push(handler);
+  }
+
+  /** Registers a handler run just before the terminal is restored, on every exit path. */
+  onBeforeRestore(handler: () => void): void {
+    this.#restoreHandlers.push(handler);
+  }
+
+  /** Enters raw mode, enables paste and keyboard protocols, starts reading and listening. */
+  start(): void {
+    if (this.#active) return;
+    this.#enterModes();
+    this.#stopReading = this.#io.readInput((text) => this.#buffer.process(text));
+    this.#cleanups = [
+      this.#io.onSignal("SIGWINCH", () => this.#refreshSize()),
+      this.#io.onSignal("SIGCONT", () => this.#resume()),
+      ...FATAL_SIGNALS.map((signal) =>
+        this.#io.onSignal(signal, () => {
+          this.#restore();
+          this.#io.exit(128 + SIGNAL_NUMBERS[signal]);
+        })
+      ),
+      this.#io.onFatalError(() => this.#restore()),
+    ];
+  }
+
+  /** Restores the terminal and stops reading input. Safe to call twice. */
+  stop(): void {
+    this.#restore();
+    for (const cleanup of this.#cleanups) cleanup();
+    this.#cleanups = [];
+    this.#buffer.dispose();
+    this.#negotiator.dispose();
+    const stopReading = this.#stopReading;
+    this.#stopReading = undefined;
+    // Cancelling resolves asynchronously; nothing depends on its completion.
+    stopReading?.().catch(() => {});
+  }
+
+  /** Restores the terminal, stops the process, and re-enters raw mode and repaints on SIGCONT. */
+  suspend(): void {
+    if (!this.#active) return;
+    this.#restore();
+    this.#io.stopSelf();
+  }
+
+  #enterModes(): void {
+    this.#io.setRaw(true);
+    this.#active = true;
+    this.#io.write(BRACKETED_PASTE_ON);
+    this.#negotiator.start();
+  }
+
+  #resume(): void {
+    if (this.#active || this.#stopReading === undefined) return;
+    this.#io.setRaw(true);
+    this.#active = true;
+    this.#io.write(BRACKETED_PASTE_ON);
+    this.#negotiator.resume();
+    // The shell may have changed the screen and the size while we were stopped.
+    this.#refreshSize();
+  }
+
+  #restore(): void {
+    if (!this.#active) return;
+    this.#active = false;
+    for (const handler of this.#restoreHandlers) handler();
+    this.#io.write(
+      SYNC_END + this.#negotiator.restoreSequence() + BRACKETED_PASTE_OFF + SHOW_CURSOR,
+    );
+    this.#io.setRaw(false);
+  }
+
+  #refreshSize(): void {
+    this.#size = this.#io.size();
+    for (const handler of this.#resizeHandlers) handler();
+  }
+
+  #dispatch(sequence: string): void {
+    if (this.#negotiator.handle(sequence)) return;
+    for (const handler of this.#inputHandlers) handler(sequence);
+  }
+}

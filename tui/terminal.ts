@@ -1,0 +1,47 @@
+/**
+ * The terminal the engine draws on: a byte sink with a size, plus input
+ * and resize notifications. {@linkcode ProcessTerminal} is the real one;
+ * tests use an emulator-backed implementation.
+ *
+ * @example A terminal that drops output (e.g. for benchmarks)
+ * ```ts
+ * import type { Terminal } from "@panto/tui";
+ * const sink: Terminal = {
+ *   columns: 80,
+ *   rows: 24,
+ *   write: () => {},
+ *   onInput: () => {},
+ *   onResize: () => {},
+ *   start: () => {},
+ *   stop: () => {},
+ * };
+ * console.assert(sink.columns === 80);
+ * ```
+ */
+export interface Terminal {
+  /** Width in columns. */
+  readonly columns: number;
+  /** Height in rows. */
+  readonly rows: number;
+  /** Writes raw bytes (text and escape sequences). The engine writes one string per frame. */
+  write(data: string): void;
+  /**
+   * Registers a handler for input. Each call receives exactly one key
+   * sequence, or one whole bracketed paste (`ESC[200~…ESC[201~`).
+   */
+  onInput(handler: (sequence: string) => void): void;
+  /** Registers a handler called after the size changed (or the screen must be repainted). */
+  onResize(handler: () => void): void;
+  /**
+   * Registers a handler that runs on every exit path just before the
+   * terminal modes are restored (stop, suspend, fatal signal, uncaught
+   * error), so the engine can park the cursor below its content.
+   */
+  onBeforeRestore?(handler: () => void): void;
+  /** Enters raw mode and enables the input protocols. */
+  start(): void;
+  /** Restores everything `start` changed. Safe to call twice. */
+  stop(): void;
+  /** Restores the terminal and stops the process (job control); it repaints on resume. */
+  suspend?(): void;
+}

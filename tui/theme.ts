@@ -1,0 +1,297 @@
+/**
+ * Every colour the components use, in one place. A {@linkcode Theme} is a set
+ * of named style functions (`theme.fg("accent", text)`, `theme.bold(text)`);
+ * components never write SGR codes themselves. With `NO_COLOR` set the theme
+ * emits no SGR at all.
+ *
+ * @module
+ */
+
+/** Foreground colour names. */
+export type ThemeColor =
+  | "text"
+  | "accent"
+  | "muted"
+  | "dim"
+  | "success"
+  | "warning"
+  | "error"
+  | "border"
+  | "borderAccent"
+  | "selected"
+  | "thinking"
+  | "userMessage"
+  | "toolTitle"
+  | "toolPending"
+  | "toolRunning"
+  | "toolDone"
+  | "toolError"
+  | "toolOutput"
+  | "pasteMarker"
+  | "mdHeading"
+  | "mdLink"
+  | "mdLinkUrl"
+  | "mdCode"
+  | "mdCodeBlock"
+  | "mdCodeBlockBorder"
+  | "mdQuote"
+  | "mdQuoteBorder"
+  | "mdHr"
+  | "mdListBullet"
+  | "mdTableBorder"
+  | "syntaxKeyword"
+  | "syntaxString"
+  | "syntaxNumber"
+  | "syntaxComment"
+  | "syntaxFunction"
+  | "syntaxType"
+  | "syntaxVariable"
+  | "syntaxBuiltin"
+  | "syntaxLiteral"
+  | "syntaxAttribute"
+  | "syntaxTag"
+  | "syntaxMeta"
+  | "syntaxRegexp"
+  | "syntaxOperator"
+  | "syntaxPunctuation"
+  | "syntaxAddition"
+  | "syntaxDeletion";
+
+/** Background colour names. */
+export type ThemeBackground = "userMessage" | "selected" | "toolPending" | "toolDone" | "toolError";
+
+/**
+ * A colour: an xterm 256-colour palette index (0–255) or a `#rrggbb` hex
+ * string (24-bit colour).
+ */
+export type ColorValue = number | `#${string}`;
+
+/**
+ * Named style functions. Styles nest: an inner style that ends restores the
+ * outer one, so `theme.fg("mdHeading", "a " + theme.fg("mdCode", "b") + " c")`
+ * keeps "c" in the heading colour.
+ *
+ * @example
+ * ```ts
+ * import { createTheme } from "@panto/tui";
+ * const theme = createTheme({ noColor: true });
+ * console.assert(theme.fg("accent", theme.bold("hi")) === "hi");
+ * ```
+ */
+export interface Theme {
+  /** Whether this theme writes SGR codes (false under `NO_COLOR`). */
+  readonly colorEnabled: boolean;
+  /** Colours `text` with a named foreground colour. */
+  fg(color: ThemeColor, text: string): string;
+  /** Gives `text` a named background colour. */
+  bg(color: ThemeBackground, text: string): string;
+  /** Bold text. */
+  bold(text: string): string;
+  /** Faint text. */
+  dim(text: string): string;
+  /** Italic text. */
+  italic(text: string): string;
+  /** Underlined text. */
+  underline(text: string): string;
+  /** Struck-through text. */
+  strikethrough(text: string): string;
+  /** Reverse video (used for the editor's cursor and selections). */
+  inverse(text: string): string;
+}
+
+/** Options for {@linkcode createTheme}. */
+export interface ThemeOptions {
+  /**
+   * Force colour off (`true`) or on (`false`). When absent the theme reads
+   * `NO_COLOR` through `env`.
+   */
+  noColor?: boolean;
+  /**
+   * Reads an environment variable. Defaults to `Deno.env.get` when env
+   * permission for `NO_COLOR` is granted, and to "unset" otherwise (so
+   * creating a theme never throws or prompts).
+   */
+  env?: (name: string) => string | undefined;
+  /** Overrides for foreground colours. */
+  colors?: Partial<Record<ThemeColor, ColorValue>>;
+  /** Overrides for background colours. */
+  backgrounds?: Partial<Record<ThemeBackground, ColorValue>>;
+}
+
+/** The default dark palette (xterm 256-colour indices). */
+const DEFAULT_COLORS: Readonly<Record<ThemeColor, ColorValue>> = {
+  text: 252,
+  accent: 39,
+  muted: 246,
+  dim: 242,
+  success: 71,
+  warning: 179,
+  error: 167,
+  border: 240,
+  borderAccent: 39,
+  selected: 81,
+  thinking: 245,
+  userMessage: 252,
+  toolTitle: 252,
+  toolPending: 244,
+  toolRunning: 179,
+  toolDone: 71,
+  toolError: 167,
+  toolOutput: 249,
+  pasteMarker: 141,
+  mdHeading: 179,
+  mdLink: 75,
+  mdLinkUrl: 242,
+  mdCode: 180,
+  mdCodeBlock: 250,
+  mdCodeBlockBorder: 240,
+  mdQuote: 248,
+  mdQuoteBorder: 240,
+  mdHr: 240,
+  mdListBullet: 39,
+  mdTableBorder: 240,
+  syntaxKeyword: 176,
+  syntaxString: 114,
+  syntaxNumber: 215,
+  syntaxComment: 242,
+  syntaxFunction: 75,
+  syntaxType: 180,
+  syntaxVariable: 204,
+  syntaxBuiltin: 73,
+  syntaxLiteral: 215,
+  syntaxAttribute: 180,
+  syntaxTag: 204,
+  syntaxMeta: 247,
+  syntaxRegexp: 73,
+  syntaxOperator: 250,
+  syntaxPunctuation: 250,
+  syntaxAddition: 114,
+  syntaxDeletion: 204,
+};
+
+const DEFAULT_BACKGROUNDS: Readonly<Record<ThemeBackground, ColorValue>> = {
+  userMessage: 236,
+  selected: 237,
+  toolPending: 235,
+  toolDone: 235,
+  toolError: 52,
+};
+
+const CSI = "\x1b[";
+
+function colorParams(value: ColorValue, layer: 38 | 48): string {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value) || value < 0 || value > 255) {
+      throw new RangeError(
+        `Theme colour ${value} is not a 256-colour palette index; use an integer 0–255 or "#rrggbb"`,
+      );
+    }
+    return `${layer};5;${value}`;
+  }
+  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value);
+  if (match === null) {
+    throw new RangeError(`Theme colour "${value}" is not "#rrggbb" hex; write e.g. "#ff8800"`);
+  }
+  const [r, g, b] = match.slice(1).map((hex) => Number.parseInt(hex, 16));
+  return `${layer};2;${r};${g};${b}`;
+}
+
+/**
+ * Wraps `text` in an SGR pair. Occurrences of `close` inside `text` (an inner
+ * style ending) are followed by `open` again so the outer style survives.
+ */
+function wrap(open: string, close: string, text: string): string {
+  if (text === "") return "";
+  return open + text.replaceAll(close, close + open) + close;
+}
+
+function readNoColor(env: ((name: string) => string | undefined) | undefined): boolean {
+  const value = env === undefined ? defaultEnv("NO_COLOR") : env("NO_COLOR");
+  return value !== undefined && value !== "";
+}
+
+/** `Deno.env.get` without throwing or prompting when env access is not granted. */
+function defaultEnv(name: string): string | undefined {
+  try {
+    const status = Deno.permissions.querySync({ name: "env", variable: name });
+    return status.state === "granted" ? Deno.env.get(name) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function identity(text: string): string {
+  return text;
+}
+
+function plainTheme(): Theme {
+  return {
+    colorEnabled: false,
+    fg: (_color, text) => text,
+    bg: (_color, text) => text,
+    bold: identity,
+    dim: identity,
+    italic: identity,
+    underline: identity,
+    strikethrough: identity,
+    inverse: identity,
+  };
+}
+
+function styler(on: number, off: number): (text: string) => string {
+  const open = `${CSI}${on}m`;
+  const close = `${CSI}${off}m`;
+  return (text) => wrap(open, close, text);
+}
+
+/**
+ * Builds a theme. Colour is on unless `noColor` is true or (when `noColor` is
+ * absent) the `NO_COLOR` environment variable is set and non-empty.
+ *
+ * @example
+ * ```ts
+ * import { createTheme } from "@panto/tui";
+ * const theme = createTheme({ env: () => undefined });
+ * console.assert(theme.fg("error", "x") === "\x1b[38;5;167mx\x1b[39m");
+ * ```
+ */
+export function createTheme(options: ThemeOptions = {}): Theme {
+  const noColor = options.noColor ?? readNoColor(options.env);
+  if (noColor) return plainTheme();
+  const fgOpen = new Map<string, string>();
+  for (const [name, value] of Object.entries({ ...DEFAULT_COLORS, ...options.colors })) {
+    fgOpen.set(name, `${CSI}${colorParams(value, 38)}m`);
+  }
+  const bgOpen = new Map<string, string>();
+  for (const [name, value] of Object.entries({ ...DEFAULT_BACKGROUNDS, ...options.backgrounds })) {
+    bgOpen.set(name, `${CSI}${colorParams(value, 48)}m`);
+  }
+  return {
+    colorEnabled: true,
+    fg: (color, text) => wrap(fgOpen.get(color) ?? "", `${CSI}39m`, text),
+    bg: (color, text) => wrap(bgOpen.get(color) ?? "", `${CSI}49m`, text),
+    bold: styler(1, 22),
+    dim: styler(2, 22),
+    italic: styler(3, 23),
+    underline: styler(4, 24),
+    strikethrough: styler(9, 29),
+    inverse: styler(7, 27),
+  };
+}
+
+let sharedDefault: Theme | undefined;
+
+/**
+ * The process-wide default theme, created on first use (reads `NO_COLOR`
+ * when env permission allows). Components use it when given no theme.
+ *
+ * @example
+ * ```ts
+ * import { defaultTheme } from "@panto/tui";
+ * console.assert(defaultTheme().bold("x").includes("x"));
+ * ```
+ */
+export function defaultTheme(): Theme {
+  sharedDefault ??= createTheme();
+  return sharedDefault;
+}

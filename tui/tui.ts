@@ -1,0 +1,641 @@
+/**
+ * The engine: a scrollback-preserving differential line renderer. See
+ * `docs/tui.md` for the rendering model.
+ *
+ * @module
+ */
+import { type Component, CURSOR_MARKER } from "./component.ts";
+import { Container, lastRenderCut } from "./container.ts";
+import { Keybindings } from "./keybindings.ts";
+import { parseKey } from "./keys.ts";
+import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
+import type { Terminal } from "./terminal.ts";
+import { SGR_RESET, truncateToWidth, visibleWidth } from "./text_width.ts";
+
+const SYNC_BEGIN = "\x1b[?2026h";
+const SYNC_END = "\x1b[?2026l";
+const HIDE_CURSOR = "\x1b[?25l";
+const SHOW_CURSOR = "\x1b[?25h";
+const CLEAR_LINE = "\x1b[2K";
+const CLEAR_BELOW = "\x1b[J";
+const HOME = "\x1b[H";
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+// deno-lint-ignore no-control-regex
+const CONTROL_CHARS = /[\x00-\x1a\x1c-\x1f\x7f]/g;
+
+/** Debug counters of a {@linkcode TUI}. */
+export interface RenderStats {
+  /** Frames that produced output. */
+  frames: number;
+  /** Bytes (UTF-16 code units) handed to the terminal. */
+  bytesWritten: number;
+  /** Lines (re)written. */
+  linesWritten: number;
+  /** Lines wider than the terminal that were cut to fit (a component bug, not a crash). */
+  truncatedLines: number;
+  /** Changed lines that had already scrolled into scrollback, so could not be updated. */
+  frozenLineEdits: number;
+  /** Repaints of the whole visible screen (resize, resume, forced render, shrink of a full screen). */
+  screenRepaints: number;
+  /** Duration of the last frame in milliseconds (render + diff + write). */
+  lastFrameMs: number;
+}
+
+/** Options for {@linkcode TUI}. */
+export interface TuiOptions {
+  /** Key bindings (the engine uses "tui.suspend"). Default: {@linkcode Keybindings} defaults. */
+  keybindings?: Keybindings;
+  /** Minimum time between two frames; requests inside it are merged (default 8 ms ≈ 120 fps). */
+  minFrameIntervalMs?: number;
+}
+
+/**
+ * An input hook: return `true` to consume the input so the focused
+ * component does not see it.
+ */
+export type InputHook = (sequence: string) => boolean | void;
+
+/** Controls a shown overlay. */
+export interface OverlayHandle {
+  /** Removes the overlay and gives focus back. */
+  close(): void;
+  /** Hides or re-shows the overlay; hiding gives focus back, showing takes it. */
+  setHidden(hidden: boolean): void;
+  /** Whether the overlay is hidden. */
+  readonly hidden: boolean;
+}
+
+interface OverlayEntry {
+  component: Component;
+  options: OverlayOptions;
+  hidden: boolean;
+  focusBefore: Component | null;
+}
+
+/** An overlay placed for the current frame. */
+interface PlacedOverlay {
+  entry: OverlayEntry;
+  lines: string[];
+  firstLine: number;
+  col: number;
+  width: number;
+  marker: { line: number; col: number } | null;
+}
+
+/**
+ * The terminal UI engine. It is the root {@linkcode Container}: add
+ * components with `addChild`, then `start()`. Each frame renders the
+ * components that changed, diffs against what the terminal shows, and
+ * writes the difference in one synchronized write. It never uses the
+ * alternate screen and never clears scrollback: lines that scrolled above
+ * the screen are left as they are.
+ *
+ * @example
+ * ```ts
+ * import { type Component, type Terminal, TUI } from "@panto/tui";
+ * let output = "";
+ * const terminal: Terminal = {
+ *   columns: 20,
+ *   rows: 5,
+ *   write: (data) => output += data,
+ *   onInput: () => {},
+ *   onResize: () => {},
+ *   start: () => {},
+ *   stop: () => {},
+ * };
+ * const hello: Component = {
+ *   render: () => ["hello"],
+ *   firstLineChanged: () => null,
+ *   invalidate: () => {},
+ * };
+ * const tui = new TUI(terminal);
+ * tui.addChild(hello);
+ * tui.start();
+ * tui.renderNow();
+ * tui.stop();
+ * console.assert(output.includes("hello"));
+ * ```
+ */
+export class TUI extends Container {
+  /** The terminal drawn on. */
+  readonly terminal: Terminal;
+  /** Key bindings used by the engine and available to components. */
+  readonly keybindings: Keybindings;
+  /** Debug counters. */
+  readonly stats: RenderStats = {
+    frames: 0,
+    bytesWritten: 0,
+    linesWritten: 0,
+    truncatedLines: 0,
+    frozenLineEdits: 0,
+    screenRepaints: 0,
+    lastFrameMs: 0,
+  };
+
+  readonly #minFrameIntervalMs: number;
+  readonly #inputHooks: InputHook[] = [];
+  #overlays: OverlayEntry[] = [];
+  /** Closed overlays, so a focus chain through them can be followed. */
+  #closedOverlays = new WeakMap<Component, OverlayEntry>();
+  #focused: Component | null = null;
+  #started = false;
+
+  // Scheduling.
+  #scheduled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #lastFrameAt = -Infinity;
+  #invalidateNext = false;
+  #repaintNext = false;
+  #resumeNext = false;
+
+  // What the terminal shows. Indices are content lines (line 0 = first line we drew).
+  #raw: string[] = [];
+  #base: string[] = [];
+  #screen: string[] = [];
+  #markers = new Map<number, number>();
+  #painted = false;
+  #width = 0;
+  #rows = 0;
+  /** Content line the hardware cursor is on. */
+  #cursorLine = 0;
+  /** Rows used so far: the screen's bottom row is content line `#rowsUsed - 1` once it is full. */
+  #rowsUsed = 1;
+  #cursorShown: boolean | null = null;
+  #overlayRange: { first: number; last: number } | null = null;
+  #out = "";
+
+  /** Creates an engine drawing on `terminal`. Nothing is written until {@linkcode TUI.start}. */
+  constructor(terminal: Terminal, options: TuiOptions = {}) {
+    super();
+    this.terminal = terminal;
+    this.keybindings = options.keybindings ?? new Keybindings();
+    this.#minFrameIntervalMs = options.minFrameIntervalMs ?? 8;
+    terminal.onInput((sequence) => this.#handleInput(sequence));
+    terminal.onResize(() => {
+      this.#repaintNext = true;
+      this.requestRender();
+    });
+    terminal.onBeforeRestore?.(() => this.#parkCursor());
+  }
+
+  /** The focused component (the top overlay while one is shown), or `null`. */
+  get focusedComponent(): Component | null {
+    return this.#focused;
+  }
+
+  /** Starts the terminal and schedules the first frame. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.terminal.start();
+    this.requestRender();
+  }
+
+  /**
+   * Draws any pending frame, leaves the cursor on the line below the
+   * content, and restores the terminal.
+   */
+  stop(): void {
+    if (!this.#started) return;
+    if (this.#scheduled) this.renderNow();
+    this.#cancelSchedule();
+    this.#started = false;
+    if (this.terminal.onBeforeRestore === undefined) this.#parkCursor();
+    this.terminal.stop();
+  }
+
+  /** Gives `component` the input focus (`null` for none) and updates `focused` flags. */
+  setFocus(component: Component | null): void {
+    if (component === this.#focused) return;
+    if (this.#focused !== null) {
+      this.#focused.focused = false;
+      this.#focused.invalidate();
+    }
+    this.#focused = component;
+    if (component !== null) {
+      component.focused = true;
+      component.invalidate();
+    }
+    this.requestRender();
+  }
+
+  /**
+   * Registers a hook that sees every input before the focused component
+   * (for application keys such as ctrl+c). Returns a remover.
+   */
+  onInput(hook: InputHook): () => void {
+    this.#inputHooks.push(hook);
+    return () => {
+      const at = this.#inputHooks.indexOf(hook);
+      if (at !== -1) this.#inputHooks.splice(at, 1);
+    };
+  }
+
+  /**
+   * Shows `component` over the content, focused, until the handle closes
+   * it. Overlays stack: the last shown is drawn on top and gets the input.
+   */
+  showOverlay(component: Component, options: OverlayOptions = {}): OverlayHandle {
+    const entry: OverlayEntry = { component, options, hidden: false, focusBefore: this.#focused };
+    this.#overlays.push(entry);
+    this.setFocus(component);
+    const handle: OverlayHandle = {
+      close: () => this.#closeOverlay(entry),
+      setHidden: (hidden) => this.#setOverlayHidden(entry, hidden),
+      get hidden() {
+        return entry.hidden;
+      },
+    };
+    return handle;
+  }
+
+  /**
+   * Schedules a frame. The first request after an idle period renders on
+   * the next microtask; later ones within the frame interval are merged.
+   * `force` re-renders every component and repaints the visible screen.
+   */
+  requestRender(force = false): void {
+    if (force) {
+      this.#invalidateNext = true;
+      this.#repaintNext = true;
+    }
+    if (!this.#started || this.#scheduled) return;
+    this.#scheduled = true;
+    const wait = this.#lastFrameAt + this.#minFrameIntervalMs - performance.now();
+    if (wait <= 0) queueMicrotask(() => this.#runScheduled());
+    else this.#timer = setTimeout(() => this.#runScheduled(), wait);
+  }
+
+  /** Renders a frame now (cancelling a scheduled one). For tests, benchmarks and shutdown. */
+  renderNow(): void {
+    this.#cancelSchedule();
+    if (!this.#started) return;
+    const startedAt = performance.now();
+    this.#frame();
+    const flushed = this.#flush();
+    this.#lastFrameAt = performance.now();
+    if (flushed) this.stats.lastFrameMs = this.#lastFrameAt - startedAt;
+  }
+
+  /** Suspends the process (ctrl+z), when the terminal supports job control. */
+  suspend(): void {
+    if (this.terminal.suspend === undefined) return;
+    this.#resumeNext = true;
+    this.terminal.suspend();
+  }
+
+  #runScheduled(): void {
+    if (!this.#scheduled) return;
+    this.#scheduled = false;
+    this.#timer = undefined;
+    this.renderNow();
+  }
+
+  #cancelSchedule(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#scheduled = false;
+  }
+
+  #handleInput(sequence: string): void {
+    if (!this.#started) return;
+    for (const hook of [...this.#inputHooks]) {
+      if (hook(sequence) === true) {
+        this.requestRender();
+        return;
+      }
+    }
+    if (this.keybindings.matches(sequence, "tui.suspend") && this.terminal.suspend !== undefined) {
+      this.suspend();
+      return;
+    }
+    const target = this.#focused;
+    if (target?.handleInput === undefined) return;
+    if (parseKey(sequence)?.event === "release" && target.wantsKeyRelease !== true) return;
+    target.handleInput(sequence);
+    this.requestRender();
+  }
+
+  #closeOverlay(entry: OverlayEntry): void {
+    const at = this.#overlays.indexOf(entry);
+    if (at === -1) return;
+    this.#overlays.splice(at, 1);
+    this.#closedOverlays.set(entry.component, entry);
+    this.#refocusAfter(entry);
+  }
+
+  #setOverlayHidden(entry: OverlayEntry, hidden: boolean): void {
+    if (entry.hidden === hidden || !this.#overlays.includes(entry)) return;
+    entry.hidden = hidden;
+    if (hidden) this.#refocusAfter(entry);
+    else {
+      entry.focusBefore = this.#focused;
+      this.setFocus(entry.component);
+    }
+  }
+
+  /** After `entry` went away: focus the top visible overlay, else what `entry` had taken focus from. */
+  #refocusAfter(entry: OverlayEntry): void {
+    if (this.#focused === entry.component) {
+      const top = this.#overlays.findLast((other) => !other.hidden);
+      this.setFocus(top?.component ?? this.#focusBefore(entry));
+    }
+    this.requestRender();
+  }
+
+  /** What `entry` took focus from, skipping overlays that are closed or hidden since. */
+  #focusBefore(entry: OverlayEntry): Component | null {
+    let candidate = entry.focusBefore;
+    const seen = new Set<Component>();
+    while (candidate !== null && !seen.has(candidate)) {
+      seen.add(candidate);
+      const owner = this.#overlays.find((other) => other.component === candidate) ??
+        this.#closedOverlays.get(candidate);
+      if (owner === undefined || (!owner.hidden && this.#overlays.includes(owner))) {
+        return candidate;
+      }
+      candidate = owner.focusBefore;
+    }
+    return candidate;
+  }
+
+  // ---------------------------------------------------------------- frame
+
+  #frame(): void {
+    const width = this.terminal.columns;
+    const rows = this.terminal.rows;
+    const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
+    if (this.#invalidateNext) this.invalidate();
+    if (width !== this.#width) this.#raw.length = 0; // truncation depends on the width
+    this.#width = width;
+    this.#rows = rows;
+    const lines = this.render(width);
+    const firstBaseChange = this.#updateBase(lines, lastRenderCut(this));
+    const overlays = this.#placeOverlays(lines.length);
+    const length = Math.max(lines.length, ...overlays.map((o) => o.firstLine + o.lines.length));
+    const composed = (line: number) => this.#compose(line, overlays);
+
+    if (!this.#painted || this.#resumeNext) {
+      this.#freshPaint(length, composed, this.#painted);
+    } else if (resized || this.#repaintNext || this.#shrinksFullScreen(length)) {
+      this.#repaintScreen(length, composed);
+    } else {
+      this.#diff(length, composed, this.#diffStart(firstBaseChange, overlays, length));
+    }
+    this.#invalidateNext = false;
+    this.#repaintNext = false;
+    this.#resumeNext = false;
+    this.#painted = true;
+    this.#overlayRange = overlays.length === 0 ? null : {
+      first: Math.min(...overlays.map((o) => o.firstLine)),
+      last: Math.max(...overlays.map((o) => o.firstLine + o.lines.length)),
+    };
+    this.#placeCursor(this.#cursorTarget(overlays));
+  }
+
+  /** Copies the new raw lines from the container's cut and sanitizes changed ones. */
+  #updateBase(lines: readonly string[], cut: number): number {
+    let firstChange = lines.length < this.#raw.length ? lines.length : Infinity;
+    for (let i = Math.min(cut, this.#raw.length); i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line === this.#raw[i] && i < this.#raw.length) continue;
+      if (firstChange > i) firstChange = i;
+      this.#raw[i] = line;
+      this.#base[i] = this.#sanitize(i, line);
+    }
+    this.#raw.length = lines.length;
+    this.#base.length = lines.length;
+    for (const line of this.#markers.keys()) {
+      if (line >= lines.length) this.#markers.delete(line);
+    }
+    return firstChange;
+  }
+
+  /** Strips the cursor marker (remembering its column), control characters and excess width. */
+  #sanitize(index: number, line: string): string {
+    if (PLAIN_ASCII.test(line)) {
+      this.#markers.delete(index);
+      if (line.length <= this.#width) return line;
+      this.stats.truncatedLines++;
+      return line.slice(0, this.#width);
+    }
+    let text = line;
+    const marker = text.indexOf(CURSOR_MARKER);
+    if (marker === -1) this.#markers.delete(index);
+    else {
+      this.#markers.set(index, visibleWidth(text.slice(0, marker)));
+      text = text.replaceAll(CURSOR_MARKER, "");
+    }
+    text = text.replaceAll("\t", "   ").replace(CONTROL_CHARS, "");
+    if (visibleWidth(text) > this.#width) {
+      this.stats.truncatedLines++;
+      text = truncateToWidth(text, this.#width);
+    }
+    return text.includes("\x1b") && !text.endsWith(SGR_RESET) ? text + SGR_RESET : text;
+  }
+
+  #placeOverlays(contentLength: number): PlacedOverlay[] {
+    const placed: PlacedOverlay[] = [];
+    const viewportTop = Math.max(0, contentLength - this.#rows);
+    for (const entry of this.#overlays) {
+      if (entry.hidden) continue;
+      const width = overlayWidth(entry.options, this.#width);
+      const rendered = entry.component.render(width);
+      const rect = layoutOverlay(entry.options, rendered.length, this.#width, this.#rows);
+      let marker: PlacedOverlay["marker"] = null;
+      const lines = rendered.slice(0, rect.height).map((line, index) => {
+        const at = line.indexOf(CURSOR_MARKER);
+        if (at === -1) return line;
+        marker = {
+          line: viewportTop + rect.row + index,
+          col: rect.col + visibleWidth(line.slice(0, at)),
+        };
+        return line.replaceAll(CURSOR_MARKER, "");
+      });
+      placed.push({
+        entry,
+        lines,
+        firstLine: viewportTop + rect.row,
+        col: rect.col,
+        width: rect.width,
+        marker,
+      });
+    }
+    return placed;
+  }
+
+  #compose(line: number, overlays: readonly PlacedOverlay[]): string {
+    let text = this.#base[line] ?? "";
+    for (const overlay of overlays) {
+      const row = line - overlay.firstLine;
+      if (row < 0 || row >= overlay.lines.length) continue;
+      text = compositeLine(text, overlay.lines[row]!, overlay.col, overlay.width, this.#width);
+    }
+    return text;
+  }
+
+  /** The first content line that may need rewriting. */
+  #diffStart(firstBaseChange: number, overlays: readonly PlacedOverlay[], length: number): number {
+    let start = firstBaseChange;
+    if (this.#overlayRange !== null) start = Math.min(start, this.#overlayRange.first);
+    for (const overlay of overlays) start = Math.min(start, overlay.firstLine);
+    if (length !== this.#screen.length) start = Math.min(start, length, this.#screen.length);
+    return start;
+  }
+
+  /** Content lines above this have scrolled into the terminal's scrollback. */
+  #viewportTop(): number {
+    return Math.max(0, this.#rowsUsed - this.#rows);
+  }
+
+  /**
+   * A shrink of content that fills the screen would leave blank rows at the
+   * bottom; repaint the screen so the content stays bottom-aligned.
+   */
+  #shrinksFullScreen(length: number): boolean {
+    return length < this.#rowsUsed && this.#rowsUsed >= this.#rows;
+  }
+
+  #diff(length: number, composed: (line: number) => string, start: number): void {
+    const viewportTop = this.#viewportTop();
+    for (let line = start; line < length; line++) {
+      const text = composed(line);
+      if (text === this.#screen[line] && line < this.#screen.length) continue;
+      if (line < viewportTop) {
+        // Already in scrollback: the terminal's copy stays as it was.
+        this.stats.frozenLineEdits++;
+        this.#screen[line] = text;
+        continue;
+      }
+      this.#writeLine(line, text);
+    }
+    if (length < this.#screen.length) {
+      this.#moveTo(Math.max(length, viewportTop));
+      this.#out += CLEAR_BELOW;
+    }
+    this.#screen.length = length;
+  }
+
+  #writeLine(line: number, text: string): void {
+    const freshRow = line >= this.#rowsUsed;
+    this.#moveTo(line);
+    this.#out += freshRow ? text : CLEAR_LINE + text;
+    this.#screen[line] = text;
+    this.stats.linesWritten++;
+  }
+
+  /**
+   * Paints from the cursor position: all lines on the first frame, or the
+   * visible tail after a resume (the shell wrote below our last frame).
+   */
+  #freshPaint(length: number, composed: (line: number) => string, tailOnly: boolean): void {
+    if (tailOnly) this.stats.screenRepaints++;
+    const first = tailOnly ? Math.max(0, length - this.#rows) : 0;
+    this.#screen = [];
+    for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
+    this.#out += this.#screen.slice(first).join("\r\n");
+    this.stats.linesWritten += length - first;
+    this.#cursorLine = Math.max(0, length - 1);
+    this.#rowsUsed = Math.max(1, length);
+  }
+
+  /**
+   * Repaints the visible screen only (resize, forced render, shrink of a
+   * full screen). Scrollback is never cleared: lines above stay as they were.
+   */
+  #repaintScreen(length: number, composed: (line: number) => string): void {
+    this.stats.screenRepaints++;
+    if (this.#rowsUsed >= this.#rows || length >= this.#rows) {
+      // Our content owns the whole screen: repaint it from the top-left corner.
+      this.#out += HOME + CLEAR_BELOW;
+    } else {
+      // Short content below the shell's output: go back to our first line.
+      const up = this.#rowsAbove(this.#cursorLine);
+      if (up > 0) this.#out += `\x1b[${up}A`;
+      this.#out += "\r" + CLEAR_BELOW;
+    }
+    const first = Math.max(0, length - this.#rows);
+    for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
+    this.#screen.length = length;
+    this.#out += this.#screen.slice(first).join("\r\n");
+    this.stats.linesWritten += length - first;
+    this.#cursorLine = Math.max(0, length - 1);
+    this.#rowsUsed = Math.max(1, length);
+  }
+
+  /** Screen rows between our first line and the cursor's line, after the terminal reflowed them. */
+  #rowsAbove(line: number): number {
+    let rows = 0;
+    for (let i = 0; i < line && i < this.#screen.length; i++) {
+      rows += Math.max(1, Math.ceil(visibleWidth(this.#screen[i]!) / this.#width));
+    }
+    return rows;
+  }
+
+  /** Moves the cursor to column 0 of content line `target`, creating rows below as needed. */
+  #moveTo(target: number): void {
+    const from = this.#cursorLine;
+    if (target < from) {
+      this.#out += `\x1b[${from - target}A\r`;
+    } else if (target > from) {
+      const lastRow = this.#rowsUsed - 1;
+      const existing = Math.max(0, Math.min(target, lastRow) - from);
+      const fresh = target - Math.max(from, lastRow);
+      if (existing > 0) {
+        this.#out += existing <= 2 ? "\r\n".repeat(existing) : `\x1b[${existing}B\r`;
+      }
+      if (fresh > 0) {
+        this.#out += "\r\n".repeat(fresh);
+        this.#rowsUsed = target + 1;
+      }
+    } else {
+      this.#out += "\r";
+    }
+    this.#cursorLine = target;
+  }
+
+  #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {
+    const focusedOverlay = overlays.findLast((o) => o.entry.component === this.#focused);
+    if (focusedOverlay !== undefined) return focusedOverlay.marker;
+    if (overlays.length > 0 || this.#markers.size === 0) return null;
+    const line = Math.max(...this.#markers.keys());
+    return { line, col: this.#markers.get(line)! };
+  }
+
+  /** Shows the hardware cursor at the marker (for IMEs), or hides it. */
+  #placeCursor(target: { line: number; col: number } | null): void {
+    const visible = target !== null && target.line >= this.#viewportTop() &&
+      target.line < this.#screen.length;
+    if (visible) {
+      if (target.line !== this.#cursorLine || this.#out !== "" || this.#cursorShown !== true) {
+        this.#moveTo(target.line);
+        this.#out += `\x1b[${target.col + 1}G`;
+      }
+    } else if (this.#out !== "") {
+      this.#out += "\r";
+    }
+    if (visible !== this.#cursorShown) {
+      this.#out += visible ? SHOW_CURSOR : HIDE_CURSOR;
+      this.#cursorShown = visible;
+    }
+  }
+
+  /** Leaves the cursor at column 0 of the line below the content, visible. */
+  #parkCursor(): void {
+    if (!this.#painted) return;
+    this.#moveTo(this.#screen.length);
+    this.#out += SHOW_CURSOR;
+    this.#cursorShown = true;
+    this.#flush();
+  }
+
+  #flush(): boolean {
+    if (this.#out === "") return false;
+    const frame = SYNC_BEGIN + this.#out + SYNC_END;
+    this.#out = "";
+    this.stats.frames++;
+    this.stats.bytesWritten += frame.length;
+    this.terminal.write(frame);
+    return true;
+  }
+}
