@@ -1,4 +1,5 @@
-import type { ContentBlock, ImageBlock, ToolResultBlock, ToolUseBlock } from "./content.ts";
+import type { ContentBlock, ImageBlock, ResultPart, ToolResultBlock, ToolUseBlock } from "./content.ts";
+import { downsizeImage } from "./image.ts";
 import type { Config } from "./config.ts";
 import {
   DEFAULT_COMPACTION_PROMPT,
@@ -230,7 +231,8 @@ export class Agent {
   }
 
   async #loop(user: UserMessage, channel: EventChannel, signal: AbortSignal): Promise<void> {
-    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...(user.images ?? [])];
+    const images = await this.#downsize(user.images ?? [], true);
+    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images];
     await this.#persist([this.#conversation.addUserMessage(blocks, user.metadata)]);
     await this.#tools.loadSources();
     const maxTurns = this.#config.maxTurns ?? DEFAULT_MAX_TURNS;
@@ -374,6 +376,7 @@ export class Agent {
     const runOne = async (call: ToolUseBlock): Promise<ToolResultBlock> => {
       channel.push({ type: "tool_dispatch_start", call });
       const outcome: CallOutcome = await this.#tools.execute(call, signal);
+      outcome.parts = await this.#downsize(outcome.parts);
       channel.push({
         type: "tool_dispatch_complete",
         call,
@@ -395,6 +398,25 @@ export class Agent {
       for (const call of calls) results.push(await runOne(call));
     }
     await this.#persist([this.#conversation.addToolResults(results)]);
+  }
+
+  /**
+   * Downsizes images to the configured longest side. A user's unreadable
+   * image fails the run with a clear error (strict); a tool's becomes a note
+   * the model can read.
+   */
+  async #downsize<T extends ResultPart | ImageBlock>(parts: readonly T[], strict = false): Promise<T[]> {
+    const maxSide = this.#config.imageMaxSide;
+    return await Promise.all(parts.map(async (part): Promise<T> => {
+      if (part.type !== "image") return part;
+      try {
+        const image = await downsizeImage(part, maxSide === undefined ? {} : { maxSide });
+        return { ...part, mediaType: image.mediaType, data: image.data };
+      } catch (error) {
+        if (strict) throw error;
+        return { type: "text", text: `[image omitted: ${(error as Error).message}]` } as T;
+      }
+    }));
   }
 
   #compactionEnabled(): boolean {

@@ -132,6 +132,10 @@ export function planCompaction(
   }
   if (cut === context.length) cut = lastValidCut(context);
   if (cut <= 0) return null;
+  // A cut inside an earlier exchange moves forward to the next user message;
+  // only the latest turn, when too large to keep whole, is split.
+  const nextUser = context.findIndex((m, i) => i >= cut && m.role === "user");
+  if (nextUser !== -1) cut = nextUser;
   const turnStart = lastUserIndex(context, cut);
   if (context[cut]!.role === "user" || turnStart <= 0) {
     return { summarise: context.slice(0, cut), turnPrefix: [], keep: context.slice(cut) };

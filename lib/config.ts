@@ -114,4 +114,6 @@ export interface Config {
   maxTurns?: number;
   /** Abort a response when the server sends nothing for this long (ms). Default 120000. */
   idleTimeoutMs?: number;
+  /** Images from tools and users are downsized to this longer side (px) before they are stored or sent. Default 2000. */
+  imageMaxSide?: number;
 }

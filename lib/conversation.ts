@@ -1,6 +1,6 @@
 import type { ContentBlock, SystemMode, ToolResultBlock } from "./content.ts";
 import type { Message } from "./message.ts";
-import type { Usage } from "./usage.ts";
+import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
 /**
  * A single linear chain of messages, with builders for each kind and direct
@@ -116,6 +116,21 @@ export class Conversation {
    */
   systemPrompt(): string {
     return effectiveSystemPrompt(this.messages);
+  }
+
+  /**
+   * Tokens spent over the whole conversation: the sum of every assistant
+   * message's usage (copies kept by compaction carry none, so nothing is
+   * counted twice).
+   *
+   * @returns The totals.
+   */
+  totalUsage(): Usage {
+    let total = emptyUsage();
+    for (const message of this.messages) {
+      if (message.usage) total = addUsage(total, message.usage);
+    }
+    return total;
   }
 
   /**

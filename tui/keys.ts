@@ -279,7 +279,7 @@ function parsePlain(data: string): Key | null {
     const lower = data.toLowerCase();
     return withText(makeKey(lower, lower === data ? 0 : MOD_SHIFT), data);
   }
-  if (byte < 32 || byte === 0x7f) return null;
+  if (byte < 32 || byte === 0x7f || !isSingleGrapheme(data)) return null;
   return withText(makeKey(data.toLowerCase(), 0), data);
 }
 
@@ -332,8 +332,18 @@ export function parseKey(data: string): Key | null {
   }
   if (data.startsWith(`${ESC}O`) && data.length === 3) return parseSs3(data[2] ?? "");
   // ESC prefix = alt (meta) on legacy terminals: ESC a, ESC ESC, ESC \x7f, ESC ESC [A…
-  const inner = parseKey(data.slice(1));
+  const rest = data.slice(1);
+  if (!rest.startsWith(ESC) && !isSingleGrapheme(rest)) return null; // OSC, DCS, APC, garbage
+  const inner = parseKey(rest);
   return inner === null ? null : withAlt(inner);
+}
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+function isSingleGrapheme(text: string): boolean {
+  if (text.length === 1) return true;
+  const iterator = segmenter.segment(text)[Symbol.iterator]();
+  return iterator.next().done === false && iterator.next().done === true;
 }
 
 function withAlt(key: Key): Key {

@@ -9,3 +9,40 @@ export { CURSOR_MARKER } from "./component.ts";
 export type { Key } from "./keys.ts";
 export { formatKey, matchesKey, parseKey } from "./keys.ts";
 export { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
+export { createTheme, defaultTheme } from "./theme.ts";
+export type { ColorValue, Theme, ThemeBackground, ThemeColor, ThemeOptions } from "./theme.ts";
+export { breakText, wrapText } from "./components/wrap_text.ts";
+export { highlightCode } from "./components/code_highlight.ts";
+export { CachedComponent } from "./components/cached_component.ts";
+export { Spacer } from "./components/spacer.ts";
+export { Text } from "./components/text.ts";
+export type { TextOptions } from "./components/text.ts";
+export { Markdown } from "./components/markdown.ts";
+export type { MarkdownOptions } from "./components/markdown.ts";
+export { Editor } from "./components/editor.ts";
+export type { EditorOptions } from "./components/editor.ts";
+export type {
+  AutocompleteItem,
+  AutocompleteProvider,
+  AutocompleteRequest,
+  AutocompleteSuggestions,
+} from "./components/autocomplete.ts";
+export { Welcome } from "./components/welcome.ts";
+export type { WelcomeData } from "./components/welcome.ts";
+export { UserMessage } from "./components/user_message.ts";
+export { AssistantMessage } from "./components/assistant_message.ts";
+export { Thinking } from "./components/thinking.ts";
+export type { ThinkingOptions } from "./components/thinking.ts";
+export { ToolUse } from "./components/tool_use.ts";
+export type { ToolStatus, ToolUseData, ToolUseOptions } from "./components/tool_use.ts";
+export { CompactionSummary } from "./components/compaction_summary.ts";
+export type { CompactionData } from "./components/compaction_summary.ts";
+export { Loader } from "./components/loader.ts";
+export type { LoaderOptions } from "./components/loader.ts";
+export { Footer } from "./components/footer.ts";
+export type { FooterData } from "./components/footer.ts";
+export { SelectList } from "./components/select_list.ts";
+export type { SelectItem, SelectListOptions } from "./components/select_list.ts";
+export { formatDuration, formatTokens } from "./components/format.ts";
+export { UI_EVENTS, UiEvents } from "./ui_events.ts";
+export type { BuiltinUiEvents, UiEvent, UiEventHandler, UiEventsOptions } from "./ui_events.ts";

@@ -108,7 +108,10 @@ export class UiEvents {
   }
 
   /** Registers a handler; returns a function that unregisters it. */
-  on<K extends keyof BuiltinUiEvents>(name: K, handler: UiEventHandler<BuiltinUiEvents[K]>): () => void;
+  on<K extends keyof BuiltinUiEvents>(
+    name: K,
+    handler: UiEventHandler<BuiltinUiEvents[K]>,
+  ): () => void;
   /** Registers a handler for a custom event. */
   on<Data = unknown>(name: string, handler: UiEventHandler<Data>): () => void;
   on(name: string, handler: UiEventHandler<never>): () => void {
@@ -126,7 +129,11 @@ export class UiEvents {
    * the component to drive (the default unless a handler replaced it).
    * The app mounts the result itself.
    */
-  create<K extends keyof BuiltinUiEvents>(name: K, data: BuiltinUiEvents[K], makeDefault: () => Component): Component;
+  create<K extends keyof BuiltinUiEvents>(
+    name: K,
+    data: BuiltinUiEvents[K],
+    makeDefault: () => Component,
+  ): Component;
   /** Fires a custom creation event with a default. */
   create<Data>(name: string, data: Data, makeDefault: () => Component): Component;
   create(name: string, data: unknown, makeDefault: () => Component): Component {
@@ -144,31 +151,37 @@ export class UiEvents {
   }
 
   /** Runs the handlers; the default is built at most once, and only if asked for or needed. */
-  #fire(name: string, data: unknown, makeDefault: (() => Component) | undefined): Component | undefined {
+  #fire(
+    name: string,
+    data: unknown,
+    makeDefault: (() => Component) | undefined,
+  ): Component | undefined {
     let fallback: Component | undefined;
     const getDefault = () => (fallback ??= makeDefault?.());
-    let chosen: Component | undefined;
-    let isSet = false;
+    const choice: { component: Component | undefined; isSet: boolean } = {
+      component: undefined,
+      isSet: false,
+    };
     const event: UiEvent<unknown> = {
       name,
       data,
-      getComponent: () => (isSet ? chosen : getDefault()),
+      getComponent: () => (choice.isSet ? choice.component : getDefault()),
       setComponent: (component) => {
-        chosen = component;
-        isSet = true;
+        choice.component = component;
+        choice.isSet = true;
       },
     };
     for (const handler of [...(this.#handlers.get(name) ?? [])]) {
-      const [chosenBefore, isSetBefore] = [chosen, isSet];
+      const before = { ...choice };
       try {
         const result: unknown = (handler as UiEventHandler<unknown>)(event);
         if (result instanceof Promise) this.#reportAsync(result, name);
       } catch (error) {
-        [chosen, isSet] = [chosenBefore, isSetBefore];
+        Object.assign(choice, before);
         this.#options.onError?.(error, name);
       }
     }
-    return isSet ? chosen : getDefault();
+    return choice.isSet ? choice.component : getDefault();
   }
 
   /** Handlers must choose synchronously: the component paints right after. */

@@ -308,8 +308,7 @@ export class PostgresStore implements SessionStore {
         await tx`
           INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text, search_vector)
           VALUES (${sessionId}, ${start + index}, ${entry.message.role},
-                  ${entry.wire ? JSON.stringify(entry.wire) : null}::jsonb,
-                  ${entry.usage ? JSON.stringify(entry.usage) : null}::jsonb,
+                  ${json(tx, entry.wire)}, ${json(tx, entry.usage)},
                   ${stringifyWellFormed(withUsage(entry.message, entry.usage))},
                   ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
                   to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}))`;
@@ -317,7 +316,7 @@ export class PostgresStore implements SessionStore {
       await tx`
         UPDATE panto_sessions SET modified = now(), message_count = message_count + ${messages.length},
           last_user_message = coalesce(${batch.lastUserMessage ?? null}, last_user_message),
-          wire = coalesce(${batch.wire ? JSON.stringify(batch.wire) : null}::jsonb, wire)
+          wire = coalesce(${json(tx, batch.wire)}, wire)
         WHERE id = ${sessionId}`;
     });
     this.#pending.delete(sessionId);
@@ -479,6 +478,11 @@ function toInfo(row: Row): SessionInfo {
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */
 function searchWords(text: string): string {
   return text.toWellFormed().replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");
+}
+
+/** A jsonb parameter (`null` when absent). */
+function json(sql: postgres.TransactionSql, value: object | undefined): postgres.Parameter | null {
+  return value === undefined ? null : sql.json(value as postgres.JSONValue);
 }
 
 function wellFormed(text: string | undefined): string | null {

@@ -60,7 +60,9 @@ const ENTITIES: Readonly<Record<string, string>> = {
 };
 
 function unescapeHtml(text: string): string {
-  return text.includes("&") ? text.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e] ?? e) : text;
+  return text.includes("&")
+    ? text.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e] ?? e)
+    : text;
 }
 
 function scopeColor(classAttribute: string): ThemeColor | undefined {

@@ -13,7 +13,11 @@ import { matchesKey, parseKey } from "../keys.ts";
 import { truncateToWidth, visibleWidth } from "../text_width.ts";
 import { defaultTheme } from "../theme.ts";
 import type { Theme } from "../theme.ts";
-import type { AutocompleteItem, AutocompleteProvider, AutocompleteSuggestions } from "./autocomplete.ts";
+import type {
+  AutocompleteItem,
+  AutocompleteProvider,
+  AutocompleteSuggestions,
+} from "./autocomplete.ts";
 import { EditorBuffer } from "./editor_buffer.ts";
 import type { Position } from "./editor_buffer.ts";
 import { PromptHistory } from "./editor_history.ts";
@@ -212,7 +216,9 @@ export class Editor implements Component {
     if (tooBig) {
       const id = ++this.#pasteCount;
       this.#pastes.set(id, normalized);
-      this.#buffer.insert(lines > 1 ? `[paste #${id} +${lines} lines]` : `[paste #${id} ${normalized.length} chars]`);
+      this.#buffer.insert(
+        lines > 1 ? `[paste #${id} +${lines} lines]` : `[paste #${id} ${normalized.length} chars]`,
+      );
     } else {
       this.#buffer.insert(sanitize(normalized));
     }
@@ -260,7 +266,9 @@ export class Editor implements Component {
     lines.push(this.#border(below > 0 ? `↓ ${below} more` : ""));
     lines.push(...this.#renderSuggestions());
     this.#renderedVersion = this.#version;
-    return lines.map((line) => (visibleWidth(line) > this.#width ? truncateToWidth(line, this.#width) : line));
+    return lines.map((
+      line,
+    ) => (visibleWidth(line) > this.#width ? truncateToWidth(line, this.#width) : line));
   }
 
   /** 0 after any change since the last render (the editor is small), else null. */
@@ -553,7 +561,9 @@ export class Editor implements Component {
   #scrollTo(cursorRow: number, rowCount: number): void {
     const maxTop = Math.max(0, rowCount - this.#maxRows);
     if (cursorRow < this.#scrollTop) this.#scrollTop = cursorRow;
-    if (cursorRow >= this.#scrollTop + this.#maxRows) this.#scrollTop = cursorRow - this.#maxRows + 1;
+    if (cursorRow >= this.#scrollTop + this.#maxRows) {
+      this.#scrollTop = cursorRow - this.#maxRows + 1;
+    }
     this.#scrollTop = Math.min(Math.max(0, this.#scrollTop), maxTop);
   }
 
@@ -563,7 +573,8 @@ export class Editor implements Component {
       return theme.fg("border", "─".repeat(this.#width));
     }
     const rest = this.#width - label.length - 5;
-    return theme.fg("border", "─── ") + theme.fg("muted", label) + theme.fg("border", " " + "─".repeat(rest));
+    return theme.fg("border", "─── ") + theme.fg("muted", label) +
+      theme.fg("border", " " + "─".repeat(rest));
   }
 
   /** A row's text, markers coloured, with the cursor block at `cursorX` (-1: none). */
@@ -587,13 +598,18 @@ export class Editor implements Component {
     if (open === undefined) return [];
     const theme = this.#theme;
     const size = Math.max(1, this.#options.maxSuggestions ?? 5);
-    const first = Math.min(Math.max(0, open.selected - size + 1), Math.max(0, open.items.length - size));
+    const first = Math.min(
+      Math.max(0, open.selected - size + 1),
+      Math.max(0, open.items.length - size),
+    );
     return open.items.slice(first, first + size).map((item, i) => {
       const selected = first + i === open.selected;
       const label = item.label ?? item.value;
       const marker = selected ? theme.fg("selected", "› ") : "  ";
       const name = selected ? theme.bold(theme.fg("selected", label)) : label;
-      const description = item.description === undefined ? "" : "  " + theme.fg("muted", item.description);
+      const description = item.description === undefined
+        ? ""
+        : "  " + theme.fg("muted", item.description);
       return truncateToWidth(marker + name + description, this.#width, "…");
     });
   }

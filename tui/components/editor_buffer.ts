@@ -79,14 +79,24 @@ export class EditorBuffer {
     const pushPlain = (end: number) => {
       let offset = plainStart;
       for (const grapheme of graphemes(text.slice(plainStart, end))) {
-        units?.push({ start: offset, end: offset + grapheme.length, text: grapheme, marker: false });
+        units?.push({
+          start: offset,
+          end: offset + grapheme.length,
+          text: grapheme,
+          marker: false,
+        });
         offset += grapheme.length;
       }
     };
     for (const match of text.matchAll(MARKER_PATTERN)) {
       if (!this.#isMarker(Number(match[1]))) continue;
       pushPlain(match.index);
-      units.push({ start: match.index, end: match.index + match[0].length, text: match[0], marker: true });
+      units.push({
+        start: match.index,
+        end: match.index + match[0].length,
+        text: match[0],
+        marker: true,
+      });
       plainStart = match.index + match[0].length;
     }
     pushPlain(text.length);
@@ -150,7 +160,8 @@ export class EditorBuffer {
     const runClass = wordClass(units[i] as TextUnit);
     if ((units[i] as TextUnit).marker) return { line: pos.line, col: (units[i] as TextUnit).end };
     while (
-      i + 1 < units.length && wordClass(units[i + 1] as TextUnit) === runClass && !units[i + 1]?.marker
+      i + 1 < units.length && wordClass(units[i + 1] as TextUnit) === runClass &&
+      !units[i + 1]?.marker
     ) i++;
     return { line: pos.line, col: units[i]?.end ?? length };
   }

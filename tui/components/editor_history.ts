@@ -13,7 +13,7 @@ const DEFAULT_LIMIT = 500;
  *
  * @example
  * ```ts
- * import { PromptHistory } from "@panto/tui";
+ * import { PromptHistory } from "./editor_history.ts";
  * const history = new PromptHistory(["first", "second"]);
  * console.assert(history.older("draft") === "second");
  * console.assert(history.older("second") === "first");

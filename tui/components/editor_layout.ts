@@ -63,7 +63,12 @@ function lineRows(line: number, units: readonly TextUnit[], width: number, lengt
 }
 
 /** Visible width of the units of `text` between two offsets. */
-export function columnsBetween(buffer: EditorBuffer, text: string, from: number, to: number): number {
+export function columnsBetween(
+  buffer: EditorBuffer,
+  text: string,
+  from: number,
+  to: number,
+): number {
   let columns = 0;
   for (const unit of buffer.units(text)) {
     if (unit.start >= to) break;

@@ -80,7 +80,9 @@ export class Footer extends CachedComponent {
     const stats = this.#stats();
     const model = this.#data.model === undefined ? "" : theme.fg("muted", this.#data.model);
     const gap = width - visibleWidth(stats) - visibleWidth(model);
-    const line = gap >= 1 ? stats + " ".repeat(gap) + model : [stats, model].filter((s) => s !== "").join(" ");
+    const line = gap >= 1
+      ? stats + " ".repeat(gap) + model
+      : [stats, model].filter((s) => s !== "").join(" ");
     if (line !== "") lines.push(truncateToWidth(line, width, "…"));
     return lines;
   }

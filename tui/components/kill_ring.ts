@@ -14,7 +14,7 @@ const DEFAULT_CAPACITY = 30;
  *
  * @example
  * ```ts
- * import { KillRing } from "@panto/tui";
+ * import { KillRing } from "./kill_ring.ts";
  * const ring = new KillRing();
  * ring.kill("world", { merge: false, before: false });
  * ring.kill("hello ", { merge: true, before: true });

@@ -31,7 +31,7 @@ function renderCode(token: Tokens.Code, width: number, style: MarkdownStyle): st
   for (const line of highlightCode(token.text, language, theme)) {
     for (const piece of breakText(line, width - indent.length)) lines.push(indent + piece);
   }
-  lines.push(border("```"));
+  lines.push(...breakText(border("```"), width));
   return lines;
 }
 
@@ -60,7 +60,12 @@ function renderListItem(
   return body.map((line, i) => (i === 0 ? firstPrefix : " ".repeat(hanging)) + line);
 }
 
-function renderList(token: Tokens.List, width: number, style: MarkdownStyle, depth: number): string[] {
+function renderList(
+  token: Tokens.List,
+  width: number,
+  style: MarkdownStyle,
+  depth: number,
+): string[] {
   const lines: string[] = [];
   token.items.forEach((item, index) => {
     if (index > 0 && token.loose) lines.push("");
@@ -82,7 +87,12 @@ function renderQuote(token: Tokens.Blockquote, width: number, style: MarkdownSty
  * Renders one block token. `depth` is the list nesting depth (for bullets).
  * Tokens that draw nothing (link definitions, blank space) give no lines.
  */
-export function renderBlock(token: Token, width: number, style: MarkdownStyle, depth = 0): string[] {
+export function renderBlock(
+  token: Token,
+  width: number,
+  style: MarkdownStyle,
+  depth = 0,
+): string[] {
   const block = token as MarkedToken;
   switch (block.type) {
     case "space":
@@ -110,7 +120,9 @@ export function renderBlock(token: Token, width: number, style: MarkdownStyle, d
     case "hr":
       return [style.theme.fg("mdHr", "─".repeat(Math.max(1, width)))];
     case "html":
-      return block.text.trim() === "" ? [] : wrapText(style.theme.fg("muted", block.text.trimEnd()), width);
+      return block.text.trim() === ""
+        ? []
+        : wrapText(style.theme.fg("muted", block.text.trimEnd()), width);
     default:
       return wrapText(style.text(decodeEntities(block.raw.trimEnd())), width);
   }

@@ -24,8 +24,7 @@ const MIN_COLUMN = 3;
 export function fitColumns(natural: readonly number[], available: number): number[] {
   const total = natural.reduce((sum, width) => sum + width, 0);
   if (total <= available) return [...natural];
-  const sumCapped = (cap: number) =>
-    natural.reduce((sum, width) => sum + Math.min(width, cap), 0);
+  const sumCapped = (cap: number) => natural.reduce((sum, width) => sum + Math.min(width, cap), 0);
   let low = 0;
   let high = Math.max(...natural);
   while (low < high) {
@@ -75,7 +74,11 @@ function ruleLine(widths: readonly number[], left: string, mid: string, right: s
 }
 
 /** One "header: value" line group per row, for screens too narrow for columns. */
-function stackedRows(headers: readonly string[], rows: readonly string[][], width: number): string[] {
+function stackedRows(
+  headers: readonly string[],
+  rows: readonly string[][],
+  width: number,
+): string[] {
   const lines: string[] = [];
   rows.forEach((row, index) => {
     if (index > 0) lines.push("");

@@ -96,7 +96,10 @@ export class SelectList<T> extends CachedComponent {
     this.#theme = options.theme ?? defaultTheme();
     this.#keys = options.keybindings ?? new Keybindings();
     this.#maxVisible = Math.max(1, options.maxVisible ?? 10);
-    this.#selected = Math.min(Math.max(0, options.initialIndex ?? 0), Math.max(0, items.length - 1));
+    this.#selected = Math.min(
+      Math.max(0, options.initialIndex ?? 0),
+      Math.max(0, items.length - 1),
+    );
     this.#reveal();
   }
 
@@ -184,7 +187,9 @@ export class SelectList<T> extends CachedComponent {
     const selected = index === this.#selected;
     const marker = selected ? theme.fg("selected", "› ") : "  ";
     const label = selected ? theme.bold(theme.fg("selected", item.label)) : item.label;
-    const description = item.description === undefined ? "" : "  " + theme.fg("muted", item.description);
+    const description = item.description === undefined
+      ? ""
+      : "  " + theme.fg("muted", item.description);
     const line = marker + label + description;
     return truncateToWidth(selected ? theme.bg("selected", line) : line, width, "…");
   }

@@ -32,7 +32,8 @@ export class SgrState {
     if (sequence.startsWith(`${ESC}[`) && sequence.endsWith("m")) {
       this.#applySgr(sequence.slice(2, -1));
     } else if (sequence.startsWith(`${ESC}]8;`)) {
-      const body = sequence.slice(4).replace(/(\x07|\x1b\\)$/, "");
+      const terminator = sequence.endsWith(BEL) ? 1 : 2;
+      const body = sequence.slice(4, -terminator);
       const url = body.slice(body.indexOf(";") + 1);
       this.#hyperlink = url === "" ? "" : sequence;
     }

@@ -63,7 +63,10 @@ export class Text implements Component {
   setText(text: string): void {
     const next = text.replaceAll("\r", "").split("\n");
     let same = 0;
-    while (same < next.length && same < this.#sourceLines.length && next[same] === this.#sourceLines[same]) {
+    while (
+      same < next.length && same < this.#sourceLines.length &&
+      next[same] === this.#sourceLines[same]
+    ) {
       same++;
     }
     if (same === next.length && same === this.#sourceLines.length) return;
@@ -89,7 +92,9 @@ export class Text implements Component {
     this.#wrapped.length = Math.min(this.#wrapped.length, from);
     for (let i = from; i < this.#sourceLines.length; i++) {
       const wrapped = wrapText(this.#style(this.#sourceLines[i] ?? ""), inner);
-      this.#wrapped.push(this.#prefix === "" ? wrapped : wrapped.map((line) => this.#prefix + line));
+      this.#wrapped.push(
+        this.#prefix === "" ? wrapped : wrapped.map((line) => this.#prefix + line),
+      );
     }
     this.#lines = this.#wrapped.flat();
     this.#width = width;

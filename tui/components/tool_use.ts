@@ -130,7 +130,10 @@ export class ToolUse implements Component {
     this.#theme = options.theme ?? defaultTheme();
     this.#collapsedLines = Math.max(1, options.collapsedLines ?? 5);
     this.#expanded = options.expanded ?? false;
-    this.#argsText = new Text("", { prefix: INDENT, style: (line) => this.#theme.fg("muted", line) });
+    this.#argsText = new Text("", {
+      prefix: INDENT,
+      style: (line) => this.#theme.fg("muted", line),
+    });
     this.#result = this.#resultText("", false);
   }
 
@@ -236,7 +239,11 @@ export class ToolUse implements Component {
     const icon = theme.fg(STATUS_COLORS[this.#status], STATUS_ICONS[this.#status]);
     const summary = summarizeArgs(this.#args);
     const head = `${icon} ${theme.bold(theme.fg("toolTitle", this.name))}`;
-    return truncateToWidth(summary === "" ? head : `${head} ${theme.fg("muted", summary)}`, width, "…");
+    return truncateToWidth(
+      summary === "" ? head : `${head} ${theme.fg("muted", summary)}`,
+      width,
+      "…",
+    );
   }
 
   #resultText(text: string, isError: boolean): Text {

@@ -12,7 +12,7 @@ const DEFAULT_DEPTH = 200;
  *
  * @example
  * ```ts
- * import { UndoStack } from "@panto/tui";
+ * import { UndoStack } from "./undo_stack.ts";
  * const undo = new UndoStack<string>();
  * undo.push("a");
  * undo.push("ab");

@@ -1,0 +1,294 @@
+// Session store benchmarks: append latency (fsync on), load of a 10,000-message
+// session, list of 10,000 sessions; each beside pi's SessionManager
+// (@mariozechner/pi-coding-agent) on equivalent data. A measurement, not a test:
+//   deno run -A bench/session_bench.ts [--quick]
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import {
+  FileSystemJSONLStore,
+  type Message,
+  type PersistentMessage,
+  PostgresStore,
+  type SessionStore,
+  SQLiteStore,
+} from "@panto/lib";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { headerLine, messageLine } from "../lib/session/jsonl_format.ts";
+import { newSessionId } from "../lib/session/ids.ts";
+import { findPostgresBin, type PostgresCluster, startPostgres } from "../tests/support/postgres.ts";
+
+const quick = Deno.args.includes("--quick");
+const APPENDS = quick ? 50 : 300;
+const LOAD_MESSAGES = quick ? 1_000 : 10_000;
+const LIST_SESSIONS = quick ? 1_000 : 10_000;
+const TEXT = "The quick brown fox jumps over the lazy dog. ".repeat(12); // ~540 bytes
+
+const WIRE = {
+  apiStyle: "anthropic-messages",
+  baseUrl: "https://api.anthropic.com",
+  model: "claude-sonnet-4-5",
+  reasoning: "off",
+} as const;
+const USAGE = { inputTokens: 900, outputTokens: 120, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+
+function ourMessage(index: number): PersistentMessage {
+  const role = index % 2 === 0 ? "user" : "assistant";
+  const message: Message = {
+    role,
+    content: [{ type: "text", text: `${index} ${TEXT}` }],
+    timestamp: new Date().toISOString(),
+  };
+  if (role === "user") return { message, conversation: [], toolsAvailable: [] };
+  message.usage = USAGE;
+  return { message, usage: USAGE, wire: WIRE, conversation: [], toolsAvailable: [] };
+}
+
+function piMessage(index: number): Parameters<SessionManager["appendMessage"]>[0] {
+  const content = [{ type: "text" as const, text: `${index} ${TEXT}` }];
+  if (index % 2 === 0) return { role: "user", content, timestamp: Date.now() };
+  return {
+    role: "assistant",
+    content,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: WIRE.model,
+    usage: {
+      input: 900,
+      output: 120,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 1020,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
+}
+
+interface Row {
+  what: string;
+  ours: string;
+  pi: string;
+}
+const rows: Row[] = [];
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+}
+
+async function time(task: () => unknown): Promise<number> {
+  const start = performance.now();
+  await task();
+  return performance.now() - start;
+}
+
+async function median(runs: number, task: () => unknown): Promise<number> {
+  const samples = [];
+  for (let i = 0; i < runs; i++) samples.push(await time(task));
+  return percentile(samples, 50);
+}
+
+// --- append latency -------------------------------------------------------
+
+async function appendLatency(store: SessionStore): Promise<number[]> {
+  const session = store.create();
+  await session.append([ourMessage(0), ourMessage(1)]);
+  const samples = [];
+  for (let i = 0; i < APPENDS; i++) samples.push(await time(() => session.append([ourMessage(i)])));
+  return samples;
+}
+
+function piAppendLatency(dir: string): number[] {
+  const manager = SessionManager.create("/bench", dir);
+  manager.appendMessage(piMessage(0));
+  manager.appendMessage(piMessage(1));
+  const samples = [];
+  for (let i = 0; i < APPENDS; i++) {
+    const start = performance.now();
+    manager.appendMessage(piMessage(i));
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+function latencyCell(samples: number[]): string {
+  return `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))}`;
+}
+
+// --- load of one long session --------------------------------------------
+
+async function fillSession(store: SessionStore): Promise<string> {
+  const session = store.create();
+  for (let i = 0; i < LOAD_MESSAGES; i += 100) {
+    await session.append(Array.from({ length: Math.min(100, LOAD_MESSAGES - i) }, (_, k) => ourMessage(i + k)));
+  }
+  return session.id;
+}
+
+function piFillSession(dir: string): string {
+  const manager = SessionManager.create("/bench", dir);
+  for (let i = 0; i < LOAD_MESSAGES; i++) manager.appendMessage(piMessage(i));
+  return manager.getSessionFile()!;
+}
+
+// --- list of many sessions -----------------------------------------------
+
+/** Writes JSONL session files directly (no fsync): the data, not the write path, is under test. */
+async function writeJsonlSessions(dir: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const timestamp = new Date().toISOString();
+  for (let s = 0; s < LIST_SESSIONS; s++) {
+    const id = newSessionId();
+    const lines = [headerLine({ type: "session", version: 1, id, created: timestamp, cwd: "/bench" })];
+    for (let i = 0; i < 4; i++) lines.push(messageLine(ourMessage(i), timestamp));
+    await Deno.writeTextFile(join(dir, `${id}.jsonl`), lines.join(""), { mode: 0o600 });
+  }
+}
+
+async function writePiSessions(dir: string): Promise<void> {
+  const timestamp = new Date().toISOString();
+  for (let s = 0; s < LIST_SESSIONS; s++) {
+    const id = crypto.randomUUID();
+    const entries: unknown[] = [{ type: "session", version: 3, id, timestamp, cwd: "/bench" }];
+    let parentId: string | null = null;
+    for (let i = 0; i < 4; i++) {
+      const entryId = crypto.randomUUID().slice(0, 8);
+      entries.push({ type: "message", id: entryId, parentId, timestamp, message: piMessage(i) });
+      parentId = entryId;
+    }
+    const name = `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`;
+    await Deno.writeTextFile(join(dir, name), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  }
+}
+
+/** Inserts session rows straight into SQLite, in one transaction. */
+function fillSqliteSessions(path: string): void {
+  const db = new DatabaseSync(path);
+  const insert = db.prepare(
+    `INSERT INTO sessions (id, created, modified, cwd, message_count, last_user_message, wire)
+     VALUES (?, ?, ?, '/bench', 4, ?, ?)`,
+  );
+  db.exec("BEGIN");
+  for (let s = 0; s < LIST_SESSIONS; s++) {
+    const when = new Date(Date.now() - s * 1000).toISOString();
+    insert.run(newSessionId(), when, when, TEXT.slice(0, 200), JSON.stringify(WIRE));
+  }
+  db.exec("COMMIT");
+  db.close();
+}
+
+async function main(): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "panto-bench-" });
+  let cluster: PostgresCluster | null = null;
+  try {
+    // Append latency.
+    const jsonl = new FileSystemJSONLStore({ dir: join(root, "append-jsonl") });
+    const piAppend = piAppendLatency(await Deno.makeTempDir({ dir: root }));
+    rows.push({
+      what: `append, JSONL (${APPENDS} single-message appends)`,
+      ours: `${latencyCell(await appendLatency(jsonl))} (fsync each)`,
+      pi: `${latencyCell(piAppend)} (appendFileSync, no fsync)`,
+    });
+    await jsonl.close();
+    const sqlite = new SQLiteStore({ path: join(root, "append.db") });
+    rows.push({
+      what: "append, SQLite (WAL, synchronous=FULL)",
+      ours: latencyCell(await appendLatency(sqlite)),
+      pi: "n/a (pi has no SQLite store)",
+    });
+    await sqlite.close();
+    let postgresUrl: string | null = null;
+    if (findPostgresBin()) {
+      cluster = await startPostgres({ fsync: true });
+      postgresUrl = await cluster.createDatabase();
+      const pg = new PostgresStore({ url: postgresUrl });
+      rows.push({
+        what: "append, PostgreSQL (loopback, fsync on)",
+        ours: latencyCell(await appendLatency(pg)),
+        pi: "n/a (pi has no PostgreSQL store)",
+      });
+      await pg.close();
+    } else {
+      rows.push({ what: "append, PostgreSQL", ours: "skipped: no PostgreSQL binaries", pi: "n/a" });
+    }
+
+    // Load of one long session.
+    const loadDir = join(root, "load-jsonl");
+    const loadStore = new FileSystemJSONLStore({ dir: loadDir });
+    const loadId = await fillSession(loadStore);
+    await loadStore.close();
+    const piFile = piFillSession(await Deno.makeTempDir({ dir: root }));
+    const reader = new FileSystemJSONLStore({ dir: loadDir });
+    rows.push({
+      what: `load, ${LOAD_MESSAGES} messages, JSONL (validated)`,
+      ours: ms(await median(5, () => reader.load(loadId))),
+      pi: ms(await median(5, () => SessionManager.open(piFile).buildSessionContext())),
+    });
+    await reader.close();
+    const sqliteLoad = new SQLiteStore({ path: join(root, "load.db") });
+    const sqliteLoadId = await fillSession(sqliteLoad);
+    rows.push({
+      what: `load, ${LOAD_MESSAGES} messages, SQLite`,
+      ours: ms(await median(5, () => sqliteLoad.load(sqliteLoadId))),
+      pi: "",
+    });
+    await sqliteLoad.close();
+    if (postgresUrl) {
+      const pg = new PostgresStore({ url: postgresUrl });
+      const pgId = await fillSession(pg);
+      rows.push({
+        what: `load, ${LOAD_MESSAGES} messages, PostgreSQL`,
+        ours: ms(await median(5, () => pg.load(pgId))),
+        pi: "",
+      });
+      await pg.close();
+    }
+
+    // List of many sessions.
+    const listDir = join(root, "list-jsonl");
+    await writeJsonlSessions(listDir);
+    const piListDir = await Deno.makeTempDir({ dir: root });
+    await writePiSessions(piListDir);
+    const lister = new FileSystemJSONLStore({ dir: listDir });
+    const cold = await time(() => lister.list());
+    const warm = await median(3, () => lister.list());
+    const piList = await median(3, () => SessionManager.list("/bench", piListDir));
+    rows.push({
+      what: `list, ${LIST_SESSIONS} sessions, JSONL`,
+      ours: `${ms(warm)} (sidecars; first list without them ${ms(cold)})`,
+      pi: `${ms(piList)} (parses every file)`,
+    });
+    await lister.close();
+    const listDb = join(root, "list.db");
+    await new SQLiteStore({ path: listDb }).close();
+    fillSqliteSessions(listDb);
+    const sqliteList = new SQLiteStore({ path: listDb });
+    rows.push({
+      what: `list, ${LIST_SESSIONS} sessions, SQLite`,
+      ours: ms(await median(3, () => sqliteList.list())),
+      pi: "",
+    });
+    await sqliteList.close();
+  } finally {
+    await cluster?.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+  print();
+}
+
+function print(): void {
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...[["what", "panto", "pi"][i]!.length, ...rows.map((r) => [r.what, r.ours, r.pi][i]!.length)])
+  );
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ");
+  console.log(line(["what", "panto", "pi (SessionManager 0.73.1)"]));
+  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+  for (const row of rows) console.log(line([row.what, row.ours, row.pi]));
+}
+
+await main();

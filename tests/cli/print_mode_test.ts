@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { runPanto } from "../support/run_panto.ts";
+
+const KEY = "sk-test-SECRET-print-mode-42";
+
+for (const api of ["anthropic-messages", "openai-chat"] as const) {
+  const keyEnv = api === "anthropic-messages" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+
+  Deno.test(`panto -p (${api}): reads a file with the read tool and prints the final answer`, async () => {
+    const project = await Deno.makeTempDir();
+    const server = await FakeLlmServer.start();
+    try {
+      await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
+      server.enqueue({ kind: "turn", blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }] });
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "The file lists alpha and beta." }] });
+      const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
+      const run = await runPanto(["-p", "What is in notes.txt?", "--api", api, "--base-url", baseUrl, "--model", "m1"], {
+        cwd: project,
+        env: { [keyEnv]: KEY },
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "The file lists alpha and beta.\n");
+      assert.equal(server.requests.length, 2);
+      const followUp = JSON.stringify(server.requests[1]!.body);
+      assert.match(followUp, /1\\talpha/, "the tool result with line numbers went back to the model");
+      const auth = api === "anthropic-messages" ? server.requests[0]!.headers["x-api-key"] : server.requests[0]!.headers["authorization"];
+      assert.ok(auth?.includes(KEY), "the key from the environment is sent");
+    } finally {
+      await server.close();
+      await Deno.remove(project, { recursive: true });
+    }
+  });
+
+  Deno.test(`panto -p (${api}): --mode json writes every event as one JSON line`, async () => {
+    const server = await FakeLlmServer.start();
+    try {
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "hi there" }] });
+      const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
+      const run = await runPanto(["-p", "--mode", "json", "--api", api, "--base-url", baseUrl, "-m", "m1"], {
+        env: { [keyEnv]: KEY },
+        stdin: "hello from stdin",
+      });
+      assert.equal(run.code, 0, run.stderr);
+      const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+      const types = events.map((e) => e.type);
+      assert.ok(types.includes("block_start") && types.includes("content_delta"));
+      assert.equal(types.at(-1), "turn_complete");
+      const text = events.filter((e) => e.type === "content_delta").map((e) => e.text).join("");
+      assert.equal(text, "hi there");
+      assert.match(JSON.stringify(server.requests[0]!.body), /hello from stdin/, "piped stdin is the prompt");
+    } finally {
+      await server.close();
+    }
+  });
+
+  Deno.test(`panto -p (${api}): a server error exits 1 with the server's message and no key`, async () => {
+    const server = await FakeLlmServer.start();
+    try {
+      server.enqueue({ kind: "http_error", status: 401, body: { error: { message: "invalid x-api-key", type: "authentication_error" } } });
+      const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
+      const run = await runPanto(["-p", "hi", "--api", api, "--base-url", baseUrl, "-m", "m1"], { env: { [keyEnv]: KEY } });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /invalid x-api-key/);
+      assert.match(run.stderr, /401/);
+      assert.ok(!run.stderr.includes(KEY) && !run.stdout.includes(KEY));
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+Deno.test("panto -p: usage errors exit 2 and say how to fix them", async () => {
+  const noModel = await runPanto(["-p", "hi"]);
+  assert.equal(noModel.code, 2);
+  assert.match(noModel.stderr, /No model given: pass --model NAME/);
+
+  const badApi = await runPanto(["-p", "hi", "--api", "grpc", "-m", "x"]);
+  assert.equal(badApi.code, 2);
+  assert.match(badApi.stderr, /--api/);
+
+  const noKey = await runPanto(["-p", "hi", "-m", "claude-x", "--api", "anthropic-messages"]);
+  assert.equal(noKey.code, 2);
+  assert.match(noKey.stderr, /No API key for api\.anthropic\.com: set ANTHROPIC_API_KEY/);
+
+  const badUrl = await runPanto(["-p", "hi", "-m", "x", "--base-url", "ftp://x"]);
+  assert.equal(badUrl.code, 2);
+  assert.match(badUrl.stderr, /--base-url "ftp:\/\/x" is not an http\(s\) URL/);
+
+  const noPrompt = await runPanto(["-p", "-m", "x", "--base-url", "http://127.0.0.1:9/v1"]);
+  assert.equal(noPrompt.code, 2);
+  assert.match(noPrompt.stderr, /No prompt/);
+});
+
+Deno.test("panto --version and --help exit 0", async () => {
+  const version = await runPanto(["--version"]);
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+  const help = await runPanto(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--model/);
+});

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import stringWidth from "string-width";
+import { sliceColumns, truncateToWidth, visibleWidth } from "../../tui/text_width.ts";
+
+const SAMPLES = [
+  "plain",
+  "\x1b[1;31mbold red\x1b[0m",
+  "漢字かな",
+  "👍🏽 skin tone",
+  "🇯🇵🇫🇷 flags",
+  "👨‍👩‍👧 family",
+  "e\u0301 combining",
+  "\x1b]8;;https://x.y\x07link\x1b]8;;\x07",
+];
+
+Deno.test("visibleWidth: agrees with string-width and ignores escapes", () => {
+  for (const sample of SAMPLES) {
+    const plain = sample.replace(/\x1b\][^\x07]*\x07/g, "").replace(/\x1b\[[\d;]*m/g, "");
+    assert.equal(visibleWidth(sample), stringWidth(plain), JSON.stringify(sample));
+  }
+  assert.equal(visibleWidth("a\x1b_panto:c\x07b"), 2, "APC strings (the cursor marker) are zero-width");
+});
+
+Deno.test("truncateToWidth: never exceeds the width, never splits a cluster", () => {
+  for (const sample of SAMPLES) {
+    for (let width = 0; width <= visibleWidth(sample) + 1; width++) {
+      const cut = truncateToWidth(sample, width);
+      assert.ok(visibleWidth(cut) <= width, `${JSON.stringify(sample)} at ${width}`);
+      assert.ok(visibleWidth(cut) >= width - 1, "loses at most the half of a wide cluster");
+      const clusters = [...new Intl.Segmenter().segment(cut.replace(/\x1b\[[\d;]*m/g, ""))];
+      for (const { segment } of clusters) {
+        assert.ok(sample.includes(segment), `cluster ${JSON.stringify(segment)} is intact`);
+      }
+    }
+  }
+});
+
+Deno.test("truncateToWidth: ellipsis and style reset", () => {
+  assert.equal(truncateToWidth("hello world", 8, "…"), "hello w…");
+  assert.equal(truncateToWidth("short", 8, "…"), "short");
+  assert.equal(truncateToWidth("\x1b[31mredredred", 3), "\x1b[31mred\x1b[0m");
+  assert.equal(truncateToWidth("漢字", 3), "漢");
+});
+
+Deno.test("sliceColumns: carries the style in and pads cut wide clusters", () => {
+  assert.equal(sliceColumns("abcdef", 2, 4), "cd");
+  assert.equal(sliceColumns("漢字", 1, 3), "  ");
+  assert.equal(sliceColumns("漢字", 0, 2), "漢");
+  assert.equal(sliceColumns("\x1b[31mab\x1b[1mcd", 3, 4), "\x1b[31m\x1b[1md");
+  assert.equal(sliceColumns("\x1b[31mab\x1b[0mcd", 3, 4), "d", "a reset drops earlier styles");
+  assert.equal(sliceColumns("ab", 1, 10), "b");
+});
