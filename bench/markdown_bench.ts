@@ -20,10 +20,18 @@ const DELTA = 20;
 /** A varied answer: headings, paragraphs, lists, code, tables, quotes. */
 function answer(lineCount: number): string {
   const sections = [
-    (n: number) => `## Section ${n}\n\nThis paragraph explains step ${n} with **bold**, *emphasis* and \`code\` spans,\nthen continues on a second line so wrapping has something to do at ${WIDTH} columns.\n`,
-    (n: number) => `- item ${n} with a [link](https://example.com/${n})\n- another item\n  - nested detail ${n}\n- last item\n`,
-    (n: number) => "```ts\n" + `export function step${n}(input: string): number {\n  // count the words\n  return input.split(/\\s+/).length + ${n};\n}\n` + "```\n",
-    (n: number) => `| name | value | note |\n|---|---|---|\n| a${n} | ${n} | first |\n| b${n} | ${n * 2} | second row with more text |\n`,
+    (n: number) =>
+      `## Section ${n}\n\nThis paragraph explains step ${n} with **bold**, *emphasis* and \`code\` spans,\nthen continues on a second line so wrapping has something to do at ${WIDTH} columns.\n`,
+    (n: number) =>
+      `- item ${n} with a [link](https://example.com/${n})\n- another item\n  - nested detail ${n}\n- last item\n`,
+    (n: number) =>
+      "```ts\n" +
+      `export function step${n}(input: string): number {\n  // count the words\n  return input.split(/\\s+/).length + ${n};\n}\n` +
+      "```\n",
+    (n: number) =>
+      `| name | value | note |\n|---|---|---|\n| a${n} | ${n} | first |\n| b${n} | ${
+        n * 2
+      } | second row with more text |\n`,
     (n: number) => `> Quoted remark ${n}: keep the cache warm and the cut near the tail.\n`,
   ];
   const parts: string[] = [];
@@ -86,7 +94,11 @@ function report(result: Result): void {
 }
 
 const text = answer(LINES);
-console.log(`answer: ${text.split("\n").length} lines, ${text.length} chars; width ${WIDTH}; delta ${DELTA} chars`);
+console.log(
+  `answer: ${
+    text.split("\n").length
+  } lines, ${text.length} chars; width ${WIDTH}; delta ${DELTA} chars`,
+);
 
 const theme = createTheme({ noColor: false });
 const ours = new Markdown("", { theme });

@@ -29,7 +29,13 @@ const WIRE = {
   model: "claude-sonnet-4-5",
   reasoning: "off",
 } as const;
-const USAGE = { inputTokens: 900, outputTokens: 120, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 };
+const USAGE = {
+  inputTokens: 900,
+  outputTokens: 120,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  reasoningTokens: 0,
+};
 
 function ourMessage(index: number): PersistentMessage {
   const role = index % 2 === 0 ? "user" : "assistant";
@@ -125,7 +131,9 @@ function latencyCell(samples: number[]): string {
 async function fillSession(store: SessionStore): Promise<string> {
   const session = store.create();
   for (let i = 0; i < LOAD_MESSAGES; i += 100) {
-    await session.append(Array.from({ length: Math.min(100, LOAD_MESSAGES - i) }, (_, k) => ourMessage(i + k)));
+    await session.append(
+      Array.from({ length: Math.min(100, LOAD_MESSAGES - i) }, (_, k) => ourMessage(i + k)),
+    );
   }
   return session.id;
 }
@@ -144,7 +152,9 @@ async function writeJsonlSessions(dir: string): Promise<void> {
   const timestamp = new Date().toISOString();
   for (let s = 0; s < LIST_SESSIONS; s++) {
     const id = newSessionId();
-    const lines = [headerLine({ type: "session", version: 1, id, created: timestamp, cwd: "/bench" })];
+    const lines = [
+      headerLine({ type: "session", version: 1, id, created: timestamp, cwd: "/bench" }),
+    ];
     for (let i = 0; i < 4; i++) lines.push(messageLine(ourMessage(i), timestamp));
     await Deno.writeTextFile(join(dir, `${id}.jsonl`), lines.join(""), { mode: 0o600 });
   }
@@ -162,7 +172,10 @@ async function writePiSessions(dir: string): Promise<void> {
       parentId = entryId;
     }
     const name = `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`;
-    await Deno.writeTextFile(join(dir, name), entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    await Deno.writeTextFile(
+      join(dir, name),
+      entries.map((e) => JSON.stringify(e)).join("\n") + "\n",
+    );
   }
 }
 
@@ -283,7 +296,10 @@ async function main(): Promise<void> {
 
 function print(): void {
   const widths = [0, 1, 2].map((i) =>
-    Math.max(...[["what", "panto", "pi"][i]!.length, ...rows.map((r) => [r.what, r.ours, r.pi][i]!.length)])
+    Math.max(...[
+      ["what", "panto", "pi"][i]!.length,
+      ...rows.map((r) => [r.what, r.ours, r.pi][i]!.length),
+    ])
   );
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ");
   console.log(line(["what", "panto", "pi (SessionManager 0.73.1)"]));

@@ -1,18 +1,173 @@
+import { dirname, join, resolve } from "node:path";
+
+/** What each built-in tool is for, in one line for the system prompt. */
+const TOOL_SUMMARIES: Record<string, string> = {
+  read: "read a file (text with line numbers; offset/limit for long files) or view an image",
+  write: "create a file or replace one completely",
+  edit: "replace exact text in a file (the precise way to change existing code)",
+  bash: "run a shell command in the working directory (tests, builds, git, …)",
+  ls: "list a directory",
+  grep: "search file contents with a regular expression",
+  find: "find files by glob pattern",
+};
+
+/** Reads a file's text, or gives `undefined` when it does not exist or may not be read. */
+export type ReadTextFile = (path: string) => Promise<string | undefined>;
+
+/** Options for {@linkcode buildSystemPrompt}. */
+export interface SystemPromptOptions {
+  /** The working directory. */
+  cwd: string;
+  /** panto's home directory (its `AGENTS.md` applies to every project). */
+  pantoHome: string;
+  /** The names of the tools offered. */
+  toolNames: readonly string[];
+  /** `--system-prompt`: replaces the built-in default (AGENTS.md files are still added). */
+  override?: string | undefined;
+  /** `--append-system-prompt`: added at the end. */
+  append?: string | undefined;
+  /** Reads a file (default: the file system, skipping files panto may not read). */
+  readFile?: ReadTextFile;
+  /** Today (for the date in the default prompt). */
+  date?: Date;
+}
+
+/** The assembled system prompt and the instruction files it includes. */
+export interface SystemPrompt {
+  /** The prompt text. */
+  text: string;
+  /** The AGENTS.md files that were included, in prompt order. */
+  agentsFiles: string[];
+}
+
 /**
- * The built-in system prompt: who panto is and how to use its tools.
+ * The built-in system prompt: who panto is, its tools, guidelines, the
+ * working directory and the date.
  *
  * @param cwd The working directory.
  * @param toolNames The tools offered.
+ * @param date Today.
  * @returns The prompt.
+ *
+ * @example
+ * ```ts
+ * import { defaultSystemPrompt } from "./system_prompt.ts";
+ * console.assert(defaultSystemPrompt("/work", ["read"]).includes("Working directory: /work"));
+ * ```
  */
-export function defaultSystemPrompt(cwd: string, toolNames: readonly string[]): string {
+export function defaultSystemPrompt(cwd: string, toolNames: readonly string[], date: Date = new Date()): string {
   return [
-    "You are panto, a coding agent working in the user's project from their terminal.",
-    "Be direct and concise. Read files before changing them, make the smallest change that solves the task, and say what you did.",
-    toolNames.length
-      ? `Tools available: ${toolNames.join(", ")}. Paths are relative to the working directory.`
-      : "No tools are available in this session.",
-    `Working directory: ${cwd}`,
-    `Today's date: ${new Date().toISOString().slice(0, 10)}`,
-  ].join("\n");
+    "You are panto, a coding agent working in the user's project from their terminal. You help by reading and changing code, running commands, and answering questions about the project.",
+    toolSection(toolNames),
+    guidelineSection(new Set(toolNames)),
+    `Working directory: ${cwd}\nToday's date: ${date.toISOString().slice(0, 10)}`,
+  ].join("\n\n");
+}
+
+/**
+ * The `AGENTS.md` files that may apply, in prompt order: `$PANTO_HOME/AGENTS.md`,
+ * then one per directory from the file system root down to the working
+ * directory (more specific ones last, so they win).
+ *
+ * @param cwd The working directory.
+ * @param pantoHome panto's home directory.
+ * @returns Absolute candidate paths, without duplicates.
+ *
+ * @example
+ * ```ts
+ * import { agentsFileCandidates } from "./system_prompt.ts";
+ * const paths = agentsFileCandidates("/work/app", "/home/ada/.panto");
+ * console.assert(paths.join() === "/home/ada/.panto/AGENTS.md,/AGENTS.md,/work/AGENTS.md,/work/app/AGENTS.md");
+ * ```
+ */
+export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = resolve(cwd);; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  return [...new Set([join(resolve(pantoHome), "AGENTS.md"), ...dirs.map((dir) => join(dir, "AGENTS.md"))])];
+}
+
+/**
+ * The system prompt: the built-in default (or `override`), then every
+ * `AGENTS.md` found (see {@linkcode agentsFileCandidates}) under a heading
+ * naming its path, then `append`.
+ *
+ * @param options Working directory, home, tools, overrides, file reader.
+ * @returns The prompt and the AGENTS.md files it includes.
+ *
+ * @example
+ * ```ts
+ * import { buildSystemPrompt } from "./system_prompt.ts";
+ * const files = new Map([["/work/AGENTS.md", "Use tabs."]]);
+ * const prompt = await buildSystemPrompt({
+ *   cwd: "/work", pantoHome: "/home/ada/.panto", toolNames: ["read"],
+ *   readFile: (path) => Promise.resolve(files.get(path)),
+ * });
+ * console.assert(prompt.text.includes("## /work/AGENTS.md\n\nUse tabs."));
+ * ```
+ */
+export async function buildSystemPrompt(options: SystemPromptOptions): Promise<SystemPrompt> {
+  const readFile = options.readFile ?? readPermittedFile;
+  const sections = [options.override ?? defaultSystemPrompt(options.cwd, options.toolNames, options.date)];
+  const agentsFiles: string[] = [];
+  const instructions: string[] = [];
+  for (const path of agentsFileCandidates(options.cwd, options.pantoHome)) {
+    const text = (await readFile(path))?.trim();
+    if (!text) continue;
+    agentsFiles.push(path);
+    instructions.push(`## ${path}\n\n${text}`);
+  }
+  if (instructions.length) {
+    sections.push(
+      `# Project instructions\n\nThe user and the project give these instructions in AGENTS.md files, general ones first; where they disagree, the later (more specific) ones win.\n\n${
+        instructions.join("\n\n")
+      }`,
+    );
+  }
+  if (options.append) sections.push(options.append);
+  return { text: sections.join("\n\n"), agentsFiles };
+}
+
+function toolSection(toolNames: readonly string[]): string {
+  if (toolNames.length === 0) return "No tools are available in this session: answer from the conversation alone.";
+  const lines = toolNames.map((name) => `- ${name}${TOOL_SUMMARIES[name] ? `: ${TOOL_SUMMARIES[name]}` : ""}`);
+  return `Tools (paths are relative to the working directory):\n${lines.join("\n")}`;
+}
+
+function guidelineSection(tools: ReadonlySet<string>): string {
+  const lines: string[] = [];
+  if (tools.has("read") && (tools.has("edit") || tools.has("write"))) {
+    lines.push("Read a file before changing it, and make the smallest change that solves the task.");
+  }
+  if (tools.has("edit")) {
+    lines.push("Change existing files with edit; use write only for new files or complete rewrites.");
+  }
+  if (tools.has("grep") || tools.has("find") || tools.has("ls")) {
+    lines.push("Explore with grep, find and ls rather than shell commands for the same job.");
+  }
+  if (tools.has("bash")) {
+    lines.push(
+      "After changing code, run the project's tests, type checker or linter when it has them, and fix what you broke.",
+      "Do not run destructive commands (deleting files, git reset --hard, force pushes) unless the user asked for them.",
+    );
+  }
+  lines.push(
+    "Follow the project's conventions (style, structure, libraries) as you find them in the code and in its instructions.",
+    "Be concise. Name files with their paths. When done, say what you changed and how you checked it; say so plainly if something failed or is unfinished.",
+  );
+  return `Guidelines:\n${lines.map((line) => `- ${line}`).join("\n")}`;
+}
+
+/** Reads a file when panto may; asking first avoids Deno's interactive permission prompt. */
+async function readPermittedFile(path: string): Promise<string | undefined> {
+  const permission = await Deno.permissions.query({ name: "read", path });
+  if (permission.state !== "granted") return undefined;
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) return undefined;
+    throw error;
+  }
 }

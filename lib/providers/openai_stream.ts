@@ -350,8 +350,10 @@ function isResend(current: string, fragment: string): boolean {
     const trimmed = text.trim();
     return trimmed.startsWith("{") && trimmed.endsWith("}");
   };
-  return looksWhole(current) && looksWhole(fragment) && isObject(parseOrUndefined(current)) &&
-    isObject(parseOrUndefined(fragment));
+  // The fragment is tested first: testing the accumulated arguments flattens
+  // a long string, which per fragment would make assembly quadratic.
+  return looksWhole(fragment) && looksWhole(current) && isObject(parseOrUndefined(fragment)) &&
+    isObject(parseOrUndefined(current));
 }
 
 /**

@@ -566,13 +566,13 @@ export class FileSystemJSONLStore implements SessionStore {
     await this.#saveSidecar(id, { info: writer.summary, size, mtimeMs: mtime?.getTime() ?? 0 });
   }
 
-  /** Sidecars are a cache (no fsync): a stale or broken one is rebuilt from the file. */
+  /**
+   * Sidecars are a cache, written in place without fsync: a reader that sees
+   * a half-written, stale or missing one rebuilds the summary from the file.
+   */
   async #saveSidecar(id: string, summary: Summary): Promise<void> {
-    const path = this.#sidecarPath(id);
-    const temp = `${path}.tmp-${Deno.pid}-${crypto.randomUUID()}`;
     const body = JSON.stringify({ version: SIDECAR_VERSION, ...summary });
-    await Deno.writeTextFile(temp, body, { mode: 0o600 });
-    await Deno.rename(temp, path);
+    await Deno.writeTextFile(this.#sidecarPath(id), body, { mode: 0o600 });
   }
 
   async #readSidecar(id: string, stat: Deno.FileInfo): Promise<Summary | null> {

@@ -68,9 +68,21 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   if (runAs) await Deno.chown(root, runAs.uid, runAs.gid);
   const data = join(root, "data");
   const port = freePort();
-  const run = (tool: string, ...args: string[]) => command(runAs ? "postgres" : null, join(bin, tool), args);
+  const run = (tool: string, ...args: string[]) =>
+    command(runAs ? "postgres" : null, join(bin, tool), args);
   try {
-    await run("initdb", "-D", data, "-U", "panto", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync");
+    await run(
+      "initdb",
+      "-D",
+      data,
+      "-U",
+      "panto",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+    );
     const settings = [
       "-c listen_addresses=127.0.0.1",
       `-c port=${port}`,
@@ -78,7 +90,17 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       `-c fsync=${options.fsync ? "on" : "off"}`,
       "-c max_connections=50",
     ];
-    await run("pg_ctl", "-D", data, "-l", join(root, "server.log"), "-o", settings.join(" "), "-w", "start");
+    await run(
+      "pg_ctl",
+      "-D",
+      data,
+      "-l",
+      join(root, "server.log"),
+      "-o",
+      settings.join(" "),
+      "-w",
+      "start",
+    );
   } catch (error) {
     await Deno.remove(root, { recursive: true }).catch(() => {});
     throw error;
@@ -113,7 +135,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 
 async function command(user: string | null, program: string, args: string[]): Promise<void> {
   const [cmd, cmdArgs] = user ? ["runuser", ["-u", user, "--", program, ...args]] : [program, args];
-  const output = await new Deno.Command(cmd, { args: cmdArgs, stdout: "piped", stderr: "piped" }).output();
+  const output = await new Deno.Command(cmd, { args: cmdArgs, stdout: "piped", stderr: "piped" })
+    .output();
   if (!output.success) {
     const text = new TextDecoder().decode(output.stderr) || new TextDecoder().decode(output.stdout);
     throw new Error(`${program} ${args.join(" ")} failed (exit ${output.code}): ${text.trim()}`);
@@ -123,7 +146,11 @@ async function command(user: string | null, program: string, args: string[]): Pr
 async function systemUser(name: string): Promise<{ uid: number; gid: number }> {
   const passwd = await Deno.readTextFile("/etc/passwd");
   const line = passwd.split("\n").find((entry) => entry.startsWith(`${name}:`));
-  if (!line) throw new Error(`PostgreSQL refuses to run as root and there is no "${name}" user to run it as`);
+  if (!line) {
+    throw new Error(
+      `PostgreSQL refuses to run as root and there is no "${name}" user to run it as`,
+    );
+  }
   const [, , uid, gid] = line.split(":");
   return { uid: Number(uid), gid: Number(gid) };
 }

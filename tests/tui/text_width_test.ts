@@ -18,7 +18,11 @@ Deno.test("visibleWidth: agrees with string-width and ignores escapes", () => {
     const plain = sample.replace(/\x1b\][^\x07]*\x07/g, "").replace(/\x1b\[[\d;]*m/g, "");
     assert.equal(visibleWidth(sample), stringWidth(plain), JSON.stringify(sample));
   }
-  assert.equal(visibleWidth("a\x1b_panto:c\x07b"), 2, "APC strings (the cursor marker) are zero-width");
+  assert.equal(
+    visibleWidth("a\x1b_panto:c\x07b"),
+    2,
+    "APC strings (the cursor marker) are zero-width",
+  );
 });
 
 Deno.test("truncateToWidth: never exceeds the width, never splits a cluster", () => {

@@ -42,7 +42,9 @@ function contextColor(percent: number): ThemeColor {
  * ```ts
  * import { createTheme, Footer } from "@panto/tui";
  * const footer = new Footer({ cwd: "~/src", branch: "main", model: "m1", tokensIn: 1200, tokensOut: 300, cost: 0.0123, contextPercent: 4 }, createTheme({ noColor: true }));
- * console.assert(footer.render(40).join("|") === "~/src (main)|↑1.2k ↓300 $0.012 4% ctx          m1");
+ * const [location, usage] = footer.render(40);
+ * console.assert(location === "~/src (main)");
+ * console.assert(usage?.startsWith("↑1.2k ↓300 $0.012 4% ctx") && usage.endsWith(" m1"));
  * ```
  */
 export class Footer extends CachedComponent {

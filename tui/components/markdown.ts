@@ -65,7 +65,7 @@ function commonPrefixLength(a: string, b: string): number {
  * const md = new Markdown("# Title\n\nSome **bold** text", { theme: createTheme({ noColor: true }) });
  * console.assert(md.render(40).join("\n") === "# Title\n\nSome bold text");
  * md.append(" and more");
- * console.assert(md.firstLineChanged() === 2);
+ * console.assert(md.firstLineChanged() === 1); // the paragraph, from its separator line
  * ```
  */
 export class Markdown implements Component {

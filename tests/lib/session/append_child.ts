@@ -16,7 +16,9 @@ const encoder = new TextEncoder();
 const say = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
 
 try {
-  const session = idArg === "new" || idArg === undefined ? store.create() : await store.resolve(idArg);
+  const session = idArg === "new" || idArg === undefined
+    ? store.create()
+    : await store.resolve(idArg);
   if (!session) throw new Error(`no session ${idArg}`);
   if (!session.persisted) await session.append(persistent(user("start"), assistant("started")));
   say(`session ${session.id}`);

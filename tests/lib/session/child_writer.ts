@@ -53,7 +53,9 @@ export class ChildWriter {
     for (let line = await this.nextLine(); line !== null; line = await this.nextLine()) {
       if (pattern.test(line)) return line;
     }
-    throw new Error(`child ended without printing ${pattern}: ${this.lines.join(" | ")} ${await this.#stderr}`);
+    throw new Error(
+      `child ended without printing ${pattern}: ${this.lines.join(" | ")} ${await this.#stderr}`,
+    );
   }
 
   /** Closes stdin, reads all output and waits for the exit. */

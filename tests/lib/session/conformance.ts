@@ -92,7 +92,9 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     const session = store.create({ metadata: '{"title":"naïve 🚀"}' });
     await session.append(persistent(...texts.map(user), assistant("ok")));
     const lone = store.create();
-    await lone.append(persistent(user("half \ud83d of an emoji and \udc00 low"), assistant("x\ud800")));
+    await lone.append(
+      persistent(user("half \ud83d of an emoji and \udc00 low"), assistant("x\ud800")),
+    );
     const loaded = await store.load(session.id);
     assert.deepStrictEqual(loaded!.messages.slice(0, texts.length).map(textOf), texts);
     assert.equal(loaded!.metadata, '{"title":"naïve 🚀"}');
@@ -221,24 +223,44 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     }
     assert.match(markdown, /^## Compaction summary$/m);
     assert.match(markdown, /^## Assistant \(aborted\)$/m);
-    assert.match(markdown, /\*\*Tool call\*\* `read` \(`call_1`\)\n\n```json\n\{\n {2}"path": "a.txt"/);
-    assert.match(markdown, /\*\*Tool result\*\* `read`[^\n]*\n\n````text\nfile body ```with fences```\n````/);
+    assert.match(
+      markdown,
+      /\*\*Tool call\*\* `read` \(`call_1`\)\n\n```json\n\{\n {2}"path": "a.txt"/,
+    );
+    assert.match(
+      markdown,
+      /\*\*Tool result\*\* `read`[^\n]*\n\n````text\nfile body ```with fences```\n````/,
+    );
     assert.match(markdown, /\*\*Tool result \(error\)\*\* `read`/);
     assert.match(markdown, /_\[image: image\/png, \d+ bytes\]_/);
     await assert.rejects(() => store.export("0000dead"), /not found/);
   },
 
   "rejects ids that could escape or confuse the store": async ({ store }) => {
-    const bad = ["", "../x", "..", ".", "/etc/passwd", "a/b", "a\\b", "x\0y", " id", "é", "a".repeat(129)];
+    const bad = [
+      "",
+      "../x",
+      "..",
+      ".",
+      "/etc/passwd",
+      "a/b",
+      "a\\b",
+      "x\0y",
+      " id",
+      "é",
+      "a".repeat(129),
+    ];
     for (const id of bad) {
-      for (const call of [
-        () => store.load(id),
-        () => store.resolve(id),
-        () => store.appendMessages(id, persistent(user("x"), assistant("y"))),
-        () => store.rename(id, "n"),
-        () => store.delete(id),
-        () => store.export(id),
-      ]) {
+      for (
+        const call of [
+          () => store.load(id),
+          () => store.resolve(id),
+          () => store.appendMessages(id, persistent(user("x"), assistant("y"))),
+          () => store.rename(id, "n"),
+          () => store.delete(id),
+          () => store.export(id),
+        ]
+      ) {
         await assert.rejects(call, (error: unknown) => {
           assert.ok(error instanceof InvalidSessionIdError, `${JSON.stringify(id)}: ${error}`);
           assert.ok(error.message.includes(JSON.stringify(id)));
@@ -256,7 +278,9 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     const bytes = await dump();
     const text = new TextDecoder("latin1").decode(bytes);
     assert.ok(text.includes(WIRE.model), "the dump should contain what was stored");
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(SECRET_KEY)));
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(SECRET_KEY)),
+    );
     const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
     const forbidden = [
       SECRET_KEY,
@@ -266,7 +290,9 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       btoa(String.fromCharCode(...digest)),
       btoa(SECRET_KEY),
     ];
-    for (const needle of forbidden) assert.ok(!text.includes(needle), `found ${needle.slice(0, 6)}…`);
+    for (const needle of forbidden) {
+      assert.ok(!text.includes(needle), `found ${needle.slice(0, 6)}…`);
+    }
   },
 };
 

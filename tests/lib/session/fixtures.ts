@@ -36,7 +36,11 @@ export const USAGE: Usage = {
 let clock = Date.parse("2025-01-01T00:00:00.000Z");
 
 /** A message with a unique, increasing timestamp. */
-export function message(role: Message["role"], content: ContentBlock[], extra: Partial<Message> = {}): Message {
+export function message(
+  role: Message["role"],
+  content: ContentBlock[],
+  extra: Partial<Message> = {},
+): Message {
   clock += 1000;
   return { role, content, timestamp: new Date(clock).toISOString(), ...extra };
 }
@@ -57,7 +61,11 @@ export function persistent(...messages: Message[]): PersistentMessage[] {
     const entry: PersistentMessage = {
       message: msg,
       conversation: messages.slice(0, index + 1),
-      toolsAvailable: [{ name: "read", description: "Read a file", inputSchema: { type: "object" } }],
+      toolsAvailable: [{
+        name: "read",
+        description: "Read a file",
+        inputSchema: { type: "object" },
+      }],
     };
     if (msg.role === "assistant") {
       entry.wire = WIRE;
@@ -108,7 +116,11 @@ export function everyKindOfMessage(): Message[] {
         isError: true,
       },
     ]),
-    message("user", [{ type: "compaction_summary", summary: "We read a.txt.", tokensBefore: 1234 }]),
+    message("user", [{
+      type: "compaction_summary",
+      summary: "We read a.txt.",
+      tokensBefore: 1234,
+    }]),
     message("user", [{ type: "compaction_summary", summary: "No token count." }]),
     message("assistant", [{ type: "text", text: "Partial" }], {
       stopReason: "aborted",

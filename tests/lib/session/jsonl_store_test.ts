@@ -32,7 +32,9 @@ async function withSession(
   const store = new FileSystemJSONLStore({ dir });
   try {
     const session = store.create({ metadata: '{"m":1}' });
-    for (let i = 0; i < count; i++) await session.append(persistent(user(`q${i}`), assistant(`a${i}`)));
+    for (let i = 0; i < count; i++) {
+      await session.append(persistent(user(`q${i}`), assistant(`a${i}`)));
+    }
     await store.close();
     await body({ dir, id: session.id, path: join(dir, `${session.id}.jsonl`) });
   } finally {
@@ -123,7 +125,11 @@ Deno.test("garbage in the middle fails closed with file and line; repair keeps t
   await withSession(3, async ({ dir, id, path }) => {
     const lines = (await Deno.readTextFile(path)).split("\n");
     lines.splice(3, 0, "this is not json");
-    lines.splice(5, 0, '{"type":"message","timestamp":"t","message":{"role":"robot","content":[]}}');
+    lines.splice(
+      5,
+      0,
+      '{"type":"message","timestamp":"t","message":{"role":"robot","content":[]}}',
+    );
     const damaged = lines.join("\n");
     await Deno.writeTextFile(path, damaged);
     const store = new FileSystemJSONLStore({ dir });
@@ -131,10 +137,16 @@ Deno.test("garbage in the middle fails closed with file and line; repair keeps t
       assert.ok(error instanceof SessionCorruptError);
       assert.equal(error.location, path);
       assert.equal(error.line, 4);
-      assert.match(error.message, new RegExp(`${escape(path)}:4 is corrupt: invalid JSON; run repair`));
+      assert.match(
+        error.message,
+        new RegExp(`${escape(path)}:4 is corrupt: invalid JSON; run repair`),
+      );
       return true;
     });
-    await assert.rejects(() => store.appendMessages(id, persistent(user("x"))), SessionCorruptError);
+    await assert.rejects(
+      () => store.appendMessages(id, persistent(user("x"))),
+      SessionCorruptError,
+    );
     const [listed] = await store.list();
     assert.equal(listed?.id, id, "a damaged session is still listed");
 
@@ -186,13 +198,19 @@ Deno.test("a directory where a session file should be is a clear error", async (
     await Deno.mkdir(join(root, `${id}.jsonl`));
     const store = new FileSystemJSONLStore({ dir: root });
     await assert.rejects(() => store.load(id), /is not a regular file/);
-    await assert.rejects(() => store.appendMessages(id, persistent(user("x"))), /is not a regular file/);
+    await assert.rejects(
+      () => store.appendMessages(id, persistent(user("x"))),
+      /is not a regular file/,
+    );
     assert.deepStrictEqual(await store.list(), []);
     await store.close();
     const file = join(root, "plain-file");
     await Deno.writeTextFile(file, "");
     const onFile = new FileSystemJSONLStore({ dir: file });
-    await assert.rejects(() => onFile.create().append(persistent(user("x"), assistant("y"))), /is not a directory/);
+    await assert.rejects(
+      () => onFile.create().append(persistent(user("x"), assistant("y"))),
+      /is not a directory/,
+    );
     await assert.rejects(() => onFile.list(), /is not a directory/);
     await onFile.close();
   } finally {
@@ -205,7 +223,9 @@ Deno.test("ids cannot escape the sessions directory", async () => {
   try {
     const dir = join(root, "sessions");
     const store = new FileSystemJSONLStore({ dir });
-    for (const id of ["../x", "../../etc/passwd", "/etc/passwd", join(root, "abs"), "..", "a/../../b"]) {
+    for (
+      const id of ["../x", "../../etc/passwd", "/etc/passwd", join(root, "abs"), "..", "a/../../b"]
+    ) {
       await assert.rejects(() => store.appendMessages(id, persistent(user("x"), assistant("y"))));
     }
     await store.close();
@@ -225,7 +245,11 @@ Deno.test("list reads sidecar summaries and rebuilds stale or missing ones", asy
     stored.info.lastUserMessage = "from the sidecar";
     await Deno.writeTextFile(sidecar, JSON.stringify(stored));
     const store = new FileSystemJSONLStore({ dir });
-    assert.equal((await store.list())[0]?.lastUserMessage, "from the sidecar", "the sidecar is used");
+    assert.equal(
+      (await store.list())[0]?.lastUserMessage,
+      "from the sidecar",
+      "the sidecar is used",
+    );
 
     const other = new FileSystemJSONLStore({ dir });
     await other.appendMessages(id, persistent(user("newest")));
@@ -248,12 +272,15 @@ Deno.test("a second writer in the same process gets the in-use error", async () 
     const first = new FileSystemJSONLStore({ dir });
     const second = new FileSystemJSONLStore({ dir });
     await first.appendMessages(id, persistent(user("mine")));
-    await assert.rejects(() => second.appendMessages(id, persistent(user("theirs"))), (error: unknown) => {
-      assert.ok(error instanceof SessionInUseError);
-      assert.equal(error.message.includes(`pid ${Deno.pid}`), true, error.message);
-      assert.match(error.message, new RegExp(`^Session ${id} is in use by another process`));
-      return true;
-    });
+    await assert.rejects(
+      () => second.appendMessages(id, persistent(user("theirs"))),
+      (error: unknown) => {
+        assert.ok(error instanceof SessionInUseError);
+        assert.equal(error.message.includes(`pid ${Deno.pid}`), true, error.message);
+        assert.match(error.message, new RegExp(`^Session ${id} is in use by another process`));
+        return true;
+      },
+    );
     await assert.rejects(() => second.delete(id), SessionInUseError);
     assert.deepStrictEqual((await texts(second, id)).at(-1), "mine", "readers are not blocked");
     await first.close();
@@ -277,7 +304,9 @@ Deno.test("two processes: the second is refused with the holder's pid until the 
     const after = new ChildWriter(["jsonl", root, id, "2"]);
     assert.equal((await after.finish()).code, 0);
     const store = new FileSystemJSONLStore({ dir: root });
-    const seqs = (await texts(store, id)).filter((t) => t.startsWith("seq")).map((t) => t.split(" ")[1]);
+    const seqs = (await texts(store, id)).filter((t) => t.startsWith("seq")).map((t) =>
+      t.split(" ")[1]
+    );
     assert.deepStrictEqual(seqs, ["0", "1", "2", "0", "1"]);
     await store.close();
   } finally {
@@ -291,7 +320,9 @@ Deno.test("kill -9 during appends never loses an acknowledged append (20 runs)",
     const runs = Array.from({ length: 20 }, (_, run) => run);
     let torn = 0;
     const lanes = [0, 1].map(async (lane) => {
-      for (const run of runs.filter((r) => r % 2 === lane)) torn += await killRun(root, run) ? 1 : 0;
+      for (const run of runs.filter((r) => r % 2 === lane)) {
+        torn += await killRun(root, run) ? 1 : 0;
+      }
     });
     await Promise.all(lanes);
     console.log(`${torn} of ${runs.length} kills left a torn last line`);
@@ -315,7 +346,10 @@ async function killRun(root: string, run: number): Promise<boolean> {
     const stored = (await texts(store, id)).slice(2).map((text) => Number(text.split(" ")[1]));
     assert.deepStrictEqual(stored, stored.map((_, i) => i), `run ${run}: appends stored in order`);
     const last = acknowledged.at(-1) ?? -1;
-    assert.ok(stored.length >= last + 1, `run ${run}: acknowledged ${last + 1}, stored ${stored.length}`);
+    assert.ok(
+      stored.length >= last + 1,
+      `run ${run}: acknowledged ${last + 1}, stored ${stored.length}`,
+    );
     await store.appendMessages(id, persistent(user("recovered")));
     assert.equal((await texts(store, id)).at(-1), "recovered");
   } finally {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { PostgresStore, SessionNotFoundError } from "@panto/lib";
-import { type PostgresCluster, postgresAvailable, startPostgres } from "../../support/postgres.ts";
+import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { runConformance } from "./conformance.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
 
@@ -68,62 +68,92 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
       });
     });
 
-    await t.step("many writers on several connections never interleave or reuse a seq", async () => {
-      await withDatabase(cluster, async (url) => {
-        const stores = [new PostgresStore({ url, maxConnections: 4 }), new PostgresStore({ url, maxConnections: 4 })];
-        const session = stores[0]!.create();
-        await session.append(persistent(user("start"), assistant("started")));
-        const writers = Array.from({ length: 8 }, (_, writer) => ({ writer, store: stores[writer % 2]! }));
-        await Promise.all(writers.map(async ({ writer, store }) => {
-          for (let i = 0; i < 20; i++) {
-            await store.appendMessages(session.id, persistent(user(`w${writer} ${i}`), user(`w${writer} ${i} pair`)));
+    await t.step(
+      "many writers on several connections never interleave or reuse a seq",
+      async () => {
+        await withDatabase(cluster, async (url) => {
+          const stores = [
+            new PostgresStore({ url, maxConnections: 4 }),
+            new PostgresStore({ url, maxConnections: 4 }),
+          ];
+          const session = stores[0]!.create();
+          await session.append(persistent(user("start"), assistant("started")));
+          const writers = Array.from(
+            { length: 8 },
+            (_, writer) => ({ writer, store: stores[writer % 2]! }),
+          );
+          await Promise.all(writers.map(async ({ writer, store }) => {
+            for (let i = 0; i < 20; i++) {
+              await store.appendMessages(
+                session.id,
+                persistent(user(`w${writer} ${i}`), user(`w${writer} ${i} pair`)),
+              );
+            }
+          }));
+          const messages = (await stores[1]!.load(session.id))!.messages.slice(2);
+          const texts = messages.map((
+            m,
+          ) => (m.content[0]?.type === "text" ? m.content[0].text : ""));
+          assert.equal(texts.length, 8 * 20 * 2);
+          for (let i = 0; i < texts.length; i += 2) {
+            assert.equal(
+              texts[i + 1],
+              `${texts[i]} pair`,
+              "a batch is never split by another writer",
+            );
           }
-        }));
-        const messages = (await stores[1]!.load(session.id))!.messages.slice(2);
-        const texts = messages.map((m) => (m.content[0]?.type === "text" ? m.content[0].text : ""));
-        assert.equal(texts.length, 8 * 20 * 2);
-        for (let i = 0; i < texts.length; i += 2) {
-          assert.equal(texts[i + 1], `${texts[i]} pair`, "a batch is never split by another writer");
-        }
-        for (const { writer } of writers) {
-          const mine = texts.filter((t) => t.startsWith(`w${writer} `) && !t.endsWith("pair"));
-          assert.deepStrictEqual(mine, Array.from({ length: 20 }, (_, i) => `w${writer} ${i}`));
-        }
-        assert.equal((await stores[0]!.list())[0]?.messageCount, 2 + 8 * 20 * 2);
-        await Promise.all(stores.map((store) => store.close()));
-      });
-    });
+          for (const { writer } of writers) {
+            const mine = texts.filter((t) => t.startsWith(`w${writer} `) && !t.endsWith("pair"));
+            assert.deepStrictEqual(mine, Array.from({ length: 20 }, (_, i) => `w${writer} ${i}`));
+          }
+          assert.equal((await stores[0]!.list())[0]?.messageCount, 2 + 8 * 20 * 2);
+          await Promise.all(stores.map((store) => store.close()));
+        });
+      },
+    );
 
-    await t.step("owner ids scope list, resolve, load, search, rename, delete and append", async () => {
-      await withDatabase(cluster, async (url) => {
-        const store = new PostgresStore({ url });
-        const alice = store.forOwner("alice");
-        const bob = store.forOwner("bob");
-        const session = alice.create();
-        assert.equal(session.info.ownerId, "alice");
-        await session.append(persistent(user("alice's secret plan"), assistant("ok")));
-        const bobs = bob.create();
-        await bobs.append(persistent(user("bob's plan"), assistant("ok")));
+    await t.step(
+      "owner ids scope list, resolve, load, search, rename, delete and append",
+      async () => {
+        await withDatabase(cluster, async (url) => {
+          const store = new PostgresStore({ url });
+          const alice = store.forOwner("alice");
+          const bob = store.forOwner("bob");
+          const session = alice.create();
+          assert.equal(session.info.ownerId, "alice");
+          await session.append(persistent(user("alice's secret plan"), assistant("ok")));
+          const bobs = bob.create();
+          await bobs.append(persistent(user("bob's plan"), assistant("ok")));
 
-        assert.deepStrictEqual((await alice.list()).map((s) => s.id), [session.id]);
-        assert.deepStrictEqual((await bob.list()).map((s) => s.id), [bobs.id]);
-        assert.equal(await bob.resolve(session.id), null);
-        assert.equal(await bob.load(session.id), null);
-        assert.deepStrictEqual(await bob.search("secret"), []);
-        assert.equal((await alice.search("secret")).length, 1);
-        await assert.rejects(() => bob.rename(session.id, "mine"), SessionNotFoundError);
-        await assert.rejects(() => bob.delete(session.id), SessionNotFoundError);
-        await assert.rejects(() => bob.appendMessages(session.id, persistent(user("hijack"))), SessionNotFoundError);
-        assert.throws(() => alice.create({ ownerId: "bob" }), /scoped to owner alice/);
+          assert.deepStrictEqual((await alice.list()).map((s) => s.id), [session.id]);
+          assert.deepStrictEqual((await bob.list()).map((s) => s.id), [bobs.id]);
+          assert.equal(await bob.resolve(session.id), null);
+          assert.equal(await bob.load(session.id), null);
+          assert.deepStrictEqual(await bob.search("secret"), []);
+          assert.equal((await alice.search("secret")).length, 1);
+          await assert.rejects(() => bob.rename(session.id, "mine"), SessionNotFoundError);
+          await assert.rejects(() => bob.delete(session.id), SessionNotFoundError);
+          await assert.rejects(
+            () => bob.appendMessages(session.id, persistent(user("hijack"))),
+            SessionNotFoundError,
+          );
+          assert.throws(() => alice.create({ ownerId: "bob" }), /scoped to owner alice/);
 
-        assert.equal((await store.list()).length, 2, "an unscoped store sees every owner");
-        assert.deepStrictEqual((await store.list({ ownerId: "bob" })).map((s) => s.id), [bobs.id]);
-        assert.equal((await alice.load(session.id))!.messages.length, 2, "bob's attempts changed nothing");
-        await alice.close();
-        assert.equal((await bob.list()).length, 1, "closing a view keeps the shared pool");
-        await store.close();
-      });
-    });
+          assert.equal((await store.list()).length, 2, "an unscoped store sees every owner");
+          assert.deepStrictEqual((await store.list({ ownerId: "bob" })).map((s) => s.id), [
+            bobs.id,
+          ]);
+          assert.equal(
+            (await alice.load(session.id))!.messages.length,
+            2,
+            "bob's attempts changed nothing",
+          );
+          await alice.close();
+          assert.equal((await bob.list()).length, 1, "closing a view keeps the shared pool");
+          await store.close();
+        });
+      },
+    );
   } finally {
     await cluster.stop();
   }

@@ -14,7 +14,9 @@ Deno.test("SQLiteStore conformance", async (t) => {
       store: new SQLiteStore({ path }),
       dump: async () => {
         const parts = await Promise.all(
-          ["", "-wal", "-shm"].map((suffix) => Deno.readFile(path + suffix).catch(() => new Uint8Array())),
+          ["", "-wal", "-shm"].map((suffix) =>
+            Deno.readFile(path + suffix).catch(() => new Uint8Array())
+          ),
         );
         return new Uint8Array(parts.flatMap((part) => Array.from(part)));
       },
@@ -39,7 +41,10 @@ Deno.test("SQLite: WAL, full sync, schema version, 0600 files in a 0700 director
     const peek = new DatabaseSync(path, { readOnly: true });
     try {
       assert.equal(peek.prepare("PRAGMA journal_mode").get()?.journal_mode, "wal");
-      assert.equal(peek.prepare("PRAGMA user_version").get()?.user_version, SQLiteStore.schemaVersion);
+      assert.equal(
+        peek.prepare("PRAGMA user_version").get()?.user_version,
+        SQLiteStore.schemaVersion,
+      );
     } finally {
       peek.close();
     }
@@ -67,7 +72,7 @@ Deno.test("SQLite: a damaged message row fails closed naming the message", async
     const session = store.create();
     await session.append(persistent(user("q"), assistant("a"), user("r")));
     const db = new DatabaseSync(path);
-    db.prepare("UPDATE messages SET message = '{\"role\":\"user\"' WHERE seq = 1").run();
+    db.prepare('UPDATE messages SET message = \'{"role":"user"\' WHERE seq = 1').run();
     db.close();
     await assert.rejects(() => store.load(session.id), (error: unknown) => {
       assert.ok(error instanceof SessionCorruptError);
@@ -90,11 +95,19 @@ Deno.test("SQLite: two processes append to one session at once without loss or i
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     const reader = new SQLiteStore({ path });
     const conversation = await reader.load(session.id);
-    const texts = conversation!.messages.slice(2).map((m) => m.content[0]?.type === "text" ? m.content[0].text : "");
+    const texts = conversation!.messages.slice(2).map((m) =>
+      m.content[0]?.type === "text" ? m.content[0].text : ""
+    );
     assert.equal(texts.length, 120);
     for (const writer of writers) {
-      const mine = texts.filter((t) => t.includes(`pid ${writer.process.pid} `)).map((t) => Number(t.split(" ")[1]));
-      assert.deepStrictEqual(mine, Array.from({ length: 60 }, (_, i) => i), "each writer's order is kept");
+      const mine = texts.filter((t) => t.includes(`pid ${writer.process.pid} `)).map((t) =>
+        Number(t.split(" ")[1])
+      );
+      assert.deepStrictEqual(
+        mine,
+        Array.from({ length: 60 }, (_, i) => i),
+        "each writer's order is kept",
+      );
     }
     assert.equal((await reader.list())[0]?.messageCount, 122);
     await reader.close();
@@ -112,7 +125,10 @@ Deno.test("SQLite: kill -9 during appends never loses an acknowledged append (5 
       const acknowledged = child.lines.filter((line) => /^\d+$/.test(line)).length;
       const store = new SQLiteStore({ path });
       const stored = (await store.load(id))!.messages.length - 2;
-      assert.ok(stored >= acknowledged, `run ${run}: acknowledged ${acknowledged}, stored ${stored}`);
+      assert.ok(
+        stored >= acknowledged,
+        `run ${run}: acknowledged ${acknowledged}, stored ${stored}`,
+      );
       await store.close();
     }
   });

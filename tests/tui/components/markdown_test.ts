@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Markdown } from "../../../tui/components/markdown.ts";
 import { fitColumns } from "../../../tui/components/markdown_table.ts";
-import { assertFits, assertScreen, COLOR, plain, PLAIN, WIDTHS } from "./helpers.ts";
+import { assertFits, assertScreen, COLOR, PLAIN, plain, WIDTHS } from "./helpers.ts";
 
 /** A document touching every construct, with wide characters. */
 const SAMPLE = `# Release notes 🎉
@@ -54,7 +54,10 @@ Deno.test("markdown: every line fits at every width, styled and plain", () => {
 Deno.test("markdown: renders the constructs", () => {
   const text = render(SAMPLE, 80).join("\n");
   assert.match(text, /^# Release notes 🎉$/m);
-  assert.match(text, /Some emphasis, strong text, struck, inline code and a link\s\(https:\/\/example\.com/);
+  assert.match(
+    text,
+    /Some emphasis, strong text, struck, inline code and a link\s\(https:\/\/example\.com/,
+  );
   assert.match(text, /About ~5 minutes, not ~struck~\. Ampersands & entities\./);
   assert.match(text, /^• first item/m);
   assert.match(text, /^• \[x\] a finished task$/m);
@@ -75,7 +78,10 @@ Deno.test("markdown: styles map to SGR and code is highlighted", () => {
   assert.ok(lines[0]?.includes("\x1b[1mbold\x1b[22m"), lines[0]);
   assert.ok(lines[0]?.includes("\x1b[3mit\x1b[23m"), lines[0]);
   const keyword = lines.find((line) => plain(line).includes("const"));
-  assert.ok(keyword?.includes("\x1b[38;5;176mconst"), `keyword coloured: ${JSON.stringify(keyword)}`);
+  assert.ok(
+    keyword?.includes("\x1b[38;5;176mconst"),
+    `keyword coloured: ${JSON.stringify(keyword)}`,
+  );
   assert.ok(keyword?.includes("\x1b[38;5;215m1"), `number coloured: ${JSON.stringify(keyword)}`);
 });
 
@@ -94,7 +100,10 @@ Deno.test("markdown: a styled span wrapped across lines is closed and reopened",
   assert.ok(lines.length > 1);
   for (const line of lines) {
     assert.ok(line.startsWith("\x1b[1m"), `reopens bold: ${JSON.stringify(line)}`);
-    assert.ok(line.endsWith("\x1b[0m") || line.endsWith("\x1b[22m"), `closes: ${JSON.stringify(line)}`);
+    assert.ok(
+      line.endsWith("\x1b[0m") || line.endsWith("\x1b[22m"),
+      `closes: ${JSON.stringify(line)}`,
+    );
   }
 });
 
@@ -146,7 +155,11 @@ Deno.test("markdown: firstLineChanged is honest and stays near the tail while st
     const lines = md.render(60);
     assert.notEqual(first, null);
     for (let line = 0; line < Math.min(first ?? 0, previous.length); line++) {
-      assert.equal(lines[line], previous[line], `line ${line} changed below the reported cut ${first}`);
+      assert.equal(
+        lines[line],
+        previous[line],
+        `line ${line} changed below the reported cut ${first}`,
+      );
     }
     if ((first ?? 0) >= previous.length - 12) nearTail++;
     deltas++;
@@ -158,7 +171,14 @@ Deno.test("markdown: firstLineChanged is honest and stays near the tail while st
 
 Deno.test("markdown: an open code fence renders as code until it closes", () => {
   const md = new Markdown("Intro\n\n```python\ndef f():\n    return 1", { theme: PLAIN });
-  assert.deepEqual(md.render(40), ["Intro", "", "```python", "  def f():", "      return 1", "```"]);
+  assert.deepEqual(md.render(40), [
+    "Intro",
+    "",
+    "```python",
+    "  def f():",
+    "      return 1",
+    "```",
+  ]);
   md.append("\n```\n\nAfter **bold");
   assert.deepEqual(md.render(40).slice(-2), ["", "After **bold"]);
   md.append("**");

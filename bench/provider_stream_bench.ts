@@ -1,0 +1,126 @@
+/**
+ * Parse-and-assemble throughput of a large recorded-shape stream: our SSE
+ * parser + provider assembler beside each official SDK's stream parser, in
+ * the same run. Run: `deno run -A bench/provider_stream_bench.ts`.
+ *
+ * The streams are built from the recorded fixtures' event shapes (text and
+ * tool-argument deltas repeated until the body reaches the target size).
+ */
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { parseAnthropicStream } from "../lib/providers/anthropic_stream.ts";
+import { parseOpenAIStream } from "../lib/providers/openai_stream.ts";
+import { type SseEvent, SseParser } from "../lib/providers/sse.ts";
+
+const TARGET_MB = Number(Deno.env.get("BENCH_MB") ?? 24);
+const CHUNK = 16 * 1024;
+const ROUNDS = 3;
+const FIXTURES = new URL("../../shared/fixtures/providers/", import.meta.url);
+
+function anthropicBody(targetBytes: number): Uint8Array {
+  const head = Deno.readTextFileSync(new URL("anthropic/text-hello.sse", FIXTURES)).split("\n\n")[0]! + "\n\n";
+  const ev = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const parts: string[] = [head, ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } })];
+  const textDelta = ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "The quick brown fox jumps over the lazy dog. " } });
+  const argDelta = ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"lorem ipsum dolor sit amet",' } });
+  let size = parts.join("").length;
+  while (size < targetBytes / 2) (parts.push(textDelta), size += textDelta.length);
+  parts.push(ev("content_block_stop", { type: "content_block_stop", index: 0 }));
+  parts.push(ev("content_block_start", { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_bench", name: "write", input: {} } }));
+  parts.push(ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"lines":[' } }));
+  while (size < targetBytes) (parts.push(argDelta), size += argDelta.length);
+  parts.push(ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"end"]}' } }));
+  parts.push(ev("content_block_stop", { type: "content_block_stop", index: 1 }));
+  parts.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 1000 } }));
+  parts.push(ev("message_stop", { type: "message_stop" }));
+  return new TextEncoder().encode(parts.join(""));
+}
+
+function openaiBody(targetBytes: number): Uint8Array {
+  const base = { id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", system_fingerprint: "fp", usage: null };
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  const parts = [chunk({ role: "assistant", content: "" })];
+  const text = chunk({ content: "The quick brown fox jumps over the lazy dog. " });
+  const args = chunk({ tool_calls: [{ index: 0, function: { arguments: '"lorem ipsum dolor sit amet",' } }] });
+  let size = parts[0]!.length;
+  while (size < targetBytes / 2) (parts.push(text), size += text.length);
+  parts.push(chunk({ tool_calls: [{ index: 0, id: "call_bench", type: "function", function: { name: "write", arguments: '{"lines":[' } }] }));
+  while (size < targetBytes) (parts.push(args), size += args.length);
+  parts.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '"end"]}' } }] }));
+  parts.push(chunk({}, "tool_calls"));
+  parts.push(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 1000, total_tokens: 1010 } })}\n\n`);
+  parts.push("data: [DONE]\n\n");
+  return new TextEncoder().encode(parts.join(""));
+}
+
+function chunkedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.subarray(offset, offset += CHUNK));
+    },
+  }, { highWaterMark: 0 });
+}
+
+async function* sseEvents(bytes: Uint8Array): AsyncGenerator<SseEvent> {
+  const parser = new SseParser();
+  for await (const chunk of chunkedStream(bytes)) yield* parser.push(chunk);
+  yield* parser.end();
+}
+
+async function drain<T>(generator: AsyncGenerator<unknown, T>): Promise<T> {
+  let step = await generator.next();
+  while (!step.done) step = await generator.next();
+  return step.value;
+}
+
+const sseResponse = (bytes: Uint8Array) => () =>
+  Promise.resolve(new Response(chunkedStream(bytes), { headers: { "content-type": "text/event-stream" } }));
+
+async function best(fn: () => Promise<void>): Promise<number> {
+  let fastest = Infinity;
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    await fn();
+    fastest = Math.min(fastest, performance.now() - start);
+  }
+  return fastest;
+}
+
+function row(name: string, bytes: number, ms: number): string {
+  return `${name.padEnd(34)} ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s  (${ms.toFixed(0)} ms)`;
+}
+
+const anthropicBytes = anthropicBody(TARGET_MB * 1e6);
+const openaiBytes = openaiBody(TARGET_MB * 1e6);
+console.log(`Stream parse + assemble, ${TARGET_MB} MB bodies in ${CHUNK / 1024} KB chunks, best of ${ROUNDS}\n`);
+
+const oursA = await best(async () => {
+  const result = await drain(parseAnthropicStream(sseEvents(anthropicBytes), "http://bench"));
+  if (result.content.length !== 2) throw new Error("bench: unexpected assembly");
+});
+const sdkA = await best(async () => {
+  const client = new Anthropic({ apiKey: "bench", baseURL: "http://bench.invalid", fetch: sseResponse(anthropicBytes) });
+  const message = await client.messages.stream({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] }).finalMessage();
+  if (message.content.length !== 2) throw new Error("bench: unexpected SDK assembly");
+});
+const oursO = await best(async () => {
+  const result = await drain(parseOpenAIStream(sseEvents(openaiBytes), "http://bench"));
+  if (result.content.length !== 2) throw new Error("bench: unexpected assembly");
+});
+const sdkO = await best(async () => {
+  const client = new OpenAI({ apiKey: "bench", baseURL: "http://bench.invalid/v1", fetch: sseResponse(openaiBytes) });
+  const completion = await client.chat.completions.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).finalChatCompletion();
+  if (!completion.choices[0]?.message.tool_calls?.length) throw new Error("bench: unexpected SDK assembly");
+});
+
+console.log("Anthropic Messages");
+console.log(row("  panto (SseParser + assembler)", anthropicBytes.length, oursA));
+console.log(row("  @anthropic-ai/sdk messages.stream", anthropicBytes.length, sdkA));
+console.log(`  ratio: ${(sdkA / oursA).toFixed(2)}x\n`);
+console.log("OpenAI Chat Completions");
+console.log(row("  panto (SseParser + assembler)", openaiBytes.length, oursO));
+console.log(row("  openai chat.completions.stream", openaiBytes.length, sdkO));
+console.log(`  ratio: ${(sdkO / oursO).toFixed(2)}x`);

@@ -1,0 +1,89 @@
+import type { Tool } from "@panto/lib";
+import { didYouMean } from "../did_you_mean.ts";
+import { UsageError } from "../errors.ts";
+import { type BashToolOptions, bashTool } from "./bash.ts";
+import { editTool } from "./edit.ts";
+import { findTool } from "./find.ts";
+import { grepTool } from "./grep.ts";
+import { lsTool } from "./ls.ts";
+import { readTool } from "./read.ts";
+import { writeTool } from "./write.ts";
+
+/** Options for {@linkcode builtinTools}. */
+export interface BuiltinToolsOptions {
+  /** The working directory: file tools are confined to it, bash runs in it. */
+  root: string;
+  /** Directories outside it that file tools may use (config `tools.allowedPaths`). */
+  allowedRoots?: readonly string[];
+  /** Default bash timeout in seconds (config `tools.bashTimeoutSeconds`). Default 120. */
+  bashTimeoutSeconds?: number;
+  /** The shell the bash tool runs (default `bash`). */
+  shell?: string;
+}
+
+/**
+ * The built-in tools, in the order they are offered: read, write, edit,
+ * bash, ls, grep, find.
+ *
+ * @param options Working directory, allowed roots, bash settings.
+ * @returns The tools.
+ *
+ * @example
+ * ```ts
+ * import { builtinTools } from "./builtin_tools.ts";
+ * const names = builtinTools({ root: "/tmp" }).map((tool) => tool.decl.name);
+ * console.assert(names.join() === "read,write,edit,bash,ls,grep,find");
+ * ```
+ */
+export function builtinTools(options: BuiltinToolsOptions): Tool[] {
+  const files = options.allowedRoots ? { root: options.root, allowedRoots: options.allowedRoots } : { root: options.root };
+  const bash: BashToolOptions = { root: options.root };
+  if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;
+  if (options.shell !== undefined) bash.shell = options.shell;
+  return [
+    readTool(files),
+    writeTool(files),
+    editTool(files),
+    bashTool(bash),
+    lsTool(files),
+    grepTool(files),
+    findTool(files),
+  ];
+}
+
+/**
+ * The tools named by `--tools a,b,c` (in the given order), none for
+ * `--no-tools`, or all of them when no selection was made.
+ *
+ * @param all The available tools.
+ * @param names Tool names, `"none"`, or `undefined` for all.
+ * @returns The selected tools.
+ * @throws {UsageError} For an unknown name, listing the valid ones.
+ *
+ * @example
+ * ```ts
+ * import { builtinTools, selectTools } from "./builtin_tools.ts";
+ * const all = builtinTools({ root: "/tmp" });
+ * console.assert(selectTools(all, ["read", "grep"]).length === 2);
+ * console.assert(selectTools(all, "none").length === 0);
+ * ```
+ */
+export function selectTools(all: readonly Tool[], names: readonly string[] | "none" | undefined): Tool[] {
+  if (names === undefined) return [...all];
+  if (names === "none") return [];
+  const byName = new Map(all.map((tool) => [tool.decl.name, tool]));
+  const selected = new Set<Tool>();
+  for (const name of names.map((n) => n.trim()).filter(Boolean)) {
+    const tool = byName.get(name);
+    if (!tool) {
+      const guess = didYouMean(name, byName.keys());
+      throw new UsageError(
+        `Unknown tool ${JSON.stringify(name)}${guess ? ` (did you mean "${guess}"?)` : ""}: valid tools are ${
+          [...byName.keys()].join(", ")
+        }`,
+      );
+    }
+    selected.add(tool);
+  }
+  return [...selected];
+}

@@ -1,0 +1,68 @@
+/**
+ * Components driven through the engine onto the emulator, as the app does:
+ * a streamed answer with an open code fence, a focused editor (hardware
+ * cursor at the marker), and typing routed to the editor.
+ */
+import assert from "node:assert/strict";
+import { AssistantMessage } from "../../../tui/components/assistant_message.ts";
+import { Editor } from "../../../tui/components/editor.ts";
+import { ToolUse } from "../../../tui/components/tool_use.ts";
+import { TUI } from "../../../tui/tui.ts";
+import { VirtualTerminal } from "../../support/virtual_terminal.ts";
+import { COLOR, plain } from "./helpers.ts";
+
+function setup(columns: number, rows: number) {
+  const terminal = new VirtualTerminal(columns, rows);
+  const tui = new TUI(terminal);
+  tui.start();
+  return {
+    terminal,
+    tui,
+    async frame() {
+      tui.renderNow();
+      await terminal.flush();
+    },
+    async [Symbol.asyncDispose]() {
+      tui.stop();
+      await terminal.flush();
+      terminal.dispose();
+    },
+  };
+}
+
+Deno.test("engine screen: a streamed answer with an open fence matches a fresh render", async () => {
+  await using t = setup(40, 30);
+  const answer = new AssistantMessage({ theme: COLOR });
+  t.tui.addChild(answer);
+  const text = "Here is code 中文:\n\n```ts\nconst a = 1;\nconst b = 'two';\n```\n\nDone **now**.";
+  for (let i = 0; i < text.length; i += 6) {
+    answer.append(text.slice(i, i + 6));
+    await t.frame();
+  }
+  const expected = new AssistantMessage({ theme: COLOR, text }).render(40).map((line) =>
+    plain(line).trimEnd()
+  );
+  assert.deepEqual(t.terminal.screenLines().slice(0, expected.length), expected);
+  assert.ok(expected.includes("  const b = 'two';"));
+});
+
+Deno.test("engine screen: the focused editor puts the hardware cursor at its marker; keys reach it", async () => {
+  await using t = setup(30, 10);
+  const tool = new ToolUse({ callId: "c", name: "bash", args: '{"command":"ls"}' }, {
+    theme: COLOR,
+  });
+  const sent: string[] = [];
+  const editor = new Editor({ theme: COLOR, onSubmit: (text) => sent.push(text) });
+  t.tui.addChild(tool);
+  t.tui.addChild(editor);
+  t.tui.setFocus(editor);
+  t.terminal.feed("héllo 你好");
+  await t.frame();
+  const screen = t.terminal.screenLines();
+  assert.equal(screen[0], "○ bash command: ls");
+  assert.equal(screen[2], "héllo 你好");
+  assert.deepEqual(t.terminal.cursor(), { x: 10, y: 2 }, "after 'héllo 你好' (10 columns)");
+  t.terminal.feed("\r");
+  await t.frame();
+  assert.deepEqual(sent, ["héllo 你好"]);
+});

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { Footer } from "../../../tui/components/footer.ts";
+import { formatDuration, formatTokens } from "../../../tui/components/format.ts";
+import { assertFits, COLOR, PLAIN, plain } from "./helpers.ts";
+
+Deno.test("footer: location, usage and model; update redraws only on change", () => {
+  const footer = new Footer({ cwd: "~/src/panto", branch: "main", model: "claude-x" }, PLAIN);
+  assert.deepEqual(footer.render(40), [
+    "~/src/panto (main)",
+    "                                claude-x",
+  ]);
+  footer.update({ tokensIn: 12_345, tokensOut: 2_100, cost: 0.4567, contextPercent: 42.4 });
+  assert.equal(footer.firstLineChanged(), 0);
+  const stats = "↑12k ↓2.1k $0.457 42% ctx";
+  assert.equal(footer.render(40)[1], stats + " ".repeat(40 - stats.length - 8) + "claude-x");
+  footer.update({ tokensIn: 12_345 });
+  assert.equal(footer.firstLineChanged(), null);
+});
+
+Deno.test("footer: context use turns warning then error colour; narrow widths truncate", () => {
+  const footer = new Footer({ contextPercent: 75, model: "m" }, COLOR);
+  assert.ok(footer.render(40)[0]?.includes("\x1b[38;5;179m75% ctx"));
+  footer.update({ contextPercent: 95 });
+  assert.ok(footer.render(40)[0]?.includes("\x1b[38;5;167m95% ctx"));
+  const long = new Footer({
+    cwd: "/a/very/long/path/".repeat(5),
+    model: "model-name",
+    tokensIn: 1,
+    cost: 1,
+  }, COLOR);
+  for (const width of [20, 40, 80, 200]) assertFits(long.render(width), width);
+  assert.ok(plain(long.render(20)[0] ?? "").endsWith("…"));
+});
+
+Deno.test("format: tokens and durations", () => {
+  assert.deepEqual([999, 1_234, 56_789, 2_500_000].map(formatTokens), [
+    "999",
+    "1.2k",
+    "57k",
+    "2.5M",
+  ]);
+  assert.deepEqual([0, 7_900, 65_000, 7_380_000].map(formatDuration), [
+    "0s",
+    "7s",
+    "1m 05s",
+    "2h 03m",
+  ]);
+});

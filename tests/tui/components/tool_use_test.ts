@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { formatArgs, summarizeArgs, ToolUse } from "../../../tui/components/tool_use.ts";
+import { assertFits, COLOR, PLAIN } from "./helpers.ts";
+
+Deno.test("tool use: streamed partial arguments show as a preview in the header", () => {
+  const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: PLAIN });
+  assert.deepEqual(tool.render(40), ["○ bash"]);
+  tool.appendArgs('{"command": "ls -la /tm');
+  assert.deepEqual(tool.render(40), ["○ bash command: ls -la /tm"]);
+  tool.appendArgs('p", "timeout": 5}');
+  assert.deepEqual(tool.render(40), ["○ bash command: ls -la /tmp, timeout: 5"]);
+  tool.appendArgs("");
+  assert.equal(summarizeArgs("not json"), "not json");
+  assert.equal(summarizeArgs('{"a": "x\\ny"}'), "a: x ⏎ y");
+});
+
+Deno.test("tool use: status icons and a collapsed result with a more-lines hint", () => {
+  const tool = new ToolUse({ callId: "c1", name: "read", args: '{"path":"a.ts"}' }, {
+    theme: PLAIN,
+    collapsedLines: 2,
+  });
+  tool.setStatus("running");
+  assert.equal(tool.render(40)[0], "◐ read path: a.ts");
+  tool.appendResult("one\ntwo\nthree\nfour");
+  assert.deepEqual(tool.render(40), [
+    "◐ read path: a.ts",
+    "  one",
+    "  two",
+    "  … 2 more lines (ctrl+o to expand)",
+  ]);
+  tool.setResult("one\ntwo\nthree\nfour");
+  assert.equal(tool.status, "done");
+  assert.equal(tool.render(40)[0], "✓ read path: a.ts");
+});
+
+Deno.test("tool use: expanded shows readable arguments and the whole result; errors are red", () => {
+  const tool = new ToolUse({ callId: "c2", name: "edit" }, { theme: PLAIN, collapsedLines: 1 });
+  tool.setArgs({ path: "a.ts", old: "x\ny", count: 2 });
+  tool.setResult("failed: no match\nsecond line", true);
+  tool.setExpanded(true);
+  assert.deepEqual(tool.render(40), [
+    "✗ edit path: a.ts, old: x ⏎ y, count: 2",
+    "  path: a.ts",
+    "  old:",
+    "    x",
+    "    y",
+    "  count: 2",
+    "  failed: no match",
+    "  second line",
+  ]);
+  const colored = new ToolUse({ callId: "c3", name: "x" }, { theme: COLOR });
+  colored.setResult("bad", true);
+  assert.ok(colored.render(20)[1]?.includes("\x1b[38;5;167mbad"), "error colour");
+  assert.equal(formatArgs("[1,2]"), "[\n  1,\n  2\n]");
+});
+
+Deno.test("tool use: firstLineChanged points into the result while it streams", () => {
+  const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: PLAIN, collapsedLines: 3 });
+  assert.equal(tool.firstLineChanged(), 0);
+  tool.appendResult("a\n");
+  tool.render(40);
+  assert.equal(tool.firstLineChanged(), null);
+  tool.appendResult("b\n");
+  assert.equal(tool.firstLineChanged(), 2, "header + line a unchanged");
+  tool.render(40);
+  tool.appendResult("c\nd\ne");
+  assert.equal(tool.firstLineChanged(), 3);
+  const before = tool.render(40);
+  tool.appendResult("f");
+  const cut = tool.firstLineChanged() ?? 0;
+  const after = tool.render(40);
+  assert.deepEqual(after.slice(0, cut), before.slice(0, cut));
+  tool.setExpanded(true);
+  assert.equal(tool.firstLineChanged(), 0, "collapse/expand is a layout change");
+});
+
+Deno.test("tool use: parallel calls are independent instances", () => {
+  const a = new ToolUse({ callId: "a", name: "read" }, { theme: PLAIN });
+  const b = new ToolUse({ callId: "b", name: "read" }, { theme: PLAIN });
+  a.appendArgs('{"path":"one"}');
+  b.appendArgs('{"path":"two"}');
+  a.setResult("A");
+  assert.deepEqual([a.render(30), b.render(30)], [["✓ read path: one", "  A"], [
+    "○ read path: two",
+  ]]);
+});
+
+Deno.test("tool use: long output fits every width", () => {
+  const tool = new ToolUse({
+    callId: "c",
+    name: "bash",
+    args: '{"command":"' + "x".repeat(300) + '"}',
+  }, {
+    theme: COLOR,
+    expanded: true,
+  });
+  tool.setResult("表格 👍🏽 ".repeat(100));
+  for (const width of [20, 40, 80, 200]) assertFits(tool.render(width), width, `width ${width}`);
+});

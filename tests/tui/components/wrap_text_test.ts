@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { breakText, wrapText } from "../../../tui/components/wrap_text.ts";
+import { visibleWidth } from "../../../tui/text_width.ts";
+import { assertScreen, plain } from "./helpers.ts";
+
+Deno.test("wrapText: breaks at spaces, splits long words, keeps hard newlines", () => {
+  assert.deepEqual(wrapText("hello brave new world", 11), ["hello brave", "new world"]);
+  assert.deepEqual(wrapText("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+  assert.deepEqual(wrapText("a\n\nb", 10), ["a", "", "b"]);
+  assert.deepEqual(wrapText("  indented text", 10), ["  indented", "text"]);
+  assert.deepEqual(wrapText("你好世界", 5), ["你好", "世界"]);
+  assert.deepEqual(wrapText("tab\there", 20), ["tab    here"]);
+});
+
+Deno.test("wrapText: styles active at a break are closed and reopened", () => {
+  const lines = wrapText("\x1b[1mbold words here\x1b[22m after", 6);
+  assert.deepEqual(lines, [
+    "\x1b[1mbold\x1b[0m",
+    "\x1b[1mwords\x1b[0m",
+    "\x1b[1mhere\x1b[22m",
+    "after",
+  ]);
+  const linked = wrapText("\x1b]8;;http://x\x07one two\x1b]8;;\x07", 4);
+  assert.deepEqual(linked, [
+    "\x1b]8;;http://x\x07one\x1b]8;;\x07",
+    "\x1b]8;;http://x\x07two\x1b]8;;\x07",
+  ]);
+});
+
+Deno.test("breakText keeps every space (for code)", () => {
+  assert.deepEqual(breakText("a  b  c", 3), ["a  ", "b  ", "c"]);
+});
+
+const piece = fc.oneof(
+  fc.constantFrom(
+    "word",
+    "a",
+    "longerwordthanmost",
+    " ",
+    "  ",
+    "你好",
+    "👍🏽",
+    "e\u0301",
+    "\n",
+    "👨‍👩‍👧",
+  ),
+  fc.constantFrom("\x1b[1m", "\x1b[22m", "\x1b[38;5;39m", "\x1b[39m", "\x1b[0m"),
+);
+
+Deno.test("wrapText property: every line fits and no visible character is lost", () => {
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 40 }),
+      fc.integer({ min: 1, max: 30 }),
+      (pieces, width) => {
+        const text = pieces.join("");
+        const lines = wrapText(text, width);
+        for (const line of lines) assert.ok(visibleWidth(line) <= width, JSON.stringify(line));
+        const squash = (s: string) => plain(s).replace(/[\s]/g, "");
+        const wide = [...plain(text)].some((c) => visibleWidth(c) > width);
+        if (!wide) assert.equal(squash(lines.join("")), squash(text));
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("wrapText: the emulator agrees with the computed widths", async () => {
+  const text = "Mixed 中文 and emoji 👍🏽 👨‍👩‍👧 with \x1b[1mbold\x1b[22m runs ".repeat(6);
+  for (const width of [20, 40, 80]) await assertScreen(wrapText(text, width), width);
+});

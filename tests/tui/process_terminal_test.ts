@@ -1,0 +1,197 @@
+import assert from "node:assert/strict";
+import { ProcessTerminal, type TerminalIo } from "../../tui/process_terminal.ts";
+import type { TerminalSignal } from "../../tui/runtime/signals.ts";
+import { TUI } from "../../tui/tui.ts";
+import { Lines } from "./test_lines.ts";
+
+const RESTORE_AFTER_KITTY = "\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[?25h";
+
+/** A fake OS side that records every effect in order. */
+function fakeIo() {
+  const log: string[] = [];
+  const signals = new Map<TerminalSignal, () => void>();
+  let fatal: (() => void) | undefined;
+  let feed: ((text: string) => void) | undefined;
+  let size = { columns: 80, rows: 24 };
+  const io: TerminalIo = {
+    setRaw: (enabled) => log.push(`raw:${enabled}`),
+    size: () => size,
+    write: (data) => log.push(`write:${JSON.stringify(data)}`),
+    readInput: (onData) => {
+      feed = onData;
+      log.push("read:start");
+      return () => {
+        log.push("read:stop");
+        return Promise.resolve();
+      };
+    },
+    onSignal: (signal, handler) => {
+      signals.set(signal, handler);
+      return () => signals.delete(signal);
+    },
+    onFatalError: (handler) => {
+      fatal = handler;
+      return () => fatal = undefined;
+    },
+    stopSelf: () => log.push("SIGSTOP"),
+    exit: (code) => log.push(`exit:${code}`),
+  };
+  return {
+    io,
+    log,
+    signals,
+    raise: (signal: TerminalSignal) => signals.get(signal)?.(),
+    crash: () => fatal?.(),
+    type: (text: string) => feed?.(text),
+    resizeTo: (columns: number, rows: number) => size = { columns, rows },
+  };
+}
+
+function started() {
+  const fake = fakeIo();
+  const terminal = new ProcessTerminal({ io: fake.io, keyboardFallbackMs: 10_000 });
+  const inputs: string[] = [];
+  const events: string[] = [];
+  terminal.onInput((sequence) => inputs.push(sequence));
+  terminal.onResize(() => events.push(`resize:${terminal.columns}x${terminal.rows}`));
+  terminal.onBeforeRestore(() => fake.log.push("before-restore"));
+  terminal.start();
+  return { fake, terminal, inputs, events };
+}
+
+Deno.test("ProcessTerminal: start enters raw mode, enables paste and negotiates the keyboard", () => {
+  const { fake, terminal } = started();
+  assert.deepEqual(fake.log, [
+    "raw:true",
+    `write:${JSON.stringify("\x1b[?2004h")}`,
+    `write:${JSON.stringify("\x1b[?u\x1b[c")}`,
+    "read:start",
+  ]);
+  assert.deepEqual([...fake.signals.keys()].sort(), [
+    "SIGCONT",
+    "SIGHUP",
+    "SIGINT",
+    "SIGTERM",
+    "SIGWINCH",
+  ]);
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal: input is split, negotiation answers are swallowed", () => {
+  const { fake, terminal, inputs } = started();
+  fake.type("\x1b[?1u\x1b[?62c");
+  assert.equal(terminal.keyboardProtocol, "kitty");
+  assert.ok(fake.log.includes(`write:${JSON.stringify("\x1b[>7u")}`));
+  fake.type("ab\x1b[1");
+  fake.type("3;2u\x1b[200~pasted\x1b[201~");
+  assert.deepEqual(inputs, ["a", "b", "\x1b[13;2u", "\x1b[200~pasted\x1b[201~"]);
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal: stop restores everything once, after the engine parks its cursor", () => {
+  const { fake, terminal } = started();
+  fake.type("\x1b[?1u");
+  fake.log.length = 0;
+  terminal.stop();
+  terminal.stop();
+  assert.deepEqual(fake.log, [
+    "before-restore",
+    `write:${JSON.stringify(RESTORE_AFTER_KITTY)}`,
+    "raw:false",
+    "read:stop",
+  ]);
+  assert.equal(fake.signals.size, 0, "signal listeners removed");
+});
+
+Deno.test("ProcessTerminal: modifyOtherKeys is reset when it was the fallback", () => {
+  const { fake, terminal } = started();
+  fake.type("\x1b[?62;22c");
+  assert.equal(terminal.keyboardProtocol, "modifyOtherKeys");
+  fake.log.length = 0;
+  terminal.stop();
+  assert.ok(
+    fake.log.includes(`write:${JSON.stringify("\x1b[?2026l\x1b[>4;0m\x1b[?2004l\x1b[?25h")}`),
+  );
+});
+
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const) {
+  Deno.test(`ProcessTerminal: ${signal} restores the terminal then exits ${code}`, () => {
+    const { fake, terminal } = started();
+    fake.type("\x1b[?1u");
+    fake.log.length = 0;
+    fake.raise(signal);
+    assert.deepEqual(fake.log, [
+      "before-restore",
+      `write:${JSON.stringify(RESTORE_AFTER_KITTY)}`,
+      "raw:false",
+      `exit:${code}`,
+    ]);
+    terminal.stop();
+  });
+}
+
+Deno.test("ProcessTerminal: an uncaught error restores the terminal", () => {
+  const { fake, terminal } = started();
+  fake.log.length = 0;
+  fake.crash();
+  assert.deepEqual(fake.log, [
+    "before-restore",
+    `write:${JSON.stringify("\x1b[?2026l\x1b[?2004l\x1b[?25h")}`,
+    "raw:false",
+  ]);
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal: suspend restores and stops; SIGCONT re-enters and repaints", () => {
+  const { fake, terminal, events } = started();
+  fake.type("\x1b[?1u");
+  fake.log.length = 0;
+  terminal.suspend();
+  assert.deepEqual(fake.log, [
+    "before-restore",
+    `write:${JSON.stringify(RESTORE_AFTER_KITTY)}`,
+    "raw:false",
+    "SIGSTOP",
+  ]);
+  fake.log.length = 0;
+  fake.resizeTo(100, 30);
+  fake.raise("SIGCONT");
+  assert.deepEqual(fake.log, [
+    "raw:true",
+    `write:${JSON.stringify("\x1b[?2004h")}`,
+    `write:${JSON.stringify("\x1b[>7u")}`,
+  ]);
+  assert.deepEqual(events, ["resize:100x30"]);
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal: SIGWINCH refreshes the size", () => {
+  const { fake, terminal, events } = started();
+  fake.resizeTo(120, 40);
+  fake.raise("SIGWINCH");
+  assert.deepEqual([terminal.columns, terminal.rows], [120, 40]);
+  assert.deepEqual(events, ["resize:120x40"]);
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal + TUI: ctrl+z parks the cursor, suspends, and resume repaints the tail", async () => {
+  const fake = fakeIo();
+  fake.resizeTo(20, 4);
+  const terminal = new ProcessTerminal({ io: fake.io, keyboardFallbackMs: 10_000 });
+  const tui = new TUI(terminal);
+  tui.addChild(new Lines(Array.from({ length: 10 }, (_, i) => `line ${i}`)));
+  tui.start();
+  tui.renderNow();
+  fake.log.length = 0;
+  fake.type("\x1a");
+  const stopAt = fake.log.indexOf("SIGSTOP");
+  assert.ok(stopAt > 0, "suspended");
+  assert.ok(fake.log[0]!.includes("\\r\\n"), "the cursor was parked below the content first");
+  fake.log.length = 0;
+  fake.raise("SIGCONT");
+  await new Promise((resolve) => setTimeout(resolve, 30)); // past the frame interval
+  const repaint = fake.log.filter((entry) => entry.includes("line ")).join("");
+  assert.ok(repaint.includes("line 6") && repaint.includes("line 9"), repaint);
+  assert.ok(!repaint.includes("line 5"), "only the visible tail is repainted");
+  tui.stop();
+});

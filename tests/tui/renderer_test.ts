@@ -1,0 +1,330 @@
+import assert from "node:assert/strict";
+import { CURSOR_MARKER } from "../../tui/component.ts";
+import { Container } from "../../tui/container.ts";
+import { TUI } from "../../tui/tui.ts";
+import { VirtualTerminal } from "../support/virtual_terminal.ts";
+import { expectedScreen, frame, Lines } from "./test_lines.ts";
+
+/** A started engine on a fresh emulator; `await using` stops and disposes both. */
+function setup(columns = 20, rows = 5) {
+  const terminal = new VirtualTerminal(columns, rows);
+  const tui = new TUI(terminal);
+  tui.start();
+  return {
+    terminal,
+    tui,
+    async [Symbol.asyncDispose]() {
+      tui.stop();
+      await terminal.flush();
+      terminal.dispose();
+    },
+  };
+}
+
+function numbered(count: number, prefix = "line"): string[] {
+  return Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
+}
+
+Deno.test("renderer: first paint is one synchronized write, cursor hidden, no screen clearing", async () => {
+  await using t = setup();
+  t.tui.addChild(new Lines(["hello", "world"]));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(["hello", "world"], 5));
+  assert.equal(t.terminal.writes.length, 1);
+  const write = t.terminal.writes[0]!;
+  assert.ok(write.startsWith("\x1b[?2026h") && write.endsWith("\x1b[?2026l"));
+  assert.ok(
+    !write.includes("\x1b[2J") && !write.includes("\x1b[3J") && !write.includes("\x1b[?1049h"),
+  );
+  assert.equal(t.terminal.cursorVisible, false);
+});
+
+Deno.test("renderer: nothing changed writes nothing", async () => {
+  await using t = setup();
+  t.tui.addChild(new Lines(["static"]));
+  await frame(t.tui, t.terminal);
+  await frame(t.tui, t.terminal);
+  t.tui.requestRender();
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.writes.length, 1);
+});
+
+Deno.test("renderer: appends write only the new lines", async () => {
+  await using t = setup(20, 10);
+  const body = new Lines(["a", "b"]);
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  body.append("c", "d");
+  await frame(t.tui, t.terminal);
+  const write = t.terminal.writes.at(-1)!;
+  assert.ok(write.includes("c") && write.includes("d"));
+  assert.ok(
+    !/[ab]/.test(write.replace(/\x1b\[[?\d;]*[a-zA-Z]/g, "")),
+    "old lines are not rewritten",
+  );
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(["a", "b", "c", "d"], 10));
+});
+
+Deno.test("renderer: an edit in the middle rewrites that line only", async () => {
+  await using t = setup(20, 10);
+  const body = new Lines(numbered(6));
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  body.edit(2, "CHANGED");
+  await frame(t.tui, t.terminal);
+  const text = t.terminal.writes.at(-1)!.replace(/\x1b\[[?\d;]*[a-zA-Z]/g, "");
+  assert.equal(text.replace(/[\r\n]/g, ""), "CHANGED");
+  assert.deepEqual(t.terminal.screenLines().slice(0, 6), [
+    "line 0",
+    "line 1",
+    "CHANGED",
+    "line 3",
+    "line 4",
+    "line 5",
+  ]);
+});
+
+Deno.test("renderer: a spinner below a long transcript rewrites one line", async () => {
+  await using t = setup(30, 10);
+  const transcript = new Lines(numbered(100));
+  const spinner = new Lines(["⠋ working"]);
+  t.tui.addChild(transcript);
+  t.tui.addChild(spinner);
+  await frame(t.tui, t.terminal);
+  const rendersBefore = transcript.renders;
+  spinner.set(["⠙ working"]);
+  await frame(t.tui, t.terminal);
+  assert.equal(transcript.renders, rendersBefore, "the clean transcript is not re-rendered");
+  const write = t.terminal.writes.at(-1)!;
+  assert.ok(write.length < 40, `small write, got ${JSON.stringify(write)}`);
+  assert.equal(t.terminal.screenLines().at(-1), "⠙ working");
+});
+
+Deno.test("renderer: shrink clears stale lines and grow extends (short content)", async () => {
+  await using t = setup(20, 8);
+  const body = new Lines(numbered(5));
+  t.tui.addChild(body);
+  t.tui.addChild(new Lines(["footer"]));
+  await frame(t.tui, t.terminal);
+  body.set(numbered(2));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen([...numbered(2), "footer"], 8));
+  body.set(numbered(4));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen([...numbered(4), "footer"], 8));
+});
+
+Deno.test("renderer: content that scrolls away stays intact in scrollback", async () => {
+  await using t = setup(20, 5);
+  const body = new Lines();
+  t.tui.addChild(body);
+  t.tui.addChild(new Lines(["> input"]));
+  for (let i = 0; i < 30; i++) {
+    body.append(`line ${i}`);
+    await frame(t.tui, t.terminal);
+  }
+  const all = [...numbered(30), "> input"];
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(all, 5));
+  assert.deepEqual(t.terminal.scrollbackLines(), all.slice(0, all.length - 5));
+  for (const write of t.terminal.writes) {
+    assert.ok(!write.includes("\x1b[3J"), "scrollback is never cleared");
+    assert.ok(!write.includes("\x1b[2J"));
+    assert.ok(!write.includes("\x1b[?1049h"), "never the alternate screen");
+  }
+});
+
+Deno.test("renderer: an edit above the screen is frozen, counted, and the screen stays right", async () => {
+  await using t = setup(20, 5);
+  const body = new Lines(numbered(20));
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  const scrollback = t.terminal.scrollbackLines();
+  body.edit(3, "EDITED ABOVE");
+  body.edit(18, "EDITED BELOW");
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.scrollbackLines(), scrollback, "scrollback untouched");
+  assert.equal(t.tui.stats.frozenLineEdits, 1);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(body.lines, 5));
+});
+
+Deno.test("renderer: shrinking content that fills the screen keeps it bottom-aligned", async () => {
+  await using t = setup(20, 5);
+  const body = new Lines(numbered(12));
+  const editor = new Lines(["> a", "  b", "  c"]);
+  t.tui.addChild(body);
+  t.tui.addChild(editor);
+  await frame(t.tui, t.terminal);
+  editor.set(["> "]);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen([...body.lines, ">"], 5));
+  assert.ok(t.terminal.scrollbackLines().slice(0, 10).every((line, i) => line === `line ${i}`));
+});
+
+Deno.test("renderer: resize repaints the visible screen only and keeps scrollback", async () => {
+  await using t = setup(30, 6);
+  const wrapped = new Container();
+  // Lines that depend on the width, like wrapped text.
+  const byWidth = {
+    render: (width: number) => numbered(40).map((line) => `${line} `.padEnd(width, "-")),
+    firstLineChanged: () => null,
+    invalidate: () => {},
+  };
+  wrapped.addChild(byWidth);
+  t.tui.addChild(wrapped);
+  await frame(t.tui, t.terminal);
+  const scrollbackBefore = t.terminal.scrollbackLines().length;
+  const writesBefore = t.terminal.writes.length;
+  t.terminal.resize(20, 6);
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.writes.length, writesBefore + 1);
+  const resizeBytes = t.terminal.writes.at(-1)!.length;
+  assert.ok(resizeBytes <= 6 * (20 + 8) + 40, `resize wrote ${resizeBytes} bytes`);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(byWidth.render(20), 6));
+  assert.ok(t.terminal.scrollbackLines().length >= scrollbackBefore, "scrollback not cleared");
+  assert.equal(t.terminal.scrollbackLines()[0]?.startsWith("line 0"), true);
+  assert.equal(t.tui.stats.screenRepaints, 1);
+});
+
+Deno.test("renderer: resize of short content repaints in place", async () => {
+  await using t = setup(30, 10);
+  const body = new Lines(["one", "two", "three"]);
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  t.terminal.resize(25, 12);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), expectedScreen(["one", "two", "three"], 12));
+  assert.deepEqual(t.terminal.scrollbackLines(), []);
+});
+
+Deno.test("renderer: styles are reset at the end of every line", async () => {
+  await using t = setup(20, 5);
+  t.tui.addChild(new Lines(["\x1b[31;1mred bold never reset", "plain"]));
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.cell(0, 0).bold, true);
+  assert.notEqual(t.terminal.cell(0, 0).fg, -1);
+  const plain = t.terminal.cell(0, 1);
+  assert.equal(plain.chars, "p");
+  assert.equal(plain.bold, false);
+  assert.equal(plain.fg, -1, "the red did not leak into the next line");
+});
+
+Deno.test("renderer: wide CJK and emoji clusters at an odd width", async () => {
+  await using t = setup(9, 6);
+  const lines = ["漢字漢字x", "x漢字漢字", "👍🏽👍🏽👍🏽👍🏽a", "🇯🇵🇫🇷🇩🇪🇮🇹b", "👨‍👩‍👧👩‍💻é", "a漢"];
+  const body = new Lines(lines);
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), lines);
+  assert.equal(t.terminal.cell(0, 0).width, 2);
+  assert.equal(t.terminal.cell(8, 0).chars, "x", "the 9th column after four wide clusters");
+  assert.equal(t.terminal.cell(8, 2).chars, "a", "skin-tone clusters are two columns");
+  assert.equal(t.terminal.cell(8, 3).chars, "b", "flags are two columns");
+  body.edit(4, "👩‍💻👨‍👩‍👧é");
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.screenLines()[4], "👩‍💻👨‍👩‍👧é");
+  assert.equal(t.tui.stats.truncatedLines, 0);
+});
+
+Deno.test("renderer: an over-wide line is truncated and counted, not a crash", async () => {
+  await using t = setup(9, 4);
+  const body = new Lines([
+    "0123456789abcdef",
+    "漢字漢字漢字",
+    "\x1b[32mgreen text too long\x1b[0m",
+    "ok",
+  ]);
+  t.tui.addChild(body);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), ["012345678", "漢字漢字", "green tex", "ok"]);
+  assert.equal(t.tui.stats.truncatedLines, 3);
+  assert.equal(t.terminal.cell(0, 3).fg, -1, "the cut style does not leak");
+  await frame(t.tui, t.terminal);
+  assert.equal(t.tui.stats.truncatedLines, 3, "unchanged lines are not re-counted");
+});
+
+Deno.test("renderer: the cursor marker places the visible hardware cursor and is stripped", async () => {
+  await using t = setup(20, 5);
+  const editor = new Lines([`> ab${CURSOR_MARKER}c`]);
+  t.tui.addChild(new Lines(["transcript"]));
+  t.tui.addChild(editor);
+  t.tui.setFocus(editor);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines().slice(0, 2), ["transcript", "> abc"]);
+  assert.deepEqual(t.terminal.cursor(), { x: 4, y: 1 });
+  assert.equal(t.terminal.cursorVisible, true);
+  editor.set([`> 漢${CURSOR_MARKER}字`]);
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.cursor(), { x: 4, y: 1 }, "columns count wide characters");
+  editor.set(["> no cursor"]);
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.cursorVisible, false);
+});
+
+Deno.test("renderer: requests in one tick coalesce into one frame; bursts are capped", async () => {
+  await using t = setup();
+  const body = new Lines(["0"]);
+  t.tui.addChild(body);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(t.tui.stats.frames, 1, "the start request rendered at once");
+  for (let i = 1; i <= 10; i++) {
+    body.set([String(i)]);
+    t.tui.requestRender();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.ok(t.tui.stats.frames <= 3, `frames: ${t.tui.stats.frames}`);
+  await t.terminal.flush();
+  assert.equal(t.terminal.screenLines()[0], "10");
+});
+
+Deno.test("renderer: input goes to hooks, then to the focused component", async () => {
+  await using t = setup();
+  const editor = new Lines([">"]);
+  const other = new Lines(["x"]);
+  t.tui.addChild(other);
+  t.tui.addChild(editor);
+  t.tui.setFocus(editor);
+  const seen: string[] = [];
+  const remove = t.tui.onInput((data) => {
+    seen.push(data);
+    return data === "\x03";
+  });
+  t.terminal.feed("ab\x03\x1b[A");
+  assert.deepEqual(seen, ["a", "b", "\x03", "\x1b[A"]);
+  assert.deepEqual(editor.inputs, ["a", "b", "\x1b[A"], "ctrl+c was consumed by the hook");
+  assert.deepEqual(other.inputs, []);
+  remove();
+  t.terminal.feed("\x1b[99;5:3u");
+  assert.deepEqual(editor.inputs.length, 3, "key releases need wantsKeyRelease");
+  await frame(t.tui, t.terminal);
+});
+
+Deno.test("renderer: stop leaves the cursor visible below the content", async () => {
+  const terminal = new VirtualTerminal(20, 6);
+  const tui = new TUI(terminal);
+  tui.addChild(new Lines(["a", "b", "c"]));
+  tui.start();
+  await frame(tui, terminal);
+  tui.stop();
+  await terminal.flush();
+  assert.deepEqual(terminal.cursor(), { x: 0, y: 3 });
+  assert.equal(terminal.cursorVisible, true);
+  terminal.dispose();
+});
+
+Deno.test("renderer: keystroke cost does not depend on the transcript length", async () => {
+  const costs: number[] = [];
+  for (const size of [100, 20_000]) {
+    await using t = setup(40, 10);
+    const transcript = new Container();
+    for (let i = 0; i < size / 10; i++) transcript.addChild(new Lines(numbered(10, `m${i}`)));
+    const editor = new Lines(["> "]);
+    t.tui.addChild(transcript);
+    t.tui.addChild(editor);
+    await frame(t.tui, t.terminal);
+    const bytesBefore = t.terminal.bytesWritten;
+    editor.set(["> h"]);
+    await frame(t.tui, t.terminal);
+    costs.push(t.terminal.bytesWritten - bytesBefore);
+  }
+  assert.equal(costs[0], costs[1], `bytes per keystroke: ${costs.join(" vs ")}`);
+});
