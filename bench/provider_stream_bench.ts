@@ -15,7 +15,7 @@ import { type SseEvent, SseParser } from "../lib/providers/sse.ts";
 const TARGET_MB = Number(Deno.env.get("BENCH_MB") ?? 24);
 const CHUNK = 16 * 1024;
 const ROUNDS = 3;
-const FIXTURES = new URL("../../shared/fixtures/providers/", import.meta.url);
+const FIXTURES = new URL("../tests/fixtures/providers/", import.meta.url);
 
 function anthropicBody(targetBytes: number): Uint8Array {
   const head = Deno.readTextFileSync(new URL("anthropic/text-hello.sse", FIXTURES)).split("\n\n")[0]! + "\n\n";

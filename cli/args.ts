@@ -1,19 +1,37 @@
 import { run } from "@optique/run";
-import { object } from "@optique/core/constructs";
+import { merge, object, or } from "@optique/core/constructs";
 import { message } from "@optique/core/message";
 import { multiple, optional } from "@optique/core/modifiers";
-import { argument, flag, option } from "@optique/core/primitives";
+import { argument, command, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
-import { API_STYLES, REASONING_LEVELS } from "@panto/lib";
+import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
+import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
+import { STORE_KINDS, type StoreFlags } from "./session_store.ts";
 import { VERSION } from "./version.ts";
 
-const parser = object({
-  print: optional(
-    flag("-p", "--print", { description: message`Answer one prompt and print the result` }),
+/** Marks `-r/--resume` given without an id (open the picker). */
+const PICK = "\u0000pick";
+
+const storeOptions = object({
+  noSession: optional(
+    flag("--no-session", { description: message`Keep nothing: do not save this session` }),
   ),
-  mode: optional(option("--mode", choice(["text", "json"]), {
-    description: message`Output of print mode: text (final answer) or json (every event)`,
+  sessionDir: optional(option("--session-dir", string({ metavar: "DIR" }), {
+    description: message`Directory of the jsonl session store (default $PANTO_HOME/sessions)`,
   })),
+  store: optional(option("--store", choice(STORE_KINDS), { description: message`Session store` })),
+  storeUrl: optional(option("--store-url", string({ metavar: "URL" }), {
+    description: message`SQLite file or postgres:// URL of the session store`,
+  })),
+});
+
+const modelOptions = object({
+  model: optional(option("-m", "--model", string({ metavar: "MODEL" }), {
+    description: message`Model: a config alias or provider/model`,
+  })),
+  thinking: optional(
+    option("--thinking", choice(REASONING_LEVELS), { description: message`Reasoning level` }),
+  ),
   api: optional(
     option("--api", choice(API_STYLES), {
       description: message`Wire protocol of an ad hoc provider`,
@@ -22,82 +40,199 @@ const parser = object({
   baseUrl: optional(option("--base-url", string({ metavar: "URL" }), {
     description: message`Base URL of an ad hoc provider (Anthropic without /v1, OpenAI with it)`,
   })),
-  model: optional(
-    option("-m", "--model", string({ metavar: "MODEL" }), { description: message`Model name` }),
-  ),
   apiKeyEnv: optional(option("--api-key-env", string({ metavar: "NAME" }), {
     description: message`Environment variable holding the API key`,
   })),
-  thinking: optional(
-    option("--thinking", choice(REASONING_LEVELS), { description: message`Reasoning level` }),
+});
+
+const promptFields = {
+  print: optional(
+    flag("-p", "--print", { description: message`Answer one prompt, print the result, exit` }),
   ),
+  mode: optional(option("--mode", choice(["text", "json"]), {
+    description:
+      message`Output of print mode: text (the final answer) or json (every event as a line)`,
+  })),
+  continueLast: optional(
+    flag("-c", "--continue", { description: message`Continue the most recent session` }),
+  ),
+  resume: optional(option("-r", "--resume", string({ metavar: "ID" }), {
+    description: message`Resume a session by id or prefix (a picker without an id)`,
+  })),
   systemPrompt: optional(option("--system-prompt", string({ metavar: "TEXT" }), {
     description: message`Replace the default system prompt`,
   })),
   appendSystemPrompt: optional(option("--append-system-prompt", string({ metavar: "TEXT" }), {
     description: message`Append to the system prompt`,
   })),
-  maxTurns: optional(option("--max-turns", integer({ min: 1 }), {
-    description: message`Most model requests for one prompt`,
+  tools: optional(option("--tools", string({ metavar: "NAMES" }), {
+    description:
+      message`Comma-separated built-in tools to offer (read,write,edit,bash,ls,grep,find)`,
   })),
-  messages: multiple(
-    argument(string({ metavar: "MESSAGE" }), { description: message`The prompt` }),
+  noTools: optional(flag("--no-tools", { description: message`Offer no built-in tools` })),
+  extensions: multiple(option("-e", "--extension", string({ metavar: "PATH" }), {
+    description: message`Load an extension module (repeatable)`,
+  })),
+  noExtensions: optional(
+    flag("--no-extensions", {
+      description: message`Load no extensions from the panto directories`,
+    }),
   ),
+  maxTurns: optional(option("--max-turns", integer({ min: 1 }), {
+    description: message`Most model requests for one prompt (default 50)`,
+  })),
+};
+
+const promptOptions = object({
+  ...promptFields,
+  messages: multiple(argument(string({ metavar: "MESSAGE" }), {
+    description: message`Initial prompt; @path attaches a file`,
+  })),
 });
 
-/** The parsed command line. */
-export interface CliArgs {
+const sessionsCommand = command(
+  "sessions",
+  merge(
+    object({
+      action: optional(
+        argument(choice(SESSIONS_ACTIONS), { description: message`What to do (default list)` }),
+      ),
+      id: optional(argument(string({ metavar: "ID" }))),
+      name: optional(argument(string({ metavar: "NAME" }))),
+      json: optional(flag("--json", { description: message`List as JSON` })),
+    }),
+    storeOptions,
+  ),
+  { description: message`List, show, rename, export, repair or delete saved sessions` },
+);
+
+const mainParser = merge(promptOptions, modelOptions, storeOptions);
+
+/** Flags of the chat and print modes. */
+export interface ChatArgs extends StoreFlags {
+  /** Discriminator. */
+  command: "chat";
   /** Print mode. */
   print: boolean;
-  /** Output format of print mode. */
+  /** Print mode output. */
   mode: "text" | "json";
-  /** Ad hoc provider protocol. */
-  api: (typeof API_STYLES)[number] | undefined;
-  /** Ad hoc provider base URL. */
-  baseUrl: string | undefined;
-  /** Model name. */
+  /** `-m`. */
   model: string | undefined;
-  /** Environment variable holding the key. */
+  /** `--thinking`. */
+  thinking: ReasoningLevel | undefined;
+  /** `--api`. */
+  api: ApiStyle | undefined;
+  /** `--base-url`. */
+  baseUrl: string | undefined;
+  /** `--api-key-env`. */
   apiKeyEnv: string | undefined;
-  /** Reasoning level. */
-  thinking: (typeof REASONING_LEVELS)[number] | undefined;
-  /** Replacement system prompt. */
+  /** `-c`. */
+  continueLast: boolean;
+  /** `-r ID`; `""` means "pick one". */
+  resume: string | undefined;
+  /** `--system-prompt`. */
   systemPrompt: string | undefined;
-  /** Text appended to the system prompt. */
+  /** `--append-system-prompt`. */
   appendSystemPrompt: string | undefined;
-  /** Turn limit. */
+  /** `--tools` split on commas. */
+  tools: string[] | undefined;
+  /** `--no-tools`. */
+  noTools: boolean;
+  /** `-e` paths. */
+  extensions: readonly string[];
+  /** `--no-extensions`. */
+  noExtensions: boolean;
+  /** `--max-turns`. */
   maxTurns: number | undefined;
-  /** Positional message words. */
+  /** Positional words (`@path` attaches a file). */
   messages: readonly string[];
 }
 
+/** Arguments of `panto sessions`. */
+export interface SessionsCommandArgs extends SessionsArgs, StoreFlags {
+  /** Discriminator. */
+  command: "sessions";
+}
+
+/** The parsed command line. */
+export type CliArgs = ChatArgs | SessionsCommandArgs;
+
 /**
- * Parses the command line. `--help` and `--version` print and exit 0; a
- * usage error prints the problem and exits 2.
+ * Parses the command line. `--help`, `--version` and `completion SHELL`
+ * print and exit 0; a usage error prints the problem and exits 2.
  *
- * @param args The arguments (without the program name).
+ * @param argv The arguments (without the program name).
  * @returns The parsed arguments.
  */
-export function parseArgs(args: readonly string[]): CliArgs {
+export function parseArgs(argv: readonly string[]): CliArgs {
+  // `completion` would otherwise be taken as the first word of a prompt.
+  const parser = argv[0] === "completion"
+    ? or(sessionsCommand, merge(object(promptFields), modelOptions, storeOptions))
+    : or(sessionsCommand, mainParser);
   const parsed = run(parser, {
     programName: "panto",
-    args,
+    args: markBareResume(argv),
     help: "option",
     version: VERSION,
+    completion: "command",
     colors: false,
     onExit: (code) => Deno.exit(code === 0 ? 0 : 2),
-  });
-  return {
-    print: parsed.print ?? false,
-    mode: parsed.mode ?? "text",
-    api: parsed.api,
-    baseUrl: parsed.baseUrl,
-    model: parsed.model,
-    apiKeyEnv: parsed.apiKeyEnv,
-    thinking: parsed.thinking,
-    systemPrompt: parsed.systemPrompt,
-    appendSystemPrompt: parsed.appendSystemPrompt,
-    maxTurns: parsed.maxTurns,
-    messages: parsed.messages,
+  }) as Record<string, unknown>;
+  const store: StoreFlags = {
+    noSession: parsed.noSession === true,
+    sessionDir: parsed.sessionDir as string | undefined,
+    store: parsed.store as StoreFlags["store"],
+    storeUrl: parsed.storeUrl as string | undefined,
   };
+  if ("json" in parsed || "action" in parsed) {
+    return {
+      command: "sessions",
+      action: (parsed.action as SessionsArgs["action"] | undefined) ?? "list",
+      id: parsed.id as string | undefined,
+      name: parsed.name as string | undefined,
+      json: parsed.json === true,
+      ...store,
+    };
+  }
+  return chatArgs(parsed, store);
+}
+
+function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs {
+  const resume = parsed.resume as string | undefined;
+  const tools = parsed.tools as string | undefined;
+  return {
+    command: "chat",
+    print: parsed.print === true,
+    mode: (parsed.mode as "text" | "json" | undefined) ?? "text",
+    model: parsed.model as string | undefined,
+    thinking: parsed.thinking as ReasoningLevel | undefined,
+    api: parsed.api as ApiStyle | undefined,
+    baseUrl: parsed.baseUrl as string | undefined,
+    apiKeyEnv: parsed.apiKeyEnv as string | undefined,
+    continueLast: parsed.continueLast === true,
+    resume: resume === PICK ? "" : resume,
+    systemPrompt: parsed.systemPrompt as string | undefined,
+    appendSystemPrompt: parsed.appendSystemPrompt as string | undefined,
+    tools: tools === undefined ? undefined : tools.split(",").map((t) => t.trim()).filter(Boolean),
+    noTools: parsed.noTools === true,
+    extensions: (parsed.extensions as string[] | undefined) ?? [],
+    noExtensions: parsed.noExtensions === true,
+    maxTurns: parsed.maxTurns as number | undefined,
+    messages: (parsed.messages as string[] | undefined) ?? [],
+    ...store,
+  };
+}
+
+/** `-r`/`--resume` followed by nothing or by another option means "open the picker". */
+function markBareResume(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    out.push(arg);
+    const next = argv[i + 1];
+    if ((arg === "-r" || arg === "--resume") && (next === undefined || next.startsWith("-"))) {
+      out.push(PICK);
+    }
+  }
+  return out;
 }

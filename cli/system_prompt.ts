@@ -55,7 +55,11 @@ export interface SystemPrompt {
  * console.assert(defaultSystemPrompt("/work", ["read"]).includes("Working directory: /work"));
  * ```
  */
-export function defaultSystemPrompt(cwd: string, toolNames: readonly string[], date: Date = new Date()): string {
+export function defaultSystemPrompt(
+  cwd: string,
+  toolNames: readonly string[],
+  date: Date = new Date(),
+): string {
   return [
     "You are panto, a coding agent working in the user's project from their terminal. You help by reading and changing code, running commands, and answering questions about the project.",
     toolSection(toolNames),
@@ -86,7 +90,12 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
     dirs.unshift(dir);
     if (dirname(dir) === dir) break;
   }
-  return [...new Set([join(resolve(pantoHome), "AGENTS.md"), ...dirs.map((dir) => join(dir, "AGENTS.md"))])];
+  return [
+    ...new Set([
+      join(resolve(pantoHome), "AGENTS.md"),
+      ...dirs.map((dir) => join(dir, "AGENTS.md")),
+    ]),
+  ];
 }
 
 /**
@@ -110,7 +119,9 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
  */
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<SystemPrompt> {
   const readFile = options.readFile ?? readPermittedFile;
-  const sections = [options.override ?? defaultSystemPrompt(options.cwd, options.toolNames, options.date)];
+  const sections = [
+    options.override ?? defaultSystemPrompt(options.cwd, options.toolNames, options.date),
+  ];
   const agentsFiles: string[] = [];
   const instructions: string[] = [];
   for (const path of agentsFileCandidates(options.cwd, options.pantoHome)) {
@@ -131,18 +142,26 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
 }
 
 function toolSection(toolNames: readonly string[]): string {
-  if (toolNames.length === 0) return "No tools are available in this session: answer from the conversation alone.";
-  const lines = toolNames.map((name) => `- ${name}${TOOL_SUMMARIES[name] ? `: ${TOOL_SUMMARIES[name]}` : ""}`);
+  if (toolNames.length === 0) {
+    return "No tools are available in this session: answer from the conversation alone.";
+  }
+  const lines = toolNames.map((name) =>
+    `- ${name}${TOOL_SUMMARIES[name] ? `: ${TOOL_SUMMARIES[name]}` : ""}`
+  );
   return `Tools (paths are relative to the working directory):\n${lines.join("\n")}`;
 }
 
 function guidelineSection(tools: ReadonlySet<string>): string {
   const lines: string[] = [];
   if (tools.has("read") && (tools.has("edit") || tools.has("write"))) {
-    lines.push("Read a file before changing it, and make the smallest change that solves the task.");
+    lines.push(
+      "Read a file before changing it, and make the smallest change that solves the task.",
+    );
   }
   if (tools.has("edit")) {
-    lines.push("Change existing files with edit; use write only for new files or complete rewrites.");
+    lines.push(
+      "Change existing files with edit; use write only for new files or complete rewrites.",
+    );
   }
   if (tools.has("grep") || tools.has("find") || tools.has("ls")) {
     lines.push("Explore with grep, find and ls rather than shell commands for the same job.");
@@ -167,7 +186,9 @@ async function readPermittedFile(path: string): Promise<string | undefined> {
   try {
     return await Deno.readTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) return undefined;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
+      return undefined;
+    }
     throw error;
   }
 }

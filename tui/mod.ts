@@ -46,3 +46,4 @@ export type { SelectItem, SelectListOptions } from "./components/select_list.ts"
 export { formatDuration, formatTokens } from "./components/format.ts";
 export { UI_EVENTS, UiEvents } from "./ui_events.ts";
 export type { BuiltinUiEvents, UiEvent, UiEventHandler, UiEventsOptions } from "./ui_events.ts";
+export type { CursorPosition } from "./components/editor_buffer.ts";

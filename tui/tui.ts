@@ -10,18 +10,58 @@ import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
 import type { Terminal } from "./terminal.ts";
-import { SGR_RESET, truncateToWidth, visibleWidth } from "./text_width.ts";
+import { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
 
 const SYNC_BEGIN = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
 const HIDE_CURSOR = "\x1b[?25l";
 const SHOW_CURSOR = "\x1b[?25h";
 const CLEAR_LINE = "\x1b[2K";
+const CLEAR_TO_LINE_END = "\x1b[K";
 const CLEAR_BELOW = "\x1b[J";
 const HOME = "\x1b[H";
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\x00-\x1a\x1c-\x1f\x7f]/g;
+
+/** Shortest prefix worth keeping: below it, rewriting the line is as cheap. */
+const MIN_KEPT_PREFIX = 8;
+
+/** Whether cutting `text` at `index` splits no grapheme cluster (both neighbours ASCII). */
+function isSafeCut(text: string, index: number): boolean {
+  return text.charCodeAt(index - 1) < 0x7f && !(text.charCodeAt(index) >= 0x7f);
+}
+
+/**
+ * The bytes that turn the row showing `previous` into `text`, with the
+ * cursor at column 0 of that row: only the part after their common prefix
+ * when that saves bytes (streaming appends to the last line), else the
+ * whole line.
+ */
+function lineUpdate(previous: string, text: string): string {
+  const shared = Math.min(previous.length, text.length);
+  let cut = 0;
+  while (cut < shared && previous.charCodeAt(cut) === text.charCodeAt(cut)) cut++;
+  while (cut > 0 && !isSafeCut(text, cut)) cut--;
+  const escape = text.lastIndexOf("\x1b", cut - 1);
+  if (escape !== -1 && !completeEscapeBefore(text, escape, cut)) cut = escape;
+  if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;
+  const column = visibleWidth(text.slice(0, cut));
+  // Styles active at the cut must be re-applied: the terminal's state is reset between lines.
+  const tail = escape === -1 ? text.slice(cut) : sliceColumns(text, column, Infinity);
+  const erase = visibleWidth(previous) > visibleWidth(text) ? CLEAR_TO_LINE_END : "";
+  return `\x1b[${column + 1}G${tail}${erase}`;
+}
+
+/** Whether the escape sequence starting at `start` ends at or before `end`. */
+function completeEscapeBefore(text: string, start: number, end: number): boolean {
+  if (text[start + 1] !== "[") return false;
+  for (let i = start + 2; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x40 && code <= 0x7e) return true;
+  }
+  return false;
+}
 
 /** Debug counters of a {@linkcode TUI}. */
 export interface RenderStats {
@@ -518,8 +558,9 @@ export class TUI extends Container {
 
   #writeLine(line: number, text: string): void {
     const freshRow = line >= this.#rowsUsed;
+    const previous = this.#screen[line];
     this.#moveTo(line);
-    this.#out += freshRow ? text : CLEAR_LINE + text;
+    this.#out += freshRow || previous === undefined ? text : lineUpdate(previous, text);
     this.#screen[line] = text;
     this.stats.linesWritten++;
   }

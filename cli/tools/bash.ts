@@ -49,7 +49,11 @@ export function bashTool(options: BashToolOptions): Tool {
         type: "object",
         properties: {
           command: { type: "string", description: "The command line, run with bash -c" },
-          timeout: { type: "number", exclusiveMinimum: 0, description: "Timeout in seconds for this command" },
+          timeout: {
+            type: "number",
+            exclusiveMinimum: 0,
+            description: "Timeout in seconds for this command",
+          },
         },
         required: ["command"],
         additionalProperties: false,
@@ -57,7 +61,13 @@ export function bashTool(options: BashToolOptions): Tool {
     },
     async execute(args, { signal }): Promise<ToolOutput> {
       const timeout = typeof args.timeout === "number" ? args.timeout : defaultTimeout;
-      const run = await runCommand(options.shell ?? "bash", String(args.command), options.root, timeout, signal);
+      const run = await runCommand(
+        options.shell ?? "bash",
+        String(args.command),
+        options.root,
+        timeout,
+        signal,
+      );
       return describeRun(run, timeout);
     },
   };
@@ -89,7 +99,8 @@ async function runCommand(
     // The group gets a moment to clean up; whatever is left then is killed outright.
     killed = delay(KILL_GRACE_MS).then(() => killGroup(child, "SIGKILL"));
   };
-  const timer = setTimeout(() => stop("timed out"), timeoutSeconds * 1000);
+  // setTimeout fires at once for delays past 2^31-1 ms; such a timeout means "practically never".
+  const timer = setTimeout(() => stop("timed out"), Math.min(timeoutSeconds * 1000, 2 ** 31 - 1));
   const onAbort = () => stop("aborted");
   signal.addEventListener("abort", onAbort, { once: true });
   let status: Deno.CommandStatus;
@@ -117,7 +128,9 @@ function spawn(shell: string, command: string, cwd: string): Deno.ChildProcess {
     }).spawn();
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      throw new Error(`panto may not run programs, so the bash tool cannot run ${shell}: start panto with --allow-run`);
+      throw new Error(
+        `panto may not run programs, so the bash tool cannot run ${shell}: start panto with --allow-run`,
+      );
     }
     if (error instanceof Deno.errors.NotFound) throw new Error(`${shell} was not found on PATH`);
     throw error;
@@ -143,8 +156,12 @@ function describeRun({ output, status, ending }: CommandRun, timeoutSeconds: num
       `${body}\n\nThe command timed out after ${timeoutSeconds} s and was killed with everything it started. If it needs longer, pass a larger timeout; run servers in the background (cmd > log 2>&1 &).`,
     );
   }
-  if (ending === "aborted") return ResultParts.error(`${body}\n\nThe command was aborted and killed.`);
-  if (status.signal) return ResultParts.error(`${body}\n\nThe command was killed by ${status.signal}.`);
+  if (ending === "aborted") {
+    return ResultParts.error(`${body}\n\nThe command was aborted and killed.`);
+  }
+  if (status.signal) {
+    return ResultParts.error(`${body}\n\nThe command was killed by ${status.signal}.`);
+  }
   if (status.code !== 0) return ResultParts.error(`${body}\n\nExit code: ${status.code}`);
   return ResultParts.fromText(body);
 }
@@ -199,7 +216,9 @@ class OutputCollector {
   /** Waits for both pipes to close, or gives up after `graceMs` and stops reading. */
   async settle(reading: Promise<unknown>, graceMs: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), graceMs));
+    const late = new Promise<"late">((resolve) =>
+      timer = setTimeout(() => resolve("late"), graceMs)
+    );
     const outcome = await Promise.race([reading, late]);
     clearTimeout(timer);
     if (outcome === "late") {

@@ -1,7 +1,7 @@
 import type { Tool } from "@panto/lib";
 import { didYouMean } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
-import { type BashToolOptions, bashTool } from "./bash.ts";
+import { bashTool, type BashToolOptions } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
@@ -36,7 +36,9 @@ export interface BuiltinToolsOptions {
  * ```
  */
 export function builtinTools(options: BuiltinToolsOptions): Tool[] {
-  const files = options.allowedRoots ? { root: options.root, allowedRoots: options.allowedRoots } : { root: options.root };
+  const files = options.allowedRoots
+    ? { root: options.root, allowedRoots: options.allowedRoots }
+    : { root: options.root };
   const bash: BashToolOptions = { root: options.root };
   if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;
   if (options.shell !== undefined) bash.shell = options.shell;
@@ -68,7 +70,10 @@ export function builtinTools(options: BuiltinToolsOptions): Tool[] {
  * console.assert(selectTools(all, "none").length === 0);
  * ```
  */
-export function selectTools(all: readonly Tool[], names: readonly string[] | "none" | undefined): Tool[] {
+export function selectTools(
+  all: readonly Tool[],
+  names: readonly string[] | "none" | undefined,
+): Tool[] {
   if (names === undefined) return [...all];
   if (names === "none") return [];
   const byName = new Map(all.map((tool) => [tool.decl.name, tool]));
@@ -78,9 +83,9 @@ export function selectTools(all: readonly Tool[], names: readonly string[] | "no
     if (!tool) {
       const guess = didYouMean(name, byName.keys());
       throw new UsageError(
-        `Unknown tool ${JSON.stringify(name)}${guess ? ` (did you mean "${guess}"?)` : ""}: valid tools are ${
-          [...byName.keys()].join(", ")
-        }`,
+        `Unknown tool ${JSON.stringify(name)}${
+          guess ? ` (did you mean "${guess}"?)` : ""
+        }: valid tools are ${[...byName.keys()].join(", ")}`,
       );
     }
     selected.add(tool);

@@ -48,7 +48,12 @@ export function editTool(options: FileToolOptions): Tool {
       const shown = String(args.path);
       const path = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
       const before = await readExisting(path, shown);
-      const replacement = planReplacement(before, String(args.oldText), String(args.newText), args.replaceAll === true);
+      const replacement = planReplacement(
+        before,
+        String(args.oldText),
+        String(args.newText),
+        args.replaceAll === true,
+      );
       const after = applyReplacement(before, replacement);
       signal.throwIfAborted();
       await Deno.writeTextFile(path, after);
@@ -66,9 +71,18 @@ interface Replacement {
 }
 
 /** Finds where to replace, or throws an error that tells the model how to fix its call. */
-function planReplacement(content: string, oldText: string, newText: string, replaceAll: boolean): Replacement {
-  if (oldText === "") throw new Error("oldText is empty: give the exact text to replace (read the file first)");
-  if (oldText === newText) throw new Error("oldText and newText are the same: there is nothing to change");
+function planReplacement(
+  content: string,
+  oldText: string,
+  newText: string,
+  replaceAll: boolean,
+): Replacement {
+  if (oldText === "") {
+    throw new Error("oldText is empty: give the exact text to replace (read the file first)");
+  }
+  if (oldText === newText) {
+    throw new Error("oldText and newText are the same: there is nothing to change");
+  }
   let plan = { oldText, newText, positions: occurrences(content, oldText) };
   if (plan.positions.length === 0 && content.includes("\r\n")) {
     // Models write "\n"; a CRLF file still matches once line endings agree.
@@ -100,7 +114,9 @@ function applyReplacement(content: string, { oldText, newText, positions }: Repl
 
 function occurrences(content: string, text: string): number[] {
   const found: number[] = [];
-  for (let at = content.indexOf(text); at !== -1; at = content.indexOf(text, at + text.length)) found.push(at);
+  for (let at = content.indexOf(text); at !== -1; at = content.indexOf(text, at + text.length)) {
+    found.push(at);
+  }
   return found;
 }
 
@@ -118,7 +134,10 @@ function notFoundMessage(content: string, oldText: string): string {
 }
 
 /** Where `needle` occurs in `content` when every run of whitespace counts as one space (start and end offsets). */
-function findIgnoringWhitespace(content: string, needle: string): { start: number; end: number } | undefined {
+function findIgnoringWhitespace(
+  content: string,
+  needle: string,
+): { start: number; end: number } | undefined {
   const target = needle.trim().replace(/\s+/g, " ");
   if (target === "") return undefined;
   let normalized = "";
@@ -136,7 +155,11 @@ function findIgnoringWhitespace(content: string, needle: string): { start: numbe
 
 function lineAt(content: string, offset: number): number {
   let line = 1;
-  for (let at = content.indexOf("\n"); at !== -1 && at < offset; at = content.indexOf("\n", at + 1)) line++;
+  for (
+    let at = content.indexOf("\n");
+    at !== -1 && at < offset;
+    at = content.indexOf("\n", at + 1)
+  ) line++;
   return line;
 }
 
@@ -148,20 +171,28 @@ async function readExisting(path: string, shown: string): Promise<string> {
   try {
     return await Deno.readTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) throw new Error(`${shown} does not exist: use write to create it`);
-    if (error instanceof Deno.errors.IsADirectory) throw new Error(`${shown} is a directory, not a file`);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`${shown} does not exist: use write to create it`);
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new Error(`${shown} is a directory, not a file`);
+    }
     throw error;
   }
 }
 
 /** The change as unified diff hunks, capped so a large replaceAll stays readable. */
 function diffSnippet(shown: string, before: string, after: string): string {
-  const patch = structuredPatch(shown, shown, before, after, "", "", { context: DIFF_CONTEXT_LINES });
+  const patch = structuredPatch(shown, shown, before, after, "", "", {
+    context: DIFF_CONTEXT_LINES,
+  });
   const lines: string[] = [];
   for (const hunk of patch.hunks) {
     lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
     lines.push(...hunk.lines.filter((line) => !line.startsWith("\\")));
   }
   if (lines.length <= MAX_DIFF_LINES) return lines.join("\n");
-  return `${lines.slice(0, MAX_DIFF_LINES).join("\n")}\n… (${lines.length - MAX_DIFF_LINES} more diff lines)`;
+  return `${lines.slice(0, MAX_DIFF_LINES).join("\n")}\n… (${
+    lines.length - MAX_DIFF_LINES
+  } more diff lines)`;
 }

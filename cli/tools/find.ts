@@ -38,7 +38,10 @@ export function findTool(options: FileToolOptions): Tool {
         type: "object",
         properties: {
           pattern: { type: "string", description: "Glob matched against paths relative to path" },
-          path: { type: "string", description: "Directory to search (default: the working directory)" },
+          path: {
+            type: "string",
+            description: "Directory to search (default: the working directory)",
+          },
           limit: { type: "integer", minimum: 1, description: "Most paths to return" },
         },
         required: ["pattern"],
@@ -63,10 +66,14 @@ export function findTool(options: FileToolOptions): Tool {
         const path = displayPath(options.root, entry.path);
         found.push(entry.isDirectory ? `${path}/` : path);
       }
-      if (found.length === 0) return ResultParts.fromText(`No paths match ${JSON.stringify(pattern)} under ${shown}.`);
+      if (found.length === 0) {
+        return ResultParts.fromText(`No paths match ${JSON.stringify(pattern)} under ${shown}.`);
+      }
       const kept = truncateText(found.join("\n"), { maxLines: Infinity });
       if (!more && !kept.truncated) return ResultParts.fromText(kept.text);
-      const count = more ? `the first ${kept.lastLine} paths` : `${kept.lastLine} of ${found.length} paths`;
+      const count = more
+        ? `the first ${kept.lastLine} paths`
+        : `${kept.lastLine} of ${found.length} paths`;
       return ResultParts.fromText(
         `${kept.text}\n\n[Showing ${count}. Use a narrower pattern or path, or pass a larger limit.]`,
       );
@@ -76,7 +83,9 @@ export function findTool(options: FileToolOptions): Tool {
 
 async function requireDirectory(path: string, shown: string): Promise<void> {
   try {
-    if (!(await Deno.stat(path)).isDirectory) throw new Error(`${shown} is a file, not a directory`);
+    if (!(await Deno.stat(path)).isDirectory) {
+      throw new Error(`${shown} is a file, not a directory`);
+    }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new Error(`${shown} does not exist`);
     throw error;

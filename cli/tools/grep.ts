@@ -48,12 +48,29 @@ export function grepTool(options: FileToolOptions): Tool {
       inputSchema: {
         type: "object",
         properties: {
-          pattern: { type: "string", description: "Regular expression (or text, with literal: true)" },
-          path: { type: "string", description: "Directory or file to search (default: the working directory)" },
-          glob: { type: "string", description: 'Only files whose path matches this glob, e.g. "*.ts"' },
+          pattern: {
+            type: "string",
+            description: "Regular expression (or text, with literal: true)",
+          },
+          path: {
+            type: "string",
+            description: "Directory or file to search (default: the working directory)",
+          },
+          glob: {
+            type: "string",
+            description: 'Only files whose path matches this glob, e.g. "*.ts"',
+          },
           ignoreCase: { type: "boolean", description: "Case-insensitive search" },
-          literal: { type: "boolean", description: "Treat pattern as plain text, not a regular expression" },
-          context: { type: "integer", minimum: 0, maximum: MAX_CONTEXT, description: "Lines of context around each match" },
+          literal: {
+            type: "boolean",
+            description: "Treat pattern as plain text, not a regular expression",
+          },
+          context: {
+            type: "integer",
+            minimum: 0,
+            maximum: MAX_CONTEXT,
+            description: "Lines of context around each match",
+          },
           limit: { type: "integer", minimum: 1, description: "Most matches to return" },
         },
         required: ["pattern"],
@@ -64,18 +81,29 @@ export function grepTool(options: FileToolOptions): Tool {
       const shown = typeof args.path === "string" && args.path !== "" ? args.path : ".";
       const start = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
       const query: GrepQuery = {
-        regex: compilePattern(String(args.pattern), args.ignoreCase === true, args.literal === true),
+        regex: compilePattern(
+          String(args.pattern),
+          args.ignoreCase === true,
+          args.literal === true,
+        ),
         context: typeof args.context === "number" ? Math.min(args.context, MAX_CONTEXT) : 0,
         limit: typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT,
       };
-      const matchesGlob = typeof args.glob === "string" && args.glob !== "" ? globMatcher(args.glob) : () => true;
+      const matchesGlob = typeof args.glob === "string" && args.glob !== ""
+        ? globMatcher(args.glob)
+        : () => true;
       const lines: string[] = [];
       let matches = 0;
       for await (const file of filesToSearch(start, shown, options.root, signal)) {
         if (!matchesGlob(file.relative)) continue;
         const text = await readText(file.path);
         if (text === undefined) continue;
-        const found = searchText(text, displayPath(options.root, file.path), query, query.limit - matches);
+        const found = searchText(
+          text,
+          displayPath(options.root, file.path),
+          query,
+          query.limit - matches,
+        );
         if (found.count === 0) continue;
         if (query.context > 0 && lines.length > 0) lines.push("--");
         lines.push(...found.lines);
@@ -83,7 +111,11 @@ export function grepTool(options: FileToolOptions): Tool {
         if (matches >= query.limit) break;
       }
       if (matches === 0) {
-        return ResultParts.fromText(`No matches for ${String(args.pattern)} in ${shown}${args.glob ? ` (files matching ${args.glob})` : ""}.`);
+        return ResultParts.fromText(
+          `No matches for ${String(args.pattern)} in ${shown}${
+            args.glob ? ` (files matching ${args.glob})` : ""
+          }.`,
+        );
       }
       return ResultParts.fromText(withNotes(lines, matches, query.limit));
     },
@@ -101,7 +133,9 @@ function compilePattern(pattern: string, ignoreCase: boolean, literal: boolean):
       return new RegExp(source, flags);
     } catch (error) {
       throw new Error(
-        `Invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}. Escape special characters, or pass literal: true to search for the text as it is`,
+        `Invalid regular expression ${JSON.stringify(pattern)}: ${
+          (error as Error).message
+        }. Escape special characters, or pass literal: true to search for the text as it is`,
       );
     }
   }
@@ -144,14 +178,22 @@ async function readText(path: string): Promise<string | undefined> {
     return new TextDecoder().decode(bytes);
   } catch (error) {
     // A file that vanished or cannot be read is skipped, as grep -s does.
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) return undefined;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) {
+      return undefined;
+    }
     throw error;
   }
 }
 
 /** Matching lines of one file (at most `budget`), with context, in `path:line:text` form. */
-function searchText(text: string, path: string, query: GrepQuery, budget: number): { lines: string[]; count: number } {
+function searchText(
+  text: string,
+  path: string,
+  query: GrepQuery,
+  budget: number,
+): { lines: string[]; count: number } {
   const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
+  if (lines.at(-1) === "") lines.pop();
   const hits: number[] = [];
   for (let i = 0; i < lines.length && hits.length < budget; i++) {
     if (query.regex.test(lines[i]!)) hits.push(i);
@@ -161,7 +203,7 @@ function searchText(text: string, path: string, query: GrepQuery, budget: number
   let printedUpTo = -1;
   for (const hit of hits) {
     const from = Math.max(hit - query.context, printedUpTo + 1);
-    if (printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
+    if (query.context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
     const to = Math.min(hit + query.context, lines.length - 1);
     for (let i = from; i <= to; i++) {
       const separator = isHit.has(i) ? ":" : "-";
@@ -176,11 +218,15 @@ function withNotes(lines: string[], matches: number, limit: number): string {
   const kept = truncateText(lines.join("\n"), { maxLines: Infinity });
   const notes: string[] = [];
   if (matches >= limit) {
-    notes.push(`[Stopped at ${limit} matches; there may be more. Narrow the pattern, path or glob, or pass a larger limit.]`);
+    notes.push(
+      `[Stopped at ${limit} matches; there may be more. Narrow the pattern, path or glob, or pass a larger limit.]`,
+    );
   }
   if (kept.truncated) {
     notes.push(
-      `[Output cut to ${formatBytes(new TextEncoder().encode(kept.text).length)}: showing ${kept.lastLine} of ${kept.totalLines} lines. Narrow the search (path, glob, pattern) or use less context.]`,
+      `[Output cut to ${
+        formatBytes(new TextEncoder().encode(kept.text).length)
+      }: showing ${kept.lastLine} of ${kept.totalLines} lines. Narrow the search (path, glob, pattern) or use less context.]`,
     );
   }
   return notes.length ? `${kept.text}\n\n${notes.join("\n")}` : kept.text;

@@ -34,7 +34,11 @@ export function lsTool(options: FileToolOptions): Tool {
       inputSchema: {
         type: "object",
         properties: {
-          path: { type: "string", description: "Directory, relative to the working directory (default: the working directory)" },
+          path: {
+            type: "string",
+            description:
+              "Directory, relative to the working directory (default: the working directory)",
+          },
           limit: { type: "integer", minimum: 1, description: "Most entries to list" },
         },
         additionalProperties: false,
@@ -64,7 +68,9 @@ async function listNames(dir: string, shown: string): Promise<string[]> {
     }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new Error(`${shown} does not exist`);
-    if (error instanceof Deno.errors.NotADirectory) throw new Error(`${shown} is a file, not a directory: use read`);
+    if (error instanceof Deno.errors.NotADirectory) {
+      throw new Error(`${shown} is a file, not a directory: use read`);
+    }
     throw error;
   }
   return names.sort((a, b) => compare(a.toLowerCase(), b.toLowerCase()) || compare(a, b));

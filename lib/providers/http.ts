@@ -59,7 +59,7 @@ type Phase = "response headers" | "the error body" | "the next chunk";
 export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent, void, void> {
   if (req.signal.aborted) throw toAbortError(req.signal);
   const host = hostOf(req.url);
-  const secrets = Object.values(req.headers);
+  const secrets = secretValues(req.headers);
   const controller = new AbortController();
   const idle = new IdleTimer(req.idleTimeoutMs, () => controller.abort());
   const forwardAbort = () => controller.abort();
@@ -221,6 +221,13 @@ class IdleTimer {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
+}
+
+/** Values of headers that may carry credentials, also without an auth scheme ("Bearer …"). */
+function secretValues(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .filter(([name]) => /auth|key|token|secret|cookie|session/i.test(name))
+    .flatMap(([, value]) => [value, value.replace(/^[A-Za-z]+\s+/, "")]);
 }
 
 function errorText(error: unknown): string {

@@ -11,14 +11,30 @@ const KEY = "sk-test-config-KEY-0123";
 /** A fake HOME with `.panto` inside and a project directory; files given relative to HOME. */
 async function withHome(
   files: Record<string, string>,
-  fn: (dirs: { home: string; pantoHome: string; project: string; env: (n: string) => string | undefined }) => Promise<void>,
+  fn: (
+    dirs: {
+      home: string;
+      pantoHome: string;
+      project: string;
+      env: (n: string) => string | undefined;
+    },
+  ) => Promise<void>,
 ): Promise<void> {
   const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto_config_" }));
   try {
-    for (const dir of [".panto", "project/.panto"]) await Deno.mkdir(`${home}/${dir}`, { recursive: true });
-    for (const [path, text] of Object.entries(files)) await Deno.writeTextFile(`${home}/${path}`, text);
+    for (const dir of [".panto", "project/.panto"]) {
+      await Deno.mkdir(`${home}/${dir}`, { recursive: true });
+    }
+    for (const [path, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${home}/${path}`, text);
+    }
     const vars = new Map([["HOME", home], ["ANTHROPIC_API_KEY", KEY]]);
-    await fn({ home, pantoHome: `${home}/.panto`, project: `${home}/project`, env: (n) => vars.get(n) });
+    await fn({
+      home,
+      pantoHome: `${home}/.panto`,
+      project: `${home}/project`,
+      env: (n) => vars.get(n),
+    });
   } finally {
     await Deno.remove(home, { recursive: true });
   }
@@ -77,7 +93,8 @@ Deno.test("config: a missing API key names the variable, never a value", async (
   assert.throws(
     () => resolveModel(config, "openai/gpt-4o", { env: () => undefined }),
     (error: unknown) =>
-      error instanceof UsageError && error.exitCode === 2 && error.message.includes("OPENAI_API_KEY") &&
+      error instanceof UsageError && error.exitCode === 2 &&
+      error.message.includes("OPENAI_API_KEY") &&
       error.message.includes('"openai/gpt-4o"'),
   );
 });
@@ -113,37 +130,64 @@ Deno.test("config: the project file wins per key; providers and models merge by 
   assert.match(config.models.b!.source, /project\/\.panto\/config\.json$/);
   assert.deepEqual(config.compaction, { reserveTokens: 9, keepRecentTokens: 2 });
   assert.deepEqual(config.retry, { maxRetries: 1 });
-  assert.deepEqual(config.keybindings, { "app.interrupt": ["ctrl+g"], "app.quit": ["ctrl+c", "ctrl+d"] });
+  assert.deepEqual(config.keybindings, {
+    "app.interrupt": ["ctrl+g"],
+    "app.quit": ["ctrl+c", "ctrl+d"],
+  });
   assert.equal(config.tools.bashTimeoutSeconds, 30);
   assert.equal(config.tools.allowedPaths[0], "/opt/shared");
   assert.match(config.tools.allowedPaths[1]!, /^\/.*\/sibling$/);
-  assert.ok(!config.tools.allowedPaths[1]!.includes("project"), "relative paths resolve against the working directory");
+  assert.ok(
+    !config.tools.allowedPaths[1]!.includes("project"),
+    "relative paths resolve against the working directory",
+  );
   assert.equal(config.parallelTools, true);
   assert.equal(config.files.length, 2);
-  assert.equal(config.providers.local!.apiKeyEnv, undefined, "a custom base URL gets no key variable by default");
+  assert.equal(
+    config.providers.local!.apiKeyEnv,
+    undefined,
+    "a custom base URL gets no key variable by default",
+  );
 });
 
 Deno.test("config: a provider redefined by name replaces the built-in whole", async () => {
   const config = await load({
     [HOME_CONFIG]: JSON.stringify({
-      providers: { anthropic: { api: "anthropic-messages", baseUrl: "https://proxy.example/anthropic", apiKeyEnv: "PROXY_KEY" } },
+      providers: {
+        anthropic: {
+          api: "anthropic-messages",
+          baseUrl: "https://proxy.example/anthropic",
+          apiKeyEnv: "PROXY_KEY",
+        },
+      },
     }),
   });
   assert.equal(config.providers.anthropic!.baseUrl, "https://proxy.example/anthropic");
-  const selection = resolveModel(config, "anthropic/claude-x", { env: (n) => (n === "PROXY_KEY" ? "proxy-key" : undefined) });
+  const selection = resolveModel(config, "anthropic/claude-x", {
+    env: (n) => (n === "PROXY_KEY" ? "proxy-key" : undefined),
+  });
   assert.equal(selection.provider.apiKey, "proxy-key");
 });
 
 Deno.test("config: ~ in allowedPaths is the home directory", async () => {
-  await withHome({ [HOME_CONFIG]: JSON.stringify({ tools: { allowedPaths: ["~/notes", "~"] } }) }, async (dirs) => {
-    const config = await loadConfig({ pantoHome: dirs.pantoHome, cwd: dirs.project, env: dirs.env });
-    assert.deepEqual(config.tools.allowedPaths, [`${dirs.home}/notes`, dirs.home]);
-  });
+  await withHome(
+    { [HOME_CONFIG]: JSON.stringify({ tools: { allowedPaths: ["~/notes", "~"] } }) },
+    async (dirs) => {
+      const config = await loadConfig({
+        pantoHome: dirs.pantoHome,
+        cwd: dirs.project,
+        env: dirs.env,
+      });
+      assert.deepEqual(config.tools.allowedPaths, [`${dirs.home}/notes`, dirs.home]);
+    },
+  );
 });
 
 Deno.test("config: the documented error for a bad enum value", async () => {
   const error = await configError({
-    [HOME_CONFIG]: JSON.stringify({ models: { sonnet: { provider: "anthropic", model: "m", reasoning: "max" } } }),
+    [HOME_CONFIG]: JSON.stringify({
+      models: { sonnet: { provider: "anthropic", model: "m", reasoning: "max" } },
+    }),
   });
   assert.equal(
     error.message,
@@ -155,12 +199,14 @@ const BAD_FIELDS: { name: string; config: unknown; expected: string }[] = [
   {
     name: "misspelled top-level key",
     config: { defaultModle: "x" },
-    expected: '~/.panto/config.json: unknown key "defaultModle" (did you mean "defaultModel"?); allowed keys: $schema, ',
+    expected:
+      '~/.panto/config.json: unknown key "defaultModle" (did you mean "defaultModel"?); allowed keys: $schema, ',
   },
   {
     name: "unknown key inside a provider",
     config: { providers: { local: { api: "openai-chat", baseURL: "http://x" } } },
-    expected: '~/.panto/config.json: providers.local: unknown key "baseURL" (did you mean "baseUrl"?)',
+    expected:
+      '~/.panto/config.json: providers.local: unknown key "baseURL" (did you mean "baseUrl"?)',
   },
   {
     name: "wrong type",
@@ -174,7 +220,9 @@ const BAD_FIELDS: { name: string; config: unknown; expected: string }[] = [
   },
   {
     name: "negative price",
-    config: { models: { sonnet: { provider: "anthropic", model: "m", price: { input: -1, output: 1 } } } },
+    config: {
+      models: { sonnet: { provider: "anthropic", model: "m", price: { input: -1, output: 1 } } },
+    },
     expected: "~/.panto/config.json: models.sonnet.price.input: expected a number >= 0, got -1",
   },
   {
@@ -185,27 +233,32 @@ const BAD_FIELDS: { name: string; config: unknown; expected: string }[] = [
   {
     name: "base URL without a scheme",
     config: { providers: { local: { api: "openai-chat", baseUrl: "localhost:8080" } } },
-    expected: '~/.panto/config.json: providers.local.baseUrl: expected an http(s) URL such as https://api.example.com/v1, got "localhost:8080"',
+    expected:
+      '~/.panto/config.json: providers.local.baseUrl: expected an http(s) URL such as https://api.example.com/v1, got "localhost:8080"',
   },
   {
     name: "alias containing a slash",
     config: { models: { "a/b": { provider: "anthropic", model: "m" } } },
-    expected: '~/.panto/config.json: models["a/b"]: invalid name "a/b": a model alias must start with a letter or digit',
+    expected:
+      '~/.panto/config.json: models["a/b"]: invalid name "a/b": a model alias must start with a letter or digit',
   },
   {
     name: "a key where a variable name belongs",
     config: { providers: { local: { api: "openai-chat", apiKeyEnv: "sk-abc-123" } } },
-    expected: "~/.panto/config.json: providers.local.apiKeyEnv: expected an environment variable name",
+    expected:
+      "~/.panto/config.json: providers.local.apiKeyEnv: expected an environment variable name",
   },
   {
     name: "compat on an Anthropic provider",
     config: { providers: { a: { api: "anthropic-messages", compat: { streamUsage: true } } } },
-    expected: '~/.panto/config.json: providers.a.compat: compat applies to "openai-chat" providers only',
+    expected:
+      '~/.panto/config.json: providers.a.compat: compat applies to "openai-chat" providers only',
   },
   {
     name: "key binding that is not a key",
     config: { keybindings: { "app.interrupt": 27 } },
-    expected: `~/.panto/config.json: keybindings["app.interrupt"]: expected a key such as "ctrl+c" or a list of keys, got 27`,
+    expected:
+      `~/.panto/config.json: keybindings["app.interrupt"]: expected a key such as "ctrl+c" or a list of keys, got 27`,
   },
   {
     name: "top level is not an object",
@@ -222,7 +275,10 @@ const BAD_FIELDS: { name: string; config: unknown; expected: string }[] = [
 for (const { name, config, expected } of BAD_FIELDS) {
   Deno.test(`config: bad field: ${name}`, async () => {
     const error = await configError({ [HOME_CONFIG]: JSON.stringify(config, null, 2) });
-    assert.ok(error.message.startsWith(expected), `message was:\n${error.message}\nexpected it to start with:\n${expected}`);
+    assert.ok(
+      error.message.startsWith(expected),
+      `message was:\n${error.message}\nexpected it to start with:\n${expected}`,
+    );
   });
 }
 
@@ -257,13 +313,19 @@ const BAD_JSON: { name: string; text: string; expected: string }[] = [
 for (const { name, text, expected } of BAD_JSON) {
   Deno.test(`config: invalid JSON: ${name}`, async () => {
     const error = await configError({ [HOME_CONFIG]: text });
-    assert.ok(error.message.startsWith(expected), `message was:\n${error.message}\nexpected it to start with:\n${expected}`);
+    assert.ok(
+      error.message.startsWith(expected),
+      `message was:\n${error.message}\nexpected it to start with:\n${expected}`,
+    );
   });
 }
 
 Deno.test("config: an error in the project file names the project file", async () => {
   const error = await configError({ [PROJECT_CONFIG]: JSON.stringify({ parallelTools: "yes" }) });
-  assert.match(error.message, /^~\/project\/\.panto\/config\.json: parallelTools: expected true or false, got "yes"$/);
+  assert.match(
+    error.message,
+    /^~\/project\/\.panto\/config\.json: parallelTools: expected true or false, got "yes"$/,
+  );
 });
 
 Deno.test("config: a model naming an unknown provider names both", async () => {
@@ -271,30 +333,49 @@ Deno.test("config: a model naming an unknown provider names both", async () => {
     [HOME_CONFIG]: JSON.stringify({ models: { fast: { provider: "antropic", model: "m" } } }),
   });
   assert.match(error.message, /^~\/\.panto\/config\.json: models\.fast\.provider: /);
-  assert.match(error.message, /model "fast" names the unknown provider "antropic" \(did you mean "anthropic"\?\)/);
+  assert.match(
+    error.message,
+    /model "fast" names the unknown provider "antropic" \(did you mean "anthropic"\?\)/,
+  );
   assert.match(error.message, /providers: anthropic, openai$/);
 });
 
 Deno.test("config: a model may use a provider defined in the other file", async () => {
   const config = await load({
     [HOME_CONFIG]: JSON.stringify({ models: { q: { provider: "local", model: "qwen" } } }),
-    [PROJECT_CONFIG]: JSON.stringify({ providers: { local: { api: "openai-chat", baseUrl: "http://127.0.0.1:1/v1" } } }),
+    [PROJECT_CONFIG]: JSON.stringify({
+      providers: { local: { api: "openai-chat", baseUrl: "http://127.0.0.1:1/v1" } },
+    }),
   });
-  assert.equal(resolveModel(config, "q", { env: () => undefined }).provider.baseUrl, "http://127.0.0.1:1/v1");
+  assert.equal(
+    resolveModel(config, "q", { env: () => undefined }).provider.baseUrl,
+    "http://127.0.0.1:1/v1",
+  );
 });
 
 Deno.test("config: an unknown defaultModel is reported with the file", async () => {
   const error = await configError({ [HOME_CONFIG]: JSON.stringify({ defaultModel: "sonet" }) });
-  assert.match(error.message, /^~\/\.panto\/config\.json: defaultModel: "sonet" is neither a model alias/);
+  assert.match(
+    error.message,
+    /^~\/\.panto\/config\.json: defaultModel: "sonet" is neither a model alias/,
+  );
 });
 
 Deno.test("config: unknown key binding actions are rejected when the actions are known", async () => {
-  await withHome({ [HOME_CONFIG]: JSON.stringify({ keybindings: { "app.interupt": "escape" } }) }, async (dirs) => {
-    await assert.rejects(
-      loadConfig({ pantoHome: dirs.pantoHome, cwd: dirs.project, env: dirs.env, keybindingActions: ["app.interrupt"] }),
-      /keybindings\["app\.interupt"\]: unknown action \(did you mean "app\.interrupt"\?\)/,
-    );
-  });
+  await withHome(
+    { [HOME_CONFIG]: JSON.stringify({ keybindings: { "app.interupt": "escape" } }) },
+    async (dirs) => {
+      await assert.rejects(
+        loadConfig({
+          pantoHome: dirs.pantoHome,
+          cwd: dirs.project,
+          env: dirs.env,
+          keybindingActions: ["app.interrupt"],
+        }),
+        /keybindings\["app\.interupt"\]: unknown action \(did you mean "app\.interrupt"\?\)/,
+      );
+    },
+  );
 });
 
 Deno.test("config: a config path that is a directory is a usage error", async () => {
@@ -302,7 +383,8 @@ Deno.test("config: a config path that is a directory is a usage error", async ()
     await Deno.mkdir(`${dirs.pantoHome}/config.json`);
     await assert.rejects(
       loadConfig({ pantoHome: dirs.pantoHome, cwd: dirs.project, env: dirs.env }),
-      (error: unknown) => error instanceof UsageError && /config\.json is a directory/.test(error.message),
+      (error: unknown) =>
+        error instanceof UsageError && /config\.json is a directory/.test(error.message),
     );
   });
 });
@@ -310,8 +392,17 @@ Deno.test("config: a config path that is a directory is a usage error", async ()
 const ALIASES = JSON.stringify({
   defaultModel: "sonnet",
   providers: {
-    local: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", compat: { maxTokensField: "max_tokens" } },
-    router: { api: "openai-chat", baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "ROUTER_KEY", headers: { "X-Title": "panto" } },
+    local: {
+      api: "openai-chat",
+      baseUrl: "http://localhost:8080/v1",
+      compat: { maxTokensField: "max_tokens" },
+    },
+    router: {
+      api: "openai-chat",
+      baseUrl: "https://openrouter.ai/api/v1",
+      apiKeyEnv: "ROUTER_KEY",
+      headers: { "X-Title": "panto" },
+    },
   },
   models: {
     sonnet: {
@@ -354,7 +445,8 @@ Deno.test("config: aliases resolve with their settings; the default applies with
 
 Deno.test("config: provider/model keeps slashes in the model and borrows a matching alias's settings", async () => {
   const config = await load({ [HOME_CONFIG]: ALIASES });
-  const env = (n: string) => ({ ANTHROPIC_API_KEY: KEY, ROUTER_KEY: "router-key" } as Record<string, string>)[n];
+  const env = (n: string) =>
+    ({ ANTHROPIC_API_KEY: KEY, ROUTER_KEY: "router-key" } as Record<string, string>)[n];
   const routed = resolveModel(config, "router/anthropic/claude-3.5", { env });
   assert.equal(routed.provider.model, "anthropic/claude-3.5");
   assert.equal(routed.provider.apiKey, "router-key");
@@ -368,7 +460,11 @@ Deno.test("config: provider/model keeps slashes in the model and borrows a match
 Deno.test("config: --api-key-env and --thinking override the config", async () => {
   const config = await load({ [HOME_CONFIG]: ALIASES });
   const env = (n: string) => (n === "OTHER_KEY" ? "other" : undefined);
-  const selection = resolveModel(config, "sonnet", { env, apiKeyEnv: "OTHER_KEY", thinking: "off" });
+  const selection = resolveModel(config, "sonnet", {
+    env,
+    apiKeyEnv: "OTHER_KEY",
+    thinking: "off",
+  });
   assert.equal(selection.provider.apiKey, "other");
   assert.equal(selection.provider.reasoning, "off");
 });
@@ -379,7 +475,9 @@ Deno.test("config: an unknown model lists the aliases and suggests the closest",
     () => resolveModel(config, "sonet", { env: () => KEY }),
     (error: unknown) =>
       error instanceof UsageError && error.exitCode === 2 &&
-      error.message.startsWith('Unknown model "sonet" (did you mean "sonnet"?). Configured models: sonnet, qwen.') &&
+      error.message.startsWith(
+        'Unknown model "sonet" (did you mean "sonnet"?). Configured models: sonnet, qwen.',
+      ) &&
       error.message.includes("providers: anthropic, openai, local, router"),
   );
 });
@@ -407,7 +505,11 @@ Deno.test("config: --base-url or --api make an ad hoc provider, ignoring the con
     baseUrl: "http://127.0.0.1:9/v1",
     env: () => undefined,
   });
-  assert.equal(selection.provider.model, "sonnet", "the spec is the server's model name, not an alias");
+  assert.equal(
+    selection.provider.model,
+    "sonnet",
+    "the spec is the server's model name, not an alias",
+  );
   assert.equal(selection.provider.baseUrl, "http://127.0.0.1:9/v1");
   assert.equal(selection.pricing, undefined);
 });
@@ -423,16 +525,30 @@ Deno.test("config: modelChoices feed match() for pre-selection on resume, withou
     modified: "",
     messageCount: 2,
     lastUserMessage: "",
-    wire: { apiStyle: "openai-chat", baseUrl: "http://localhost:8080/v1/", model: "qwen2.5-coder", reasoning: "off" },
+    wire: {
+      apiStyle: "openai-chat",
+      baseUrl: "http://localhost:8080/v1/",
+      model: "qwen2.5-coder",
+      reasoning: "off",
+    },
   };
   assert.deepEqual(match(choices, info).map((c) => c.alias), ["qwen"]);
 });
 
 Deno.test("config: agentConfig carries retry, compaction and tool concurrency", async () => {
   const config = await load({
-    [HOME_CONFIG]: JSON.stringify({ retry: { maxRetries: 2 }, compaction: { enabled: false }, parallelTools: true }),
+    [HOME_CONFIG]: JSON.stringify({
+      retry: { maxRetries: 2 },
+      compaction: { enabled: false },
+      parallelTools: true,
+    }),
   });
-  const provider = { api: "openai-chat", baseUrl: "http://x/v1", model: "m", reasoning: "off" } as const;
+  const provider = {
+    api: "openai-chat",
+    baseUrl: "http://x/v1",
+    model: "m",
+    reasoning: "off",
+  } as const;
   assert.deepEqual(agentConfig(config, { alias: "m", provider }, 7), {
     provider,
     retry: { maxRetries: 2 },
@@ -448,4 +564,38 @@ Deno.test("config: PANTO_HOME wins over HOME; neither set is a usage error", () 
   assert.equal(resolvePantoHome(env({ HOME: "/h" }), "/"), "/h/.panto");
   assert.equal(resolvePantoHome(env({ PANTO_HOME: "rel" }), "/work"), "/work/rel");
   assert.throws(() => resolvePantoHome(env({}), "/"), UsageError);
+});
+
+Deno.test("config: a config file panto may not read is reported with the flag to add, without a prompt", async () => {
+  await withHome({ [HOME_CONFIG]: "{}" }, async (dirs) => {
+    const script = `
+      import { loadConfig } from ${
+      JSON.stringify(new URL("../../cli/config/load_config.ts", import.meta.url).href)
+    };
+      try {
+        await loadConfig({ pantoHome: Deno.args[0], cwd: Deno.args[1], env: () => undefined });
+      } catch (error) {
+        console.log(error.name + ": " + error.message);
+      }`;
+    await Deno.writeTextFile(`${dirs.home}/probe.ts`, script);
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--config=${new URL("../../deno.json", import.meta.url).pathname}`,
+        `--allow-read=${dirs.project}`,
+        `${dirs.home}/probe.ts`,
+        dirs.pantoHome,
+        dirs.project,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert.equal(
+      new TextDecoder().decode(output.stdout).trim(),
+      `CliError: panto may not read its config file ${dirs.pantoHome}/config.json: run it with --allow-read=${dirs.pantoHome}/config.json`,
+    );
+  });
 });

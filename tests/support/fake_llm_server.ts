@@ -19,9 +19,9 @@
  */
 import type { Usage } from "../../lib/usage.ts";
 
-/** Where the recorded provider streams live (`shared/fixtures/providers`). */
+/** Where the recorded provider streams live (`tests/fixtures/providers`). */
 export const PROVIDER_FIXTURES_DIR: string = new URL(
-  "../../../shared/fixtures/providers/",
+  "../fixtures/providers/",
   import.meta.url,
 ).pathname;
 

@@ -51,6 +51,28 @@ async function waitFor<T>(
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/**
+ * The pane's command: the demo, then (in `sh`, which does not reset the
+ * tty) record its exit status and tty modes, then read three bytes of input
+ * so a paste can reveal whether bracketed paste mode was left on.
+ */
+function paneScript(demoArgs: string, sttyFile: string, pasteFile: string): string {
+  const demo = `'${Deno.execPath()}' run --allow-run '${DEMO}' ${demoArgs}`;
+  return `sh -c "${demo}; echo exit=\\$? > '${sttyFile}'; stty -a >> '${sttyFile}'; ` +
+    `dd bs=1 count=3 of='${pasteFile}' 2>/dev/null; sleep 60"`;
+}
+
+/** Pastes "xyz" into the pane and returns the bytes the shell's reader got. */
+async function pasteProbe(socket: string, pasteFile: string): Promise<string> {
+  await tmux(socket, "set-buffer", "-b", "probe", "xyz");
+  await tmux(socket, "paste-buffer", "-p", "-b", "probe", "-t", "0");
+  await tmux(socket, "send-keys", "-t", "0", "Enter");
+  return await waitFor("the pasted bytes", async () => {
+    const text = await Deno.readTextFile(pasteFile).catch(() => "");
+    return text.length >= 3 ? text : undefined;
+  });
+}
+
 /** History and screen of the pane, one entry per row, trailing blanks trimmed. */
 async function capture(socket: string): Promise<string[]> {
   return (await tmux(socket, "capture-pane", "-p", "-S", "-")).split("\n").map((line) =>
@@ -64,11 +86,10 @@ Deno.test({
   async fn() {
     const socket = `panto-test-${crypto.randomUUID().slice(0, 8)}`;
     const sttyFile = await Deno.makeTempFile({ prefix: "panto-stty-" });
-    const demo = `'${Deno.execPath()}' run --allow-run '${DEMO}' --interval=4 --messages=6`;
-    const script =
-      `cd '${ROOT}' && ${demo}; echo exit=$? > '${sttyFile}'; stty -a >> '${sttyFile}'; sleep 60`;
+    const pasteFile = await Deno.makeTempFile({ prefix: "panto-paste-" });
+    const script = paneScript("--interval=4 --messages=6", sttyFile, pasteFile);
     try {
-      await tmux(socket, "new-session", "-d", "-x", "80", "-y", "24", `sh -c "${script}"`);
+      await tmux(socket, "new-session", "-d", "-c", ROOT, "-x", "80", "-y", "24", script);
       // Wait until all six messages streamed (about 40 rows, more than the 24 on screen).
       await waitFor("the demo to finish streaming", async () => {
         const lines = await capture(socket);
@@ -112,20 +133,31 @@ Deno.test({
       assert.match(stty, /(^|\s)isig(\s|$)/m, "signals restored");
       const final = await capture(socket);
       assert.ok(final.includes("you: hello 世界"), "the transcript stays on screen after exit");
+      assert.equal(await pasteProbe(socket, pasteFile), "xyz", "bracketed paste was turned off");
+      assert.equal(
+        (await tmux(socket, "display", "-p", "#{cursor_flag}")).trim(),
+        "1",
+        "cursor shown",
+      );
     } finally {
       await tmux(socket, "kill-server").catch(() => "");
       await Deno.remove(sttyFile).catch(() => {});
+      await Deno.remove(pasteFile).catch(() => {});
     }
   },
 });
 
-/** The pid of the single child of the pane's shell (the demo). */
+/** The pid of the demo: the `deno` process under the pane's shell(s). */
 async function demoPid(socket: string): Promise<number> {
-  const shell = (await tmux(socket, "display", "-p", "-t", "0", "#{pane_pid}")).trim();
-  const children = await Deno.readTextFile(`/proc/${shell}/task/${shell}/children`);
-  const pid = Number(children.trim().split(/\s+/)[0]);
-  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`No child process under shell ${shell}`);
-  return pid;
+  const queue = [(await tmux(socket, "display", "-p", "-t", "0", "#{pane_pid}")).trim()];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    const cmdline = await Deno.readTextFile(`/proc/${pid}/cmdline`).catch(() => "");
+    if (cmdline.startsWith(Deno.execPath()) && cmdline.includes("demo.ts")) return Number(pid);
+    const children = await Deno.readTextFile(`/proc/${pid}/task/${pid}/children`).catch(() => "");
+    queue.push(...children.trim().split(/\s+/).filter((child) => child !== ""));
+  }
+  throw new Error("The demo process was not found under the tmux pane");
 }
 
 Deno.test({
@@ -134,11 +166,10 @@ Deno.test({
   async fn() {
     const socket = `panto-test-${crypto.randomUUID().slice(0, 8)}`;
     const sttyFile = await Deno.makeTempFile({ prefix: "panto-stty-" });
-    const demo = `'${Deno.execPath()}' run --allow-run '${DEMO}' --interval=4 --messages=1`;
-    const script =
-      `cd '${ROOT}' && ${demo}; echo exit=$? > '${sttyFile}'; stty -a >> '${sttyFile}'; sleep 60`;
+    const pasteFile = await Deno.makeTempFile({ prefix: "panto-paste-" });
+    const script = paneScript("--interval=4 --messages=1", sttyFile, pasteFile);
     try {
-      await tmux(socket, "new-session", "-d", "-x", "80", "-y", "24", `sh -c "${script}"`);
+      await tmux(socket, "new-session", "-d", "-c", ROOT, "-x", "80", "-y", "24", script);
       await waitFor("the demo to finish streaming", async () => {
         return (await capture(socket)).some((line) => line.includes("done")) ? true : undefined;
       });
@@ -152,9 +183,11 @@ Deno.test({
       assert.match(stty, /(^|\s)echo(\s|$)/m, "echo restored");
       const final = await capture(socket);
       assert.ok(final.some((line) => line.startsWith("── message 1 ──")), "content left in place");
+      assert.equal(await pasteProbe(socket, pasteFile), "xyz", "bracketed paste was turned off");
     } finally {
       await tmux(socket, "kill-server").catch(() => "");
       await Deno.remove(sttyFile).catch(() => {});
+      await Deno.remove(pasteFile).catch(() => {});
     }
   },
 });

@@ -17,6 +17,7 @@ export interface AutocompleteItem {
 
 /** Suggestions for the text before the cursor. */
 export interface AutocompleteSuggestions {
+  /** The choices, best first. */
   items: readonly AutocompleteItem[];
   /** Offset in the full text where the replaced range starts (it ends at the cursor). */
   from: number;

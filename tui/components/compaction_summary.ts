@@ -56,6 +56,7 @@ export class CompactionSummary extends CachedComponent {
     this.#expanded = expanded;
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const { tokensBefore, tokensAfter, summary } = this.#data;

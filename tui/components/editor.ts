@@ -18,15 +18,14 @@ import type {
   AutocompleteProvider,
   AutocompleteSuggestions,
 } from "./autocomplete.ts";
-import { EditorBuffer } from "./editor_buffer.ts";
-import type { Position } from "./editor_buffer.ts";
+import { EditorBuffer, PASTE_MARKER_PATTERN, pasteMarker } from "./editor_buffer.ts";
+import type { CursorPosition } from "./editor_buffer.ts";
 import { PromptHistory } from "./editor_history.ts";
 import { layout, positionAtColumn } from "./editor_layout.ts";
 import type { Row } from "./editor_layout.ts";
 import { KillRing } from "./kill_ring.ts";
 import { UndoStack } from "./undo_stack.ts";
 
-const MARKER_PATTERN = /\[paste #(\d+) (?:\+\d+ lines|\d+ chars)\]/g;
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f]/g;
 const TAB_SPACES = "    ";
@@ -62,7 +61,7 @@ export interface EditorOptions {
 /** What an undo step restores. */
 interface Snapshot {
   text: string;
-  cursor: Position;
+  cursor: CursorPosition;
 }
 
 /** The previous command, for undo grouping, kill merging and yank-pop. */
@@ -126,7 +125,7 @@ export class Editor implements Component {
   #pasteCount = 0;
   #last: LastAction = "other";
   #preferredX: number | null = null;
-  #yankRange: { from: Position; to: Position } | undefined;
+  #yankRange: { from: CursorPosition; to: CursorPosition } | undefined;
   #suggestions: OpenSuggestions | undefined;
   #suggestGeneration = 0;
   #scrollTop = 0;
@@ -163,7 +162,7 @@ export class Editor implements Component {
   /** The text with every paste marker replaced by what was pasted. */
   getExpandedText(): string {
     return this.#buffer.text.replace(
-      MARKER_PATTERN,
+      PASTE_MARKER_PATTERN,
       (marker, id: string) => this.#pastes.get(Number(id)) ?? marker,
     );
   }
@@ -176,7 +175,7 @@ export class Editor implements Component {
   }
 
   /** The cursor position (line index, UTF-16 offset in the line). */
-  get cursor(): Readonly<Position> {
+  get cursor(): Readonly<CursorPosition> {
     return this.#buffer.cursor;
   }
 
@@ -216,9 +215,7 @@ export class Editor implements Component {
     if (tooBig) {
       const id = ++this.#pasteCount;
       this.#pastes.set(id, normalized);
-      this.#buffer.insert(
-        lines > 1 ? `[paste #${id} +${lines} lines]` : `[paste #${id} ${normalized.length} chars]`,
-      );
+      this.#buffer.insert(pasteMarker(id, normalized));
     } else {
       this.#buffer.insert(sanitize(normalized));
     }
@@ -331,12 +328,12 @@ export class Editor implements Component {
     return this.#buffer.lineText(this.#buffer.cursor.line);
   }
 
-  #lineBackTarget(): Position {
+  #lineBackTarget(): CursorPosition {
     const { cursor } = this.#buffer;
     return cursor.col > 0 ? { line: cursor.line, col: 0 } : this.#buffer.left(cursor);
   }
 
-  #lineForwardTarget(): Position {
+  #lineForwardTarget(): CursorPosition {
     const { cursor } = this.#buffer;
     const length = this.#currentLine().length;
     return cursor.col < length ? { line: cursor.line, col: length } : this.#buffer.right(cursor);
@@ -357,7 +354,7 @@ export class Editor implements Component {
   }
 
   /** Single-unit deletions in a row are one undo step. */
-  #deleteTo(target: Position): void {
+  #deleteTo(target: CursorPosition): void {
     const { cursor } = this.#buffer;
     if (target.line === cursor.line && target.col === cursor.col) return;
     if (this.#last !== "delete") this.#saveUndo();
@@ -365,7 +362,7 @@ export class Editor implements Component {
     this.#afterEdit("delete");
   }
 
-  #kill(target: Position, before: boolean): void {
+  #kill(target: CursorPosition, before: boolean): void {
     const { cursor } = this.#buffer;
     if (target.line === cursor.line && target.col === cursor.col) return;
     const merge = this.#last === "kill";
@@ -416,7 +413,7 @@ export class Editor implements Component {
     if (this.#provider !== undefined) this.#requestSuggestions(false);
   }
 
-  #move(target: Position): void {
+  #move(target: CursorPosition): void {
     this.#buffer.cursor = target;
     this.#last = "other";
     this.#preferredX = null;

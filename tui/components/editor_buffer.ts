@@ -7,8 +7,10 @@
 import { graphemes } from "./wrap_text.ts";
 
 /** A cursor position: line index and UTF-16 offset within the line. */
-export interface Position {
+export interface CursorPosition {
+  /** Line index (0-based). */
   line: number;
+  /** UTF-16 offset within the line, always at a cursor stop. */
   col: number;
 }
 
@@ -23,7 +25,14 @@ export interface TextUnit {
 /** Character classes for word motion. */
 type WordClass = "space" | "word" | "punct";
 
-const MARKER_PATTERN = /\[paste #(\d+) (?:\+\d+ lines|\d+ chars)\]/g;
+/** Matches paste markers; group 1 is the paste id. */
+export const PASTE_MARKER_PATTERN: RegExp = /\[paste #(\d+) (?:\+\d+ lines|\d+ chars)\]/g;
+
+/** The marker standing in for paste `id`: `[paste #1 +42 lines]` or `[paste #2 1500 chars]`. */
+export function pasteMarker(id: number, text: string): string {
+  const lines = text.split("\n").length;
+  return lines > 1 ? `[paste #${id} +${lines} lines]` : `[paste #${id} ${text.length} chars]`;
+}
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]/u;
 const SPACE = /^\s+$/u;
 
@@ -44,7 +53,7 @@ export function isSpaceUnit(unit: TextUnit): boolean {
  */
 export class EditorBuffer {
   lines: string[] = [""];
-  cursor: Position = { line: 0, col: 0 };
+  cursor: CursorPosition = { line: 0, col: 0 };
   readonly #isMarker: (id: number) => boolean;
   #unitCache = new Map<string, TextUnit[]>();
 
@@ -88,7 +97,7 @@ export class EditorBuffer {
         offset += grapheme.length;
       }
     };
-    for (const match of text.matchAll(MARKER_PATTERN)) {
+    for (const match of text.matchAll(PASTE_MARKER_PATTERN)) {
       if (!this.#isMarker(Number(match[1]))) continue;
       pushPlain(match.index);
       units.push({
@@ -121,15 +130,15 @@ export class EditorBuffer {
     return this.lineText(line).length;
   }
 
-  /** Position one unit left (crossing to the previous line's end). */
-  left(pos: Position): Position {
+  /** The position one unit left (crossing to the previous line's end). */
+  left(pos: CursorPosition): CursorPosition {
     if (pos.col > 0) return { line: pos.line, col: this.previousStop(pos.line, pos.col) };
     if (pos.line === 0) return pos;
     return { line: pos.line - 1, col: this.lineText(pos.line - 1).length };
   }
 
-  /** Position one unit right (crossing to the next line's start). */
-  right(pos: Position): Position {
+  /** The position one unit right (crossing to the next line's start). */
+  right(pos: CursorPosition): CursorPosition {
     const length = this.lineText(pos.line).length;
     if (pos.col < length) return { line: pos.line, col: this.nextStop(pos.line, pos.col) };
     if (pos.line >= this.lines.length - 1) return pos;
@@ -137,7 +146,7 @@ export class EditorBuffer {
   }
 
   /** Start of the word left of `pos` (skipping spaces, then one class run). */
-  wordLeft(pos: Position): Position {
+  wordLeft(pos: CursorPosition): CursorPosition {
     if (pos.col === 0) return this.left(pos);
     const units = this.units(this.lineText(pos.line)).filter((unit) => unit.end <= pos.col);
     let i = units.length - 1;
@@ -150,7 +159,7 @@ export class EditorBuffer {
   }
 
   /** End of the word right of `pos` (skipping spaces, then one class run). */
-  wordRight(pos: Position): Position {
+  wordRight(pos: CursorPosition): CursorPosition {
     const length = this.lineText(pos.line).length;
     if (pos.col >= length) return this.right(pos);
     const units = this.units(this.lineText(pos.line)).filter((unit) => unit.start >= pos.col);
@@ -187,7 +196,7 @@ export class EditorBuffer {
   }
 
   /** Removes the text between two positions (in either order); returns it. */
-  delete(a: Position, b: Position): string {
+  delete(a: CursorPosition, b: CursorPosition): string {
     const [from, to] = compare(a, b) <= 0 ? [a, b] : [b, a];
     const removed = this.slice(from, to);
     const head = this.lineText(from.line).slice(0, from.col);
@@ -198,7 +207,7 @@ export class EditorBuffer {
   }
 
   /** The text between two ordered positions. */
-  slice(from: Position, to: Position): string {
+  slice(from: CursorPosition, to: CursorPosition): string {
     if (from.line === to.line) return this.lineText(from.line).slice(from.col, to.col);
     const parts = [this.lineText(from.line).slice(from.col)];
     for (let line = from.line + 1; line < to.line; line++) parts.push(this.lineText(line));
@@ -207,14 +216,14 @@ export class EditorBuffer {
   }
 
   /** Offset of a position in {@linkcode EditorBuffer.text}. */
-  offsetOf(pos: Position): number {
+  offsetOf(pos: CursorPosition): number {
     let offset = 0;
     for (let line = 0; line < pos.line; line++) offset += this.lineText(line).length + 1;
     return offset + pos.col;
   }
 
   /** Position of an offset in {@linkcode EditorBuffer.text}. */
-  positionOf(offset: number): Position {
+  positionOf(offset: number): CursorPosition {
     let remaining = Math.max(0, offset);
     for (let line = 0; line < this.lines.length; line++) {
       const length = this.lineText(line).length;
@@ -227,6 +236,6 @@ export class EditorBuffer {
 }
 
 /** Orders two positions: negative when `a` is first. */
-export function compare(a: Position, b: Position): number {
+export function compare(a: CursorPosition, b: CursorPosition): number {
   return a.line === b.line ? a.col - b.col : a.line - b.line;
 }

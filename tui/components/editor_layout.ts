@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { EditorBuffer, Position, TextUnit } from "./editor_buffer.ts";
+import type { CursorPosition, EditorBuffer, TextUnit } from "./editor_buffer.ts";
 import { isSpaceUnit } from "./editor_buffer.ts";
 import { graphemeWidth } from "./wrap_text.ts";
 
@@ -113,7 +113,7 @@ export function layout(buffer: EditorBuffer, width: number): Layout {
  * On a row that continues on the next one, the row's end is excluded (the
  * cursor there would be drawn at the next row's start).
  */
-export function positionAtColumn(buffer: EditorBuffer, row: Row, x: number): Position {
+export function positionAtColumn(buffer: EditorBuffer, row: Row, x: number): CursorPosition {
   const text = buffer.lineText(row.line);
   let columns = 0;
   let col = row.start;

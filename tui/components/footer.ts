@@ -72,6 +72,7 @@ export class Footer extends CachedComponent {
     this.changed();
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const { cwd, branch } = this.#data;

@@ -98,6 +98,7 @@ export class Loader extends CachedComponent implements Disposable {
     this.stop();
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const elapsed = formatDuration(this.#now() - this.#started);

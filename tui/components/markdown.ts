@@ -78,6 +78,8 @@ export class Markdown implements Component {
   #lines: string[] = [];
   /** Line index where each block's output (with its separator) starts. */
   #blockLineStart: number[] = [];
+  /** Rendered lines by block source, for the current width. */
+  readonly #rendered = new Map<string, readonly string[]>();
   readonly #style: MarkdownStyle;
 
   /** Creates a renderer for `text`. */
@@ -118,12 +120,12 @@ export class Markdown implements Component {
     if (!widthChanged && first >= this.#blocks.length && this.#blockLineStart.length === first) {
       return this.#lines;
     }
+    if (widthChanged) this.#rendered.clear();
     const lines = this.#lines.slice(0, this.#lineStart(first));
     const starts = this.#blockLineStart.slice(0, first);
     for (let i = first; i < this.#blocks.length; i++) {
       starts.push(lines.length);
-      const block = this.#blocks[i];
-      const blockLines = block === undefined ? [] : renderBlock(block.token, width, this.#style);
+      const blockLines = this.#renderBlock(this.#blocks[i], width);
       if (blockLines.length === 0) continue;
       if (lines.length > 0) lines.push("");
       for (const line of blockLines) lines.push(line);
@@ -144,6 +146,24 @@ export class Markdown implements Component {
   /** Forgets rendered lines (e.g. after a theme change). */
   invalidate(): void {
     this.#width = -1;
+  }
+
+  /**
+   * A block's lines, reused from an earlier render of the same source
+   * (a block re-lexed but unchanged, or one moved by an edit above it).
+   * Reference-style links make a block depend on definitions elsewhere, so
+   * the cache is bypassed once any definition exists.
+   */
+  #renderBlock(block: Block | undefined, width: number): readonly string[] {
+    if (block === undefined) return [];
+    const cacheable = Object.keys(this.#links).length === 0;
+    const cached = cacheable ? this.#rendered.get(block.token.raw) : undefined;
+    if (cached !== undefined) return cached;
+    const lines = renderBlock(block.token, width, this.#style);
+    if (!cacheable) return lines;
+    if (this.#rendered.size > 2 * this.#blocks.length + 16) this.#rendered.clear();
+    this.#rendered.set(block.token.raw, lines);
+    return lines;
   }
 
   #markChanged(offset: number): void {

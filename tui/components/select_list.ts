@@ -158,6 +158,7 @@ export class SelectList<T> extends CachedComponent {
     else this.#typeFilter(data);
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const lines: string[] = [];

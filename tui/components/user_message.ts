@@ -38,6 +38,7 @@ export class UserMessage extends CachedComponent {
     return this.#text;
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const inner = Math.max(1, width - MARKER.length);

@@ -47,6 +47,7 @@ export class Welcome extends CachedComponent {
     this.changed();
   }
 
+  /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
     const { version, cwd, model, hint } = this.#data;

@@ -3,7 +3,9 @@ import { bashTool } from "../../../cli/tools/bash.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const hasProc = await Deno.stat("/proc/self/stat").then(() => true, () => false);
-if (!hasProc) console.log("skipped: process-group tests need /proc (Linux) to check that processes are gone");
+if (!hasProc) {
+  console.log("skipped: process-group tests need /proc (Linux) to check that processes are gone");
+}
 
 /** True when the process no longer runs (absent, or a zombie nobody reaped). */
 async function isGone(pid: number): Promise<boolean> {
@@ -27,7 +29,7 @@ async function waitForFile(path: string): Promise<string> {
 Deno.test("bash: stdout and stderr come back interleaved in arrival order", async () => {
   await withProject({}, async (root) => {
     const result = await call(bashTool({ root }), {
-      command: "echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three",
+      command: "echo one; sleep 0.25; echo two >&2; sleep 0.25; echo three",
     });
     assert.deepEqual(result, { text: "one\ntwo\nthree", isError: false });
   });
@@ -37,15 +39,24 @@ Deno.test("bash: runs in the working directory; empty output and exit codes are 
   await withProject({}, async (root) => {
     const tool = bashTool({ root });
     assert.equal((await call(tool, { command: "pwd" })).text, root);
-    assert.deepEqual(await call(tool, { command: "true" }), { text: "(no output)", isError: false });
-    assert.deepEqual(await call(tool, { command: "echo bad; exit 3" }), { text: "bad\n\nExit code: 3", isError: true });
+    assert.deepEqual(await call(tool, { command: "true" }), {
+      text: "(no output)",
+      isError: false,
+    });
+    assert.deepEqual(await call(tool, { command: "echo bad; exit 3" }), {
+      text: "bad\n\nExit code: 3",
+      isError: true,
+    });
   });
 });
 
 Deno.test("bash: long output keeps the tail with a note", async () => {
   await withProject({}, async (root) => {
     const result = await call(bashTool({ root }), { command: "seq 1 5000" });
-    assert.ok(result.text.startsWith("[Output truncated: showing lines 3001-5000 of 5000 ("), result.text.slice(0, 200));
+    assert.ok(
+      result.text.startsWith("[Output truncated: showing lines 3001-5000 of 5000 ("),
+      result.text.slice(0, 200),
+    );
     assert.match(result.text, /run the command again with its output filtered/);
     assert.ok(result.text.endsWith("\n4999\n5000"));
     assert.ok(!result.text.includes("\n3000\n"));
@@ -55,7 +66,10 @@ Deno.test("bash: long output keeps the tail with a note", async () => {
 Deno.test("bash: output beyond the in-memory buffer still reports the true totals", async () => {
   await withProject({}, async (root) => {
     const result = await call(bashTool({ root }), { command: "seq 1 200000" });
-    assert.match(result.text, /^\[Output truncated: showing lines 198001-200000 of 200000 \(1\.\d MB in all\)/);
+    assert.match(
+      result.text,
+      /^\[Output truncated: showing lines 198001-200000 of 200000 \(1\.\d MB in all\)/,
+    );
     assert.ok(result.text.endsWith("\n200000"));
   });
 });
@@ -132,5 +146,14 @@ Deno.test("bash: an already aborted call does not start", async () => {
     const result = await call(bashTool({ root }), { command: "touch started" }, abort.signal);
     assert.deepEqual(result, { text: "turn cancelled", isError: true });
     assert.equal(await Deno.stat(`${root}/started`).then(() => true, () => false), false);
+  });
+});
+
+Deno.test("bash: a missing shell is explained", async () => {
+  await withProject({}, async (root) => {
+    const result = await call(bashTool({ root, shell: "panto-no-such-shell" }), {
+      command: "true",
+    });
+    assert.deepEqual(result, { text: "panto-no-such-shell was not found on PATH", isError: true });
   });
 });

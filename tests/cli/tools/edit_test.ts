@@ -16,7 +16,11 @@ const SOURCE = [
 
 Deno.test("edit: replaces unique text and returns a diff", async () => {
   await withProject({ "a.js": SOURCE }, async (root) => {
-    const result = await call(editTool({ root }), { path: "a.js", oldText: "'hello'", newText: "'hi'" });
+    const result = await call(editTool({ root }), {
+      path: "a.js",
+      oldText: "'hello'",
+      newText: "'hi'",
+    });
     assert.equal(result.isError, false);
     assert.equal(
       result.text,
@@ -44,7 +48,11 @@ Deno.test("edit: replacement text is literal ($& and $1 are not patterns)", asyn
 
 Deno.test("edit: missing text is an error that changes nothing", async () => {
   await withProject({ "a.js": SOURCE }, async (root) => {
-    const result = await call(editTool({ root }), { path: "a.js", oldText: "goodbye", newText: "x" });
+    const result = await call(editTool({ root }), {
+      path: "a.js",
+      oldText: "goodbye",
+      newText: "x",
+    });
     assert.equal(result.isError, true);
     assert.match(result.text, /^oldText was not found in the file: read the file again/);
     assert.equal(await Deno.readTextFile(`${root}/a.js`), SOURCE);
@@ -70,7 +78,11 @@ Deno.test("edit: text that matches only with whitespace ignored gets a hint show
 
 Deno.test("edit: text that is not unique says how many times and where", async () => {
   await withProject({ "a.js": SOURCE }, async (root) => {
-    const result = await call(editTool({ root }), { path: "a.js", oldText: "}\n", newText: "};\n" });
+    const result = await call(editTool({ root }), {
+      path: "a.js",
+      oldText: "}\n",
+      newText: "};\n",
+    });
     assert.equal(result.isError, true);
     assert.equal(
       result.text,
@@ -82,7 +94,12 @@ Deno.test("edit: text that is not unique says how many times and where", async (
 
 Deno.test("edit: replaceAll replaces every occurrence", async () => {
   await withProject({ "a.js": SOURCE }, async (root) => {
-    const result = await call(editTool({ root }), { path: "a.js", oldText: "return", newText: "yield", replaceAll: true });
+    const result = await call(editTool({ root }), {
+      path: "a.js",
+      oldText: "return",
+      newText: "yield",
+      replaceAll: true,
+    });
     assert.match(result.text, /^Edited a\.js: replaced 2 occurrences\./);
     assert.equal(await Deno.readTextFile(`${root}/a.js`), SOURCE.replaceAll("return", "yield"));
   });
@@ -90,7 +107,11 @@ Deno.test("edit: replaceAll replaces every occurrence", async () => {
 
 Deno.test("edit: a CRLF file matches LF text and keeps its line endings", async () => {
   await withProject({ "win.txt": "one\r\ntwo\r\nthree\r\n" }, async (root) => {
-    const result = await call(editTool({ root }), { path: "win.txt", oldText: "one\ntwo", newText: "1\n2" });
+    const result = await call(editTool({ root }), {
+      path: "win.txt",
+      oldText: "one\ntwo",
+      newText: "1\n2",
+    });
     assert.equal(result.isError, false, result.text);
     assert.equal(await Deno.readTextFile(`${root}/win.txt`), "1\r\n2\r\nthree\r\n");
   });
@@ -99,8 +120,14 @@ Deno.test("edit: a CRLF file matches LF text and keeps its line endings", async 
 Deno.test("edit: empty or unchanged text and missing files are refused", async () => {
   await withProject({ "a.txt": "x" }, async (root) => {
     const tool = editTool({ root });
-    assert.match((await call(tool, { path: "a.txt", oldText: "", newText: "y" })).text, /^oldText is empty/);
-    assert.match((await call(tool, { path: "a.txt", oldText: "x", newText: "x" })).text, /nothing to change/);
+    assert.match(
+      (await call(tool, { path: "a.txt", oldText: "", newText: "y" })).text,
+      /^oldText is empty/,
+    );
+    assert.match(
+      (await call(tool, { path: "a.txt", oldText: "x", newText: "x" })).text,
+      /nothing to change/,
+    );
     assert.deepEqual(await call(tool, { path: "b.txt", oldText: "x", newText: "y" }), {
       text: "b.txt does not exist: use write to create it",
       isError: true,

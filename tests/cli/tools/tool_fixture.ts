@@ -19,7 +19,10 @@ export async function call(
     const output = await tool.execute(args, { signal, callId: "call-1" });
     const parts = Array.isArray(output) ? output : output.parts;
     const isError = Array.isArray(output) ? false : output.isError ?? false;
-    return { text: parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join(""), isError };
+    return {
+      text: parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join(""),
+      isError,
+    };
   } catch (error) {
     return { text: (error as Error).message, isError: true };
   }

@@ -5,13 +5,25 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`
 
 Deno.test("truncate: text within the limits is returned whole", () => {
   const result = truncateText("a\nb\n", { maxLines: 2 });
-  assert.deepEqual(result, { text: "a\nb", truncated: false, totalLines: 2, firstLine: 1, lastLine: 2, partialLine: false });
+  assert.deepEqual(result, {
+    text: "a\nb",
+    truncated: false,
+    totalLines: 2,
+    firstLine: 1,
+    lastLine: 2,
+    partialLine: false,
+  });
 });
 
 Deno.test("truncate: head keeps the first lines, tail the last", () => {
   const head = truncateText(lines(10), { maxLines: 3 });
   assert.equal(head.text, "line 1\nline 2\nline 3");
-  assert.deepEqual([head.truncated, head.firstLine, head.lastLine, head.totalLines], [true, 1, 3, 10]);
+  assert.deepEqual([head.truncated, head.firstLine, head.lastLine, head.totalLines], [
+    true,
+    1,
+    3,
+    10,
+  ]);
   const tail = truncateText(lines(10), { maxLines: 3, keep: "tail" });
   assert.equal(tail.text, "line 8\nline 9\nline 10");
   assert.deepEqual([tail.truncated, tail.firstLine, tail.lastLine], [true, 8, 10]);
@@ -38,7 +50,12 @@ Deno.test("truncate: one line longer than the budget is cut at a character bound
 
 Deno.test("truncate: empty text keeps nothing and is not truncated", () => {
   const result = truncateText("");
-  assert.deepEqual([result.text, result.truncated, result.totalLines, result.lastLine], ["", false, 0, 0]);
+  assert.deepEqual([result.text, result.truncated, result.totalLines, result.lastLine], [
+    "",
+    false,
+    0,
+    0,
+  ]);
 });
 
 Deno.test("truncate: lines and sizes for notes", () => {

@@ -205,7 +205,7 @@ Deno.test("streamAnthropicMessages: a connection cut mid-stream is a retryable e
   await withServer(async (server) => {
     const fixture = "anthropic/text-then-tool-use.sse";
     const bytes = await Deno.readFile(
-      new URL(`../../../../shared/fixtures/providers/${fixture}`, import.meta.url),
+      new URL(`../../fixtures/providers/${fixture}`, import.meta.url),
     );
     const cutAt = new TextDecoder().decode(bytes).indexOf(
       'event: content_block_start\ndata: {"type":"content_block_start","index":1',

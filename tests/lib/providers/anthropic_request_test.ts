@@ -1,6 +1,6 @@
 /**
  * `buildAnthropicRequest`: every recorded request body in
- * `shared/fixtures/providers/anthropic/*.request.json` rebuilt from the
+ * `tests/fixtures/providers/anthropic/*.request.json` rebuilt from the
  * equivalent conversation and compared semantically, then the mapping rules
  * one by one.
  */
@@ -19,7 +19,7 @@ import {
 import type { ProviderRequest } from "../../../lib/providers/provider.ts";
 import type { ToolDecl } from "../../../lib/tool.ts";
 
-const FIXTURES_DIR = new URL("../../../../shared/fixtures/providers/anthropic", import.meta.url)
+const FIXTURES_DIR = new URL("../../fixtures/providers/anthropic", import.meta.url)
   .pathname;
 
 function message(role: Message["role"], content: ContentBlock[]): Message {

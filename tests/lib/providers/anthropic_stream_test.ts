@@ -1,6 +1,6 @@
 /**
  * `parseAnthropicStream` against every recorded Anthropic stream in
- * `shared/fixtures/providers/anthropic/`: fed whole and in seeded random
+ * `tests/fixtures/providers/anthropic/`: fed whole and in seeded random
  * chunks, checked against the facts the MANIFEST states for each file, and
  * compared with the official `@anthropic-ai/sdk` parsing the same bytes.
  * Then synthetic streams for the cases no recording covers.
@@ -17,7 +17,7 @@ import type { AssistantResult, ProviderStreamEvent } from "../../../lib/provider
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 
-const FIXTURES_DIR = new URL("../../../../shared/fixtures/providers/anthropic", import.meta.url)
+const FIXTURES_DIR = new URL("../../fixtures/providers/anthropic", import.meta.url)
   .pathname;
 const URL_FOR_ERRORS = "https://api.anthropic.com/v1/messages";
 const CHUNK_SEEDS = [1, 7, 2026];

@@ -812,6 +812,17 @@ Deno.test("streamSse: a server that echoes the key never puts it in the error", 
     assert.equal(error.kind, "auth");
     assertNoKey(error);
     assert.match(error.message, /\[redacted\]/);
+    // A key without a recognisable shape is removed because it is a request header value.
+    const azureKey = "7f3e9c1d5b2a4e6f80913c5d";
+    server.enqueue({
+      kind: "http_error",
+      status: 401,
+      body: { error: { code: "401", message: `Access denied for key ${azureKey}.` } },
+    });
+    const second = await drain(request(server, "openai", { headers: { "api-key": azureKey } }));
+    assert.ok(second.error instanceof ProviderError);
+    assert.ok(!String(second.error).includes(azureKey), String(second.error));
+    assert.ok(!(second.error.stack ?? "").includes(azureKey));
   });
 });
 

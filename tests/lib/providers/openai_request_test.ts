@@ -13,7 +13,7 @@ import type { ToolDecl } from "../../../lib/tool.ts";
 import { buildOpenAIRequest } from "../../../lib/providers/openai_request.ts";
 import type { ProviderRequest } from "../../../lib/providers/provider.ts";
 
-const FIXTURES_DIR = new URL("../../../../shared/fixtures/providers/openai", import.meta.url)
+const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
 
 function recorded(name: string): Record<string, unknown> {

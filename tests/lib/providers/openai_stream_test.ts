@@ -1,6 +1,6 @@
 /**
  * `parseOpenAIStream` against every recorded OpenAI-format stream in
- * `shared/fixtures/providers/openai/`: fed whole and in seeded random chunks,
+ * `tests/fixtures/providers/openai/`: fed whole and in seeded random chunks,
  * checked against the facts the MANIFEST states (hand-copied below) and
  * against the official `openai` SDK's own accumulation of the same bytes.
  * Where the SDK legitimately differs (it rejects the stream, or needs a
@@ -18,7 +18,7 @@ import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 
-const FIXTURES_DIR = new URL("../../../../shared/fixtures/providers/openai", import.meta.url)
+const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
 const URL_SHOWN = "https://fixture.invalid/v1/chat/completions";
 

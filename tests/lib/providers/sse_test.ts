@@ -1,5 +1,5 @@
 /**
- * The SSE parser against every vector of `shared/fixtures/sse-parser-vectors.md`
+ * The SSE parser against every vector of `tests/fixtures/sse-parser-vectors.md`
  * (strict spec behaviour), fed whole, in the vector's own chunks, split at
  * every byte offset and in seeded random chunks; plus every recorded
  * provider stream replayed in random chunks.
@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
+import { PROVIDER_FIXTURES_DIR } from "../../support/fake_llm_server.ts";
 
-const FIXTURES_DIR = new URL("../../../../shared/fixtures/providers", import.meta.url).pathname;
 const encoder = new TextEncoder();
 
 /** An expected event; `id` is checked only when given. */
@@ -348,10 +348,10 @@ function countDataLines(text: string): number {
 }
 
 Deno.test("SseParser: every recorded provider stream parses the same whole and in random chunks", async (t) => {
-  const files = await fixtureFiles(FIXTURES_DIR);
-  assert.ok(files.length >= 40, `expected the recorded fixtures in ${FIXTURES_DIR}`);
+  const files = await fixtureFiles(PROVIDER_FIXTURES_DIR);
+  assert.ok(files.length >= 40, `expected the recorded fixtures in ${PROVIDER_FIXTURES_DIR}`);
   for (const file of files) {
-    await t.step(file.slice(FIXTURES_DIR.length + 1), async () => {
+    await t.step(file.slice(PROVIDER_FIXTURES_DIR.length), async () => {
       const bytes = await Deno.readFile(file);
       const text = new TextDecoder().decode(bytes);
       const whole = parse([bytes]).events;

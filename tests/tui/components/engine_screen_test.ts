@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { AssistantMessage } from "../../../tui/components/assistant_message.ts";
 import { Editor } from "../../../tui/components/editor.ts";
+import { SelectList } from "../../../tui/components/select_list.ts";
 import { ToolUse } from "../../../tui/components/tool_use.ts";
 import { TUI } from "../../../tui/tui.ts";
 import { VirtualTerminal } from "../../support/virtual_terminal.ts";
@@ -65,4 +66,28 @@ Deno.test("engine screen: the focused editor puts the hardware cursor at its mar
   t.terminal.feed("\r");
   await t.frame();
   assert.deepEqual(sent, ["héllo 你好"]);
+});
+
+Deno.test("engine screen: a select list as an overlay picker takes the keys and closes", async () => {
+  await using t = setup(40, 12);
+  const editor = new Editor({ theme: COLOR });
+  t.tui.addChild(editor);
+  t.tui.setFocus(editor);
+  let chosen = "";
+  const picker = new SelectList(
+    [{ value: "sonnet", label: "claude-sonnet" }, { value: "gpt", label: "gpt-5" }],
+    { theme: COLOR, title: "Model", onSelect: (item) => (chosen = item.value) },
+  );
+  const overlay = t.tui.showOverlay(picker, { anchor: "center", width: 30 });
+  await t.frame();
+  const screen = t.terminal.screenLines().join("\n");
+  assert.match(screen, /Model/);
+  assert.match(screen, /› claude-sonnet/);
+  t.terminal.feed("gpt");
+  t.terminal.feed("\r");
+  overlay.close();
+  await t.frame();
+  assert.equal(chosen, "gpt");
+  assert.equal(editor.getText(), "", "the editor under the overlay got no keys");
+  assert.doesNotMatch(t.terminal.screenLines().join("\n"), /claude-sonnet/);
 });

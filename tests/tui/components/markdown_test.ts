@@ -196,6 +196,16 @@ Deno.test("markdown: setText with a shared prefix only re-renders from the chang
   assert.deepEqual(md.render(40), ["# B"]);
 });
 
+Deno.test("markdown: editing a middle block equals a fresh render (moved blocks reused)", () => {
+  const md = new Markdown(SAMPLE, { theme: COLOR });
+  md.render(60);
+  const edited = SAMPLE.replace("## 中文标题", "## Heading\n\nnew paragraph\n\n## 中文标题");
+  md.setText(edited);
+  assert.deepEqual(md.render(60), render(edited, 60, COLOR));
+  md.setText(SAMPLE);
+  assert.deepEqual(md.render(60), render(SAMPLE, 60, COLOR));
+});
+
 Deno.test("markdown: a width change re-renders everything; invalidate forces it too", () => {
   const md = new Markdown("word ".repeat(20), { theme: PLAIN });
   const wide = md.render(80);

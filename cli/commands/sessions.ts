@@ -1,0 +1,116 @@
+import type { SessionInfo, SessionStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib";
+import { UsageError } from "../errors.ts";
+
+/** The `panto sessions` actions. */
+export type SessionsAction = "list" | "show" | "rm" | "rename" | "export" | "repair";
+
+/** Every {@linkcode SessionsAction}. */
+export const SESSIONS_ACTIONS: readonly SessionsAction[] = [
+  "list",
+  "show",
+  "rm",
+  "rename",
+  "export",
+  "repair",
+];
+
+/** Parsed arguments of `panto sessions`. */
+export interface SessionsArgs {
+  /** What to do (default list). */
+  action: SessionsAction;
+  /** Session id or unique prefix. */
+  id: string | undefined;
+  /** New name for `rename`. */
+  name: string | undefined;
+  /** JSON output for `list`. */
+  json: boolean;
+}
+
+/**
+ * Runs `panto sessions …` against a store.
+ *
+ * @param store The store.
+ * @param args The parsed arguments.
+ * @param write Where output goes.
+ * @returns The exit code.
+ */
+export async function runSessionsCommand(
+  store: SessionStore,
+  args: SessionsArgs,
+  write: (text: string) => void,
+): Promise<number> {
+  if (args.action === "list") {
+    const sessions = await store.list();
+    write(args.json ? JSON.stringify(sessions, null, 2) + "\n" : formatTable(sessions));
+    return 0;
+  }
+  if (!args.id) {
+    throw new UsageError(
+      `panto sessions ${args.action} needs a session id (or a unique prefix of one)`,
+    );
+  }
+  const session = await store.resolve(args.id);
+  if (!session) {
+    throw new UsageError(
+      `No session matches ${JSON.stringify(args.id)}: run \`panto sessions\` to list them`,
+    );
+  }
+  const id = session.id;
+  switch (args.action) {
+    case "show":
+    case "export":
+      write(await store.export(id));
+      return 0;
+    case "rm":
+      await store.delete(id);
+      write(`Deleted session ${id}\n`);
+      return 0;
+    case "rename":
+      if (!args.name) {
+        throw new UsageError("panto sessions rename needs a name: panto sessions rename ID NAME");
+      }
+      await store.rename(id, args.name);
+      write(`Renamed session ${id} to ${JSON.stringify(args.name)}\n`);
+      return 0;
+    case "repair": {
+      if (!(store instanceof FileSystemJSONLStore)) {
+        throw new UsageError(
+          "repair is for the jsonl store; the SQL stores commit whole batches or nothing",
+        );
+      }
+      const report = await store.repair(id);
+      if (report.dropped.length === 0) {
+        write(`Session ${id} is intact; nothing to repair\n`);
+      } else {
+        write(
+          `Repaired ${report.path}: kept ${report.kept} lines, dropped ${report.dropped.length}\n`,
+        );
+        for (const drop of report.dropped) write(`  line ${drop.line}: ${drop.reason}\n`);
+        if (report.backupPath) write(`The damaged file was saved as ${report.backupPath}\n`);
+      }
+      return 0;
+    }
+  }
+}
+
+function formatTable(sessions: readonly SessionInfo[]): string {
+  if (sessions.length === 0) return "No sessions yet.\n";
+  const rows = sessions.map((s) => [
+    s.id,
+    s.modified.slice(0, 16).replace("T", " "),
+    String(s.messageCount),
+    s.wire?.model ?? "",
+    s.name ?? oneLine(s.lastUserMessage),
+  ]);
+  const header = ["ID", "MODIFIED", "MSGS", "MODEL", "NAME / LAST MESSAGE"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}

@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import {
+  agentsFileCandidates,
+  buildSystemPrompt,
+  defaultSystemPrompt,
+} from "../../cli/system_prompt.ts";
+
+const DATE = new Date("2025-03-04T10:00:00Z");
+
+Deno.test("system prompt: AGENTS.md candidates go from PANTO_HOME, then the root down to cwd", () => {
+  assert.deepEqual(agentsFileCandidates("/work/app/pkg", "/home/ada/.panto"), [
+    "/home/ada/.panto/AGENTS.md",
+    "/AGENTS.md",
+    "/work/AGENTS.md",
+    "/work/app/AGENTS.md",
+    "/work/app/pkg/AGENTS.md",
+  ]);
+  assert.deepEqual(
+    agentsFileCandidates("/home/ada/.panto", "/home/ada/.panto").filter((p) =>
+      p.includes(".panto")
+    ),
+    [
+      "/home/ada/.panto/AGENTS.md",
+    ],
+    "a file is included once even when PANTO_HOME is on the way up",
+  );
+});
+
+Deno.test("system prompt: AGENTS.md files are included in order under headings naming them", async () => {
+  const files = new Map([
+    ["/work/app/AGENTS.md", "Run deno task test.\n"],
+    ["/home/ada/.panto/AGENTS.md", "Answer in British English."],
+    ["/work/AGENTS.md", "   \n"],
+    ["/AGENTS.md", "Root rules."],
+  ]);
+  const read: string[] = [];
+  const prompt = await buildSystemPrompt({
+    cwd: "/work/app",
+    pantoHome: "/home/ada/.panto",
+    toolNames: ["read"],
+    date: DATE,
+    readFile: (path) => {
+      read.push(path);
+      return Promise.resolve(files.get(path));
+    },
+  });
+  assert.deepEqual(prompt.agentsFiles, [
+    "/home/ada/.panto/AGENTS.md",
+    "/AGENTS.md",
+    "/work/app/AGENTS.md",
+  ]);
+  const start = prompt.text.indexOf("# Project instructions");
+  assert.ok(start > 0);
+  assert.ok(prompt.text.startsWith(defaultSystemPrompt("/work/app", ["read"], DATE)));
+  assert.ok(
+    prompt.text.endsWith(
+      "## /home/ada/.panto/AGENTS.md\n\nAnswer in British English.\n\n## /AGENTS.md\n\nRoot rules.\n\n## /work/app/AGENTS.md\n\nRun deno task test.",
+    ),
+    prompt.text.slice(start),
+  );
+  assert.ok(!prompt.text.includes("## /work/AGENTS.md"), "blank files are left out");
+  assert.equal(read.length, 4);
+});
+
+Deno.test("system prompt: --system-prompt replaces the default, --append-system-prompt comes last", async () => {
+  const prompt = await buildSystemPrompt({
+    cwd: "/work",
+    pantoHome: "/h",
+    toolNames: ["read"],
+    override: "You are a reviewer.",
+    append: "Be brief.",
+    readFile: (path) => Promise.resolve(path === "/work/AGENTS.md" ? "Project rule." : undefined),
+  });
+  assert.ok(prompt.text.startsWith("You are a reviewer.\n\n# Project instructions"));
+  assert.ok(prompt.text.includes("## /work/AGENTS.md\n\nProject rule."));
+  assert.ok(prompt.text.endsWith("\n\nBe brief."));
+  assert.ok(!prompt.text.includes("You are panto"));
+});
+
+Deno.test("system prompt: the default names the tools, cwd and date, with guidelines fitting the tools", () => {
+  const full = defaultSystemPrompt("/work", ["read", "edit", "bash", "my_tool"], DATE);
+  assert.match(full, /- read: read a file/);
+  assert.match(full, /- my_tool\n/);
+  assert.match(full, /Read a file before changing it/);
+  assert.match(full, /run the project's tests/);
+  assert.match(full, /Working directory: \/work\nToday's date: 2025-03-04$/);
+  const none = defaultSystemPrompt("/work", [], DATE);
+  assert.match(none, /No tools are available/);
+  assert.doesNotMatch(none, /run the project's tests/);
+});
+
+Deno.test("system prompt: reads real AGENTS.md files from the file system", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto_prompt_" }));
+  try {
+    await Deno.mkdir(`${base}/home`, { recursive: true });
+    await Deno.mkdir(`${base}/repo/pkg`, { recursive: true });
+    await Deno.writeTextFile(`${base}/home/AGENTS.md`, "home rules");
+    await Deno.writeTextFile(`${base}/repo/AGENTS.md`, "repo rules");
+    await Deno.writeTextFile(`${base}/repo/pkg/AGENTS.md`, "package rules");
+    await Deno.mkdir(`${base}/repo/pkg/deep/AGENTS.md`, { recursive: true }); // a directory is not a file to include
+    const prompt = await buildSystemPrompt({
+      cwd: `${base}/repo/pkg/deep`,
+      pantoHome: `${base}/home`,
+      toolNames: [],
+    });
+    const ours = prompt.agentsFiles.filter((path) => path.startsWith(base));
+    assert.deepEqual(ours, [
+      `${base}/home/AGENTS.md`,
+      `${base}/repo/AGENTS.md`,
+      `${base}/repo/pkg/AGENTS.md`,
+    ]);
+    const order = ["home rules", "repo rules", "package rules"].map((text) =>
+      prompt.text.indexOf(text)
+    );
+    assert.deepEqual([...order].sort((a, b) => a - b), order);
+    assert.ok(order[0]! > 0);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("system prompt: AGENTS.md files panto may not read are skipped without a permission prompt", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto_prompt_perm_" }));
+  try {
+    await Deno.mkdir(`${base}/repo`);
+    await Deno.writeTextFile(`${base}/AGENTS.md`, "outside the grant");
+    await Deno.writeTextFile(`${base}/repo/AGENTS.md`, "inside the grant");
+    const script = `
+      import { buildSystemPrompt } from ${
+      JSON.stringify(new URL("../../cli/system_prompt.ts", import.meta.url).href)
+    };
+      const prompt = await buildSystemPrompt({ cwd: Deno.args[0], pantoHome: Deno.args[0] + "/home", toolNames: [] });
+      console.log(JSON.stringify(prompt.agentsFiles));`;
+    await Deno.writeTextFile(`${base}/probe.ts`, script);
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", `--allow-read=${base}/repo`, `${base}/probe.ts`, `${base}/repo`],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(output.stdout)), [
+      `${base}/repo/AGENTS.md`,
+    ]);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { grepTool } from "../../../cli/tools/grep.ts";
+import { call, withProject } from "./tool_fixture.ts";
+
+const PROJECT = {
+  ".gitignore": "dist/\n*.log\n",
+  "src/app.ts": "import x from 'y';\nconst TODO = 1;\n// todo: later\nexport default x;\n",
+  "src/util.js": "function todo() {}\n",
+  "src/nested/.gitignore": "generated.ts\n",
+  "src/nested/generated.ts": "TODO generated\n",
+  "src/nested/kept.ts": "TODO kept\n",
+  "dist/out.js": "TODO built\n",
+  "debug.log": "TODO logged\n",
+  "node_modules/pkg/index.js": "TODO dependency\n",
+  ".github/workflows/ci.yml": "# TODO ci\n",
+  "bin.dat": new Uint8Array([84, 79, 68, 79, 0, 1, 2]),
+};
+
+Deno.test("grep: finds matches as path:line:text, skipping ignored, vendored and binary files", async () => {
+  await withProject(PROJECT, async (root) => {
+    const result = await call(grepTool({ root }), { pattern: "TODO" });
+    assert.deepEqual(result, {
+      text:
+        ".github/workflows/ci.yml:1:# TODO ci\nsrc/app.ts:2:const TODO = 1;\nsrc/nested/kept.ts:1:TODO kept",
+      isError: false,
+    });
+  });
+});
+
+Deno.test("grep: ignoreCase, glob and a subdirectory path", async () => {
+  await withProject(PROJECT, async (root) => {
+    const tool = grepTool({ root });
+    const loose = await call(tool, { pattern: "todo", ignoreCase: true, glob: "*.{ts,js}" });
+    assert.equal(
+      loose.text,
+      "src/app.ts:2:const TODO = 1;\nsrc/app.ts:3:// todo: later\nsrc/nested/kept.ts:1:TODO kept\nsrc/util.js:1:function todo() {}",
+    );
+    const sub = await call(tool, { pattern: "TODO", path: "src/nested" });
+    assert.equal(
+      sub.text,
+      "src/nested/kept.ts:1:TODO kept",
+      "the root .gitignore and nested ones still apply",
+    );
+    const file = await call(tool, { pattern: "x", path: "src/app.ts" });
+    assert.equal(file.text, "src/app.ts:1:import x from 'y';\nsrc/app.ts:4:export default x;");
+  });
+});
+
+Deno.test("grep: context lines use '-' and groups are separated by --", async () => {
+  const text = ["a", "match 1", "b", "c", "d", "e", "match 2", "f"].join("\n");
+  await withProject({ "t.txt": text, "u.txt": "match 3\n" }, async (root) => {
+    const result = await call(grepTool({ root }), { pattern: "match", context: 1 });
+    assert.equal(
+      result.text,
+      [
+        "t.txt-1-a",
+        "t.txt:2:match 1",
+        "t.txt-3-b",
+        "--",
+        "t.txt-6-e",
+        "t.txt:7:match 2",
+        "t.txt-8-f",
+        "--",
+        "u.txt:1:match 3",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("grep: literal searches treat special characters as text", async () => {
+  await withProject({ "a.txt": "a.b\naxb\nf(x)\n" }, async (root) => {
+    const tool = grepTool({ root });
+    assert.equal((await call(tool, { pattern: "a.b", literal: true })).text, "a.txt:1:a.b");
+    assert.equal((await call(tool, { pattern: "f(x)", literal: true })).text, "a.txt:3:f(x)");
+    assert.equal((await call(tool, { pattern: "a.b" })).text, "a.txt:1:a.b\na.txt:2:axb");
+  });
+});
+
+Deno.test("grep: the match limit stops early with a note", async () => {
+  const text = Array.from({ length: 50 }, (_, i) => `hit ${i + 1}`).join("\n");
+  await withProject({ "a.txt": text }, async (root) => {
+    const result = await call(grepTool({ root }), { pattern: "hit", limit: 3 });
+    assert.equal(
+      result.text,
+      "a.txt:1:hit 1\na.txt:2:hit 2\na.txt:3:hit 3\n\n[Stopped at 3 matches; there may be more. Narrow the pattern, path or glob, or pass a larger limit.]",
+    );
+  });
+});
+
+Deno.test("grep: huge output is cut by bytes with a note; long lines are shortened", async () => {
+  const line = "needle " + "x".repeat(2000);
+  await withProject({ "a.txt": `${line}\n`.repeat(400) }, async (root) => {
+    const result = await call(grepTool({ root }), { pattern: "needle", limit: 1000 });
+    assert.match(
+      result.text,
+      /\[Output cut to \d+\.\d KB: showing \d+ of 400 lines\. Narrow the search/,
+    );
+    assert.ok(result.text.includes("… [line truncated]"));
+    assert.ok(new TextEncoder().encode(result.text).length < 52 * 1024);
+  });
+});
+
+Deno.test("grep: no matches, invalid patterns and missing paths are explained", async () => {
+  await withProject({ "a.txt": "abc\n" }, async (root) => {
+    const tool = grepTool({ root });
+    assert.deepEqual(await call(tool, { pattern: "zzz" }), {
+      text: "No matches for zzz in ..",
+      isError: false,
+    });
+    const bad = await call(tool, { pattern: "(unclosed" });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /^Invalid regular expression "\(unclosed": .*pass literal: true/);
+    assert.deepEqual(await call(tool, { pattern: "a", path: "nope" }), {
+      text: "nope does not exist",
+      isError: true,
+    });
+  });
+});
