@@ -18,38 +18,109 @@ const ROUNDS = 3;
 const FIXTURES = new URL("../tests/fixtures/providers/", import.meta.url);
 
 function anthropicBody(targetBytes: number): Uint8Array {
-  const head = Deno.readTextFileSync(new URL("anthropic/text-hello.sse", FIXTURES)).split("\n\n")[0]! + "\n\n";
+  const head =
+    Deno.readTextFileSync(new URL("anthropic/text-hello.sse", FIXTURES)).split("\n\n")[0]! + "\n\n";
   const ev = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-  const parts: string[] = [head, ev("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } })];
-  const textDelta = ev("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "The quick brown fox jumps over the lazy dog. " } });
-  const argDelta = ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"lorem ipsum dolor sit amet",' } });
+  const parts: string[] = [
+    head,
+    ev("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "text", text: "" },
+    }),
+  ];
+  const textDelta = ev("content_block_delta", {
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "text_delta", text: "The quick brown fox jumps over the lazy dog. " },
+  });
+  const argDelta = ev("content_block_delta", {
+    type: "content_block_delta",
+    index: 1,
+    delta: { type: "input_json_delta", partial_json: '"lorem ipsum dolor sit amet",' },
+  });
   let size = parts.join("").length;
   while (size < targetBytes / 2) (parts.push(textDelta), size += textDelta.length);
   parts.push(ev("content_block_stop", { type: "content_block_stop", index: 0 }));
-  parts.push(ev("content_block_start", { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_bench", name: "write", input: {} } }));
-  parts.push(ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"lines":[' } }));
+  parts.push(
+    ev("content_block_start", {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "tool_use", id: "toolu_bench", name: "write", input: {} },
+    }),
+  );
+  parts.push(
+    ev("content_block_delta", {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: '{"lines":[' },
+    }),
+  );
   while (size < targetBytes) (parts.push(argDelta), size += argDelta.length);
-  parts.push(ev("content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"end"]}' } }));
+  parts.push(
+    ev("content_block_delta", {
+      type: "content_block_delta",
+      index: 1,
+      delta: { type: "input_json_delta", partial_json: '"end"]}' },
+    }),
+  );
   parts.push(ev("content_block_stop", { type: "content_block_stop", index: 1 }));
-  parts.push(ev("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 1000 } }));
+  parts.push(
+    ev("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "tool_use", stop_sequence: null },
+      usage: { output_tokens: 1000 },
+    }),
+  );
   parts.push(ev("message_stop", { type: "message_stop" }));
   return new TextEncoder().encode(parts.join(""));
 }
 
 function openaiBody(targetBytes: number): Uint8Array {
-  const base = { id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1, model: "gpt-4o-mini", system_fingerprint: "fp", usage: null };
+  const base = {
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "gpt-4o-mini",
+    system_fingerprint: "fp",
+    usage: null,
+  };
   const chunk = (delta: unknown, finish: string | null = null) =>
-    `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    `data: ${
+      JSON.stringify({
+        ...base,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      })
+    }\n\n`;
   const parts = [chunk({ role: "assistant", content: "" })];
   const text = chunk({ content: "The quick brown fox jumps over the lazy dog. " });
-  const args = chunk({ tool_calls: [{ index: 0, function: { arguments: '"lorem ipsum dolor sit amet",' } }] });
+  const args = chunk({
+    tool_calls: [{ index: 0, function: { arguments: '"lorem ipsum dolor sit amet",' } }],
+  });
   let size = parts[0]!.length;
   while (size < targetBytes / 2) (parts.push(text), size += text.length);
-  parts.push(chunk({ tool_calls: [{ index: 0, id: "call_bench", type: "function", function: { name: "write", arguments: '{"lines":[' } }] }));
+  parts.push(
+    chunk({
+      tool_calls: [{
+        index: 0,
+        id: "call_bench",
+        type: "function",
+        function: { name: "write", arguments: '{"lines":[' },
+      }],
+    }),
+  );
   while (size < targetBytes) (parts.push(args), size += args.length);
   parts.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '"end"]}' } }] }));
   parts.push(chunk({}, "tool_calls"));
-  parts.push(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 10, completion_tokens: 1000, total_tokens: 1010 } })}\n\n`);
+  parts.push(
+    `data: ${
+      JSON.stringify({
+        ...base,
+        choices: [],
+        usage: { prompt_tokens: 10, completion_tokens: 1000, total_tokens: 1010 },
+      })
+    }\n\n`,
+  );
   parts.push("data: [DONE]\n\n");
   return new TextEncoder().encode(parts.join(""));
 }
@@ -64,10 +135,15 @@ function chunkedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   }, { highWaterMark: 0 });
 }
 
-async function* sseEvents(bytes: Uint8Array): AsyncGenerator<SseEvent> {
+/** Parsed events in per-chunk batches, as `streamSse` yields them. */
+async function* sseEvents(bytes: Uint8Array): AsyncGenerator<SseEvent[]> {
   const parser = new SseParser();
-  for await (const chunk of chunkedStream(bytes)) yield* parser.push(chunk);
-  yield* parser.end();
+  for await (const chunk of chunkedStream(bytes)) {
+    const events = parser.push(chunk);
+    if (events.length > 0) yield events;
+  }
+  const last = parser.end();
+  if (last.length > 0) yield last;
 }
 
 async function drain<T>(generator: AsyncGenerator<unknown, T>): Promise<T> {
@@ -77,7 +153,9 @@ async function drain<T>(generator: AsyncGenerator<unknown, T>): Promise<T> {
 }
 
 const sseResponse = (bytes: Uint8Array) => () =>
-  Promise.resolve(new Response(chunkedStream(bytes), { headers: { "content-type": "text/event-stream" } }));
+  Promise.resolve(
+    new Response(chunkedStream(bytes), { headers: { "content-type": "text/event-stream" } }),
+  );
 
 async function best(fn: () => Promise<void>): Promise<number> {
   let fastest = Infinity;
@@ -90,20 +168,34 @@ async function best(fn: () => Promise<void>): Promise<number> {
 }
 
 function row(name: string, bytes: number, ms: number): string {
-  return `${name.padEnd(34)} ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s  (${ms.toFixed(0)} ms)`;
+  return `${name.padEnd(34)} ${(bytes / 1e6 / (ms / 1000)).toFixed(1).padStart(8)} MB/s  (${
+    ms.toFixed(0)
+  } ms)`;
 }
 
 const anthropicBytes = anthropicBody(TARGET_MB * 1e6);
 const openaiBytes = openaiBody(TARGET_MB * 1e6);
-console.log(`Stream parse + assemble, ${TARGET_MB} MB bodies in ${CHUNK / 1024} KB chunks, best of ${ROUNDS}\n`);
+console.log(
+  `Stream parse + assemble, ${TARGET_MB} MB bodies in ${
+    CHUNK / 1024
+  } KB chunks, best of ${ROUNDS}\n`,
+);
 
 const oursA = await best(async () => {
   const result = await drain(parseAnthropicStream(sseEvents(anthropicBytes), "http://bench"));
   if (result.content.length !== 2) throw new Error("bench: unexpected assembly");
 });
 const sdkA = await best(async () => {
-  const client = new Anthropic({ apiKey: "bench", baseURL: "http://bench.invalid", fetch: sseResponse(anthropicBytes) });
-  const message = await client.messages.stream({ model: "m", max_tokens: 1, messages: [{ role: "user", content: "x" }] }).finalMessage();
+  const client = new Anthropic({
+    apiKey: "bench",
+    baseURL: "http://bench.invalid",
+    fetch: sseResponse(anthropicBytes),
+  });
+  const message = await client.messages.stream({
+    model: "m",
+    max_tokens: 1,
+    messages: [{ role: "user", content: "x" }],
+  }).finalMessage();
   if (message.content.length !== 2) throw new Error("bench: unexpected SDK assembly");
 });
 const oursO = await best(async () => {
@@ -111,9 +203,18 @@ const oursO = await best(async () => {
   if (result.content.length !== 2) throw new Error("bench: unexpected assembly");
 });
 const sdkO = await best(async () => {
-  const client = new OpenAI({ apiKey: "bench", baseURL: "http://bench.invalid/v1", fetch: sseResponse(openaiBytes) });
-  const completion = await client.chat.completions.stream({ model: "m", messages: [{ role: "user", content: "x" }] }).finalChatCompletion();
-  if (!completion.choices[0]?.message.tool_calls?.length) throw new Error("bench: unexpected SDK assembly");
+  const client = new OpenAI({
+    apiKey: "bench",
+    baseURL: "http://bench.invalid/v1",
+    fetch: sseResponse(openaiBytes),
+  });
+  const completion = await client.chat.completions.stream({
+    model: "m",
+    messages: [{ role: "user", content: "x" }],
+  }).finalChatCompletion();
+  if (!completion.choices[0]?.message.tool_calls?.length) {
+    throw new Error("bench: unexpected SDK assembly");
+  }
 });
 
 console.log("Anthropic Messages");

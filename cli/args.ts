@@ -169,7 +169,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const parser = argv[0] === "completion"
     ? or(sessionsCommand, merge(object(promptFields), modelOptions, storeOptions))
     : or(sessionsCommand, mainParser);
-  const parsed = run(parser, {
+  // optique's `or` matches no branch on an empty command line; that is plain `panto`.
+  const parsed = argv.length === 0 ? {} : run(parser, {
     programName: "panto",
     args: markBareResume(argv),
     help: "option",

@@ -1,16 +1,16 @@
-import { Agent, type Config } from "@panto/lib";
-import { adHocProvider } from "./ad_hoc_provider.ts";
-import { parseArgs } from "./args.ts";
+import { UiEvents } from "@panto/tui";
+import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
+import { setupApp } from "./app_setup.ts";
+import { expandAttachments } from "./attachments.ts";
+import { runSessionsCommand } from "./commands/sessions.ts";
+import { resolvePantoHome } from "./config/load_config.ts";
+import { readEnv } from "./env.ts";
 import { CliError, UsageError } from "./errors.ts";
+import { runInteractive } from "./interactive/run_interactive.ts";
 import { runPrintMode } from "./print_mode.ts";
-import { defaultSystemPrompt } from "./system_prompt.ts";
-import { readTool } from "./tools/read.ts";
-
-const encoder = new TextEncoder();
-const output = {
-  stdout: (text: string) => writeAll(Deno.stdout, text),
-  stderr: (text: string) => writeAll(Deno.stderr, text),
-};
+import { loadExtensions } from "./load_extensions.ts";
+import { openStore } from "./session_store.ts";
+import { writeStderr, writeStdout } from "./stdio.ts";
 
 /**
  * The `panto` program.
@@ -20,32 +20,51 @@ const output = {
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
-  const prompt = await promptFrom(args.messages);
-  if (!args.print) {
-    throw new UsageError(
-      "The interactive mode is not available yet: pass -p/--print with a prompt",
-    );
+  if (args.command === "sessions") return await sessionsCommand(args);
+  return args.print ? await printMode(args) : await runInteractive(args);
+}
+
+async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
+  const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
+  try {
+    return await runSessionsCommand(store, args, writeStdout);
+  } finally {
+    await store.close();
   }
+}
+
+async function printMode(args: ChatArgs): Promise<number> {
+  const prompt = await promptFrom(args.messages);
   if (!prompt) {
     throw new UsageError('No prompt: pass one as an argument (panto -p "…") or pipe it on stdin');
   }
-  const config: Config = { provider: adHocProvider(args) };
-  if (args.maxTurns !== undefined) config.maxTurns = args.maxTurns;
-  const cwd = Deno.cwd();
-  const agent = new Agent({ config });
-  const read = readTool({ root: cwd });
-  agent.registerTool(read);
-  const system = args.systemPrompt ?? defaultSystemPrompt(cwd, [read.decl.name]);
-  await agent.setSystemPrompt(
-    args.appendSystemPrompt ? `${system}\n\n${args.appendSystemPrompt}` : system,
-  );
+  const app = await setupApp(args);
   const abort = new AbortController();
   const onInterrupt = () => abort.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
   try {
-    return await runPrintMode(agent, prompt, args.mode, output, abort.signal);
+    await loadExtensions(app, args, {
+      mode: "print",
+      uiEvents: new UiEvents(),
+      notify: (text, level) =>
+        writeStderr(`panto: ${level === "info" ? "" : `${level}: `}${text}\n`),
+      submit: () =>
+        writeStderr(
+          "panto: an extension tried to send a prompt; that works in the interactive mode only\n",
+        ),
+      reservedCommands: [],
+    });
+    const expanded = await expandAttachments(prompt, app.cwd);
+    return await runPrintMode(
+      app.agent,
+      { text: expanded.text, images: expanded.images },
+      args.mode,
+      { stdout: writeStdout, stderr: writeStderr },
+      abort.signal,
+    );
   } finally {
     Deno.removeSignalListener("SIGINT", onInterrupt);
+    await app.store.close();
   }
 }
 
@@ -56,21 +75,25 @@ async function promptFrom(messages: readonly string[]): Promise<string> {
   return parts.map((p) => p.trim()).filter(Boolean).join("\n\n");
 }
 
-function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
-  let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-}
-
 if (import.meta.main) {
   let code: number;
   try {
     code = await main(Deno.args);
   } catch (error) {
     code = error instanceof CliError ? error.exitCode : 1;
-    const message = error instanceof CliError
-      ? error.message
-      : String((error as Error)?.stack ?? error);
-    output.stderr(`panto: ${message}\n`);
+    writeStderr(`panto: ${describeFailure(error)}\n`);
   }
   Deno.exit(code);
+}
+
+/** A user-facing line for an error: our own errors and known kinds without a stack. */
+function describeFailure(error: unknown): string {
+  if (error instanceof CliError) return error.message;
+  if (error instanceof Deno.errors.NotCapable) {
+    return `${error.message}. panto lacks a permission: run it through \`deno task panto\` or grant it with the matching --allow-* flag`;
+  }
+  if (error instanceof Error && error.name !== "Error" && !(error instanceof TypeError)) {
+    return `${error.message}`;
+  }
+  return String((error as Error)?.stack ?? error);
 }

@@ -3,4 +3,11 @@
  *
  * @module
  */
-export {};
+export type {
+  ExtensionCommand,
+  ExtensionContext,
+  KeybindingHandler,
+  NotifyLevel,
+  PantoApi,
+  PantoExtension,
+} from "./extensions/extension_api.ts";

@@ -1,4 +1,4 @@
-import { type Agent, type Event, type Message, messageText } from "@panto/lib";
+import { type Agent, type Event, type Message, messageText, type UserMessage } from "@panto/lib";
 import { CliError } from "./errors.ts";
 
 /** Where print mode writes. */
@@ -14,7 +14,7 @@ export interface PrintOutput {
  * (`text`) or every event as one JSON line (`json`).
  *
  * @param agent The configured agent.
- * @param prompt The user's prompt.
+ * @param prompt The user's prompt (text and attached images).
  * @param mode Output format.
  * @param output Where to write.
  * @param signal Aborts the run (ctrl+c).
@@ -22,7 +22,7 @@ export interface PrintOutput {
  */
 export async function runPrintMode(
   agent: Agent,
-  prompt: string,
+  prompt: UserMessage,
   mode: "text" | "json",
   output: PrintOutput,
   signal: AbortSignal,

@@ -1,4 +1,10 @@
-import type { ContentBlock, ImageBlock, ResultPart, ToolResultBlock, ToolUseBlock } from "./content.ts";
+import type {
+  ContentBlock,
+  ImageBlock,
+  ResultPart,
+  ToolResultBlock,
+  ToolUseBlock,
+} from "./content.ts";
 import { downsizeImage } from "./image.ts";
 import type { Config } from "./config.ts";
 import {
@@ -14,7 +20,11 @@ import { Conversation } from "./conversation.ts";
 import { ProviderError } from "./errors.ts";
 import type { Message, StopReason } from "./message.ts";
 import { streamForApi } from "./providers/registry.ts";
-import type { AssistantResult, ProviderRequest } from "./providers/provider.ts";
+import type {
+  AssistantResult,
+  ProviderRequest,
+  ProviderStreamEvent,
+} from "./providers/provider.ts";
 import { isAbortError } from "./providers/http.ts";
 import { retryDelayMs, sleep } from "./providers/retry.ts";
 import { wireIdentity } from "./session/match.ts";
@@ -321,18 +331,24 @@ export class Agent {
     while (true) {
       const step = await generator.next();
       if (step.done) return step.value;
-      onEvent();
-      const event = step.value;
-      if (event.type === "block_start" && event.toolUse) {
-        channel.push({
-          ...event,
-          toolUse: { ...event.toolUse, name: this.#tools.decodeName(event.toolUse.name) },
-        });
-      } else if (event.type === "block_complete") {
-        channel.push({ ...event, block: this.#decodeBlock(event.block) });
-      } else {
-        channel.push(event);
+      for (const event of step.value) {
+        onEvent();
+        this.#pushStreamEvent(channel, event);
       }
+    }
+  }
+
+  /** Forwards a provider event with tool names decoded from their wire form. */
+  #pushStreamEvent(channel: EventChannel, event: ProviderStreamEvent): void {
+    if (event.type === "block_start" && event.toolUse) {
+      channel.push({
+        ...event,
+        toolUse: { ...event.toolUse, name: this.#tools.decodeName(event.toolUse.name) },
+      });
+    } else if (event.type === "block_complete") {
+      channel.push({ ...event, block: this.#decodeBlock(event.block) });
+    } else {
+      channel.push(event);
     }
   }
 
@@ -405,7 +421,10 @@ export class Agent {
    * image fails the run with a clear error (strict); a tool's becomes a note
    * the model can read.
    */
-  async #downsize<T extends ResultPart | ImageBlock>(parts: readonly T[], strict = false): Promise<T[]> {
+  async #downsize<T extends ResultPart | ImageBlock>(
+    parts: readonly T[],
+    strict = false,
+  ): Promise<T[]> {
     const maxSide = this.#config.imageMaxSide;
     return await Promise.all(parts.map(async (part): Promise<T> => {
       if (part.type !== "image") return part;

@@ -55,3 +55,4 @@ export {
   PostgresStore,
   type PostgresStoreOptions,
 } from "./session/postgres_store.ts";
+export { estimateContextTokens, estimateTokens } from "./compaction.ts";

@@ -49,7 +49,9 @@ function resolveSize(size: OverlaySize, total: number): number {
   if (typeof size === "number") return Math.floor(size);
   const percent = Number.parseFloat(size);
   if (Number.isNaN(percent)) {
-    throw new Error(`Invalid overlay size "${size}": use a number of cells or a percentage like "50%"`);
+    throw new Error(
+      `Invalid overlay size "${size}": use a number of cells or a percentage like "50%"`,
+    );
   }
   return Math.floor((total * percent) / 100);
 }
@@ -80,7 +82,9 @@ function resolveMargin(margin: OverlayOptions["margin"]) {
 export function overlayWidth(options: OverlayOptions, columns: number): number {
   const margin = resolveMargin(options.margin);
   const available = Math.max(1, columns - margin.left - margin.right);
-  const wanted = options.width === undefined ? Math.min(80, available) : resolveSize(options.width, columns);
+  const wanted = options.width === undefined
+    ? Math.min(80, available)
+    : resolveSize(options.width, columns);
   return Math.max(1, Math.min(wanted, available));
 }
 
@@ -108,8 +112,16 @@ export function layoutOverlay(
     : Math.min(availableRows, resolveSize(options.maxHeight, rows));
   const height = Math.max(0, Math.min(lineCount, maxHeight));
   const anchor = options.anchor ?? "center";
-  const vertical = anchor.startsWith("top") ? "start" : anchor.startsWith("bottom") ? "end" : "middle";
-  const horizontal = anchor.endsWith("left") ? "start" : anchor.endsWith("right") ? "end" : "middle";
+  const vertical = anchor.startsWith("top")
+    ? "start"
+    : anchor.startsWith("bottom")
+    ? "end"
+    : "middle";
+  const horizontal = anchor.endsWith("left")
+    ? "start"
+    : anchor.endsWith("right")
+    ? "end"
+    : "middle";
   return {
     row: place(vertical, margin.top, rows - margin.bottom, height),
     col: place(horizontal, margin.left, columns - margin.right, width),

@@ -22,6 +22,8 @@ import { writeStdout } from "./runtime/stdout.ts";
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const SHOW_CURSOR = "\x1b[?25h";
+/** The engine turns auto-wrap off while it draws. */
+const AUTOWRAP_ON = "\x1b[?7h";
 /** Ends a synchronized update, in case we are interrupted between frames. */
 const SYNC_END = "\x1b[?2026l";
 
@@ -207,7 +209,8 @@ export class ProcessTerminal implements Terminal {
     this.#active = false;
     for (const handler of this.#restoreHandlers) handler();
     this.#io.write(
-      SYNC_END + this.#negotiator.restoreSequence() + BRACKETED_PASTE_OFF + SHOW_CURSOR,
+      SYNC_END + this.#negotiator.restoreSequence() + BRACKETED_PASTE_OFF + AUTOWRAP_ON +
+        SHOW_CURSOR,
     );
     this.#io.setRaw(false);
   }

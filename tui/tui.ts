@@ -20,36 +20,67 @@ const CLEAR_LINE = "\x1b[2K";
 const CLEAR_TO_LINE_END = "\x1b[K";
 const CLEAR_BELOW = "\x1b[J";
 const HOME = "\x1b[H";
+/**
+ * Auto-wrap is off while we own the screen: if a terminal measures a
+ * cluster wider than we do (some draw ZWJ emoji as several glyphs), the
+ * line is clipped at the edge instead of wrapping and shifting every row.
+ */
+const AUTOWRAP_OFF = "\x1b[?7l";
+const AUTOWRAP_ON = "\x1b[?7h";
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
 // deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\x00-\x1a\x1c-\x1f\x7f]/g;
+/** An escape sequence, complete or cut short (CSI, OSC/APC/DCS… strings, two-byte). */
+const ANY_ESCAPE =
+  // deno-lint-ignore no-control-regex
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)/g;
+
+/** Drops escape sequences that were cut short: they would swallow the text after them. */
+function dropCutEscapes(text: string): string {
+  return text.replace(ANY_ESCAPE, (sequence) => {
+    const introducer = sequence[1];
+    if (introducer === undefined) return "";
+    if (introducer === "[") return /[@-~]$/.test(sequence.slice(2)) ? sequence : "";
+    if ("]_P^X".includes(introducer)) {
+      return sequence.endsWith("\x07") || sequence.endsWith("\x1b\\") ? sequence : "";
+    }
+    return sequence;
+  });
+}
 
 /** Shortest prefix worth keeping: below it, rewriting the line is as cheap. */
 const MIN_KEPT_PREFIX = 8;
-
-/** Whether cutting `text` at `index` splits no grapheme cluster (both neighbours ASCII). */
-function isSafeCut(text: string, index: number): boolean {
-  return text.charCodeAt(index - 1) < 0x7f && !(text.charCodeAt(index) >= 0x7f);
-}
+const NON_ASCII = /[\u007f-\uffff]/;
 
 /**
  * The bytes that turn the row showing `previous` into `text`, with the
  * cursor at column 0 of that row: only the part after their common prefix
  * when that saves bytes (streaming appends to the last line), else the
- * whole line.
+ * whole line. The kept prefix is ASCII only, because terminals disagree on
+ * the width of some clusters (ZWJ emoji) and a wrong column would corrupt
+ * the row; a full rewrite from column 0 is immune to that.
  */
-function lineUpdate(previous: string, text: string): string {
+function lineUpdate(previous: string, text: string, width: number): string {
   const shared = Math.min(previous.length, text.length);
   let cut = 0;
-  while (cut < shared && previous.charCodeAt(cut) === text.charCodeAt(cut)) cut++;
-  while (cut > 0 && !isSafeCut(text, cut)) cut--;
+  while (
+    cut < shared && previous.charCodeAt(cut) === text.charCodeAt(cut) && text.charCodeAt(cut) < 0x7f
+  ) {
+    cut++;
+  }
+  // A combining mark after the cut belongs to the cluster of the character before it.
+  if (cut > 0 && cut < text.length && text.charCodeAt(cut) >= 0x7f) cut--;
   const escape = text.lastIndexOf("\x1b", cut - 1);
   if (escape !== -1 && !completeEscapeBefore(text, escape, cut)) cut = escape;
   if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;
   const column = visibleWidth(text.slice(0, cut));
   // Styles active at the cut must be re-applied: the terminal's state is reset between lines.
   const tail = escape === -1 ? text.slice(cut) : sliceColumns(text, column, Infinity);
-  const erase = visibleWidth(previous) > visibleWidth(text) ? CLEAR_TO_LINE_END : "";
+  const newWidth = visibleWidth(text);
+  // Erase what the old line had beyond the new one (never at the last column: in the
+  // pending-wrap state that would erase the last character).
+  const mayBeShorter = NON_ASCII.test(previous) || visibleWidth(previous) > newWidth;
+  const erase = mayBeShorter && newWidth < width ? CLEAR_TO_LINE_END : "";
   return `\x1b[${column + 1}G${tail}${erase}`;
 }
 
@@ -404,7 +435,9 @@ export class TUI extends Container {
   #frame(): void {
     const width = this.terminal.columns;
     const rows = this.terminal.rows;
-    const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
+    const previousRows = this.#rows;
+    const narrowed = this.#painted && width < this.#width;
+    const resized = this.#painted && (width !== this.#width || rows !== previousRows);
     if (this.#invalidateNext) this.invalidate();
     if (width !== this.#width) this.#raw.length = 0; // truncation depends on the width
     this.#width = width;
@@ -418,7 +451,7 @@ export class TUI extends Container {
     if (!this.#painted || this.#resumeNext) {
       this.#freshPaint(length, composed, this.#painted);
     } else if (resized || this.#repaintNext || this.#shrinksFullScreen(length)) {
-      this.#repaintScreen(length, composed);
+      this.#repaintScreen(length, composed, previousRows, narrowed);
     } else {
       this.#diff(length, composed, this.#diffStart(firstBaseChange, overlays, length));
     }
@@ -466,7 +499,9 @@ export class TUI extends Container {
       this.#markers.set(index, visibleWidth(text.slice(0, marker)));
       text = text.replaceAll(CURSOR_MARKER, "");
     }
+    // Tabs and control bytes would move the cursor; a cut escape would swallow text.
     text = text.replaceAll("\t", "   ").replace(CONTROL_CHARS, "");
+    if (text.includes("\x1b")) text = dropCutEscapes(text);
     if (visibleWidth(text) > this.#width) {
       this.stats.truncatedLines++;
       text = truncateToWidth(text, this.#width);
@@ -560,7 +595,9 @@ export class TUI extends Container {
     const freshRow = line >= this.#rowsUsed;
     const previous = this.#screen[line];
     this.#moveTo(line);
-    this.#out += freshRow || previous === undefined ? text : lineUpdate(previous, text);
+    this.#out += freshRow || previous === undefined
+      ? text
+      : lineUpdate(previous, text, this.#width);
     this.#screen[line] = text;
     this.stats.linesWritten++;
   }
@@ -574,7 +611,7 @@ export class TUI extends Container {
     const first = tailOnly ? Math.max(0, length - this.#rows) : 0;
     this.#screen = [];
     for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
-    this.#out += this.#screen.slice(first).join("\r\n");
+    this.#out += AUTOWRAP_OFF + this.#screen.slice(first).join("\r\n");
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
     this.#rowsUsed = Math.max(1, length);
@@ -584,15 +621,21 @@ export class TUI extends Container {
    * Repaints the visible screen only (resize, forced render, shrink of a
    * full screen). Scrollback is never cleared: lines above stay as they were.
    */
-  #repaintScreen(length: number, composed: (line: number) => string): void {
+  #repaintScreen(
+    length: number,
+    composed: (line: number) => string,
+    previousRows: number,
+    narrowed: boolean,
+  ): void {
     this.stats.screenRepaints++;
-    if (this.#rowsUsed >= this.#rows || length >= this.#rows) {
-      // Our content owns the whole screen: repaint it from the top-left corner.
+    if (this.#rowsUsed >= previousRows || length >= this.#rows || narrowed) {
+      // Our content filled the screen (or will), or a narrower terminal reflowed rows
+      // in ways we cannot know: repaint from the top-left corner. (A terminal that
+      // pulled scrollback rows down on a taller resize gets them cleared.)
       this.#out += HOME + CLEAR_BELOW;
     } else {
-      // Short content below the shell's output: go back to our first line.
-      const up = this.#rowsAbove(this.#cursorLine);
-      if (up > 0) this.#out += `\x1b[${up}A`;
+      // Short content below the shell's output, same or wider rows: go back to our first line.
+      if (this.#cursorLine > 0) this.#out += `\x1b[${this.#cursorLine}A`;
       this.#out += "\r" + CLEAR_BELOW;
     }
     const first = Math.max(0, length - this.#rows);
@@ -602,15 +645,6 @@ export class TUI extends Container {
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
     this.#rowsUsed = Math.max(1, length);
-  }
-
-  /** Screen rows between our first line and the cursor's line, after the terminal reflowed them. */
-  #rowsAbove(line: number): number {
-    let rows = 0;
-    for (let i = 0; i < line && i < this.#screen.length; i++) {
-      rows += Math.max(1, Math.ceil(visibleWidth(this.#screen[i]!) / this.#width));
-    }
-    return rows;
   }
 
   /** Moves the cursor to column 0 of content line `target`, creating rows below as needed. */
@@ -665,7 +699,7 @@ export class TUI extends Container {
   #parkCursor(): void {
     if (!this.#painted) return;
     this.#moveTo(this.#screen.length);
-    this.#out += SHOW_CURSOR;
+    this.#out += AUTOWRAP_ON + SHOW_CURSOR;
     this.#cursorShown = true;
     this.#flush();
   }

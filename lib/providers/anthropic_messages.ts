@@ -20,7 +20,7 @@ import type {
  * assembled once streaming had begun.
  *
  * @param request Config, system prompt, messages, tools, signal, idle timeout.
- * @returns Block events, then the assembled message.
+ * @returns Batches of block events, then the assembled message.
  *
  * @example Stream one turn
  * ```ts ignore
@@ -34,13 +34,13 @@ import type {
  *   idleTimeoutMs: 120_000,
  * });
  * for (let step = await stream.next(); !step.done; step = await stream.next()) {
- *   if (step.value.type === "content_delta") console.log(step.value.text);
+ *   for (const event of step.value) if (event.type === "content_delta") console.log(event.text);
  * }
  * ```
  */
 export const streamAnthropicMessages: StreamMessage = async function* (
   request: ProviderRequest,
-): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
   const { url, headers, body } = buildAnthropicRequest(request);
   const events = streamSse({
     url,

@@ -4,13 +4,16 @@ import type { BlockStartEvent, DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
 import { hostOf } from "./error_classification.ts";
+import { assembleBatches, type EventAssembler } from "./assemble_batches.ts";
 import { classifyStreamError, isAbortError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 
 /**
  * Assembles an assistant message from the server-sent events of Anthropic's
- * streaming Messages API, yielding block events as it goes.
+ * streaming Messages API, yielding block events as it goes: one batch per
+ * batch of SSE events that completes any (events before a failure in a batch
+ * are yielded before the error is thrown).
  *
  * - `blockIndex` counts blocks of the assembled message, which holds text,
  *   thinking, redacted thinking and tool calls. Server-tool blocks
@@ -29,7 +32,8 @@ import type { SseEvent } from "./sse.ts";
  * - When the event source throws an abort error, the partial message is
  *   returned with stop reason `aborted`.
  *
- * @param events Parsed SSE events, e.g. from `streamSse` or an `SseParser`.
+ * @param events Parsed SSE events in batches, e.g. from `streamSse`, or the
+ * results of `SseParser.push`.
  * @param url Where the events came from; error messages name its host.
  * @returns The assembled message.
  * @throws {ProviderError} On an `error` event (classified), a stream that ends
@@ -48,7 +52,7 @@ import type { SseEvent } from "./sse.ts";
  *   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\n',
  *   'event: message_stop\ndata: {"type":"message_stop"}\n\n',
  * ].join("");
- * async function* source() { yield* new SseParser().push(body); }
+ * async function* source() { yield new SseParser().push(body); }
  * const stream = parseAnthropicStream(source(), "https://api.anthropic.com/v1/messages");
  * let step = await stream.next();
  * while (!step.done) step = await stream.next();
@@ -56,20 +60,17 @@ import type { SseEvent } from "./sse.ts";
  * ```
  */
 export async function* parseAnthropicStream(
-  events: AsyncIterable<SseEvent>,
+  events: AsyncIterable<readonly SseEvent[]>,
   url: string,
-): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
   const assembler = new MessageAssembler(url);
   try {
-    for await (const event of events) {
-      yield* assembler.handle(event);
-      if (assembler.stopped) break;
-    }
+    yield* assembleBatches(events, assembler);
   } catch (error) {
     if (isAbortError(error)) return assembler.finish("aborted");
     throw assembler.withPartial(error);
   }
-  if (!assembler.stopped) {
+  if (!assembler.ended) {
     throw assembler.withPartial(
       new ProviderError("network", `the stream from ${hostOf(url)} ended before message_stop`),
     );
@@ -106,7 +107,7 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
 ]);
 
 /** Incremental state of one assistant message. */
-class MessageAssembler {
+class MessageAssembler implements EventAssembler {
   readonly #url: string;
   #messageId: string | undefined;
   /** Whether any event arrived: from then on failures carry the partial message. */
@@ -116,44 +117,48 @@ class MessageAssembler {
   #usage: Usage = emptyUsage();
   #stopReason: StopReason | undefined;
   /** True once `message_stop` arrived. */
-  stopped = false;
+  ended = false;
 
   constructor(url: string) {
     this.#url = url;
   }
 
-  /** Applies one SSE event; returns the block events it completes. */
-  handle(event: SseEvent): ProviderStreamEvent[] {
+  /** Applies one SSE event; appends the block events it completes to `out`. */
+  handle(event: SseEvent, out: ProviderStreamEvent[]): void {
     this.#began = true;
     const payload = this.#parse(event);
     // Servers that omit `event:` lines still name the type in the payload.
     const name = event.type === "message" ? String(payload.type) : event.type;
     switch (name) {
+      case "content_block_delta": // first: nearly every event is one
+        this.#blockDelta(Number(payload.index), asObject(payload.delta), out);
+        break;
       case "message_start":
         this.#messageStart(asObject(payload.message));
-        return [];
+        break;
       case "content_block_start":
-        return this.#blockStart(Number(payload.index), asObject(payload.content_block));
-      case "content_block_delta":
-        return this.#blockDelta(Number(payload.index), asObject(payload.delta));
+        this.#blockStart(Number(payload.index), asObject(payload.content_block), out);
+        break;
       case "content_block_stop":
-        return this.#closeBlock(Number(payload.index));
+        this.#closeBlock(Number(payload.index), out);
+        break;
       case "message_delta":
         this.#messageDelta(asObject(payload.delta), asObject(payload.usage));
-        return [];
+        break;
       case "message_stop":
-        this.stopped = true;
-        return this.#closeAll();
+        this.ended = true;
+        this.#closeAll(out);
+        break;
       case "error":
         throw classifyStreamError(payload, this.#url);
       default:
-        return []; // ping, and event types added after this was written
+        break; // ping, and event types added after this was written
     }
   }
 
   /** The assembled message; open blocks are finalised. */
   finish(stopReason?: StopReason): AssistantResult {
-    this.#closeAll();
+    this.#closeAll([]);
     // A missing stop reason (no message_delta) is read as a normal end.
     return {
       content: this.#content,
@@ -174,7 +179,7 @@ class MessageAssembler {
   }
 
   #partial(): PartialMessage {
-    this.#closeAll();
+    this.#closeAll([]);
     return { content: this.#content, usage: this.#usage };
   }
 
@@ -203,59 +208,57 @@ class MessageAssembler {
     overlayUsage(this.#usage, asObject(message.usage));
   }
 
-  #blockStart(index: number, wire: WireObject): ProviderStreamEvent[] {
+  #blockStart(index: number, wire: WireObject, out: ProviderStreamEvent[]): void {
     const block = newBlock(wire);
-    if (block === undefined) return []; // server-tool and unknown blocks are not ours
-    const events = this.#closeBlock(index);
+    if (block === undefined) return; // server-tool and unknown blocks are not ours
+    this.#closeBlock(index, out);
     const blockIndex = this.#content.length;
     this.#content.push(block);
     this.#open.set(index, { blockIndex, block, json: "", startInput: wire.input });
     const start: BlockStartEvent = { type: "block_start", blockIndex, kind: block.type };
     if (block.type === "tool_use") start.toolUse = { id: block.id, name: block.name };
-    events.push(start);
+    out.push(start);
     // Anthropic starts with "", but a compatible server may put text here.
     if (block.type === "text" && block.text !== "") {
-      events.push(delta(blockIndex, "text", block.text));
+      out.push(delta(blockIndex, "text", block.text));
     } else if (block.type === "thinking" && block.thinking !== "") {
-      events.push(delta(blockIndex, "thinking", block.thinking));
+      out.push(delta(blockIndex, "thinking", block.thinking));
     }
-    return events;
   }
 
-  #blockDelta(index: number, wire: WireObject): ProviderStreamEvent[] {
+  #blockDelta(index: number, wire: WireObject, out: ProviderStreamEvent[]): void {
     const open = this.#open.get(index);
-    if (open === undefined) return [];
+    if (open === undefined) return;
     const { block, blockIndex } = open;
-    const text = (field: string) => stringField(wire, field);
     let added = "";
     let kind: DeltaKind = "text";
     if (wire.type === "text_delta" && block.type === "text") {
-      added = text("text");
+      added = stringField(wire, "text");
       block.text += added;
     } else if (wire.type === "thinking_delta" && block.type === "thinking") {
-      added = text("thinking");
+      added = stringField(wire, "thinking");
       kind = "thinking";
       block.thinking += added;
     } else if (wire.type === "signature_delta" && block.type === "thinking") {
-      block.signature = (block.signature ?? "") + text("signature");
+      block.signature = (block.signature ?? "") + stringField(wire, "signature");
     } else if (wire.type === "input_json_delta" && block.type === "tool_use") {
-      added = text("partial_json");
+      added = stringField(wire, "partial_json");
       kind = "tool_input";
       open.json += added;
     } // citations_delta and unknown deltas carry nothing we keep
-    return added === "" ? [] : [delta(blockIndex, kind, added)];
+    if (added !== "") out.push(delta(blockIndex, kind, added));
   }
 
-  #closeBlock(index: number): ProviderStreamEvent[] {
+  #closeBlock(index: number, out: ProviderStreamEvent[]): void {
     const open = this.#open.get(index);
-    if (open === undefined) return [];
+    if (open === undefined) return;
     this.#open.delete(index);
     if (open.block.type === "tool_use") finishToolInput(open.block, open.json, open.startInput);
-    return [{ type: "block_complete", blockIndex: open.blockIndex, block: open.block }];
+    out.push({ type: "block_complete", blockIndex: open.blockIndex, block: open.block });
   }
 
-  #closeAll(): ProviderStreamEvent[] {
-    return [...this.#open.keys()].flatMap((index) => this.#closeBlock(index));
+  #closeAll(out: ProviderStreamEvent[]): void {
+    for (const index of [...this.#open.keys()]) this.#closeBlock(index, out);
   }
 
   #messageDelta(delta: WireObject, usage: WireObject): void {

@@ -32,7 +32,9 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 type Phase = "response headers" | "the error body" | "the next chunk";
 
 /**
- * POSTs `req.body` as JSON and yields the server-sent events of the reply.
+ * POSTs `req.body` as JSON and yields the server-sent events of the reply,
+ * in batches: the events each network chunk completes (never an empty batch),
+ * so that consumers pay one async step per chunk, not per event.
  *
  * Throws a {@linkcode ProviderError}: classified from the body for a non-2xx
  * reply; `timeout` when nothing arrives for `idleTimeoutMs` (waiting for the
@@ -42,21 +44,21 @@ type Phase = "response headers" | "the error body" | "the next chunk";
  * also when the consumer stops iterating early.
  *
  * @param req The request.
- * @returns The events, in order; the stream's trailing unterminated event is dropped.
+ * @returns Batches of events, in order; the stream's trailing unterminated event is dropped.
  *
  * @example Stream from an OpenAI-compatible server
  * ```ts ignore
  * import { streamSse } from "./http.ts";
- * for await (const event of streamSse({
+ * for await (const batch of streamSse({
  *   url: "https://api.openai.com/v1/chat/completions",
  *   headers: { authorization: `Bearer ${Deno.env.get("OPENAI_API_KEY")}` },
  *   body: { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] },
  *   signal: new AbortController().signal,
  *   idleTimeoutMs: 120_000,
- * })) console.log(event.data);
+ * })) for (const event of batch) console.log(event.data);
  * ```
  */
-export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent, void, void> {
+export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], void, void> {
   if (req.signal.aborted) throw toAbortError(req.signal);
   const host = hostOf(req.url);
   const secrets = secretValues(req.headers);
@@ -86,10 +88,12 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent, void
     for (;;) {
       const { done, value } = await idle.during(reader.read());
       if (done) break;
-      yield* parser.push(value);
+      const events = parser.push(value);
+      if (events.length > 0) yield events;
     }
     finished = true;
-    yield* parser.end();
+    const last = parser.end();
+    if (last.length > 0) yield last;
   } catch (error) {
     throw translateError(error, { req, host, phase, idle, secrets });
   } finally {

@@ -21,7 +21,7 @@ import type {
  * {@linkcode ProviderError} whose `partial` holds what had arrived.
  *
  * @param request Provider config, system prompt, messages, tools, signal.
- * @returns Block events, then the assembled message.
+ * @returns Batches of block events, then the assembled message.
  *
  * @example Stream from a local llama.cpp server
  * ```ts ignore
@@ -35,13 +35,13 @@ import type {
  *   idleTimeoutMs: 120_000,
  * });
  * for (let step = await stream.next(); !step.done; step = await stream.next()) {
- *   if (step.value.type === "content_delta") console.log(step.value.text);
+ *   for (const event of step.value) if (event.type === "content_delta") console.log(event.text);
  * }
  * ```
  */
 export const streamOpenAIChat: StreamMessage = async function* (
   request: ProviderRequest,
-): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
   const { url, headers, body } = buildOpenAIRequest(request);
   const events = streamSse({
     url,

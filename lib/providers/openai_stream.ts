@@ -4,6 +4,7 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
+import { assembleBatches, type EventAssembler } from "./assemble_batches.ts";
 import { classifyStreamError, isAbortError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
@@ -11,7 +12,9 @@ import type { SseEvent } from "./sse.ts";
 /**
  * Assembles an assistant message from the server-sent events of a streaming
  * Chat Completions response (OpenAI and the compatible servers), yielding
- * block events as it goes. Only choice 0 is read.
+ * block events as it goes: one batch per batch of SSE events that completes
+ * any (events before a failure in a batch are yielded before the error is
+ * thrown). Only choice 0 is read.
  *
  * - Blocks are numbered in the order they start: reasoning
  *   (`reasoning_content`, `reasoning` or `reasoning_text`, the first that is
@@ -37,7 +40,8 @@ import type { SseEvent } from "./sse.ts";
  * - When the event source throws an abort error, the partial message is
  *   returned with stop reason `aborted`.
  *
- * @param events Parsed SSE events, e.g. from `streamSse` or an `SseParser`.
+ * @param events Parsed SSE events in batches, e.g. from `streamSse`, or the
+ * results of `SseParser.push`.
  * @param url Where the events came from, for error messages.
  * @returns The assembled message.
  * @throws {ProviderError} On an error payload (`{"error":…}` data, or an
@@ -51,7 +55,7 @@ import type { SseEvent } from "./sse.ts";
  * import { SseParser } from "./sse.ts";
  * const body = 'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n' +
  *   'data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
- * async function* source() { yield* new SseParser().push(body); }
+ * async function* source() { yield new SseParser().push(body); }
  * const stream = parseOpenAIStream(source(), "https://api.openai.com/v1/chat/completions");
  * let step = await stream.next();
  * while (!step.done) step = await stream.next();
@@ -59,20 +63,17 @@ import type { SseEvent } from "./sse.ts";
  * ```
  */
 export async function* parseOpenAIStream(
-  events: AsyncIterable<SseEvent>,
+  events: AsyncIterable<readonly SseEvent[]>,
   url: string,
-): AsyncGenerator<ProviderStreamEvent, AssistantResult, void> {
+): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
   const assembler = new ChatCompletionAssembler(url);
   try {
-    for await (const event of events) {
-      yield* assembler.handle(event);
-      if (assembler.done) break;
-    }
+    yield* assembleBatches(events, assembler);
   } catch (error) {
     if (isAbortError(error)) return assembler.result("aborted");
     throw assembler.withPartial(error);
   }
-  if (!assembler.done && assembler.finishReason === undefined) {
+  if (!assembler.ended && assembler.finishReason === undefined) {
     throw assembler.withPartial(
       new ProviderError(
         "network",
@@ -80,7 +81,9 @@ export async function* parseOpenAIStream(
       ),
     );
   }
-  yield* assembler.closeAll();
+  const closing: ProviderStreamEvent[] = [];
+  assembler.closeAll(closing);
+  if (closing.length > 0) yield closing;
   return assembler.result();
 }
 
@@ -114,7 +117,7 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
 const QUOTE_CHARS = 200;
 
 /** Incremental state of one Chat Completions response. */
-class ChatCompletionAssembler {
+class ChatCompletionAssembler implements EventAssembler {
   readonly #url: string;
   #blocks: AssembledBlock[] = [];
   /** The text or thinking block that the next delta of its kind extends. */
@@ -126,31 +129,31 @@ class ChatCompletionAssembler {
   /** The last non-empty `finish_reason`. */
   finishReason: string | undefined;
   /** True once `[DONE]` arrived. */
-  done = false;
+  ended = false;
 
   constructor(url: string) {
     this.#url = url;
   }
 
-  /** Applies one SSE event; returns the block events it causes. */
-  handle(event: SseEvent): ProviderStreamEvent[] {
+  /** Applies one SSE event; appends the block events it causes to `out`. */
+  handle(event: SseEvent, out: ProviderStreamEvent[]): void {
     if (event.type === "error") {
       throw classifyStreamError(parseLenient(event.data), this.#url);
     }
     const data = event.data.trim();
     if (data === "[DONE]") {
-      this.done = true;
-      return [];
+      this.ended = true;
+      return;
     }
-    if (data === "") return [];
+    if (data === "") return;
     const chunk = this.#parse(data);
     const choice = firstChoice(chunk.choices);
-    const usage = [chunk.usage, asObject(chunk.x_groq).usage, choice.usage].find(isObject);
+    const usage = reportedUsage(chunk, choice);
     if (usage !== undefined) this.#usage = toUsage(usage);
     if (isObject(chunk.error) || chunk.object === "error") {
       throw classifyStreamError(chunk, this.#url);
     }
-    const events = this.#delta(asObject(choice.delta));
+    if (isObject(choice.delta)) this.#delta(choice.delta, out);
     if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") {
       this.finishReason = choice.finish_reason;
     }
@@ -160,21 +163,19 @@ class ChatCompletionAssembler {
         `${this.#url} ended the response with finish_reason "error"`,
       );
     }
-    return events;
   }
 
   /** Completes every block still open (text, thinking, tool calls). */
-  closeAll(): ProviderStreamEvent[] {
-    const events = this.#closeStream();
+  closeAll(out: ProviderStreamEvent[]): void {
+    this.#closeStream(out);
     for (const call of this.#calls) {
-      if (call.blockIndex === undefined) events.push(...this.#startCall(call));
+      if (call.blockIndex === undefined) this.#startCall(call, out);
     }
     for (const block of this.#blocks) {
       if (block.type !== "tool_use") continue;
       const { call } = block;
-      events.push({ type: "block_complete", blockIndex: call.blockIndex!, block: toolUse(call) });
+      out.push({ type: "block_complete", blockIndex: call.blockIndex!, block: toolUse(call) });
     }
-    return events;
   }
 
   /** The assembled message (tool inputs parsed strictly). */
@@ -233,71 +234,63 @@ class ChatCompletionAssembler {
     }
   }
 
-  #delta(delta: WireObject): ProviderStreamEvent[] {
-    const events: ProviderStreamEvent[] = [];
-    const reasoning = [delta.reasoning_content, delta.reasoning, delta.reasoning_text].find(
-      (value) => typeof value === "string" && value !== "",
-    );
-    if (typeof reasoning === "string") events.push(...this.#streamText("thinking", reasoning));
-    if (typeof delta.content === "string") events.push(...this.#streamText("text", delta.content));
+  #delta(delta: WireObject, out: ProviderStreamEvent[]): void {
+    const reasoning = reasoningOf(delta);
+    if (reasoning !== undefined) this.#streamText("thinking", reasoning, out);
+    if (typeof delta.content === "string") this.#streamText("text", delta.content, out);
     if (typeof delta.refusal === "string" && delta.refusal !== "") {
       this.#refused = true;
-      events.push(...this.#streamText("text", delta.refusal));
+      this.#streamText("text", delta.refusal, out);
     }
     if (Array.isArray(delta.tool_calls)) {
-      for (const fragment of delta.tool_calls) {
-        events.push(...this.#toolFragment(asObject(fragment)));
-      }
+      for (const fragment of delta.tool_calls) this.#toolFragment(asObject(fragment), out);
     }
-    return events;
   }
 
   /** Appends text or reasoning to the open block of that kind, or starts one. */
-  #streamText(kind: "text" | "thinking", text: string): ProviderStreamEvent[] {
-    if (text === "") return [];
+  #streamText(kind: "text" | "thinking", text: string, out: ProviderStreamEvent[]): void {
+    if (text === "") return;
     const open = this.#openStream === undefined ? undefined : this.#blocks[this.#openStream];
     if (open?.type === kind) {
       open.text += text;
-      return [delta(this.#openStream!, kind, text)];
+      out.push(delta(this.#openStream!, kind, text));
+      return;
     }
-    const events = this.#closeStream();
+    this.#closeStream(out);
     const blockIndex = this.#blocks.length;
     this.#blocks.push({ type: kind, text });
     this.#openStream = blockIndex;
-    events.push({ type: "block_start", blockIndex, kind }, delta(blockIndex, kind, text));
-    return events;
+    out.push({ type: "block_start", blockIndex, kind }, delta(blockIndex, kind, text));
   }
 
-  #closeStream(): ProviderStreamEvent[] {
-    if (this.#openStream === undefined) return [];
+  #closeStream(out: ProviderStreamEvent[]): void {
+    if (this.#openStream === undefined) return;
     const blockIndex = this.#openStream;
     this.#openStream = undefined;
     const open = this.#blocks[blockIndex];
-    if (open === undefined || open.type === "tool_use") return [];
+    if (open === undefined || open.type === "tool_use") return;
     const block: ContentBlock = open.type === "thinking"
       ? { type: "thinking", thinking: open.text }
       : { type: "text", text: open.text };
-    return [{ type: "block_complete", blockIndex, block }];
+    out.push({ type: "block_complete", blockIndex, block });
   }
 
-  #toolFragment(fragment: WireObject): ProviderStreamEvent[] {
+  #toolFragment(fragment: WireObject, out: ProviderStreamEvent[]): void {
     const call = this.#callFor(fragment);
     const fn = asObject(fragment.function);
     if (typeof fragment.id === "string" && fragment.id !== "" && call.id === "") {
       call.id = fragment.id;
     }
     if (typeof fn.name === "string" && fn.name !== "" && call.name === "") call.name = fn.name;
-    const events: ProviderStreamEvent[] = [];
-    if (call.blockIndex === undefined && call.name !== "") events.push(...this.#startCall(call));
+    if (call.blockIndex === undefined && call.name !== "") this.#startCall(call, out);
     const args = typeof fn.arguments === "string" ? fn.arguments : "";
-    if (args === "") return events;
+    if (args === "") return;
     if (isResend(call.args, args)) {
       call.args = args; // the block_complete event carries the replacement
-      return events;
+      return;
     }
     call.args += args;
-    if (call.blockIndex !== undefined) events.push(delta(call.blockIndex, "tool_input", args));
-    return events;
+    if (call.blockIndex !== undefined) out.push(delta(call.blockIndex, "tool_input", args));
   }
 
   /** Finds the call a fragment belongs to, or starts tracking a new one. */
@@ -323,20 +316,19 @@ class ChatCompletionAssembler {
     return call;
   }
 
-  #startCall(call: ToolCallState): ProviderStreamEvent[] {
-    const events = this.#closeStream();
+  #startCall(call: ToolCallState, out: ProviderStreamEvent[]): void {
+    this.#closeStream(out);
     if (call.id === "") call.id = `call_${crypto.randomUUID().replaceAll("-", "").slice(0, 24)}`;
     const blockIndex = this.#blocks.length;
     call.blockIndex = blockIndex;
     this.#blocks.push({ type: "tool_use", call });
-    events.push({
+    out.push({
       type: "block_start",
       blockIndex,
       kind: "tool_use",
       toolUse: { id: call.id, name: call.name },
     });
-    if (call.args !== "") events.push(delta(blockIndex, "tool_input", call.args));
-    return events;
+    if (call.args !== "") out.push(delta(blockIndex, "tool_input", call.args));
   }
 }
 
@@ -402,8 +394,27 @@ function toUsage(wire: WireObject): Usage {
 
 function firstChoice(choices: unknown): WireObject {
   if (!Array.isArray(choices)) return {};
-  const choice = choices.find((item) => (asObject(item).index ?? 0) === 0);
-  return asObject(choice);
+  for (const item of choices) {
+    const choice = asObject(item);
+    if ((choice.index ?? 0) === 0) return choice;
+  }
+  return {};
+}
+
+/** The chunk's usage report, wherever the server put it. */
+function reportedUsage(chunk: WireObject, choice: WireObject): WireObject | undefined {
+  if (isObject(chunk.usage)) return chunk.usage;
+  const groq = asObject(chunk.x_groq).usage;
+  if (isObject(groq)) return groq;
+  return isObject(choice.usage) ? choice.usage : undefined;
+}
+
+/** The delta's reasoning text, under whichever name the server uses. */
+function reasoningOf(delta: WireObject): string | undefined {
+  for (const value of [delta.reasoning_content, delta.reasoning, delta.reasoning_text]) {
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
 }
 
 function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {

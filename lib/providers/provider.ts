@@ -35,10 +35,12 @@ export interface AssistantResult {
 }
 
 /**
- * A provider streams block events and returns the assembled message. It
- * throws {@linkcode ProviderError} on failure; the error's `partial` holds
+ * A provider streams block events and returns the assembled message. The
+ * events come in batches (the events one network chunk completed, never an
+ * empty batch), so a consumer pays one async step per chunk, not per event.
+ * It throws {@linkcode ProviderError} on failure; the error's `partial` holds
  * whatever was assembled before it.
  */
 export type StreamMessage = (
   request: ProviderRequest,
-) => AsyncGenerator<ProviderStreamEvent, AssistantResult, void>;
+) => AsyncGenerator<ProviderStreamEvent[], AssistantResult, void>;

@@ -24,7 +24,9 @@ export class SseParser {
   #buffer = "";
   #sawFirstChar = false;
   #pendingCR = false;
-  #data: string[] = [];
+  /** The event's data lines joined so far; `#hasData` tells "" from none. */
+  #data = "";
+  #hasData = false;
   #type = "";
   #id = "";
   /** Reconnection time from `retry:` fields (ms), unused by LLM clients but parsed per spec. */
@@ -49,7 +51,8 @@ export class SseParser {
   end(): SseEvent[] {
     const events = this.#consume(this.#decoder.decode());
     this.#buffer = "";
-    this.#data = [];
+    this.#data = "";
+    this.#hasData = false;
     this.#type = "";
     return events;
   }
@@ -64,46 +67,55 @@ export class SseParser {
     let start = 0;
     if (this.#pendingCR) {
       this.#pendingCR = false;
-      if (text.charCodeAt(0) === 10) start = 1;
+      if (text.charCodeAt(0) === LF) start = 1;
     }
     const length = text.length;
-    let i = start;
-    while (i < length) {
-      const code = text.charCodeAt(i);
-      if (code !== 10 && code !== 13) {
-        i++;
-        continue;
+    // indexOf scans natively; each position is searched once per kind of line end.
+    let nextLF = text.indexOf("\n", start);
+    let nextCR = text.indexOf("\r", start);
+    while (nextLF !== -1 || nextCR !== -1) {
+      const end = nextCR === -1 || (nextLF !== -1 && nextLF < nextCR) ? nextLF : nextCR;
+      if (this.#buffer === "") {
+        this.#line(text, start, end, events);
+      } else {
+        const line = this.#buffer + text.slice(start, end);
+        this.#buffer = "";
+        this.#line(line, 0, line.length, events);
       }
-      const line = this.#buffer + text.slice(start, i);
-      this.#buffer = "";
-      this.#line(line, events);
-      if (code === 13) {
-        if (i + 1 === length) this.#pendingCR = true;
-        else if (text.charCodeAt(i + 1) === 10) i++;
+      start = end + 1;
+      if (end === nextCR) {
+        if (start === length) this.#pendingCR = true;
+        else if (text.charCodeAt(start) === LF) start++;
       }
-      i++;
-      start = i;
+      if (nextLF !== -1 && nextLF < start) nextLF = text.indexOf("\n", start);
+      if (nextCR !== -1 && nextCR < start) nextCR = text.indexOf("\r", start);
     }
     if (start < length) this.#buffer += text.slice(start);
     return events;
   }
 
-  #line(line: string, events: SseEvent[]): void {
-    if (line.length === 0) {
+  /** Interprets the line `text[start, end)`, without copying it for the common fields. */
+  #line(text: string, start: number, end: number, events: SseEvent[]): void {
+    if (start === end) {
       this.#dispatch(events);
       return;
     }
-    if (line.charCodeAt(0) === 58) return; // ":" comment
-    const colon = line.indexOf(":");
-    let field = line;
-    let value = "";
-    if (colon !== -1) {
-      field = line.slice(0, colon);
-      value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
+    if (text.startsWith("data:", start)) {
+      this.#appendData(text.slice(valueStart(text, start + 5, end), end));
+      return;
     }
+    if (text.startsWith("event:", start)) {
+      this.#type = text.slice(valueStart(text, start + 6, end), end);
+      return;
+    }
+    if (text.charCodeAt(start) === COLON) return; // a comment
+    const line = text.slice(start, end);
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(valueStart(line, colon + 1, line.length));
     switch (field) {
       case "data":
-        this.#data.push(value);
+        this.#appendData(value);
         break;
       case "event":
         this.#type = value;
@@ -117,13 +129,28 @@ export class SseParser {
     }
   }
 
+  #appendData(value: string): void {
+    // One data line (the usual case) needs no joining.
+    if (this.#hasData) this.#data += "\n" + value;
+    else this.#data = value;
+    this.#hasData = true;
+  }
+
   #dispatch(events: SseEvent[]): void {
-    if (this.#data.length === 0) {
-      this.#type = "";
-      return;
+    if (this.#hasData) {
+      events.push({ type: this.#type || "message", data: this.#data, id: this.#id });
     }
-    events.push({ type: this.#type || "message", data: this.#data.join("\n"), id: this.#id });
-    this.#data = [];
+    this.#data = "";
+    this.#hasData = false;
     this.#type = "";
   }
+}
+
+const LF = 10;
+const COLON = 58;
+const SPACE = 32;
+
+/** Where a field's value starts: after the colon and one optional space. */
+function valueStart(text: string, afterColon: number, end: number): number {
+  return afterColon < end && text.charCodeAt(afterColon) === SPACE ? afterColon + 1 : afterColon;
 }

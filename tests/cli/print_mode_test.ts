@@ -13,10 +13,25 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
     const server = await FakeLlmServer.start();
     try {
       await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
-      server.enqueue({ kind: "turn", blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }] });
-      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "The file lists alpha and beta." }] });
+      server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }],
+      });
+      server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "text", text: "The file lists alpha and beta." }],
+      });
       const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
-      const run = await runPanto(["-p", "What is in notes.txt?", "--api", api, "--base-url", baseUrl, "--model", "m1"], {
+      const run = await runPanto([
+        "-p",
+        "What is in notes.txt?",
+        "--api",
+        api,
+        "--base-url",
+        baseUrl,
+        "--model",
+        "m1",
+      ], {
         cwd: project,
         env: { [keyEnv]: KEY },
       });
@@ -24,8 +39,14 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
       assert.equal(run.stdout, "The file lists alpha and beta.\n");
       assert.equal(server.requests.length, 2);
       const followUp = JSON.stringify(server.requests[1]!.body);
-      assert.match(followUp, /1\\talpha/, "the tool result with line numbers went back to the model");
-      const auth = api === "anthropic-messages" ? server.requests[0]!.headers["x-api-key"] : server.requests[0]!.headers["authorization"];
+      assert.match(
+        followUp,
+        /1\\talpha/,
+        "the tool result with line numbers went back to the model",
+      );
+      const auth = api === "anthropic-messages"
+        ? server.requests[0]!.headers["x-api-key"]
+        : server.requests[0]!.headers["authorization"];
       assert.ok(auth?.includes(KEY), "the key from the environment is sent");
     } finally {
       await server.close();
@@ -38,7 +59,17 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
     try {
       server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "hi there" }] });
       const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
-      const run = await runPanto(["-p", "--mode", "json", "--api", api, "--base-url", baseUrl, "-m", "m1"], {
+      const run = await runPanto([
+        "-p",
+        "--mode",
+        "json",
+        "--api",
+        api,
+        "--base-url",
+        baseUrl,
+        "-m",
+        "m1",
+      ], {
         env: { [keyEnv]: KEY },
         stdin: "hello from stdin",
       });
@@ -49,7 +80,11 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
       assert.equal(types.at(-1), "turn_complete");
       const text = events.filter((e) => e.type === "content_delta").map((e) => e.text).join("");
       assert.equal(text, "hi there");
-      assert.match(JSON.stringify(server.requests[0]!.body), /hello from stdin/, "piped stdin is the prompt");
+      assert.match(
+        JSON.stringify(server.requests[0]!.body),
+        /hello from stdin/,
+        "piped stdin is the prompt",
+      );
     } finally {
       await server.close();
     }
@@ -58,9 +93,15 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
   Deno.test(`panto -p (${api}): a server error exits 1 with the server's message and no key`, async () => {
     const server = await FakeLlmServer.start();
     try {
-      server.enqueue({ kind: "http_error", status: 401, body: { error: { message: "invalid x-api-key", type: "authentication_error" } } });
+      server.enqueue({
+        kind: "http_error",
+        status: 401,
+        body: { error: { message: "invalid x-api-key", type: "authentication_error" } },
+      });
       const baseUrl = api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl;
-      const run = await runPanto(["-p", "hi", "--api", api, "--base-url", baseUrl, "-m", "m1"], { env: { [keyEnv]: KEY } });
+      const run = await runPanto(["-p", "hi", "--api", api, "--base-url", baseUrl, "-m", "m1"], {
+        env: { [keyEnv]: KEY },
+      });
       assert.equal(run.code, 1);
       assert.match(run.stderr, /invalid x-api-key/);
       assert.match(run.stderr, /401/);
@@ -74,7 +115,7 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
 Deno.test("panto -p: usage errors exit 2 and say how to fix them", async () => {
   const noModel = await runPanto(["-p", "hi"]);
   assert.equal(noModel.code, 2);
-  assert.match(noModel.stderr, /No model given: pass --model NAME/);
+  assert.match(noModel.stderr, /No model chosen: pass -m ALIAS or -m provider\/model/);
 
   const badApi = await runPanto(["-p", "hi", "--api", "grpc", "-m", "x"]);
   assert.equal(badApi.code, 2);

@@ -19,7 +19,12 @@ export async function runPanto(
     args: ["run", "-A", "--quiet", MAIN, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: options.env?.HOME ?? Deno.env.get("HOME") ?? "/tmp", NO_COLOR: "1", ...options.env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: options.env?.HOME ?? Deno.env.get("HOME") ?? "/tmp",
+      NO_COLOR: "1",
+      ...options.env,
+    },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -32,5 +37,9 @@ export async function runPanto(
   }
   const output = await child.output();
   const decoder = new TextDecoder();
-  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
 }

@@ -70,8 +70,7 @@ export class VirtualTerminal implements Terminal {
     });
     // The graphemes addon makes xterm measure clusters like string-width does.
     const graphemes = new UnicodeGraphemesAddon();
-    // deno-lint-ignore no-explicit-any
-    this.#xterm.loadAddon(graphemes as any);
+    this.#xterm.loadAddon(graphemes);
     this.#xterm.unicode.activeVersion = "15-graphemes";
     this.#input = new StdinBuffer((sequence) => {
       for (const handler of this.#inputHandlers) handler(sequence);
@@ -210,7 +209,9 @@ export class VirtualTerminal implements Terminal {
   #range(from: number, to: number): string[] {
     const buffer = this.#xterm.buffer.active;
     const lines: string[] = [];
-    for (let y = from; y < to; y++) lines.push((buffer.getLine(y)?.translateToString(true) ?? "").trimEnd());
+    for (let y = from; y < to; y++) {
+      lines.push((buffer.getLine(y)?.translateToString(true) ?? "").trimEnd());
+    }
     return lines;
   }
 }

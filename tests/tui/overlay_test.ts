@@ -50,7 +50,7 @@ Deno.test("compositeLine: keeps base text and styles on both sides", () => {
   assert.equal(compositeLine("ab", "O", 4, 1, 8), "ab  \x1b[0mO\x1b[0m", "pads short base lines");
 });
 
-async function setup(columns: number, rows: number) {
+function setup(columns: number, rows: number) {
   const terminal = new VirtualTerminal(columns, rows);
   const tui = new TUI(terminal);
   tui.start();
@@ -66,7 +66,7 @@ async function setup(columns: number, rows: number) {
 }
 
 Deno.test("overlay: composited over the visible content, restored when closed", async () => {
-  await using t = await setup(20, 6);
+  await using t = setup(20, 6);
   const body = new Lines(Array.from({ length: 10 }, (_, i) => `${i}`.repeat(20)));
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -86,7 +86,7 @@ Deno.test("overlay: composited over the visible content, restored when closed", 
 });
 
 Deno.test("overlay: content keeps streaming underneath", async () => {
-  await using t = await setup(20, 6);
+  await using t = setup(20, 6);
   const body = new Lines(["a", "b"]);
   t.tui.addChild(body);
   t.tui.showOverlay(new Lines(["OVER"]), { anchor: "top-left", width: 4 });
@@ -100,7 +100,7 @@ Deno.test("overlay: content keeps streaming underneath", async () => {
 });
 
 Deno.test("overlay: focus stack and restoring focus", async () => {
-  await using t = await setup(30, 8);
+  await using t = setup(30, 8);
   const editor = new Lines(["> "]);
   t.tui.addChild(editor);
   t.tui.setFocus(editor);
@@ -128,7 +128,7 @@ Deno.test("overlay: focus stack and restoring focus", async () => {
 });
 
 Deno.test("overlay: its cursor marker positions the hardware cursor", async () => {
-  await using t = await setup(30, 8);
+  await using t = setup(30, 8);
   t.tui.addChild(new Lines(["base"]));
   t.tui.showOverlay(new Lines([`> ab${CURSOR_MARKER}`]), {
     anchor: "top-left",

@@ -4,7 +4,7 @@ import type { TerminalSignal } from "../../tui/runtime/signals.ts";
 import { TUI } from "../../tui/tui.ts";
 import { Lines } from "./test_lines.ts";
 
-const RESTORE_AFTER_KITTY = "\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[?25h";
+const RESTORE_AFTER_KITTY = "\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[?7h\x1b[?25h";
 
 /** A fake OS side that records every effect in order. */
 function fakeIo() {
@@ -110,7 +110,9 @@ Deno.test("ProcessTerminal: modifyOtherKeys is reset when it was the fallback", 
   fake.log.length = 0;
   terminal.stop();
   assert.ok(
-    fake.log.includes(`write:${JSON.stringify("\x1b[?2026l\x1b[>4;0m\x1b[?2004l\x1b[?25h")}`),
+    fake.log.includes(
+      `write:${JSON.stringify("\x1b[?2026l\x1b[>4;0m\x1b[?2004l\x1b[?7h\x1b[?25h")}`,
+    ),
   );
 });
 
@@ -136,7 +138,7 @@ Deno.test("ProcessTerminal: an uncaught error restores the terminal", () => {
   fake.crash();
   assert.deepEqual(fake.log, [
     "before-restore",
-    `write:${JSON.stringify("\x1b[?2026l\x1b[?2004l\x1b[?25h")}`,
+    `write:${JSON.stringify("\x1b[?2026l\x1b[?2004l\x1b[?7h\x1b[?25h")}`,
     "raw:false",
   ]);
   terminal.stop();

@@ -3,6 +3,7 @@
  * every frame the emulator's visible screen equals a from-scratch render of
  * the same lines (the tail that fits the screen).
  */
+import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { Component } from "../../tui/component.ts";
@@ -12,6 +13,7 @@ import { TUI } from "../../tui/tui.ts";
 import { VirtualTerminal } from "../support/virtual_terminal.ts";
 import { expectedScreen, frame, Lines } from "./test_lines.ts";
 
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const GRAPHEMES = ["a", "b", "x", " ", "-", "漢", "字", "👍🏽", "🇯🇵", "é"];
 const STYLES = ["", "\x1b[31m", "\x1b[1;32m", "\x1b[7m"];
 
@@ -28,6 +30,7 @@ const linesArbitrary = fc.array(lineArbitrary, { maxLength: 12 });
 type Edit =
   | { kind: "append"; leaf: number; lines: string[] }
   | { kind: "edit"; leaf: number; at: number; line: string }
+  | { kind: "extend"; leaf: number; at: number; suffix: string; keep: number }
   | { kind: "truncate"; leaf: number; keep: number }
   | { kind: "replace"; leaf: number; lines: string[] }
   | { kind: "resize"; columns: number; rows: number };
@@ -48,6 +51,16 @@ const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
       leaf: fc.nat(),
       at: fc.nat(),
       line: lineArbitrary,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("extend" as const),
+      leaf: fc.nat(),
+      at: fc.nat(),
+      suffix: lineArbitrary,
+      keep: fc.nat({ max: 40 }),
     }),
   },
   {
@@ -112,6 +125,15 @@ function apply(edit: Edit, leaves: Lines[], terminal: VirtualTerminal): void {
     case "edit":
       if (leaf.lines.length > 0) leaf.edit(edit.at % leaf.lines.length, edit.line);
       break;
+    case "extend": {
+      // Streaming: a line grows at its end (or is cut back), sharing its start.
+      if (leaf.lines.length === 0) break;
+      const at = edit.at % leaf.lines.length;
+      const plain = [...segmenter.segment(stripAnsi(leaf.lines[at]!))];
+      const kept = plain.slice(0, edit.keep).map(({ segment }) => segment).join("");
+      leaf.edit(at, kept + edit.suffix);
+      break;
+    }
     case "truncate":
       leaf.set(leaf.lines.slice(0, edit.keep));
       break;
@@ -124,7 +146,7 @@ function apply(edit: Edit, leaves: Lines[], terminal: VirtualTerminal): void {
 /** What the screen shows for these lines, as plain text. */
 function fromScratch(leaves: readonly Lines[], columns: number, rows: number): string[] {
   const lines = leaves.flatMap((leaf) => leaf.lines).map((line) =>
-    truncateToWidth(line, columns).replace(/\x1b\[[\d;]*m/g, "")
+    stripAnsi(truncateToWidth(line, columns))
   );
   return expectedScreen(lines, rows);
 }

@@ -1,3 +1,4 @@
+import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
 import { CURSOR_MARKER } from "../../tui/component.ts";
 import { Container } from "../../tui/container.ts";
@@ -59,7 +60,7 @@ Deno.test("renderer: appends write only the new lines", async () => {
   const write = t.terminal.writes.at(-1)!;
   assert.ok(write.includes("c") && write.includes("d"));
   assert.ok(
-    !/[ab]/.test(write.replace(/\x1b\[[?\d;]*[a-zA-Z]/g, "")),
+    !/[ab]/.test(stripAnsi(write)),
     "old lines are not rewritten",
   );
   assert.deepEqual(t.terminal.screenLines(), expectedScreen(["a", "b", "c", "d"], 10));
@@ -72,7 +73,7 @@ Deno.test("renderer: an edit in the middle rewrites that line only", async () =>
   await frame(t.tui, t.terminal);
   body.edit(2, "CHANGED");
   await frame(t.tui, t.terminal);
-  const text = t.terminal.writes.at(-1)!.replace(/\x1b\[[?\d;]*[a-zA-Z]/g, "");
+  const text = stripAnsi(t.terminal.writes.at(-1)!);
   assert.equal(text.replace(/[\r\n]/g, ""), "CHANGED");
   assert.deepEqual(t.terminal.screenLines().slice(0, 6), [
     "line 0",
@@ -308,6 +309,7 @@ Deno.test("renderer: stop leaves the cursor visible below the content", async ()
   await terminal.flush();
   assert.deepEqual(terminal.cursor(), { x: 0, y: 3 });
   assert.equal(terminal.cursorVisible, true);
+  assert.ok(terminal.writes.at(-1)!.includes("\x1b[?7h"), "auto-wrap back on");
   terminal.dispose();
 });
 
@@ -327,4 +329,12 @@ Deno.test("renderer: keystroke cost does not depend on the transcript length", a
     costs.push(t.terminal.bytesWritten - bytesBefore);
   }
   assert.equal(costs[0], costs[1], `bytes per keystroke: ${costs.join(" vs ")}`);
+});
+
+Deno.test("renderer: tabs, control bytes and cut escape sequences are neutralised", async () => {
+  await using t = setup(20, 5);
+  t.tui.addChild(new Lines(["a\tb", "c\x07d\re", "cut \x1b[3", "\x1b"]));
+  t.tui.addChild(new Lines(["after"]));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), ["a   b", "cde", "cut", "", "after"]);
 });

@@ -5,8 +5,8 @@
  * @module
  */
 import type { Component } from "../../tui/component.ts";
-import { type TUI } from "../../tui/tui.ts";
-import { VirtualTerminal } from "../support/virtual_terminal.ts";
+import type { TUI } from "../../tui/tui.ts";
+import type { VirtualTerminal } from "../support/virtual_terminal.ts";
 
 /** A component whose lines tests edit directly. */
 export class Lines implements Component {

@@ -1,3 +1,4 @@
+import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
 import stringWidth from "string-width";
 import { sliceColumns, truncateToWidth, visibleWidth } from "../../tui/text_width.ts";
@@ -15,7 +16,7 @@ const SAMPLES = [
 
 Deno.test("visibleWidth: agrees with string-width and ignores escapes", () => {
   for (const sample of SAMPLES) {
-    const plain = sample.replace(/\x1b\][^\x07]*\x07/g, "").replace(/\x1b\[[\d;]*m/g, "");
+    const plain = stripAnsi(sample);
     assert.equal(visibleWidth(sample), stringWidth(plain), JSON.stringify(sample));
   }
   assert.equal(
@@ -31,7 +32,7 @@ Deno.test("truncateToWidth: never exceeds the width, never splits a cluster", ()
       const cut = truncateToWidth(sample, width);
       assert.ok(visibleWidth(cut) <= width, `${JSON.stringify(sample)} at ${width}`);
       assert.ok(visibleWidth(cut) >= width - 1, "loses at most the half of a wide cluster");
-      const clusters = [...new Intl.Segmenter().segment(cut.replace(/\x1b\[[\d;]*m/g, ""))];
+      const clusters = [...new Intl.Segmenter().segment(stripAnsi(cut))];
       for (const { segment } of clusters) {
         assert.ok(sample.includes(segment), `cluster ${JSON.stringify(segment)} is intact`);
       }

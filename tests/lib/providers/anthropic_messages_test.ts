@@ -55,7 +55,8 @@ async function collect(
   const stream = streamAnthropicMessages(request);
   for (let step = await stream.next();; step = await stream.next()) {
     if (step.done) return { events, result: step.value };
-    events.push(step.value);
+    assert.ok(step.value.length > 0, "no empty batch is yielded");
+    events.push(...step.value);
   }
 }
 
@@ -164,14 +165,12 @@ Deno.test("streamAnthropicMessages: aborting mid-stream returns the partial text
       ),
     );
     let streamed = "";
-    for (let step = await stream.next();; step = await stream.next()) {
+    while (streamed === "") {
+      const step = await stream.next();
       assert.ok(!step.done, "the stream must not finish before the abort");
-      if (step.value.type === "content_delta") {
-        streamed += step.value.text;
-        controller.abort();
-        break;
-      }
+      for (const event of step.value) if (event.type === "content_delta") streamed += event.text;
     }
+    controller.abort();
     const end = await stream.next();
     assert.ok(end.done);
     assert.equal(end.value.stopReason, "aborted");
@@ -193,7 +192,7 @@ Deno.test("streamAnthropicMessages: after an abort, a failure still buffered in 
     );
     let step = await stream.next();
     for (; !step.done; step = await stream.next()) {
-      if (step.value.type === "content_delta") controller.abort();
+      if (step.value.some((event) => event.type === "content_delta")) controller.abort();
     }
     assert.equal(step.value.stopReason, "aborted");
     const partial = step.value.content[0];

@@ -332,13 +332,15 @@ function randomChunks(bytes: Uint8Array, seed: number): Uint8Array[] {
   return chunks;
 }
 
-async function* sseEvents(chunks: readonly (Uint8Array | string)[]): AsyncGenerator<SseEvent> {
+/** The events each chunk completes, one batch per chunk (empty batches included). */
+async function* sseEvents(chunks: readonly (Uint8Array | string)[]): AsyncGenerator<SseEvent[]> {
   const parser = new SseParser();
-  for (const chunk of chunks) yield* parser.push(chunk);
-  yield* parser.end();
+  for (const chunk of chunks) yield parser.push(chunk);
+  yield parser.end();
 }
 
-async function run(source: AsyncIterable<SseEvent>): Promise<Run> {
+/** Drains the assembler, flattening its batches (which must never be empty). */
+async function run(source: AsyncIterable<readonly SseEvent[]>): Promise<Run> {
   const events: ProviderStreamEvent[] = [];
   const stream = parseAnthropicStream(source, URL_FOR_ERRORS);
   try {
@@ -346,7 +348,8 @@ async function run(source: AsyncIterable<SseEvent>): Promise<Run> {
       if (step.done) {
         return { events, content: step.value.content, usage: step.value.usage, result: step.value };
       }
-      events.push(step.value);
+      assert.ok(step.value.length > 0, "no empty batch is yielded");
+      events.push(...step.value);
     }
   } catch (error) {
     assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${error}`);
@@ -682,7 +685,7 @@ Deno.test("anthropic stream: ending before message_stop is a retryable network e
 });
 
 Deno.test("anthropic stream: an abort error from the source returns the partial message as aborted", async () => {
-  async function* aborted(): AsyncGenerator<SseEvent> {
+  async function* aborted(): AsyncGenerator<SseEvent[]> {
     yield* sseEvents([START + TEXT_BLOCK]);
     throw new DOMException("The request was aborted", "AbortError");
   }
@@ -694,7 +697,7 @@ Deno.test("anthropic stream: an abort error from the source returns the partial 
 
 Deno.test("anthropic stream: a source failure becomes a network error carrying the partial and its cause", async () => {
   const cause = new TypeError("connection reset");
-  async function* broken(): AsyncGenerator<SseEvent> {
+  async function* broken(): AsyncGenerator<SseEvent[]> {
     yield* sseEvents([START + TEXT_BLOCK]);
     throw cause;
   }
@@ -708,7 +711,7 @@ Deno.test("anthropic stream: a source failure becomes a network error carrying t
 Deno.test("anthropic stream: an HTTP error before any event is rethrown unchanged, without a partial", async () => {
   const httpError = new ProviderError("auth", "api.anthropic.com answered 401", { status: 401 });
   // deno-lint-ignore require-yield
-  async function* refused(): AsyncGenerator<SseEvent> {
+  async function* refused(): AsyncGenerator<SseEvent[]> {
     throw httpError;
   }
   const stream = parseAnthropicStream(refused(), URL_FOR_ERRORS);
@@ -722,6 +725,21 @@ Deno.test("anthropic stream: malformed JSON in an event is a stream error naming
   const result = await run(sseEvents([START + "event: content_block_start\ndata: {oops\n\n"]));
   assert.equal(result.error?.kind, "stream");
   assert.match(result.error.message, /malformed JSON in the "content_block_start" event.*\{oops/);
+});
+
+Deno.test("anthropic stream: a failure mid-batch yields the earlier events first, as one event per batch would", async () => {
+  const body = START + TEXT_BLOCK + "event: content_block_delta\ndata: {oops\n\n" + STOP;
+  async function* oneByOne(): AsyncGenerator<SseEvent[]> {
+    for (const event of new SseParser().push(body)) yield [event];
+  }
+  const whole = await run(sseEvents([body]));
+  const single = await run(oneByOne());
+  assert.deepEqual(whole.events.map((event) => event.type), ["block_start", "content_delta"]);
+  assert.deepEqual(whole.events, single.events);
+  assert.equal(whole.error?.kind, "stream");
+  assert.equal(whole.error.message, single.error?.message);
+  assert.deepEqual(whole.content, [{ type: "text", text: "partial" }]);
+  assert.deepEqual(whole.content, single.content);
 });
 
 Deno.test("anthropic stream: tool input from content_block_start is used when no delta arrives, deltas win otherwise", async () => {
@@ -788,7 +806,7 @@ Deno.test("anthropic stream: usage fields are overwritten by later reports, neve
 
 Deno.test("anthropic stream: reading stops at message_stop and the source is released", async () => {
   let released = false;
-  async function* source(): AsyncGenerator<SseEvent> {
+  async function* source(): AsyncGenerator<SseEvent[]> {
     try {
       yield* sseEvents([START + TEXT_BLOCK + STOP]);
       throw new Error("read past message_stop");

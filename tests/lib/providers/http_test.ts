@@ -712,11 +712,14 @@ function request(
   };
 }
 
-/** Collects events until the stream ends or throws; returns both. */
+/** Collects events until the stream ends or throws; returns both (batches flattened). */
 async function drain(req: SseRequest): Promise<{ events: SseEvent[]; error: unknown }> {
   const events: SseEvent[] = [];
   try {
-    for await (const event of streamSse(req)) events.push(event);
+    for await (const batch of streamSse(req)) {
+      assert.ok(batch.length > 0, "no empty batch is yielded");
+      events.push(...batch);
+    }
     return { events, error: undefined };
   } catch (error) {
     return { events, error };
@@ -882,9 +885,10 @@ Deno.test("streamSse: a slow consumer does not trip the idle timeout", async () 
   await withServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: BLOCKS });
     const events: SseEvent[] = [];
-    for await (const event of streamSse(request(server, "openai", { idleTimeoutMs: 100 }))) {
-      events.push(event);
-      if (events.length === 1) await new Promise((resolve) => setTimeout(resolve, 250));
+    let batches = 0;
+    for await (const batch of streamSse(request(server, "openai", { idleTimeoutMs: 100 }))) {
+      events.push(...batch);
+      if (++batches === 1) await new Promise((resolve) => setTimeout(resolve, 250));
     }
     assert.equal(events.at(-1)?.data, "[DONE]");
   });
@@ -958,9 +962,9 @@ Deno.test("streamSse: abort during a slow stream stops promptly and keeps the re
     let caught: unknown;
     try {
       for await (
-        const event of streamSse(request(server, "anthropic", { signal: controller.signal }))
+        const batch of streamSse(request(server, "anthropic", { signal: controller.signal }))
       ) {
-        events.push(event);
+        events.push(...batch);
         controller.abort("user pressed Esc");
       }
     } catch (error) {
@@ -976,11 +980,23 @@ Deno.test("streamSse: abort during a slow stream stops promptly and keeps the re
 Deno.test("streamSse: stopping iteration early releases the response body", async () => {
   await withServer(async (server) => {
     server.enqueue({ kind: "slow", delayMs: 20, source: { kind: "turn", blocks: BLOCKS } });
-    for await (const event of streamSse(request(server, "anthropic"))) {
-      assert.equal(event.type, "message_start");
+    for await (const batch of streamSse(request(server, "anthropic"))) {
+      assert.equal(batch[0]?.type, "message_start");
       break;
     }
     // The op and resource sanitizers fail this test if the body or a timer leaked.
+  });
+});
+
+Deno.test("streamSse: the events of one network chunk come as one batch", async () => {
+  await withServer(async (server) => {
+    // A small body is sent in a single chunk.
+    server.enqueue({ kind: "sse", body: "data: one\n\ndata: two\n\n" });
+    const batches: string[][] = [];
+    for await (const batch of streamSse(request(server, "openai"))) {
+      batches.push(batch.map((event) => event.data));
+    }
+    assert.deepEqual(batches, [["one", "two"]]);
   });
 });
 

@@ -21,10 +21,11 @@ function chunk(delta: object, finishReason: string | null = null, extra: object 
   return { choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
 }
 
-async function* events(body: string, failure?: unknown): AsyncGenerator<SseEvent> {
+/** The body's events as one batch, then an optional failure of the source. */
+async function* events(body: string, failure?: unknown): AsyncGenerator<SseEvent[]> {
   const parser = new SseParser();
-  yield* parser.push(body);
-  yield* parser.end();
+  yield parser.push(body);
+  yield parser.end();
   if (failure !== undefined) throw failure;
 }
 
@@ -37,8 +38,22 @@ async function parse(
   for (;;) {
     const step = await stream.next();
     if (step.done) return { events: seen, result: step.value };
-    seen.push(step.value);
+    assert.ok(step.value.length > 0, "no empty batch is yielded");
+    seen.push(...step.value);
   }
+}
+
+/** The events streamed before the stream failed, and the failure. */
+async function eventsUntilFailure(
+  source: AsyncIterable<readonly SseEvent[]>,
+): Promise<{ events: ProviderStreamEvent[]; error: unknown }> {
+  const seen: ProviderStreamEvent[] = [];
+  try {
+    for await (const batch of parseOpenAIStream(source, URL_SHOWN)) seen.push(...batch);
+  } catch (error) {
+    return { events: seen, error };
+  }
+  return assert.fail("expected the stream to fail");
 }
 
 async function parseError(body: string, failure?: unknown): Promise<ProviderError> {
@@ -318,4 +333,24 @@ Deno.test("openai stream: empty deltas, comments and empty choices open no block
   assert.deepEqual(events, []);
   assert.deepEqual(result.content, []);
   assert.equal(result.stopReason, "end_turn");
+});
+
+Deno.test("openai stream: a failure mid-batch yields the earlier events first, as one event per batch would", async () => {
+  const body = sse(chunk({ content: "Hel" }), chunk({ content: "lo" }, "error"), "[DONE]");
+  async function* oneByOne(): AsyncGenerator<SseEvent[]> {
+    for (const event of new SseParser().push(body)) yield [event];
+  }
+  const whole = await eventsUntilFailure(events(body));
+  const single = await eventsUntilFailure(oneByOne());
+  // The failing chunk's own delta is not streamed, but it is in the partial message.
+  assert.deepEqual(whole.events, [
+    { type: "block_start", blockIndex: 0, kind: "text" },
+    { type: "content_delta", blockIndex: 0, kind: "text", text: "Hel" },
+  ]);
+  assert.deepEqual(whole.events, single.events);
+  assert.ok(whole.error instanceof ProviderError && single.error instanceof ProviderError);
+  assert.equal(whole.error.kind, "server");
+  assert.equal(whole.error.message, single.error.message);
+  assert.deepEqual(whole.error.partial?.content, [{ type: "text", text: "Hello" }]);
+  assert.deepEqual(whole.error.partial, single.error.partial);
 });

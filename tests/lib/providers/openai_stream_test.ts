@@ -279,10 +279,11 @@ function randomChunks(bytes: Uint8Array, seed: number, maxSize = 23): Uint8Array
   return chunks;
 }
 
-async function* sseEvents(chunks: readonly Uint8Array[]): AsyncGenerator<SseEvent> {
+/** The events each chunk completes, one batch per chunk (empty batches included). */
+async function* sseEvents(chunks: readonly Uint8Array[]): AsyncGenerator<SseEvent[]> {
   const parser = new SseParser();
-  for (const chunk of chunks) yield* parser.push(chunk);
-  yield* parser.end();
+  for (const chunk of chunks) yield parser.push(chunk);
+  yield parser.end();
 }
 
 async function runParser(chunks: readonly Uint8Array[]): Promise<Run> {
@@ -292,7 +293,8 @@ async function runParser(chunks: readonly Uint8Array[]): Promise<Run> {
     for (;;) {
       const step = await stream.next();
       if (step.done) return { events, result: step.value };
-      events.push(step.value);
+      assert.ok(step.value.length > 0, "no empty batch is yielded");
+      events.push(...step.value);
     }
   } catch (error) {
     return { events, error };

@@ -1,0 +1,169 @@
+import {
+  Agent,
+  type Conversation,
+  match,
+  type Session,
+  type SessionStore,
+  type Tool,
+} from "@panto/lib";
+import type { ChatArgs } from "./args.ts";
+import { agentConfig } from "./config/agent_config.ts";
+import { loadConfig, resolvePantoHome } from "./config/load_config.ts";
+import { modelChoices, type ModelSelection, resolveModel } from "./config/model_registry.ts";
+import type { PantoConfig } from "./config/panto_config.ts";
+import { readEnv } from "./env.ts";
+import { UsageError } from "./errors.ts";
+import { openStore } from "./session_store.ts";
+import { buildSystemPrompt } from "./system_prompt.ts";
+import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
+
+/** Everything a chat or print run needs, wired together. */
+export interface App {
+  /** The working directory. */
+  cwd: string;
+  /** panto's home directory. */
+  pantoHome: string;
+  /** The loaded configuration. */
+  config: PantoConfig;
+  /** The session store (close it on exit). */
+  store: SessionStore;
+  /** The agent, with its session and tools. */
+  agent: Agent;
+  /** The model in use. */
+  selection: ModelSelection;
+  /** The built-in tools offered. */
+  tools: Tool[];
+  /** Whether an existing session was resumed. */
+  resumed: boolean;
+  /** The system prompt the session was seeded or reconciled with. */
+  systemPrompt: string;
+  /** Tools registered by extensions (re-registered when the agent is replaced). */
+  extraTools: Tool[];
+  /** Slash commands of extensions, for help and completion. */
+  extensionCommands?: () => { name: string; description: string }[];
+}
+
+/** How to pick a session when `-r` is given without an id (interactive only). */
+export type SessionPicker = (store: SessionStore) => Promise<Session | null>;
+
+/** Options for {@linkcode setupApp}. */
+export interface SetupOptions {
+  /** Chooses a session for a bare `-r`. */
+  pick?: SessionPicker;
+  /** Key actions the config may rebind (others are reported as typos). */
+  keybindingActions?: readonly string[];
+}
+
+/**
+ * Loads config, opens the store, resolves the session (`-c`, `-r`) and
+ * the model (flag, else the session's last model when exactly one
+ * configured model matches it, else the default), registers the built-in
+ * tools and seeds or reconciles the system prompt.
+ *
+ * @param args The parsed command line.
+ * @param options A session picker and the known key actions.
+ * @returns The wired app.
+ */
+export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Promise<App> {
+  const cwd = Deno.cwd();
+  const pantoHome = resolvePantoHome(readEnv, cwd);
+  const config = await loadConfig({
+    pantoHome,
+    cwd,
+    env: readEnv,
+    ...(options.keybindingActions ? { keybindingActions: options.keybindingActions } : {}),
+  });
+  const store = openStore(args, pantoHome);
+  try {
+    const { session, resumed } = await chooseSession(args, store, cwd, options.pick);
+    const conversation: Conversation = await session.load();
+    const selection = chooseModel(args, config, resumed ? session : undefined);
+    const agent = new Agent({
+      config: agentConfig(config, selection, args.maxTurns),
+      session,
+      conversation,
+    });
+    const tools = selectTools(
+      builtinTools({
+        root: cwd,
+        allowedRoots: config.tools.allowedPaths,
+        bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
+      }),
+      args.noTools ? "none" : args.tools,
+    );
+    for (const tool of tools) agent.registerTool(tool);
+    const prompt = await buildSystemPrompt({
+      cwd,
+      pantoHome,
+      toolNames: tools.map((t) => t.decl.name),
+      override: args.systemPrompt,
+      append: args.appendSystemPrompt,
+    });
+    // A new session is seeded; a resumed one records a changed prompt as a replace.
+    if (agent.conversation.systemPrompt() !== prompt.text) await agent.setSystemPrompt(prompt.text);
+    return {
+      cwd,
+      pantoHome,
+      config,
+      store,
+      agent,
+      selection,
+      tools,
+      resumed,
+      systemPrompt: prompt.text,
+      extraTools: [],
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function chooseSession(
+  args: ChatArgs,
+  store: SessionStore,
+  cwd: string,
+  pick: SessionPicker | undefined,
+): Promise<{ session: Session; resumed: boolean }> {
+  if (args.continueLast && args.resume !== undefined) {
+    throw new UsageError("-c/--continue and -r/--resume cannot be combined: pick one");
+  }
+  if (args.continueLast) {
+    const latest = await store.latest();
+    if (!latest) throw new UsageError("There is no session to continue: start one without -c");
+    return { session: latest, resumed: true };
+  }
+  if (args.resume === "") {
+    if (!pick) {
+      throw new UsageError(
+        "-r without a session id needs the interactive mode: pass an id (see `panto sessions`)",
+      );
+    }
+    const picked = await pick(store);
+    if (!picked) throw new UsageError("No session chosen");
+    return { session: picked, resumed: true };
+  }
+  if (args.resume !== undefined) {
+    const session = await store.resolve(args.resume);
+    if (!session) {
+      throw new UsageError(
+        `No session matches ${JSON.stringify(args.resume)}: run \`panto sessions\` to list them`,
+      );
+    }
+    return { session, resumed: true };
+  }
+  return { session: store.create({ cwd }), resumed: false };
+}
+
+function chooseModel(
+  args: ChatArgs,
+  config: PantoConfig,
+  resumed: Session | undefined,
+): ModelSelection {
+  const adHoc = args.api !== undefined || args.baseUrl !== undefined;
+  if (!args.model && !adHoc && resumed) {
+    const candidates = match(modelChoices(config), resumed.info);
+    if (candidates.length === 1) return resolveModel(config, candidates[0]!.alias, args);
+  }
+  return resolveModel(config, args.model, args);
+}

@@ -1,0 +1,102 @@
+import type { Session, SessionStore } from "@panto/lib";
+import {
+  createTheme,
+  DEFAULT_KEYBINDINGS,
+  Keybindings,
+  ProcessTerminal,
+  SelectList,
+  type Theme,
+  TUI,
+} from "@panto/tui";
+import type { ChatArgs } from "../args.ts";
+import { setupApp } from "../app_setup.ts";
+import { UsageError } from "../errors.ts";
+import { loadExtensions } from "../load_extensions.ts";
+import { ChatApp } from "./chat_app.ts";
+
+/** The app's key actions, beside the engine's and the editor's. */
+export const APP_KEYBINDINGS: Record<string, string[]> = {
+  "app.interrupt": ["escape"],
+  "app.clear": ["ctrl+c"],
+  "app.exit": ["ctrl+d"],
+  "app.expandTools": ["ctrl+o"],
+  "app.toggleThinking": ["ctrl+t"],
+};
+
+/**
+ * Runs the interactive chat until the user quits.
+ *
+ * @param args The parsed command line.
+ * @returns The exit code.
+ */
+export async function runInteractive(args: ChatArgs): Promise<number> {
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+    throw new UsageError(
+      "The interactive mode needs a terminal: use -p/--print in scripts and pipes",
+    );
+  }
+  const keybindings = new Keybindings(APP_KEYBINDINGS);
+  const theme = createTheme();
+  const tui = new TUI(new ProcessTerminal(), { keybindings });
+  tui.start();
+  try {
+    const app = await setupApp(args, {
+      pick: (store) => pickSession(tui, theme, store),
+      keybindingActions: Object.keys({ ...DEFAULT_KEYBINDINGS, ...APP_KEYBINDINGS }),
+    });
+    for (const [action, keys] of Object.entries(app.config.keybindings)) {
+      keybindings.override(action, keys);
+    }
+    const quit = Promise.withResolvers<void>();
+    const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
+    const host = await loadExtensions(app, args, {
+      mode: "interactive",
+      uiEvents: chatApp.uiEvents,
+      notify: (text, level) => chatApp.notify(text, level),
+      submit: (text) => chatApp.submit(text),
+      reservedCommands: [...chatApp.commands.keys()],
+    });
+    chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
+    chatApp.extensionKey = (data) => host.handleKey(data);
+    chatApp.showStart();
+    const initial = args.messages.join(" ").trim();
+    if (initial) chatApp.submit(initial);
+    await quit.promise;
+    tui.stop();
+    await app.store.close();
+    return 0;
+  } finally {
+    tui.stop();
+  }
+}
+
+/** A session picker shown before the chat exists (`-r` without an id). */
+function pickSession(tui: TUI, theme: Theme, store: SessionStore): Promise<Session | null> {
+  return store.list({ limit: 200 }).then((sessions) => {
+    if (sessions.length === 0) return null;
+    return new Promise<Session | null>((resolve) => {
+      let close = () => {};
+      const list = new SelectList(
+        sessions.map((s) => ({
+          value: s.id,
+          label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
+          description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages`,
+        })),
+        {
+          theme,
+          title: "Resume session",
+          keybindings: tui.keybindings,
+          onSelect: (item) => {
+            close();
+            store.resolve(item.value).then(resolve, () => resolve(null));
+          },
+          onCancel: () => {
+            close();
+            resolve(null);
+          },
+        },
+      );
+      close = tui.showOverlay(list, { anchor: "center", width: "80%" }).close;
+    });
+  });
+}

@@ -1,0 +1,168 @@
+import type { Message, ToolResultBlock } from "@panto/lib";
+import {
+  AssistantMessage,
+  CompactionSummary,
+  type Component,
+  type Theme,
+  Thinking,
+  ToolUse,
+  UI_EVENTS,
+  type UiEvents,
+  UserMessage,
+} from "@panto/tui";
+
+/** Builds the components of a transcript through the UI events, so extensions can wrap each one. */
+export class TranscriptView {
+  readonly #events: UiEvents;
+  readonly #theme: Theme;
+  readonly #tools = new Map<string, ToolUse>();
+  #showThinking: boolean;
+  readonly #thinking: Thinking[] = [];
+  readonly #collapsible: { setExpanded(expanded: boolean): void }[] = [];
+  #expanded = false;
+
+  /**
+   * @param events The UI events extensions hook into.
+   * @param theme Colours.
+   * @param showThinking Whether thinking blocks start visible.
+   */
+  constructor(events: UiEvents, theme: Theme, showThinking = true) {
+    this.#events = events;
+    this.#theme = theme;
+    this.#showThinking = showThinking;
+  }
+
+  /** Whether tool calls and summaries are expanded. */
+  get expanded(): boolean {
+    return this.#expanded;
+  }
+
+  /** A user message. */
+  user(text: string): Component {
+    return this.#events.create(
+      UI_EVENTS.userMessage,
+      { text },
+      () => new UserMessage(text, this.#theme),
+    );
+  }
+
+  /** An (empty) assistant text block to stream into. */
+  assistantText(): { component: Component; append(text: string): void } {
+    const inner = new AssistantMessage({ theme: this.#theme });
+    const component = this.#events.create(UI_EVENTS.assistantText, {}, () => inner);
+    return { component, append: (text) => inner.append(text) };
+  }
+
+  /** An (empty) thinking block to stream into. */
+  thinking(): { component: Component; append(text: string): void } {
+    const inner = new Thinking({ theme: this.#theme, hidden: !this.#showThinking });
+    this.#thinking.push(inner);
+    const component = this.#events.create(UI_EVENTS.thinking, {}, () => inner);
+    return { component, append: (text) => inner.append(text) };
+  }
+
+  /** The tool-use component of a call (one instance per call id). */
+  tool(callId: string, name: string): { component: Component; tool: ToolUse } {
+    const inner = new ToolUse({ callId, name }, { theme: this.#theme, expanded: this.#expanded });
+    this.#tools.set(callId, inner);
+    this.#collapsible.push(inner);
+    const component = this.#events.create(UI_EVENTS.tool, { callId, name }, () => inner);
+    return { component, tool: inner };
+  }
+
+  /** The tool-use component created for `callId`, if any. */
+  toolFor(callId: string): ToolUse | undefined {
+    return this.#tools.get(callId);
+  }
+
+  /** A compaction summary. */
+  compaction(summary: string, tokensBefore?: number, tokensAfter?: number): Component {
+    const data = {
+      summary,
+      ...(tokensBefore === undefined ? {} : { tokensBefore }),
+      ...(tokensAfter === undefined ? {} : { tokensAfter }),
+    };
+    const inner = new CompactionSummary(data, this.#theme);
+    inner.setExpanded(this.#expanded);
+    this.#collapsible.push(inner);
+    return this.#events.create(UI_EVENTS.compaction, data, () => inner);
+  }
+
+  /** Expands or collapses every tool call and summary (ctrl+o). */
+  setExpanded(expanded: boolean): void {
+    this.#expanded = expanded;
+    for (const item of this.#collapsible) item.setExpanded(expanded);
+  }
+
+  /** Shows or hides every thinking block. */
+  setShowThinking(show: boolean): void {
+    this.#showThinking = show;
+    for (const block of this.#thinking) block.setHidden(!show);
+  }
+
+  /** Whether thinking blocks are shown. */
+  get showThinking(): boolean {
+    return this.#showThinking;
+  }
+
+  /**
+   * Components for a stored conversation (on resume). Messages re-appended
+   * after a compaction summary are copies of ones shown already: skipped.
+   */
+  history(messages: readonly Message[]): Component[] {
+    const out: Component[] = [];
+    let skip = 0;
+    for (const message of messages) {
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      for (const block of message.content) {
+        switch (block.type) {
+          case "text":
+            if (message.role === "user") out.push(this.user(block.text));
+            else if (message.role === "assistant" && block.text.trim()) {
+              const text = this.assistantText();
+              text.append(block.text);
+              out.push(text.component);
+            }
+            break;
+          case "thinking": {
+            const thinking = this.thinking();
+            thinking.append(block.thinking);
+            out.push(thinking.component);
+            break;
+          }
+          case "tool_use": {
+            const { component, tool } = this.tool(block.id, block.name);
+            tool.setArgs(block.input);
+            out.push(component);
+            break;
+          }
+          case "tool_result":
+            this.#showResult(block);
+            break;
+          case "compaction_summary":
+            out.push(this.compaction(block.summary, block.tokensBefore));
+            skip = block.keptMessages ?? 0;
+            break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Puts a result on its call's component. */
+  showResult(result: ToolResultBlock): void {
+    this.#showResult(result);
+  }
+
+  #showResult(result: ToolResultBlock): void {
+    const tool = this.#tools.get(result.toolUseId);
+    if (!tool) return;
+    const text = result.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`))
+      .join("\n");
+    tool.setResult(text, result.isError);
+    tool.setStatus(result.isError ? "error" : "done");
+  }
+}

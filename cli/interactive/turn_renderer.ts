@@ -1,0 +1,109 @@
+import type { Event } from "@panto/lib";
+import type { Component, Container, ToolUse } from "@panto/tui";
+import type { TranscriptView } from "./transcript_view.ts";
+
+/**
+ * Routes one run's events to components: one component per streamed block,
+ * one tool-use instance per call id (parallel calls each own theirs).
+ */
+export class TurnRenderer {
+  readonly #view: TranscriptView;
+  readonly #transcript: Container;
+  readonly #notify: (text: string, level: "info" | "warning" | "error") => void;
+  /** Components of the assistant message being streamed, by block index. */
+  #blocks = new Map<number, { component: Component; append(text: string): void; tool?: ToolUse }>();
+
+  /**
+   * @param view Builds components (through the UI events).
+   * @param transcript Where components are appended.
+   * @param notify Shows a one-line notice.
+   */
+  constructor(
+    view: TranscriptView,
+    transcript: Container,
+    notify: (text: string, level: "info" | "warning" | "error") => void,
+  ) {
+    this.#view = view;
+    this.#transcript = transcript;
+    this.#notify = notify;
+  }
+
+  /** Applies one event. */
+  handle(event: Event): void {
+    switch (event.type) {
+      case "block_start":
+        return this.#start(event.blockIndex, event.kind, event.toolUse);
+      case "content_delta":
+        this.#blocks.get(event.blockIndex)?.append(event.text);
+        return;
+      case "block_complete":
+        if (event.block.type === "tool_use") {
+          this.#blocks.get(event.blockIndex)?.tool?.setArgs(event.block.input);
+        }
+        return;
+      case "message_complete":
+        this.#blocks = new Map();
+        if (event.stopReason === "max_tokens") {
+          this.#notify("The answer hit the output token limit.", "warning");
+        }
+        if (event.stopReason === "refusal") {
+          this.#notify("The model declined to answer.", "warning");
+        }
+        return;
+      case "tool_dispatch_start":
+        this.#view.toolFor(event.call.id)?.setStatus("running");
+        return;
+      case "tool_dispatch_complete": {
+        const text = event.result.map((
+          p,
+        ) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
+        const tool = this.#view.toolFor(event.call.id);
+        tool?.setResult(text, event.isError);
+        tool?.setStatus(event.isError ? "error" : "done");
+        return;
+      }
+      case "provider_retry":
+        if (event.discardedPartial) this.#discardPartial();
+        this.#notify(
+          `${event.error.message} — retrying in ${
+            (event.delayMs / 1000).toFixed(1)
+          }s (attempt ${event.attempt})`,
+          "warning",
+        );
+        return;
+      case "compaction":
+        this.#transcript.addChild(this.#view.compaction(event.summary, event.tokensBefore));
+        return;
+      case "turn_complete":
+        if (event.turnLimitReached) {
+          this.#notify(
+            `Stopped after ${event.requests} model requests (the turn limit).`,
+            "warning",
+          );
+        }
+        return;
+    }
+  }
+
+  #start(index: number, kind: string, toolUse: { id: string; name: string } | undefined): void {
+    if (kind === "text") {
+      const text = this.#view.assistantText();
+      this.#blocks.set(index, text);
+      this.#transcript.addChild(text.component);
+    } else if (kind === "thinking") {
+      const thinking = this.#view.thinking();
+      this.#blocks.set(index, thinking);
+      this.#transcript.addChild(thinking.component);
+    } else if (kind === "tool_use" && toolUse) {
+      const { component, tool } = this.#view.tool(toolUse.id, toolUse.name);
+      this.#blocks.set(index, { component, tool, append: (text) => tool.appendArgs(text) });
+      this.#transcript.addChild(component);
+    }
+  }
+
+  /** A retried attempt had streamed blocks: they are void, take them off the screen. */
+  #discardPartial(): void {
+    for (const block of this.#blocks.values()) this.#transcript.removeChild(block.component);
+    this.#blocks = new Map();
+  }
+}

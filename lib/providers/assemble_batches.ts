@@ -1,0 +1,64 @@
+import type { ProviderStreamEvent } from "./provider.ts";
+import type { SseEvent } from "./sse.ts";
+
+/** Incremental message state fed one SSE event at a time. */
+export interface EventAssembler {
+  /**
+   * Applies one event, appending the stream events it completes to `out`.
+   * May throw; then whatever it appended for this event is discarded.
+   */
+  handle(event: SseEvent, out: ProviderStreamEvent[]): void;
+  /** True once the stream's end marker arrived: later events are ignored. */
+  readonly ended: boolean;
+}
+
+/**
+ * Feeds batches of SSE events to an assembler and yields, per batch, the
+ * stream events they complete (never an empty batch). Batching keeps the
+ * async steps per network chunk instead of per event.
+ *
+ * When an event fails, the events produced earlier in its batch are yielded
+ * first, then the error is thrown: consumers see the same sequence as when
+ * events were yielded one by one.
+ *
+ * @param batches Parsed SSE events in batches, e.g. from `streamSse`.
+ * @param assembler The provider's assembler.
+ * @returns Batches of stream events; stops after the assembler has ended.
+ *
+ * @example
+ * ```ts
+ * import { assembleBatches } from "./assemble_batches.ts";
+ * async function* source() { yield [{ type: "message", data: "hi", id: "" }]; }
+ * const assembler = {
+ *   ended: false,
+ *   handle(event: { data: string }, out: unknown[]) {
+ *     out.push({ type: "content_delta", blockIndex: 0, kind: "text", text: event.data });
+ *   },
+ * };
+ * for await (const batch of assembleBatches(source(), assembler)) console.assert(batch.length === 1);
+ * ```
+ */
+export async function* assembleBatches(
+  batches: AsyncIterable<readonly SseEvent[]>,
+  assembler: EventAssembler,
+): AsyncGenerator<ProviderStreamEvent[], void, void> {
+  for await (const batch of batches) {
+    const out: ProviderStreamEvent[] = [];
+    let failure: { error: unknown } | undefined;
+    for (const event of batch) {
+      const kept = out.length;
+      try {
+        assembler.handle(event, out);
+      } catch (error) {
+        // As before batching: an event that fails contributes no stream events.
+        out.length = kept;
+        failure = { error };
+        break;
+      }
+      if (assembler.ended) break;
+    }
+    if (out.length > 0) yield out;
+    if (failure !== undefined) throw failure.error;
+    if (assembler.ended) return;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * A program running in a real pty: a private tmux server (its own socket),
+ * driven with send-keys and read with capture-pane.
+ */
+
+/** Whether tmux can be run here (tests print why they skip when not). */
+export const tmuxAvailable: boolean = await new Deno.Command("tmux", {
+  args: ["-V"],
+  stdout: "null",
+  stderr: "null",
+})
+  .output()
+  .then((r) => r.success, () => false);
+
+const decoder = new TextDecoder();
+
+/** Options for {@linkcode TmuxSession.start}. */
+export interface TmuxStartOptions {
+  /** Columns (default 100). */
+  cols?: number;
+  /** Rows (default 30). */
+  rows?: number;
+  /** Working directory of the pane. */
+  cwd?: string;
+  /** Environment variables for the pane's command. */
+  env?: Record<string, string>;
+}
+
+/** One tmux server with one pane running a shell command. */
+export class TmuxSession {
+  readonly socket: string;
+
+  private constructor(socket: string) {
+    this.socket = socket;
+  }
+
+  /** Starts `command` (run by `sh -c`) in a detached session. */
+  static async start(command: string, options: TmuxStartOptions = {}): Promise<TmuxSession> {
+    const session = new TmuxSession(`panto-test-${crypto.randomUUID().slice(0, 8)}`);
+    const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(
+      " ",
+    );
+    await session.tmux(
+      "new-session",
+      "-d",
+      "-x",
+      String(options.cols ?? 100),
+      "-y",
+      String(options.rows ?? 30),
+      ...(options.cwd ? ["-c", options.cwd] : []),
+      `env ${env} sh -c ${shellQuote(command)}`,
+    );
+    await session.tmux("set-option", "-g", "history-limit", "50000");
+    return session;
+  }
+
+  /** Runs a tmux command against this server. */
+  async tmux(...args: string[]): Promise<string> {
+    const { success, stdout, stderr } = await new Deno.Command("tmux", {
+      args: ["-L", this.socket, ...args],
+    }).output();
+    if (!success) throw new Error(`tmux ${args.join(" ")} failed: ${decoder.decode(stderr)}`);
+    return decoder.decode(stdout);
+  }
+
+  /** Types literal text. */
+  async type(text: string): Promise<void> {
+    await this.tmux("send-keys", "-t", "0", "-l", text);
+  }
+
+  /** Sends key names (`Enter`, `Escape`, `C-c`, `C-o`…). */
+  async keys(...keys: string[]): Promise<void> {
+    await this.tmux("send-keys", "-t", "0", ...keys);
+  }
+
+  /** The visible screen, one string per row, trailing spaces trimmed. */
+  async screen(): Promise<string[]> {
+    return (await this.tmux("capture-pane", "-p", "-t", "0")).split("\n").map((l) => l.trimEnd());
+  }
+
+  /** Scrollback and screen together. */
+  async history(): Promise<string[]> {
+    return (await this.tmux("capture-pane", "-p", "-S", "-", "-t", "0")).split("\n").map((l) =>
+      l.trimEnd()
+    );
+  }
+
+  /** Waits until the screen (or, with `inHistory`, the whole history) matches. */
+  async waitFor(
+    pattern: RegExp,
+    options: { timeoutMs?: number; inHistory?: boolean } = {},
+  ): Promise<string[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    let last: string[] = [];
+    while (Date.now() < deadline) {
+      last = options.inHistory ? await this.history() : await this.screen();
+      if (pattern.test(last.join("\n"))) return last;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`Timed out waiting for ${pattern} on the tmux screen:\n${last.join("\n")}`);
+  }
+
+  /** Resizes the window. */
+  async resize(cols: number, rows: number): Promise<void> {
+    await this.tmux("resize-window", "-t", "0", "-x", String(cols), "-y", String(rows));
+  }
+
+  /** The pid of the pane's process. */
+  async panePid(): Promise<number> {
+    return Number((await this.tmux("display-message", "-p", "-t", "0", "#{pane_pid}")).trim());
+  }
+
+  /** Kills the server. */
+  async close(): Promise<void> {
+    await this.tmux("kill-server").catch(() => {});
+  }
+}
+
+/** Quotes a string for sh. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
