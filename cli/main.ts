@@ -1,3 +1,4 @@
+import { AmbiguousSessionIdError, InvalidSessionIdError } from "@panto/lib";
 import { UiEvents } from "@panto/tui";
 import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
 import { setupApp } from "./app_setup.ts";
@@ -80,10 +81,16 @@ if (import.meta.main) {
   try {
     code = await main(Deno.args);
   } catch (error) {
-    code = error instanceof CliError ? error.exitCode : 1;
+    code = exitCodeFor(error);
     writeStderr(`panto: ${describeFailure(error)}\n`);
   }
   Deno.exit(code);
+}
+
+/** 2 for mistakes in how panto was called (including a bad or ambiguous session id), else 1. */
+function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  return error instanceof InvalidSessionIdError || error instanceof AmbiguousSessionIdError ? 2 : 1;
 }
 
 /** A user-facing line for an error: our own errors and known kinds without a stack. */

@@ -1,0 +1,168 @@
+/**
+ * Sessions through the program: print runs are saved, `-c` and `-r`
+ * continue them (with the model pre-selected from the session), `panto
+ * sessions` lists, renames, exports and deletes, a bad config touches no
+ * session, and `--no-session` / `--store sqlite` are honoured.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { runPanto } from "../support/run_panto.ts";
+
+async function withHome(fn: (server: FakeLlmServer, home: string) => Promise<void>): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    await Deno.writeTextFile(
+      join(home, "config.json"),
+      JSON.stringify({
+        defaultModel: "fast",
+        providers: {
+          fakeopenai: { api: "openai-chat", baseUrl: server.openaiBaseUrl },
+          fakeanthropic: { api: "anthropic-messages", baseUrl: server.anthropicBaseUrl },
+        },
+        models: {
+          fast: { provider: "fakeopenai", model: "fast-model" },
+          smart: { provider: "fakeanthropic", model: "smart-model" },
+        },
+      }),
+    );
+    await fn(server, home);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+function answer(server: FakeLlmServer, text: string): void {
+  server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
+}
+
+async function sessionsJson(home: string, ...extra: string[]): Promise<{ id: string; messageCount: number; lastUserMessage: string; name?: string; wire?: { model: string } }[]> {
+  const run = await runPanto(["sessions", "--json", ...extra], { env: { PANTO_HOME: home } });
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+Deno.test("sessions: -p saves a session, -c and -r continue it, the model is pre-selected", async () => {
+  await withHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "one");
+    assert.equal((await runPanto(["-p", "first question", "-m", "smart"], { env })).code, 0);
+    const [session] = await sessionsJson(home);
+    assert.ok(session);
+    assert.equal(session.lastUserMessage, "first question");
+    assert.equal(session.wire?.model, "smart-model");
+
+    // -c without -m: the session's model (smart, Anthropic) is chosen over the default (fast, OpenAI).
+    answer(server, "two");
+    const second = await runPanto(["-p", "-c", "second question"], { env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, "two\n");
+    assert.equal(server.requests[1]!.path, "/v1/messages");
+    const body = JSON.stringify(server.requests[1]!.body);
+    assert.match(body, /first question/);
+    assert.match(body, /"one"/);
+
+    // -r with a unique prefix continues the same session.
+    answer(server, "three");
+    const third = await runPanto(["-p", "-r", session.id.slice(0, 10), "third question"], { env });
+    assert.equal(third.code, 0, third.stderr);
+    const after = await sessionsJson(home);
+    assert.equal(after.length, 1);
+    assert.equal(after[0]!.lastUserMessage, "third question");
+    assert.ok(after[0]!.messageCount >= 7, `system, 3 user and 3 assistant messages; got ${after[0]!.messageCount}`);
+
+    // An explicit -m wins over the session's model.
+    answer(server, "four");
+    assert.equal((await runPanto(["-p", "-c", "-m", "fast", "fourth"], { env })).code, 0);
+    assert.equal(server.requests.at(-1)!.path, "/v1/chat/completions");
+  });
+});
+
+Deno.test("sessions: list, show, rename, export and rm", async () => {
+  await withHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "the answer");
+    assert.equal((await runPanto(["-p", "a question about zebras"], { env })).code, 0);
+    const [session] = await sessionsJson(home);
+    const id = session!.id;
+
+    const table = await runPanto(["sessions"], { env });
+    assert.match(table.stdout, /ID\s+MODIFIED\s+MSGS/);
+    assert.match(table.stdout, new RegExp(id));
+    assert.match(table.stdout, /a question about zebras/);
+
+    const renamed = await runPanto(["sessions", "rename", id.slice(0, 8), "zebra-talk"], { env });
+    assert.equal(renamed.code, 0, renamed.stderr);
+    assert.equal((await sessionsJson(home))[0]!.name, "zebra-talk");
+
+    const exported = await runPanto(["sessions", "export", id], { env });
+    assert.match(exported.stdout, /a question about zebras/);
+    assert.match(exported.stdout, /the answer/);
+
+    const unknown = await runPanto(["sessions", "show", "ffffffff"], { env });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No session matches "ffffffff"/);
+
+    const removed = await runPanto(["sessions", "rm", id], { env });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(await sessionsJson(home), []);
+  });
+});
+
+Deno.test("sessions: a bad config exits 2 naming the field and touches no session", async () => {
+  await withHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "saved");
+    assert.equal((await runPanto(["-p", "keep me"], { env })).code, 0);
+    const sessionsDir = join(home, "sessions");
+    const before = await snapshot(sessionsDir);
+    await Deno.writeTextFile(join(home, "config.json"), JSON.stringify({ models: { fast: { provider: "fakeopenai", model: "m", reasoning: "max" } } }));
+    const run = await runPanto(["-p", "-c", "more"], { env });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /config\.json: models\.fast\.reasoning: expected one of "off", "low", "medium", "high", got "max"/);
+    assert.deepEqual(await snapshot(sessionsDir), before, "no session file changed");
+  });
+});
+
+Deno.test("sessions: --no-session keeps nothing; --store sqlite keeps sessions in one database", async () => {
+  await withHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "forgotten");
+    assert.equal((await runPanto(["-p", "--no-session", "ephemeral"], { env })).code, 0);
+    assert.deepEqual(await sessionsJson(home), []);
+
+    answer(server, "in sqlite");
+    const run = await runPanto(["-p", "--store", "sqlite", "stored in sqlite"], { env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok((await Deno.stat(join(home, "sessions.db"))).isFile);
+    const listed = await sessionsJson(home, "--store", "sqlite");
+    assert.equal(listed.length, 1);
+    assert.equal(listed[0]!.lastUserMessage, "stored in sqlite");
+    assert.deepEqual(await sessionsJson(home), [], "the jsonl store is separate");
+  });
+});
+
+Deno.test("sessions: -c with no session and -r with an unknown id are usage errors", async () => {
+  await withHome(async (_server, home) => {
+    const env = { PANTO_HOME: home };
+    const none = await runPanto(["-p", "-c", "hello"], { env });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /There is no session to continue/);
+    const unknown = await runPanto(["-p", "-r", "0123abcd", "hello"], { env });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /No session matches "0123abcd"/);
+    const bad = await runPanto(["-p", "-r", "../etc", "hello"], { env });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /\.\.\/etc/);
+  });
+});
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile) out[entry.name] = await Deno.readTextFile(join(dir, entry.name));
+  }
+  return out;
+}
