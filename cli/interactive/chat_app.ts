@@ -185,7 +185,8 @@ export class ChatApp {
           resolve(null);
         },
       });
-      overlay.close = this.tui.showOverlay(list, { anchor: "center", width: "80%", maxHeight: "70%" }).close;
+      overlay.close =
+        this.tui.showOverlay(list, { anchor: "center", width: "80%", maxHeight: "70%" }).close;
     });
   }
 

@@ -38,7 +38,18 @@ function answer(server: FakeLlmServer, text: string): void {
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
 }
 
-async function sessionsJson(home: string, ...extra: string[]): Promise<{ id: string; messageCount: number; lastUserMessage: string; name?: string; wire?: { model: string } }[]> {
+async function sessionsJson(
+  home: string,
+  ...extra: string[]
+): Promise<
+  {
+    id: string;
+    messageCount: number;
+    lastUserMessage: string;
+    name?: string;
+    wire?: { model: string };
+  }[]
+> {
   const run = await runPanto(["sessions", "--json", ...extra], { env: { PANTO_HOME: home } });
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout);
@@ -71,7 +82,10 @@ Deno.test("sessions: -p saves a session, -c and -r continue it, the model is pre
     const after = await sessionsJson(home);
     assert.equal(after.length, 1);
     assert.equal(after[0]!.lastUserMessage, "third question");
-    assert.ok(after[0]!.messageCount >= 7, `system, 3 user and 3 assistant messages; got ${after[0]!.messageCount}`);
+    assert.ok(
+      after[0]!.messageCount >= 7,
+      `system, 3 user and 3 assistant messages; got ${after[0]!.messageCount}`,
+    );
 
     // An explicit -m wins over the session's model.
     answer(server, "four");
@@ -118,10 +132,18 @@ Deno.test("sessions: a bad config exits 2 naming the field and touches no sessio
     assert.equal((await runPanto(["-p", "keep me"], { env })).code, 0);
     const sessionsDir = join(home, "sessions");
     const before = await snapshot(sessionsDir);
-    await Deno.writeTextFile(join(home, "config.json"), JSON.stringify({ models: { fast: { provider: "fakeopenai", model: "m", reasoning: "max" } } }));
+    await Deno.writeTextFile(
+      join(home, "config.json"),
+      JSON.stringify({
+        models: { fast: { provider: "fakeopenai", model: "m", reasoning: "max" } },
+      }),
+    );
     const run = await runPanto(["-p", "-c", "more"], { env });
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /config\.json: models\.fast\.reasoning: expected one of "off", "low", "medium", "high", got "max"/);
+    assert.match(
+      run.stderr,
+      /config\.json: models\.fast\.reasoning: expected one of "off", "low", "medium", "high", got "max"/,
+    );
     assert.deepEqual(await snapshot(sessionsDir), before, "no session file changed");
   });
 });

@@ -6,11 +6,18 @@ import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { MemoryStore } from "../support/memory_store.ts";
 
 const T = "2026-01-01T00:00:00.000Z";
-const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(" ");
+const words = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `${tag}${i}`).join(" ");
 
 function configFor(server: FakeLlmServer, extra: Partial<Config> = {}): Config {
   return {
-    provider: { api: "anthropic-messages", baseUrl: server.anthropicBaseUrl, model: "m", reasoning: "off", apiKey: "k" },
+    provider: {
+      api: "anthropic-messages",
+      baseUrl: server.anthropicBaseUrl,
+      model: "m",
+      reasoning: "off",
+      apiKey: "k",
+    },
     retry: { maxRetries: 0 },
     ...extra,
   };
@@ -28,8 +35,23 @@ function history(turns: number, size: number): Conversation {
 
 function toolTurn(id: string, size: number): Message[] {
   return [
-    { role: "assistant", timestamp: T, stopReason: "tool_use", content: [{ type: "tool_use", id, name: "read", input: { path: id } }] },
-    { role: "tool", timestamp: T, content: [{ type: "tool_result", toolUseId: id, toolName: "read", content: [{ type: "text", text: words(size, id) }], isError: false }] },
+    {
+      role: "assistant",
+      timestamp: T,
+      stopReason: "tool_use",
+      content: [{ type: "tool_use", id, name: "read", input: { path: id } }],
+    },
+    {
+      role: "tool",
+      timestamp: T,
+      content: [{
+        type: "tool_result",
+        toolUseId: id,
+        toolName: "read",
+        content: [{ type: "text", text: words(size, id) }],
+        isError: false,
+      }],
+    },
   ];
 }
 
@@ -44,7 +66,10 @@ Deno.test("planCompaction never starts the kept part with a tool result", () => 
     const plan = planCompaction(messages, budget);
     assert.ok(plan);
     assert.notEqual(plan.keep[0]?.role, "tool", `budget ${budget}`);
-    assert.equal(plan.summarise.length + plan.turnPrefix.length + plan.keep.length, messages.length);
+    assert.equal(
+      plan.summarise.length + plan.turnPrefix.length + plan.keep.length,
+      messages.length,
+    );
   }
 });
 
@@ -60,7 +85,10 @@ Deno.test("planCompaction splits a turn too large to keep whole", () => {
   const plan = planCompaction(messages, 500);
   assert.ok(plan);
   assert.equal(plan.summarise.length, 2, "the older turns are summarised");
-  assert.equal(plan.turnPrefix[0]!.content[0]!.type === "text" && plan.turnPrefix[0]!.content[0]!.text, "big task");
+  assert.equal(
+    plan.turnPrefix[0]!.content[0]!.type === "text" && plan.turnPrefix[0]!.content[0]!.text,
+    "big task",
+  );
   assert.equal(plan.keep[0]!.role, "assistant");
   assert.ok(plan.keep.reduce((n, m) => n + estimateTokens(m), 0) <= 500);
 });
@@ -68,7 +96,10 @@ Deno.test("planCompaction splits a turn too large to keep whole", () => {
 Deno.test("Agent.compact summarises old messages, keeps recent ones, persists, and survives a resume", async () => {
   const server = await FakeLlmServer.start();
   try {
-    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "SUMMARY: the user asked ten questions." }] });
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "SUMMARY: the user asked ten questions." }],
+    });
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "after compaction" }] });
     const store = new MemoryStore();
     const conversation = history(10, 200);
@@ -82,12 +113,22 @@ Deno.test("Agent.compact summarises old messages, keeps recent ones, persists, a
     assert.equal(result.summary, "SUMMARY: the user asked ten questions.");
     assert.ok(result.tokensAfter < result.tokensBefore);
 
-    const request = server.requests[0]!.body as { system: unknown; messages: { content: unknown }[]; tools?: unknown };
-    assert.match(JSON.stringify(request.system), new RegExp(DEFAULT_COMPACTION_PROMPT.slice(0, 40)));
+    const request = server.requests[0]!.body as {
+      system: unknown;
+      messages: { content: unknown }[];
+      tools?: unknown;
+    };
+    assert.match(
+      JSON.stringify(request.system),
+      new RegExp(DEFAULT_COMPACTION_PROMPT.slice(0, 40)),
+    );
     const sent = JSON.stringify(request.messages);
     assert.match(sent, /question 0:/, "the oldest messages are summarised");
     assert.match(sent, /Additional instructions: keep the question numbers/);
-    assert.ok(!request.tools || (request.tools as unknown[]).length === 0, "no tools offered to the summariser");
+    assert.ok(
+      !request.tools || (request.tools as unknown[]).length === 0,
+      "no tools offered to the summariser",
+    );
 
     const context = contextMessages(agent.conversation.messages);
     assert.equal(context[0]!.content[0]!.type, "compaction_summary");
@@ -136,11 +177,20 @@ Deno.test("a run compacts automatically near the context window", async () => {
 Deno.test("a context overflow error triggers compaction and one retry", async () => {
   const server = await FakeLlmServer.start();
   try {
-    const overflow = { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } };
+    const overflow = {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 250000 tokens > 200000 maximum",
+      },
+    };
     server.enqueue({ kind: "http_error", status: 400, body: overflow });
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "overflow summary" }] });
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "answer after retry" }] });
-    const agent = new Agent({ config: configFor(server, { compaction: { keepRecentTokens: 300 } }), conversation: history(6, 200) });
+    const agent = new Agent({
+      config: configFor(server, { compaction: { keepRecentTokens: 300 } }),
+      conversation: history(6, 200),
+    });
     const events: Event[] = [];
     for await (const event of agent.run("go on")) events.push(event);
     const compaction = events.find((e) => e.type === "compaction");
@@ -156,11 +206,20 @@ Deno.test("a context overflow error triggers compaction and one retry", async ()
 Deno.test("a second overflow after compaction fails with the overflow error", async () => {
   const server = await FakeLlmServer.start();
   try {
-    const overflow = { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } };
+    const overflow = {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 250000 tokens > 200000 maximum",
+      },
+    };
     server.enqueue({ kind: "http_error", status: 400, body: overflow });
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "summary" }] });
     server.enqueue({ kind: "http_error", status: 400, body: overflow });
-    const agent = new Agent({ config: configFor(server, { compaction: { keepRecentTokens: 300 } }), conversation: history(6, 200) });
+    const agent = new Agent({
+      config: configFor(server, { compaction: { keepRecentTokens: 300 } }),
+      conversation: history(6, 200),
+    });
     const error = await (async () => {
       for await (const _ of agent.run("go on")) { /* drain */ }
     })().then(() => null, (e) => e);

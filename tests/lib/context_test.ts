@@ -3,8 +3,18 @@ import type { Message, ProviderConfig } from "@panto/lib";
 import { prepareContext } from "../../lib/context.ts";
 
 const T = "2026-01-01T00:00:00.000Z";
-const anthropic: ProviderConfig = { api: "anthropic-messages", baseUrl: "http://x", model: "claude-a", reasoning: "high" };
-const openai: ProviderConfig = { api: "openai-chat", baseUrl: "http://x/v1", model: "gpt-b", reasoning: "off" };
+const anthropic: ProviderConfig = {
+  api: "anthropic-messages",
+  baseUrl: "http://x",
+  model: "claude-a",
+  reasoning: "high",
+};
+const openai: ProviderConfig = {
+  api: "openai-chat",
+  baseUrl: "http://x/v1",
+  model: "gpt-b",
+  reasoning: "off",
+};
 
 function user(text: string): Message {
   return { role: "user", content: [{ type: "text", text }], timestamp: T };
@@ -25,13 +35,23 @@ const thinkingTurn: Message = {
 const results: Message = {
   role: "tool",
   timestamp: T,
-  content: [{ type: "tool_result", toolUseId: "functions.read:0", toolName: "read", content: [{ type: "text", text: "A" }], isError: false }],
+  content: [{
+    type: "tool_result",
+    toolUseId: "functions.read:0",
+    toolName: "read",
+    content: [{ type: "text", text: "A" }],
+    isError: false,
+  }],
 };
 
 Deno.test("prepareContext keeps signed thinking for the model that wrote it", () => {
   const out = prepareContext([user("go"), thinkingTurn, results], anthropic);
   const blocks = out[1]!.content;
-  assert.deepEqual(blocks[0], { type: "thinking", thinking: "I should look at the file.", signature: "sig-1" });
+  assert.deepEqual(blocks[0], {
+    type: "thinking",
+    thinking: "I should look at the file.",
+    signature: "sig-1",
+  });
   assert.equal(blocks[1]!.type, "redacted_thinking");
 });
 
@@ -49,12 +69,27 @@ Deno.test("prepareContext rewrites tool-call ids consistently in calls and resul
   assert.ok(call?.type === "tool_use" && result?.type === "tool_result");
   assert.match(call.id, /^[A-Za-z0-9_-]{1,40}$/);
   assert.equal(result.toolUseId, call.id);
-  assert.equal(thinkingTurn.content[2]!.type === "tool_use" && thinkingTurn.content[2]!.id, "functions.read:0", "input is not modified");
+  assert.equal(
+    thinkingTurn.content[2]!.type === "tool_use" && thinkingTurn.content[2]!.id,
+    "functions.read:0",
+    "input is not modified",
+  );
 });
 
 Deno.test("prepareContext skips aborted and errored turns", () => {
-  const aborted: Message = { role: "assistant", stopReason: "aborted", timestamp: T, content: [{ type: "text", text: "half an ans" }] };
-  const failed: Message = { role: "assistant", stopReason: "error", errorMessage: "overloaded", timestamp: T, content: [] };
+  const aborted: Message = {
+    role: "assistant",
+    stopReason: "aborted",
+    timestamp: T,
+    content: [{ type: "text", text: "half an ans" }],
+  };
+  const failed: Message = {
+    role: "assistant",
+    stopReason: "error",
+    errorMessage: "overloaded",
+    timestamp: T,
+    content: [],
+  };
   const out = prepareContext([user("one"), aborted, user("two"), failed, user("three")], anthropic);
   assert.deepEqual(out.map((m) => m.role), ["user", "user", "user"]);
 });
@@ -69,8 +104,15 @@ Deno.test("prepareContext gives an orphaned tool call an error result", () => {
 });
 
 Deno.test("prepareContext starts at the latest compaction summary", () => {
-  const summary: Message = { role: "user", timestamp: T, content: [{ type: "compaction_summary", summary: "earlier stuff" }] };
-  const out = prepareContext([user("old"), { ...thinkingTurn }, results, summary, user("new")], anthropic);
+  const summary: Message = {
+    role: "user",
+    timestamp: T,
+    content: [{ type: "compaction_summary", summary: "earlier stuff" }],
+  };
+  const out = prepareContext(
+    [user("old"), { ...thinkingTurn }, results, summary, user("new")],
+    anthropic,
+  );
   assert.equal(out.length, 2);
   assert.equal(out[0]!.content[0]!.type, "compaction_summary");
 });

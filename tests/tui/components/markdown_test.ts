@@ -75,8 +75,8 @@ Deno.test("markdown: renders the constructs", () => {
 
 Deno.test("markdown: styles map to SGR and code is highlighted", () => {
   const lines = render("**bold** *it* `code`\n\n```ts\nconst x = 1;\n```", 40, COLOR);
-  assert.ok(lines[0]?.includes("\x1b[1mbold\x1b[22m"), lines[0]);
-  assert.ok(lines[0]?.includes("\x1b[3mit\x1b[23m"), lines[0]);
+  assert.ok(lines[0]?.includes("\x1b[1mbold\x1b[22m"), String(lines[0]));
+  assert.ok(lines[0]?.includes("\x1b[3mit\x1b[23m"), String(lines[0]));
   const keyword = lines.find((line) => plain(line).includes("const"));
   assert.ok(
     keyword?.includes("\x1b[38;5;176mconst"),
@@ -112,7 +112,7 @@ Deno.test("markdown: a table wider than the screen shrinks and wraps its cells",
   for (const width of [20, 40, 80]) {
     const lines = render(table, width);
     assertFits(lines, width, `table at ${width}`);
-    assert.ok(lines[0]?.startsWith("┌"), lines[0]);
+    assert.ok(lines[0]?.startsWith("┌"), String(lines[0]));
     const rowLines = lines.filter((line) => line.startsWith("│ a") || line.startsWith("│  "));
     assert.ok(rowLines.length > 1, `cells wrap at ${width}`);
   }
