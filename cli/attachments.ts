@@ -40,7 +40,7 @@ export async function expandAttachments(text: string, cwd: string): Promise<Expa
     out.files.push(shown);
     const mediaType = IMAGE_TYPES[extname(path).toLowerCase()];
     if (mediaType) {
-      out.images.push({ type: "image", mediaType, data: toBase64(await Deno.readFile(path)) });
+      out.images.push({ type: "image", mediaType, data: (await Deno.readFile(path)).toBase64() });
     } else {
       blocks.push(`<file path="${shown}">\n${await Deno.readTextFile(path)}\n</file>`);
     }
@@ -57,12 +57,4 @@ async function existingFile(cwd: string, word: string): Promise<string | undefin
   } catch {
     return undefined;
   }
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -102,7 +102,7 @@ export const ResultParts: {
   },
   /** One image part from bytes or base64. */
   image(data: Uint8Array | string, mediaType: string): ResultPart[] {
-    const base64 = typeof data === "string" ? data : encodeBase64(data);
+    const base64 = typeof data === "string" ? data : data.toBase64();
     return [{ type: "image", mediaType, data: base64 }];
   },
   /** An error result with one text part. */
@@ -110,12 +110,3 @@ export const ResultParts: {
     return { parts: [{ type: "text", text: message }], isError: true };
   },
 };
-
-function encodeBase64(bytes: Uint8Array): string {
-  let binary = "";
-  const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + step));
-  }
-  return btoa(binary);
-}

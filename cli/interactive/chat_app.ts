@@ -270,12 +270,7 @@ export class ChatApp {
 
   /** Copies text to the system clipboard through the terminal (OSC 52). */
   copyToClipboard(text: string): void {
-    const bytes = new TextEncoder().encode(text);
-    let binary = "";
-    for (let i = 0; i < bytes.length; i += 0x8000) {
-      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-    }
-    this.tui.terminal.write(`\x1b]52;c;${btoa(binary)}\x07`);
+    this.tui.terminal.write(`\x1b]52;c;${new TextEncoder().encode(text).toBase64()}\x07`);
   }
 
   /** The text of the last assistant message. */
@@ -342,7 +337,11 @@ export class ChatApp {
       return this.notify(`Could not attach a file: ${describe(error)}`, "error");
     }
     if (expanded.files.length) this.notify(`Attached ${expanded.files.join(", ")}`, "info");
-    const renderer = new TurnRenderer(this.#view, this.transcript, (t, l) => this.notify(t, l));
+    const sink = {
+      append: (c: Component) => this.#append(c),
+      remove: (c: Component) => this.#remove(c),
+    };
+    const renderer = new TurnRenderer(this.#view, sink, (t, l) => this.notify(t, l));
     const stream = this.agent.run({ text: expanded.text, images: expanded.images });
     this.#startLoader("Working", stream);
     try {
@@ -459,6 +458,17 @@ export class ChatApp {
   #append(component: Component): void {
     if (this.transcript.children.length > 0) this.transcript.addChild(new Spacer(1));
     this.transcript.addChild(component);
+    this.tui.requestRender();
+  }
+
+  /** Removes a component and the spacer before it. */
+  #remove(component: Component): void {
+    const children = this.transcript.children;
+    const at = children.indexOf(component);
+    if (at < 0) return;
+    const before = children[at - 1];
+    this.transcript.removeChild(component);
+    if (before instanceof Spacer) this.transcript.removeChild(before);
     this.tui.requestRender();
   }
 

@@ -1,6 +1,14 @@
 import type { Event } from "@panto/lib";
-import type { Component, Container, ToolUse } from "@panto/tui";
+import type { Component, ToolUse } from "@panto/tui";
 import type { TranscriptView } from "./transcript_view.ts";
+
+/** Where a turn's components go. */
+export interface TranscriptSink {
+  /** Adds a component at the end. */
+  append(component: Component): void;
+  /** Takes a component off the screen. */
+  remove(component: Component): void;
+}
 
 /**
  * Routes one run's events to components: one component per streamed block,
@@ -8,19 +16,19 @@ import type { TranscriptView } from "./transcript_view.ts";
  */
 export class TurnRenderer {
   readonly #view: TranscriptView;
-  readonly #transcript: Container;
+  readonly #transcript: TranscriptSink;
   readonly #notify: (text: string, level: "info" | "warning" | "error") => void;
   /** Components of the assistant message being streamed, by block index. */
   #blocks = new Map<number, { component: Component; append(text: string): void; tool?: ToolUse }>();
 
   /**
    * @param view Builds components (through the UI events).
-   * @param transcript Where components are appended.
+   * @param transcript Where components are appended (and removed from).
    * @param notify Shows a one-line notice.
    */
   constructor(
     view: TranscriptView,
-    transcript: Container,
+    transcript: TranscriptSink,
     notify: (text: string, level: "info" | "warning" | "error") => void,
   ) {
     this.#view = view;
@@ -72,7 +80,7 @@ export class TurnRenderer {
         );
         return;
       case "compaction":
-        this.#transcript.addChild(this.#view.compaction(event.summary, event.tokensBefore));
+        this.#transcript.append(this.#view.compaction(event.summary, event.tokensBefore));
         return;
       case "turn_complete":
         if (event.turnLimitReached) {
@@ -89,21 +97,21 @@ export class TurnRenderer {
     if (kind === "text") {
       const text = this.#view.assistantText();
       this.#blocks.set(index, text);
-      this.#transcript.addChild(text.component);
+      this.#transcript.append(text.component);
     } else if (kind === "thinking") {
       const thinking = this.#view.thinking();
       this.#blocks.set(index, thinking);
-      this.#transcript.addChild(thinking.component);
+      this.#transcript.append(thinking.component);
     } else if (kind === "tool_use" && toolUse) {
       const { component, tool } = this.#view.tool(toolUse.id, toolUse.name);
       this.#blocks.set(index, { component, tool, append: (text) => tool.appendArgs(text) });
-      this.#transcript.addChild(component);
+      this.#transcript.append(component);
     }
   }
 
   /** A retried attempt had streamed blocks: they are void, take them off the screen. */
   #discardPartial(): void {
-    for (const block of this.#blocks.values()) this.#transcript.removeChild(block.component);
+    for (const block of this.#blocks.values()) this.#transcript.remove(block.component);
     this.#blocks = new Map();
   }
 }
