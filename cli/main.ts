@@ -79,12 +79,22 @@ async function promptFrom(messages: readonly string[]): Promise<string> {
 if (import.meta.main) {
   let code: number;
   try {
+    enterInvocationDirectory();
     code = await main(Deno.args);
   } catch (error) {
     code = exitCodeFor(error);
     writeStderr(`panto: ${describeFailure(error)}\n`);
   }
   Deno.exit(code);
+}
+
+/**
+ * `deno task panto` runs in panto's own directory and passes the directory
+ * it was invoked from as PANTO_CWD (its permissions are scoped to that).
+ */
+function enterInvocationDirectory(): void {
+  const dir = Deno.env.get("PANTO_CWD");
+  if (dir) Deno.chdir(dir);
 }
 
 /** 2 for mistakes in how panto was called (including a bad or ambiguous session id), else 1. */

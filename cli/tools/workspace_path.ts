@@ -19,21 +19,36 @@ export async function resolveWorkspacePath(
     throw new Error("The path is empty: give a file path relative to the working directory");
   }
   const absolute = resolve(root, path);
-  const real = await realPathOfExistingPrefix(absolute);
-  for (const base of [root, ...allowedRoots]) {
-    const realBase = await realPathOfExistingPrefix(resolve(base));
-    if (isInside(realBase, real)) return absolute;
+  const bases = [root, ...allowedRoots].map((base) => resolve(base));
+  // Lexically outside: refused before touching the file system (where panto
+  // may not even have permission to look).
+  if (bases.some((base) => isInside(base, absolute)) && await followsInside(absolute, bases)) {
+    return absolute;
   }
   throw new Error(
     `Path ${
       JSON.stringify(path)
-    } is outside the working directory ${root}: use a path inside it, or allow the directory in the config ("allowedPaths")`,
+    } is outside the working directory ${root}: use a path inside it, or allow the directory in the config ("tools.allowedPaths")`,
   );
+}
+
+/** After symlinks: still inside? A link to where panto may not look counts as outside. */
+async function followsInside(absolute: string, bases: readonly string[]): Promise<boolean> {
+  try {
+    const real = await realPathOfExistingPrefix(absolute);
+    for (const base of bases) {
+      if (isInside(await realPathOfExistingPrefix(base), real)) return true;
+    }
+    return false;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) return false;
+    throw error;
+  }
 }
 
 function isInside(base: string, path: string): boolean {
   const rel = relative(base, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }
 
 /** realpath of the longest existing prefix, so a new file's parent symlinks are followed too. */

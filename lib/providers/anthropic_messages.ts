@@ -1,14 +1,7 @@
-import { ProviderError } from "../errors.ts";
-import { emptyUsage } from "../usage.ts";
 import { buildAnthropicRequest } from "./anthropic_request.ts";
 import { parseAnthropicStream } from "./anthropic_stream.ts";
-import { streamSse } from "./http.ts";
-import type {
-  AssistantResult,
-  ProviderRequest,
-  ProviderStreamEvent,
-  StreamMessage,
-} from "./provider.ts";
+import type { StreamMessage } from "./provider.ts";
+import { providerStream } from "./stream_provider.ts";
 
 /**
  * The `anthropic-messages` provider: sends a streaming request to
@@ -38,29 +31,7 @@ import type {
  * }
  * ```
  */
-export const streamAnthropicMessages: StreamMessage = async function* (
-  request: ProviderRequest,
-): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
-  const { url, headers, body } = buildAnthropicRequest(request);
-  const events = streamSse({
-    url,
-    headers,
-    body,
-    signal: request.signal,
-    idleTimeoutMs: request.idleTimeoutMs,
-  });
-  try {
-    return yield* parseAnthropicStream(events, url);
-  } catch (error) {
-    // An abort may surface as another failure (e.g. a cut connection) when it
-    // races with the read; the caller asked to stop, so it is not an error.
-    if (request.signal.aborted && error instanceof ProviderError) {
-      return {
-        content: error.partial?.content ?? [],
-        usage: error.partial?.usage ?? emptyUsage(),
-        stopReason: "aborted",
-      };
-    }
-    throw error;
-  }
-};
+export const streamAnthropicMessages: StreamMessage = providerStream(
+  buildAnthropicRequest,
+  parseAnthropicStream,
+);

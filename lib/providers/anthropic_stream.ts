@@ -4,8 +4,8 @@ import type { BlockStartEvent, DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
 import { hostOf } from "./error_classification.ts";
-import { assembleBatches, type EventAssembler } from "./assemble_batches.ts";
-import { classifyStreamError, isAbortError } from "./http.ts";
+import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 
@@ -63,19 +63,7 @@ export async function* parseAnthropicStream(
   events: AsyncIterable<readonly SseEvent[]>,
   url: string,
 ): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
-  const assembler = new MessageAssembler(url);
-  try {
-    yield* assembleBatches(events, assembler);
-  } catch (error) {
-    if (isAbortError(error)) return assembler.finish("aborted");
-    throw assembler.withPartial(error);
-  }
-  if (!assembler.ended) {
-    throw assembler.withPartial(
-      new ProviderError("network", `the stream from ${hostOf(url)} ended before message_stop`),
-    );
-  }
-  return assembler.finish();
+  return yield* assembleMessage(events, new AnthropicMessageAssembler(url));
 }
 
 /** The blocks an assistant message is assembled from. */
@@ -107,7 +95,7 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
 ]);
 
 /** Incremental state of one assistant message. */
-class MessageAssembler implements EventAssembler {
+class AnthropicMessageAssembler implements MessageAssembler {
   readonly #url: string;
   #messageId: string | undefined;
   /** Whether any event arrived: from then on failures carry the partial message. */
@@ -156,8 +144,17 @@ class MessageAssembler implements EventAssembler {
     }
   }
 
+  /** A stream that ended before `message_stop` was cut. */
+  cutShort(): ProviderError | undefined {
+    if (this.ended) return undefined;
+    return new ProviderError(
+      "network",
+      `the stream from ${hostOf(this.#url)} ended before message_stop`,
+    );
+  }
+
   /** The assembled message; open blocks are finalised. */
-  finish(stopReason?: StopReason): AssistantResult {
+  result(stopReason?: StopReason): AssistantResult {
     this.#closeAll([]);
     // A missing stop reason (no message_delta) is read as a normal end.
     return {
@@ -255,6 +252,11 @@ class MessageAssembler implements EventAssembler {
     this.#open.delete(index);
     if (open.block.type === "tool_use") finishToolInput(open.block, open.json, open.startInput);
     out.push({ type: "block_complete", blockIndex: open.blockIndex, block: open.block });
+  }
+
+  /** Completes every open block (none after `message_stop`, which closes them). */
+  closeAll(out: ProviderStreamEvent[]): void {
+    this.#closeAll(out);
   }
 
   #closeAll(out: ProviderStreamEvent[]): void {

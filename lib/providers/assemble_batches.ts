@@ -1,4 +1,7 @@
-import type { ProviderStreamEvent } from "./provider.ts";
+import type { ProviderError } from "../errors.ts";
+import type { StopReason } from "../message.ts";
+import { isAbortError } from "./http.ts";
+import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 
 /** Incremental message state fed one SSE event at a time. */
@@ -61,4 +64,52 @@ export async function* assembleBatches(
     if (failure !== undefined) throw failure.error;
     if (assembler.ended) return;
   }
+}
+
+/** An assembler of one whole assistant message, for {@linkcode assembleMessage}. */
+export interface MessageAssembler extends EventAssembler {
+  /** Why the events so far are not a whole message (the stream was cut), or `undefined`. */
+  cutShort(): ProviderError | undefined;
+  /** Completes every block still open at the end, appending their events to `out`. */
+  closeAll(out: ProviderStreamEvent[]): void;
+  /** The assembled message; `stopReason` overrides the one the server gave. */
+  result(stopReason?: StopReason): AssistantResult;
+  /** A failure as a {@linkcode ProviderError} holding what was assembled so far. */
+  withPartial(error: unknown): ProviderError;
+}
+
+/**
+ * Assembles one message with {@linkcode assembleBatches}: yields the batches,
+ * then the events of blocks still open at a normal end, and returns the
+ * message. An abort error from the source returns the partial message with
+ * stop reason `aborted`; any other failure, or a stream cut short, throws
+ * with the partial message attached.
+ *
+ * @example
+ * ```ts ignore
+ * import { assembleMessage } from "./assemble_batches.ts";
+ * const result = yield* assembleMessage(events, new MyAssembler(url));
+ * ```
+ *
+ * @param batches Parsed SSE events in batches, e.g. from `streamSse`.
+ * @param assembler The provider's message assembler.
+ * @returns Batches of stream events, then the assembled message.
+ * @throws {ProviderError} From `withPartial`, as described above.
+ */
+export async function* assembleMessage(
+  batches: AsyncIterable<readonly SseEvent[]>,
+  assembler: MessageAssembler,
+): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
+  try {
+    yield* assembleBatches(batches, assembler);
+  } catch (error) {
+    if (isAbortError(error)) return assembler.result("aborted");
+    throw assembler.withPartial(error);
+  }
+  const cut = assembler.cutShort();
+  if (cut !== undefined) throw assembler.withPartial(cut);
+  const closing: ProviderStreamEvent[] = [];
+  assembler.closeAll(closing);
+  if (closing.length > 0) yield closing;
+  return assembler.result();
 }

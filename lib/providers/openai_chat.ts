@@ -1,14 +1,7 @@
-import { ProviderError } from "../errors.ts";
-import { emptyUsage } from "../usage.ts";
-import { streamSse } from "./http.ts";
 import { buildOpenAIRequest } from "./openai_request.ts";
 import { parseOpenAIStream } from "./openai_stream.ts";
-import type {
-  AssistantResult,
-  ProviderRequest,
-  ProviderStreamEvent,
-  StreamMessage,
-} from "./provider.ts";
+import type { StreamMessage } from "./provider.ts";
+import { providerStream } from "./stream_provider.ts";
 
 /**
  * The `openai-chat` provider: streams one assistant message from a Chat
@@ -39,31 +32,10 @@ import type {
  * }
  * ```
  */
-export const streamOpenAIChat: StreamMessage = async function* (
-  request: ProviderRequest,
-): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
-  const { url, headers, body } = buildOpenAIRequest(request);
-  const events = streamSse({
-    url,
-    headers,
-    body,
-    signal: request.signal,
-    idleTimeoutMs: request.idleTimeoutMs,
-  });
-  try {
-    return yield* parseOpenAIStream(events, withoutQuery(url));
-  } catch (error) {
-    // A failure that races the abort (a cut connection, a cancelled read) is the abort.
-    if (request.signal.aborted && error instanceof ProviderError) {
-      return {
-        content: error.partial?.content ?? [],
-        usage: error.partial?.usage ?? emptyUsage(),
-        stopReason: "aborted",
-      };
-    }
-    throw error;
-  }
-};
+export const streamOpenAIChat: StreamMessage = providerStream(
+  buildOpenAIRequest,
+  (events, url) => parseOpenAIStream(events, withoutQuery(url)),
+);
 
 /** The URL as shown in error messages: a query string may carry a credential. */
 function withoutQuery(url: string): string {

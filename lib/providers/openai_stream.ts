@@ -4,8 +4,8 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
-import { assembleBatches, type EventAssembler } from "./assemble_batches.ts";
-import { classifyStreamError, isAbortError } from "./http.ts";
+import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 
@@ -66,25 +66,7 @@ export async function* parseOpenAIStream(
   events: AsyncIterable<readonly SseEvent[]>,
   url: string,
 ): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
-  const assembler = new ChatCompletionAssembler(url);
-  try {
-    yield* assembleBatches(events, assembler);
-  } catch (error) {
-    if (isAbortError(error)) return assembler.result("aborted");
-    throw assembler.withPartial(error);
-  }
-  if (!assembler.ended && assembler.finishReason === undefined) {
-    throw assembler.withPartial(
-      new ProviderError(
-        "network",
-        `the stream from ${url} ended early: no "data: [DONE]" and no finish_reason`,
-      ),
-    );
-  }
-  const closing: ProviderStreamEvent[] = [];
-  assembler.closeAll(closing);
-  if (closing.length > 0) yield closing;
-  return assembler.result();
+  return yield* assembleMessage(events, new ChatCompletionAssembler(url));
 }
 
 type WireObject = Record<string, unknown>;
@@ -117,7 +99,7 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
 const QUOTE_CHARS = 200;
 
 /** Incremental state of one Chat Completions response. */
-class ChatCompletionAssembler implements EventAssembler {
+class ChatCompletionAssembler implements MessageAssembler {
   readonly #url: string;
   #blocks: AssembledBlock[] = [];
   /** The text or thinking block that the next delta of its kind extends. */
@@ -127,7 +109,7 @@ class ChatCompletionAssembler implements EventAssembler {
   #usage: Usage = emptyUsage();
   #refused = false;
   /** The last non-empty `finish_reason`. */
-  finishReason: string | undefined;
+  #finishReason: string | undefined;
   /** True once `[DONE]` arrived. */
   ended = false;
 
@@ -155,14 +137,23 @@ class ChatCompletionAssembler implements EventAssembler {
     }
     if (isObject(choice.delta)) this.#delta(choice.delta, out);
     if (typeof choice.finish_reason === "string" && choice.finish_reason !== "") {
-      this.finishReason = choice.finish_reason;
+      this.#finishReason = choice.finish_reason;
     }
-    if (this.finishReason === "error") {
+    if (this.#finishReason === "error") {
       throw new ProviderError(
         "server",
         `${this.#url} ended the response with finish_reason "error"`,
       );
     }
+  }
+
+  /** EOF without `[DONE]` and without a finish reason: the connection was cut. */
+  cutShort(): ProviderError | undefined {
+    if (this.ended || this.#finishReason !== undefined) return undefined;
+    return new ProviderError(
+      "network",
+      `the stream from ${this.#url} ended early: no "data: [DONE]" and no finish_reason`,
+    );
   }
 
   /** Completes every block still open (text, thinking, tool calls). */
@@ -217,7 +208,7 @@ class ChatCompletionAssembler implements EventAssembler {
   }
 
   #stopReason(): StopReason {
-    const mapped = STOP_REASONS.get(this.finishReason ?? "") ?? "end_turn";
+    const mapped = STOP_REASONS.get(this.#finishReason ?? "") ?? "end_turn";
     if (this.#calls.length > 0 && mapped === "end_turn") return "tool_use";
     if (this.#refused && mapped === "end_turn") return "refusal";
     return mapped;

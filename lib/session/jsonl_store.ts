@@ -7,7 +7,7 @@ import {
   SessionNotFoundError,
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
-import { checkSessionId, newSessionId } from "./ids.ts";
+import { checkSessionId } from "./ids.ts";
 import {
   headerLine,
   JSONL_FORMAT_VERSION,
@@ -20,6 +20,7 @@ import {
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
+import { draftSession, emptySessionInfo, type PendingSession } from "./store_common.ts";
 import type {
   CreateSessionOptions,
   ListSessionsOptions,
@@ -46,14 +47,6 @@ export interface RepairReport {
   kept: number;
   /** Lines dropped, with why. */
   dropped: { line: number; reason: string }[];
-}
-
-/** A session not written yet: what `create` was told, kept for the header. */
-interface PendingSession {
-  created: string;
-  cwd?: string;
-  metadata?: string;
-  name?: string;
 }
 
 /** The sidecar `<id>.meta.json`: the list entry of a session file of a given size and mtime. */
@@ -149,19 +142,8 @@ export class FileSystemJSONLStore implements SessionStore {
    */
   create(options: CreateSessionOptions = {}): Session {
     this.#assertOpen();
-    const id = newSessionId();
-    const created = new Date().toISOString();
-    const pending: PendingSession = { created };
-    const info: SessionInfo = {
-      id,
-      created,
-      modified: created,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
-    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
-    if (options.metadata !== undefined) pending.metadata = options.metadata;
-    this.#pending.set(id, pending);
+    const { pending, info } = draftSession(options);
+    this.#pending.set(info.id, pending);
     return new Session(info, this, false, options.metadata);
   }
 
@@ -508,14 +490,7 @@ export class FileSystemJSONLStore implements SessionStore {
 
   #pendingInfo(id: string): SessionInfo {
     const pending = this.#pending.get(id);
-    const created = pending?.created ?? new Date().toISOString();
-    const info: SessionInfo = {
-      id,
-      created,
-      modified: created,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
+    const info = emptySessionInfo(id, pending?.created ?? new Date().toISOString());
     if (pending?.cwd !== undefined) info.cwd = pending.cwd;
     if (pending?.name) info.name = pending.name;
     return info;

@@ -1,10 +1,9 @@
 import postgres from "postgres";
 import { Conversation } from "../conversation.ts";
-import { AmbiguousSessionIdError, SessionCorruptError, SessionNotFoundError } from "./errors.ts";
-import { checkSessionId, newSessionId } from "./ids.ts";
+import { AmbiguousSessionIdError, SessionNotFoundError } from "./errors.ts";
+import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import {
-  decodeMessage,
   decodeWire,
   searchableText,
   stringifyWellFormed,
@@ -12,6 +11,13 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
+import {
+  decodeMessageRows,
+  draftSession,
+  type PendingSession as DraftedSession,
+  searchHitFromRow,
+  type StoredRow as Row,
+} from "./store_common.ts";
 import type {
   CreateSessionOptions,
   ListSessionsOptions,
@@ -86,15 +92,10 @@ const AMBIGUITY_SHOWN = 5;
 /** Migrations already run per client, so owner views share one run. */
 const migrated = new WeakMap<PostgresClient, Promise<void>>();
 
-interface PendingSession {
-  created: string;
+/** A session not written yet, with the owner its row will get. */
+interface PendingSession extends DraftedSession {
   ownerId: string | null;
-  cwd?: string;
-  metadata?: string;
-  name?: string;
 }
-
-type Row = Record<string, unknown>;
 
 /**
  * Sessions in PostgreSQL, for services whose processes and hosts share one
@@ -169,20 +170,9 @@ export class PostgresStore implements SessionStore {
         `This store is scoped to owner ${this.ownerId}; it cannot create sessions for ${ownerId}`,
       );
     }
-    const id = newSessionId();
-    const created = new Date().toISOString();
-    const pending: PendingSession = { created, ownerId: ownerId ?? null };
-    const info: SessionInfo = {
-      id,
-      created,
-      modified: created,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
-    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
-    if (options.metadata !== undefined) pending.metadata = options.metadata;
+    const { pending, info } = draftSession(options);
     if (ownerId !== undefined) info.ownerId = ownerId;
-    this.#pending.set(id, pending);
+    this.#pending.set(info.id, { ...pending, ownerId: ownerId ?? null });
     return new Session(info, this, false, options.metadata);
   }
 
@@ -254,20 +244,7 @@ export class PostgresStore implements SessionStore {
     if (!session) return null;
     const rows =
       await sql`SELECT seq, message FROM panto_messages WHERE session_id = ${id} ORDER BY seq`;
-    const messages = rows.map((row, index) => {
-      try {
-        if (row.seq !== index) {
-          throw new Error(`expected message ${index}, found ${String(row.seq)}`);
-        }
-        return decodeMessage(JSON.parse(String(row.message)));
-      } catch (error) {
-        throw new SessionCorruptError(
-          `panto_messages (session ${id})`,
-          index + 1,
-          (error as Error).message,
-        );
-      }
-    });
+    const messages = decodeMessageRows(rows, `panto_messages (session ${id})`);
     return new Conversation(
       messages,
       session.metadata === null ? undefined : String(session.metadata),
@@ -343,12 +320,7 @@ export class PostgresStore implements SessionStore {
       WHERE m.search_vector @@ q AND ${this.#owned(sql, sql`s.owner_id`)}
       ORDER BY ts_rank(m.search_vector, q) DESC, s.modified DESC, m.seq
       LIMIT ${options.limit ?? 50}`;
-    return rows.map((row) => ({
-      sessionId: String(row.session_id),
-      messageIndex: Number(row.seq),
-      role: String(row.role) as SearchHit["role"],
-      snippet: String(row.snippet).replace(/\s+/g, " "),
-    }));
+    return rows.map(searchHitFromRow);
   }
 
   /**

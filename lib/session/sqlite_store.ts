@@ -1,11 +1,10 @@
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { Conversation } from "../conversation.ts";
-import { AmbiguousSessionIdError, SessionCorruptError, SessionNotFoundError } from "./errors.ts";
-import { checkSessionId, newSessionId } from "./ids.ts";
+import { AmbiguousSessionIdError, SessionNotFoundError } from "./errors.ts";
+import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import {
-  decodeMessage,
   decodeWire,
   searchableText,
   stringifyWellFormed,
@@ -13,6 +12,13 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
+import {
+  decodeMessageRows,
+  draftSession,
+  type PendingSession,
+  searchHitFromRow,
+  type StoredRow as Row,
+} from "./store_common.ts";
 import type {
   CreateSessionOptions,
   ListSessionsOptions,
@@ -63,16 +69,6 @@ const MIGRATIONS: readonly string[] = [
      DELETE FROM message_text WHERE rowid = old.id;
    END;`,
 ];
-
-/** A session not written yet: what `create` was told. */
-interface PendingSession {
-  created: string;
-  cwd?: string;
-  metadata?: string;
-  name?: string;
-}
-
-type Row = Record<string, unknown>;
 
 const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, wire";
 const AMBIGUITY_SHOWN = 5;
@@ -141,19 +137,8 @@ export class SQLiteStore implements SessionStore {
    */
   create(options: CreateSessionOptions = {}): Session {
     this.#assertOpen();
-    const id = newSessionId();
-    const created = new Date().toISOString();
-    const pending: PendingSession = { created };
-    const info: SessionInfo = {
-      id,
-      created,
-      modified: created,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
-    if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
-    if (options.metadata !== undefined) pending.metadata = options.metadata;
-    this.#pending.set(id, pending);
+    const { pending, info } = draftSession(options);
+    this.#pending.set(info.id, pending);
     return new Session(info, this, false, options.metadata);
   }
 
@@ -230,17 +215,7 @@ export class SQLiteStore implements SessionStore {
         "SELECT seq, message FROM messages WHERE session_id = ? ORDER BY seq",
         id,
       );
-      const messages = rows.map((row, index) => {
-        try {
-          if (row.seq !== index) {
-            throw new Error(`expected message ${index}, found ${String(row.seq)}`);
-          }
-          return decodeMessage(JSON.parse(String(row.message)));
-        } catch (error) {
-          const where = `${this.path} (session ${id}, message)`;
-          throw new SessionCorruptError(where, index + 1, (error as Error).message);
-        }
-      });
+      const messages = decodeMessageRows(rows, `${this.path} (session ${id}, message)`);
       const metadata = session.metadata === null ? undefined : String(session.metadata);
       return new Conversation(messages, metadata);
     });
@@ -313,12 +288,7 @@ export class SQLiteStore implements SessionStore {
         match,
         options.limit ?? 50,
       );
-      return rows.map((row) => ({
-        sessionId: String(row.session_id),
-        messageIndex: Number(row.seq),
-        role: String(row.role) as SearchHit["role"],
-        snippet: String(row.snippet).replace(/\s+/g, " "),
-      }));
+      return rows.map(searchHitFromRow);
     });
   }
 

@@ -1,0 +1,77 @@
+import { ProviderError } from "../errors.ts";
+import { emptyUsage } from "../usage.ts";
+import { streamSse } from "./http.ts";
+import type {
+  AssistantResult,
+  ProviderRequest,
+  ProviderStreamEvent,
+  StreamMessage,
+} from "./provider.ts";
+import type { SseEvent } from "./sse.ts";
+
+/** The HTTP request a provider builds: where to POST, with which headers and JSON body. */
+export interface ProviderHttpRequest {
+  /** Full URL. */
+  url: string;
+  /** Request headers, auth included. */
+  headers: Record<string, string>;
+  /** The body, JSON-serialised before sending. */
+  body: unknown;
+}
+
+/** Assembles a message from batches of SSE events read from `url`. */
+export type ParseProviderStream = (
+  events: AsyncIterable<readonly SseEvent[]>,
+  url: string,
+) => AsyncGenerator<ProviderStreamEvent[], AssistantResult, void>;
+
+/**
+ * A provider from its two halves: `build` turns the request into HTTP,
+ * `parse` turns the server-sent events of the reply into a message. When
+ * `request.signal` fires, what was assembled so far is returned with stop
+ * reason `aborted` instead of an error.
+ *
+ * @example
+ * ```ts ignore
+ * import { providerStream } from "./stream_provider.ts";
+ * import { buildAnthropicRequest } from "./anthropic_request.ts";
+ * import { parseAnthropicStream } from "./anthropic_stream.ts";
+ * const streamAnthropic = providerStream(buildAnthropicRequest, parseAnthropicStream);
+ * ```
+ *
+ * @param build Builds the URL, headers and body of a request.
+ * @param parse Assembles the reply; it is given the built URL.
+ * @returns The provider.
+ */
+export function providerStream(
+  build: (request: ProviderRequest) => ProviderHttpRequest,
+  parse: ParseProviderStream,
+): StreamMessage {
+  return async function* (
+    request: ProviderRequest,
+  ): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
+    const { url, headers, body } = build(request);
+    const events = streamSse({
+      url,
+      headers,
+      body,
+      signal: request.signal,
+      idleTimeoutMs: request.idleTimeoutMs,
+    });
+    try {
+      return yield* parse(events, url);
+    } catch (error) {
+      // An abort may surface as another failure (a cut connection, a cancelled
+      // read) when it races with the read; the caller asked to stop, so it is
+      // not an error.
+      if (request.signal.aborted && error instanceof ProviderError) {
+        return {
+          content: error.partial?.content ?? [],
+          usage: error.partial?.usage ?? emptyUsage(),
+          stopReason: "aborted",
+        };
+      }
+      throw error;
+    }
+  };
+}

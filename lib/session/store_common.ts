@@ -1,0 +1,113 @@
+// What the file, SQLite and PostgreSQL stores do alike: drafting a session
+// before its first write, and reading back rows of stored messages and hits.
+import type { Message } from "../message.ts";
+import { newSessionId } from "./ids.ts";
+import { decodeMessage } from "./serialize.ts";
+import { SessionCorruptError } from "./errors.ts";
+import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
+
+/** A session not written yet: what `create` was told, kept for its first write. */
+export interface PendingSession {
+  /** When `create` ran (ISO 8601). */
+  created: string;
+  /** The working directory `create` was given. */
+  cwd?: string;
+  /** The conversation metadata `create` was given. */
+  metadata?: string;
+  /** A name given before the first write. */
+  name?: string;
+}
+
+/** A database row, column name to value. */
+export type StoredRow = Record<string, unknown>;
+
+/**
+ * The list entry of a session with no messages yet.
+ *
+ * @example
+ * ```ts
+ * const info = emptySessionInfo("0190-example", "2025-01-01T00:00:00.000Z");
+ * console.assert(info.messageCount === 0 && info.modified === info.created);
+ * ```
+ *
+ * @param id The session id.
+ * @param created When it was created (ISO 8601); also its modification time.
+ * @returns The entry.
+ */
+export function emptySessionInfo(id: string, created: string): SessionInfo {
+  return { id, created, modified: created, messageCount: 0, lastUserMessage: "" };
+}
+
+/**
+ * A new session's pending record and list entry, from `create`'s options
+ * (a fresh id, created now).
+ *
+ * @example
+ * ```ts
+ * const { pending, info } = draftSession({ cwd: "/work" });
+ * console.assert(pending.cwd === "/work" && info.cwd === "/work");
+ * ```
+ *
+ * @param options The working directory and metadata to keep.
+ * @returns The pending record (for the first write) and the entry (for the handle).
+ */
+export function draftSession(
+  options: CreateSessionOptions,
+): { pending: PendingSession; info: SessionInfo } {
+  const created = new Date().toISOString();
+  const pending: PendingSession = { created };
+  const info = emptySessionInfo(newSessionId(), created);
+  if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
+  if (options.metadata !== undefined) pending.metadata = options.metadata;
+  return { pending, info };
+}
+
+/**
+ * Decodes message rows (`seq`, `message` JSON), which must be numbered 0, 1, 2, … in order.
+ *
+ * @example
+ * ```ts
+ * const message = { role: "user", content: [], timestamp: "2025-01-01T00:00:00.000Z" };
+ * const [decoded] = decodeMessageRows([{ seq: 0, message: JSON.stringify(message) }], "db");
+ * console.assert(decoded?.role === "user");
+ * ```
+ *
+ * @param rows The rows, ordered by `seq`.
+ * @param where Where they come from, for the error.
+ * @returns The messages.
+ * @throws {SessionCorruptError} Naming `where` and the message number of a gap or a bad record.
+ */
+export function decodeMessageRows(rows: readonly StoredRow[], where: string): Message[] {
+  return rows.map((row, index) => {
+    try {
+      if (row.seq !== index) {
+        throw new Error(`expected message ${index}, found ${String(row.seq)}`);
+      }
+      return decodeMessage(JSON.parse(String(row.message)));
+    } catch (error) {
+      throw new SessionCorruptError(where, index + 1, (error as Error).message);
+    }
+  });
+}
+
+/**
+ * A search hit from a row of `session_id`, `seq`, `role` and `snippet`
+ * (white space in the snippet folded to single spaces).
+ *
+ * @example
+ * ```ts
+ * const hit = searchHitFromRow({ session_id: "s", seq: 2, role: "user", snippet: "a\n b" });
+ * console.assert(hit.snippet === "a b" && hit.messageIndex === 2);
+ * ```
+ *
+ * @param row The row.
+ * @returns The hit.
+ */
+export function searchHitFromRow(row: StoredRow): SearchHit {
+  return {
+    sessionId: String(row.session_id),
+    messageIndex: Number(row.seq),
+    role: String(row.role) as SearchHit["role"],
+    snippet: String(row.snippet).replace(/\s+/g, " "),
+  };
+}
