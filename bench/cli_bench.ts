@@ -269,7 +269,11 @@ async function writePantoHistory(
       const text = historyAnswer(i / 2, i + 2 >= HISTORY_MESSAGES);
       messages.push(
         {
-          message: { role: "user", content: [{ type: "text", text: historyQuestion(i / 2) }], timestamp },
+          message: {
+            role: "user",
+            content: [{ type: "text", text: historyQuestion(i / 2) }],
+            timestamp,
+          },
           conversation: [],
           toolsAvailable: [],
         },
@@ -499,16 +503,21 @@ async function measureVersion(program: Program, cwd: string): Promise<number> {
   return ms;
 }
 
-async function measurePrint(
-  program: Program,
-  cwd: string,
-  server: FakeLlmServer,
-  run: number,
-): Promise<number> {
-  const token = `PRINT-OK-${run}`;
-  server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `Hello! ${token}` }] });
+const PRINT_TOKEN = "PRINT-OK";
+
+/** Consumes replies a failed run left queued, so they cannot answer the next program. */
+async function drainReplies(server: FakeLlmServer): Promise<void> {
+  while (server.pendingReplies > 0) {
+    const response = await fetch(`${server.url}/v1/messages`, { method: "POST", body: "{}" });
+    await response.body?.cancel();
+  }
+}
+
+async function measurePrint(program: Program, cwd: string, server: FakeLlmServer): Promise<number> {
+  await drainReplies(server);
+  server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `Hello! ${PRINT_TOKEN}` }] });
   const { ms, stdout } = await timeRun(program, ["-p", "Say hello in one line."], cwd);
-  if (!stdout.includes(token)) {
+  if (!stdout.includes(PRINT_TOKEN)) {
     throw new Error(`${program.name} -p printed ${JSON.stringify(stdout.slice(0, 200))}`);
   }
   return ms;
@@ -620,6 +629,7 @@ async function measureStream(
     if (!await settle(log)) throw new Error(`${program.name} never went idle after resuming`);
     await tmux.type("Write the long answer.");
     if (!await settle(log)) throw new Error(`${program.name} never went idle after typing`);
+    await drainReplies(server);
     server.enqueue({ kind: "slow", delayMs: DELTA_MS, source: { kind: "sse", body: reply } });
     const [cpuBefore, bytesBefore] = [await cpuMs(pid), await fileSize(log)];
     const start = nowEpochMs();
@@ -645,37 +655,35 @@ function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 160);
 }
 
-/** Runs `runs` rounds over the programs (interleaved), recording one row per value. */
-async function measure<T extends Record<string, number>>(
+/** Runs `runs` rounds over the programs (interleaved); each row gets the median of one key. */
+async function measure(
   programs: Program[],
   runs: number,
-  rows: { [K in keyof T]: Row },
-  task: (program: Program, run: number) => Promise<T>,
+  rows: Record<string, Row>,
+  task: (program: Program) => Promise<Record<string, number>>,
 ): Promise<void> {
-  const samples = new Map<string, Map<keyof T, number[]>>();
+  const samples = new Map<string, Record<string, number>[]>();
   const failures = new Map<string, string>();
   for (let run = 0; run < runs; run++) {
     for (const program of programs) {
       if (failures.has(program.name)) continue;
       try {
-        const result = await task(program, run);
-        const perKey = samples.get(program.name) ?? new Map<keyof T, number[]>();
-        for (const key of Object.keys(result) as (keyof T)[]) {
-          perKey.set(key, [...(perKey.get(key) ?? []), result[key]]);
-        }
-        samples.set(program.name, perKey);
+        const result = await task(program);
+        samples.set(program.name, [...(samples.get(program.name) ?? []), result]);
       } catch (error) {
         failures.set(program.name, errorText(error));
       }
     }
   }
   for (const program of programs) {
-    for (const key of Object.keys(rows) as (keyof T)[]) {
-      const failure = failures.get(program.name);
-      const values = samples.get(program.name)?.get(key) ?? [];
-      rows[key].cells.set(
+    const failure = failures.get(program.name);
+    for (const [key, row] of Object.entries(rows)) {
+      const values = (samples.get(program.name) ?? []).map((result) => result[key]!);
+      row.cells.set(
         program.name,
-        failure === undefined ? { value: median(values) } : { na: failure },
+        failure === undefined ? { value: median(values) } : {
+          na: failure,
+        },
       );
     }
   }
@@ -775,8 +783,12 @@ async function main(): Promise<void> {
         return { ms: result.ms, rss: result.rss / 1024 };
       });
     }
-    await measure(programs, PRINT_RUNS, { ms: print }, (p, run) =>
-      measurePrint(p, cwd, server, run).then((ms) => ({ ms })));
+    await measure(
+      programs,
+      PRINT_RUNS,
+      { ms: print },
+      (p) => measurePrint(p, cwd, server).then((ms) => ({ ms })),
+    );
     if (tmuxAvailable) {
       const reply = answerStream(longAnswer(ANSWER_LINES), DELTA_CHARS);
       await measure(

@@ -165,5 +165,13 @@ function chooseModel(
     const candidates = match(modelChoices(config), resumed.info);
     if (candidates.length === 1) return resolveModel(config, candidates[0]!.alias, args);
   }
-  return resolveModel(config, args.model, args);
+  return resolveModel(config, args.model ?? (adHoc ? undefined : defaultFromKeys(config)), args);
+}
+
+/** Without a model flag or a configured default: a current model of whichever vendor has a key set. */
+function defaultFromKeys(config: PantoConfig): string | undefined {
+  if (config.defaultModel) return undefined;
+  if (readEnv("ANTHROPIC_API_KEY")) return "anthropic/claude-sonnet-4-5";
+  if (readEnv("OPENAI_API_KEY")) return "openai/gpt-4o";
+  return undefined;
 }

@@ -1,14 +1,7 @@
-import { extname, relative } from "node:path";
+import { relative } from "node:path";
 import type { ImageBlock } from "@panto/lib";
+import { imageMediaType } from "./tools/image_types.ts";
 import { resolveWorkspacePath } from "./tools/workspace_path.ts";
-
-const IMAGE_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
 
 /** A prompt with its `@file` attachments resolved. */
 export interface ExpandedPrompt {
@@ -38,7 +31,7 @@ export async function expandAttachments(text: string, cwd: string): Promise<Expa
     if (!path) continue;
     const shown = relative(cwd, path) || word;
     out.files.push(shown);
-    const mediaType = IMAGE_TYPES[extname(path).toLowerCase()];
+    const mediaType = imageMediaType(path);
     if (mediaType) {
       out.images.push({ type: "image", mediaType, data: (await Deno.readFile(path)).toBase64() });
     } else {

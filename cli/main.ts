@@ -1,4 +1,4 @@
-import { AmbiguousSessionIdError, InvalidSessionIdError } from "@panto/lib";
+import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
 import { UiEvents } from "@panto/tui";
 import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
 import { setupApp } from "./app_setup.ts";
@@ -106,6 +106,9 @@ function exitCodeFor(error: unknown): number {
 /** A user-facing line for an error: our own errors and known kinds without a stack. */
 function describeFailure(error: unknown): string {
   if (error instanceof CliError) return error.message;
+  if (error instanceof SessionCorruptError) {
+    return `${error.message} (from the command line: panto sessions repair ID)`;
+  }
   if (error instanceof Deno.errors.NotCapable) {
     return `${error.message}. panto lacks a permission: run it through \`deno task panto\` or grant it with the matching --allow-* flag`;
   }

@@ -26,8 +26,20 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const graphemeWidths = new Map<string, number>();
 const GRAPHEME_CACHE_LIMIT = 4096;
 
-/** Width of one grapheme cluster, memoized (non-ASCII clusters repeat a lot). */
-function graphemeWidth(grapheme: string): number {
+/**
+ * Terminal cell width of one grapheme cluster (0, 1 or 2), consistent with
+ * `string-width`; memoized, since non-ASCII clusters repeat a lot.
+ *
+ * @example
+ * ```ts
+ * import { graphemeWidth } from "./text_width.ts";
+ * console.assert(graphemeWidth("a") === 1 && graphemeWidth("界") === 2);
+ * ```
+ *
+ * @param grapheme One grapheme cluster, without escape sequences.
+ * @returns Its width in columns.
+ */
+export function graphemeWidth(grapheme: string): number {
   if (grapheme.length === 1) {
     const code = grapheme.charCodeAt(0);
     if (code >= 0x20 && code < 0x7f) return 1;

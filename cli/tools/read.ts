@@ -1,17 +1,10 @@
-import { extname } from "node:path";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { imageMediaType } from "./image_types.ts";
 import { DEFAULT_MAX_BYTES, truncateLine, truncateText } from "./truncate.ts";
 import { resolveWorkspacePath } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
-const IMAGE_TYPES: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-};
 
 /** Options for {@linkcode readTool}. */
 export interface ReadToolOptions {
@@ -58,7 +51,7 @@ export function readTool(options: ReadToolOptions): Tool {
         options.allowedRoots,
       );
       const bytes = await readFileBytes(path, String(args.path));
-      const mediaType = IMAGE_TYPES[extname(path).toLowerCase()];
+      const mediaType = imageMediaType(path);
       if (mediaType) return ResultParts.image(bytes, mediaType);
       if (bytes.subarray(0, 8000).includes(0)) {
         return ResultParts.error(

@@ -1,9 +1,9 @@
 // What the file, SQLite and PostgreSQL stores do alike: drafting a session
 // before its first write, and reading back rows of stored messages and hits.
 import type { Message } from "../message.ts";
+import { SessionCorruptError } from "./errors.ts";
 import { newSessionId } from "./ids.ts";
 import { decodeMessage } from "./serialize.ts";
-import { SessionCorruptError } from "./errors.ts";
 import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
 
 /** A session not written yet: what `create` was told, kept for its first write. */
@@ -26,6 +26,7 @@ export type StoredRow = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import { emptySessionInfo } from "./store_common.ts";
  * const info = emptySessionInfo("0190-example", "2025-01-01T00:00:00.000Z");
  * console.assert(info.messageCount === 0 && info.modified === info.created);
  * ```
@@ -44,6 +45,7 @@ export function emptySessionInfo(id: string, created: string): SessionInfo {
  *
  * @example
  * ```ts
+ * import { draftSession } from "./store_common.ts";
  * const { pending, info } = draftSession({ cwd: "/work" });
  * console.assert(pending.cwd === "/work" && info.cwd === "/work");
  * ```
@@ -67,6 +69,7 @@ export function draftSession(
  *
  * @example
  * ```ts
+ * import { decodeMessageRows } from "./store_common.ts";
  * const message = { role: "user", content: [], timestamp: "2025-01-01T00:00:00.000Z" };
  * const [decoded] = decodeMessageRows([{ seq: 0, message: JSON.stringify(message) }], "db");
  * console.assert(decoded?.role === "user");
@@ -96,6 +99,7 @@ export function decodeMessageRows(rows: readonly StoredRow[], where: string): Me
  *
  * @example
  * ```ts
+ * import { searchHitFromRow } from "./store_common.ts";
  * const hit = searchHitFromRow({ session_id: "s", seq: 2, role: "user", snippet: "a\n b" });
  * console.assert(hit.snippet === "a b" && hit.messageIndex === 2);
  * ```

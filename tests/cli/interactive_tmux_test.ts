@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
@@ -32,21 +33,7 @@ async function start(): Promise<Fixture> {
     (_, i) => (i === 14 ? "secret-line-42" : `note ${i + 1}`),
   );
   await Deno.writeTextFile(join(project, "notes.txt"), notes.join("\n") + "\n");
-  await Deno.writeTextFile(
-    join(home, "config.json"),
-    JSON.stringify({
-      defaultModel: "fast",
-      providers: {
-        fakeopenai: { api: "openai-chat", baseUrl: server.openaiBaseUrl },
-        fakeanthropic: { api: "anthropic-messages", baseUrl: server.anthropicBaseUrl },
-      },
-      models: {
-        fast: { provider: "fakeopenai", model: "fast-model" },
-        smart: { provider: "fakeanthropic", model: "smart-model" },
-      },
-      retry: { maxRetries: 0 },
-    }),
-  );
+  await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
   const command =
     `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)}; echo exit=$? > ${
       shellQuote(status)

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
 
@@ -13,20 +14,7 @@ async function withHome(fn: (server: FakeLlmServer, home: string) => Promise<voi
   const server = await FakeLlmServer.start();
   const home = await Deno.makeTempDir({ prefix: "panto-home-" });
   try {
-    await Deno.writeTextFile(
-      join(home, "config.json"),
-      JSON.stringify({
-        defaultModel: "fast",
-        providers: {
-          fakeopenai: { api: "openai-chat", baseUrl: server.openaiBaseUrl },
-          fakeanthropic: { api: "anthropic-messages", baseUrl: server.anthropicBaseUrl },
-        },
-        models: {
-          fast: { provider: "fakeopenai", model: "fast-model" },
-          smart: { provider: "fakeanthropic", model: "smart-model" },
-        },
-      }),
-    );
+    await writeFakeConfig(home, server);
     await fn(server, home);
   } finally {
     await server.close();
@@ -188,3 +176,45 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
   }
   return out;
 }
+
+Deno.test("sessions: a corrupt session fails closed, repair keeps the valid lines and backs up the file", async () => {
+  await withHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "first answer");
+    assert.equal((await runPanto(["-p", "first"], { env })).code, 0);
+    const [session] = await sessionsJson(home);
+    const file = join(home, "sessions", `${session!.id}.jsonl`);
+    const lines = (await Deno.readTextFile(file)).split("\n");
+    lines.splice(2, 0, "{ this is not json");
+    await Deno.writeTextFile(file, lines.join("\n"));
+
+    const broken = await runPanto(["-p", "-c", "second"], { env });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, new RegExp(`${session!.id}\\.jsonl:3 is corrupt`));
+    assert.match(broken.stderr, /panto sessions repair/);
+
+    const repair = await runPanto(["sessions", "repair", session!.id], { env });
+    assert.equal(repair.code, 0, repair.stderr);
+    assert.match(repair.stdout, /dropped 1/);
+    assert.match(repair.stdout, /saved as .*bak/);
+
+    answer(server, "second answer");
+    const after = await runPanto(["-p", "-c", "second"], { env });
+    assert.equal(after.code, 0, after.stderr);
+    assert.match(
+      JSON.stringify(server.requests.at(-1)!.body),
+      /first answer/,
+      "the valid history survived",
+    );
+  });
+});
+
+Deno.test("panto completion prints a shell completion script", async () => {
+  const bash = await runPanto(["completion", "bash"]);
+  assert.equal(bash.code, 0, bash.stderr);
+  assert.match(bash.stdout, /_panto/);
+  assert.match(bash.stdout, /complete/);
+  const fish = await runPanto(["completion", "fish"]);
+  assert.equal(fish.code, 0);
+  assert.match(fish.stdout, /commandline/);
+});

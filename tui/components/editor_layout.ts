@@ -4,9 +4,9 @@
  *
  * @module
  */
+import { graphemeWidth } from "../text_width.ts";
 import type { CursorPosition, EditorBuffer, TextUnit } from "./editor_buffer.ts";
 import { isSpaceUnit } from "./editor_buffer.ts";
-import { graphemeWidth } from "./wrap_text.ts";
 
 /** One screen row: a slice `[start, end)` of logical line `line`. */
 export interface Row {

@@ -4,33 +4,12 @@
  *
  * @module
  */
-import stringWidth from "string-width";
+import { graphemeWidth } from "../text_width.ts";
 import { escapeEnd, SgrState } from "./sgr_state.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const TAB_SPACES = "    ";
-
-const widthCache = new Map<string, number>();
-const WIDTH_CACHE_LIMIT = 4096;
-
-/**
- * Terminal cell width of one grapheme cluster (0, 1 or 2), consistent with
- * `string-width`.
- */
-export function graphemeWidth(grapheme: string): number {
-  if (grapheme.length === 1) {
-    const code = grapheme.charCodeAt(0);
-    if (code >= 0x20 && code < 0x7f) return 1;
-  }
-  let width = widthCache.get(grapheme);
-  if (width === undefined) {
-    width = stringWidth(grapheme);
-    if (widthCache.size >= WIDTH_CACHE_LIMIT) widthCache.clear();
-    widthCache.set(grapheme, width);
-  }
-  return width;
-}
 
 /**
  * Splits plain text (no escapes) into grapheme clusters, with a fast path
