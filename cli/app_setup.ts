@@ -52,6 +52,10 @@ export interface SetupOptions {
   pick?: SessionPicker;
   /** Key actions the config may rebind (others are reported as typos). */
   keybindingActions?: readonly string[];
+  /** The working directory (default `Deno.cwd()`). */
+  cwd?: string;
+  /** panto's home (default from `PANTO_HOME`, else `~/.panto`). */
+  pantoHome?: string;
 }
 
 /**
@@ -65,8 +69,8 @@ export interface SetupOptions {
  * @returns The wired app.
  */
 export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Promise<App> {
-  const cwd = Deno.cwd();
-  const pantoHome = resolvePantoHome(readEnv, cwd);
+  const cwd = options.cwd ?? Deno.cwd();
+  const pantoHome = options.pantoHome ?? resolvePantoHome(readEnv, cwd);
   const config = await loadConfig({
     pantoHome,
     cwd,
