@@ -29,7 +29,7 @@
  *
  * Run: `deno run -A bench/cli_bench.ts`. Knobs (environment):
  * `BENCH_CLI_RUNS` (`--version` runs, 10), `BENCH_CLI_UI_RUNS` (5),
- * `BENCH_CLI_PRINT_RUNS` (5), `BENCH_CLI_STREAM_RUNS` (1),
+ * `BENCH_CLI_PRINT_RUNS` (5), `BENCH_CLI_STREAM_RUNS` (3),
  * `BENCH_CLI_HISTORY` (earlier messages, 300), `BENCH_CLI_ANSWER_LINES` (1000),
  * `BENCH_CLI_DELTA_CHARS` (20), `BENCH_CLI_DELTA_MS` (2),
  * `BENCH_PI_NODE_PREFIX` (see above).
@@ -54,7 +54,7 @@ function knob(name: string, fallback: number, min = 1): number {
 const VERSION_RUNS = knob("BENCH_CLI_RUNS", 10);
 const UI_RUNS = knob("BENCH_CLI_UI_RUNS", 5);
 const PRINT_RUNS = knob("BENCH_CLI_PRINT_RUNS", 5);
-const STREAM_RUNS = knob("BENCH_CLI_STREAM_RUNS", 1);
+const STREAM_RUNS = knob("BENCH_CLI_STREAM_RUNS", 3);
 const HISTORY_MESSAGES = knob("BENCH_CLI_HISTORY", 300, 2);
 const ANSWER_LINES = knob("BENCH_CLI_ANSWER_LINES", 1000, 2);
 const DELTA_CHARS = knob("BENCH_CLI_DELTA_CHARS", 20);
@@ -80,8 +80,8 @@ interface Program {
   welcome: RegExp;
   /** The model name its footer ends with once the prompt is ready. */
   footerModel: string;
-  /** Arguments that resume the prepared long conversation. */
-  resumeArgs: string[];
+  /** Saves a new copy of the long conversation; returns the arguments that resume it. */
+  freshHistory: () => Promise<string[]>;
 }
 
 /** A column that could not be run, and why. */
@@ -129,13 +129,26 @@ async function piSpecifier(): Promise<string> {
   return spec;
 }
 
+/** Other work on the machine skews every figure: the report says how busy it was. */
+async function loadAverage(): Promise<string> {
+  return await Deno.readTextFile("/proc/loadavg").then(
+    (text) => text.split(" ").slice(0, 3).join(" "),
+    () => "unknown",
+  );
+}
+
 const CLOCK_TICKS = await run("getconf", ["CLK_TCK"]).then(Number, () => 100);
 
 // --- programs ----------------------------------------------------------------
 
 const TERMINAL_ENV = { TERM: "xterm-256color", COLORTERM: "truecolor" };
 
-async function preparePanto(root: string, server: FakeLlmServer, denoCache: string) {
+async function preparePanto(
+  root: string,
+  cwd: string,
+  server: FakeLlmServer,
+  denoCache: string,
+): Promise<Program> {
   const home = join(root, "panto-home");
   const pantoHome = join(home, ".panto");
   await Deno.mkdir(pantoHome, { recursive: true });
@@ -147,23 +160,22 @@ async function preparePanto(root: string, server: FakeLlmServer, denoCache: stri
       models: { fake: { provider: "fake", model: "fake-model" } },
     }),
   );
-  const program: Program = {
+  return {
     name: "panto",
     argv: [Deno.execPath(), "run", "-q", "-A", join(REPO, "cli/main.ts")],
     env: { ...TERMINAL_ENV, HOME: home, PANTO_HOME: pantoHome, DENO_DIR: denoCache },
     welcome: /panto \d+\.\d+\.\d+/,
     footerModel: "fake",
-    resumeArgs: [],
+    freshHistory:
+      async () => ["-r", await writePantoHistory(join(pantoHome, "sessions"), cwd, server)],
   };
-  const id = await writePantoHistory(join(pantoHome, "sessions"), root, server);
-  program.resumeArgs = ["-r", id];
-  return program;
 }
 
 async function preparePi(
   name: string,
   argv: string[],
   root: string,
+  cwd: string,
   server: FakeLlmServer,
   denoCache: string,
 ): Promise<Program> {
@@ -187,14 +199,13 @@ async function preparePi(
     join(agentDir, "settings.json"),
     JSON.stringify({ defaultProvider: "fake", defaultModel: "fake-model" }),
   );
-  const sessionFile = await writePiHistory(join(home, "history"), root);
   return {
     name,
     argv,
     env: { ...TERMINAL_ENV, HOME: home, DENO_DIR: denoCache, PI_OFFLINE: "1" },
     welcome: /pi v\d+\.\d+\.\d+/,
     footerModel: "fake-model",
-    resumeArgs: ["--session", sessionFile],
+    freshHistory: async () => ["--session", await writePiHistory(join(home, "history"), cwd)],
   };
 }
 
@@ -471,12 +482,12 @@ function median(samples: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Runs the program to exit; returns the wall time (ms) and its stdout. */
+/** Runs the program to exit; returns the wall time (ms) and its output. */
 async function timeRun(
   program: Program,
   args: string[],
   cwd: string,
-): Promise<{ ms: number; stdout: string }> {
+): Promise<{ ms: number; stdout: string; stderr: string }> {
   const [command, ...prefix] = program.argv;
   const start = performance.now();
   const out = await new Deno.Command(command!, {
@@ -492,13 +503,14 @@ async function timeRun(
     const stderr = decoder.decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
     throw new Error(`${program.name} ${args.join(" ")} exited ${out.code}: ${stderr}`);
   }
-  return { ms, stdout: decoder.decode(out.stdout) };
+  return { ms, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
 async function measureVersion(program: Program, cwd: string): Promise<number> {
-  const { ms, stdout } = await timeRun(program, ["--version"], cwd);
-  if (!/\d+\.\d+\.\d+/.test(stdout)) {
-    throw new Error(`${program.name} --version printed ${JSON.stringify(stdout)}`);
+  // pi prints it on stderr when stdin is not a terminal (it keeps stdout for print mode).
+  const { ms, stdout, stderr } = await timeRun(program, ["--version"], cwd);
+  if (!/\d+\.\d+\.\d+/.test(stdout + stderr)) {
+    throw new Error(`${program.name} --version printed ${JSON.stringify(stdout + stderr)}`);
   }
   return ms;
 }
@@ -615,7 +627,8 @@ async function measureStream(
   reply: string,
 ): Promise<StreamResult> {
   const log = await Deno.makeTempFile({ dir: cwd, prefix: ".pane-" });
-  const { tmux, spawnedAt } = await startInPane(program, program.resumeArgs, cwd);
+  const resumeArgs = await program.freshHistory();
+  const { tmux, spawnedAt } = await startInPane(program, resumeArgs, cwd);
   try {
     await tmux.tmux("pipe-pane", "-o", "-t", "0", `cat >> ${shellQuote(log)}`);
     const resumedAt = await waitForScreen(
@@ -655,7 +668,11 @@ function errorText(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 160);
 }
 
-/** Runs `runs` rounds over the programs (interleaved); each row gets the median of one key. */
+/**
+ * Runs `runs` rounds over the programs, interleaved so load changes hit all
+ * alike; each row gets the median of one result key. A program that fails
+ * once is reported n/a with the reason, not with the runs that worked.
+ */
 async function measure(
   programs: Program[],
   runs: number,
@@ -664,7 +681,7 @@ async function measure(
 ): Promise<void> {
   const samples = new Map<string, Record<string, number>[]>();
   const failures = new Map<string, string>();
-  for (let run = 0; run < runs; run++) {
+  for (let round = 0; round < runs; round++) {
     for (const program of programs) {
       if (failures.has(program.name)) continue;
       try {
@@ -679,12 +696,8 @@ async function measure(
     const failure = failures.get(program.name);
     for (const [key, row] of Object.entries(rows)) {
       const values = (samples.get(program.name) ?? []).map((result) => result[key]!);
-      row.cells.set(
-        program.name,
-        failure === undefined ? { value: median(values) } : {
-          na: failure,
-        },
-      );
+      const cell: Cell = failure === undefined ? { value: median(values) } : { na: failure };
+      row.cells.set(program.name, cell);
     }
   }
 }
@@ -736,11 +749,12 @@ async function main(): Promise<void> {
     const cwd = join(root, "work");
     await Deno.mkdir(cwd);
     const programs: Program[] = [
-      await preparePanto(root, server, denoCache),
+      await preparePanto(root, cwd, server, denoCache),
       await preparePi(
         "pi (deno)",
         [Deno.execPath(), "run", "-q", "-A", spec],
         root,
+        cwd,
         server,
         denoCache,
       ),
@@ -749,12 +763,13 @@ async function main(): Promise<void> {
     const nodeArgv = await piNodeArgv(piVersion);
     if (typeof nodeArgv === "string") columns.push({ name: "pi (node)", reason: nodeArgv });
     else {
-      const piNode = await preparePi("pi (node)", nodeArgv, root, server, denoCache);
+      const piNode = await preparePi("pi (node)", nodeArgv, root, cwd, server, denoCache);
       programs.push(piNode);
       columns.push(piNode);
     }
     console.log(
-      `panto ${Deno.version.deno} beside pi ${piVersion}; ${Deno.osRelease()}, ${navigator.hardwareConcurrency} cores`,
+      `Deno ${Deno.version.deno}, pi ${piVersion}; ${Deno.build.os} ${Deno.osRelease()}, ` +
+        `${navigator.hardwareConcurrency} cores, load average ${await loadAverage()}`,
     );
 
     // Warm-up: fills Deno's module and code caches, so no run pays for a first compile.
@@ -803,7 +818,8 @@ async function main(): Promise<void> {
     }
     console.log(
       `streaming: ${DELTA_CHARS}-character deltas every ${DELTA_MS} ms after resuming ` +
-        `${HISTORY_MESSAGES} messages; ${COLS}×${ROWS} tmux pane; CPU includes children`,
+        `${HISTORY_MESSAGES} messages; ${COLS}×${ROWS} tmux pane; CPU includes children; ` +
+        `load average now ${await loadAverage()}`,
     );
     printTable(rows, columns);
   } finally {

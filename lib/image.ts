@@ -1,7 +1,5 @@
 import { Buffer } from "node:buffer";
 import { imageSize } from "image-size";
-import jpeg from "jpeg-js";
-import { PNG } from "pngjs";
 
 /** The longest side, in pixels, {@linkcode downsizeImage} keeps by default. */
 export const DEFAULT_IMAGE_MAX_SIDE = 2000;
@@ -91,7 +89,7 @@ export function downsizeImage(
   part: { mediaType: string; data: string },
   options: DownsizeOptions = {},
 ): Promise<DownsizedImage> {
-  return Promise.resolve().then(() => downsize(part, options));
+  return downsize(part, options);
 }
 
 /** Decoded pixels, 8-bit RGBA, row by row. */
@@ -109,7 +107,21 @@ interface PngSync {
     options: { colorType: 2 | 6; inputColorType: 6; inputHasAlpha: true },
   ): Uint8Array;
 }
-const pngSync: PngSync = PNG.sync;
+
+// The codecs load on first use: most runs never resize an image, and they
+// cost tens of milliseconds of start-up.
+interface Codecs {
+  png: PngSync;
+  jpeg: typeof import("jpeg-js");
+}
+let codecs: Promise<Codecs> | undefined;
+function loadCodecs(): Promise<Codecs> {
+  codecs ??= Promise.all([import("pngjs"), import("jpeg-js")]).then(([png, jpeg]) => ({
+    png: png.PNG.sync as PngSync,
+    jpeg: jpeg.default,
+  }));
+  return codecs;
+}
 
 const PNG_TYPE = "image/png";
 const JPEG_TYPE = "image/jpeg";
@@ -139,10 +151,10 @@ interface Header {
   orientation: number;
 }
 
-function downsize(
+async function downsize(
   part: { mediaType: string; data: string },
   options: DownsizeOptions,
-): DownsizedImage {
+): Promise<DownsizedImage> {
   const maxSide = checkedInteger("maxSide", options.maxSide ?? DEFAULT_IMAGE_MAX_SIDE, 1, 2 ** 16);
   const quality = checkedInteger(
     "jpegQuality",
@@ -170,8 +182,16 @@ function downsize(
   const targetWidth = Math.max(1, Math.round(header.width * scale));
   const targetHeight = Math.max(1, Math.round(header.height * scale));
   const encoded = header.mediaType === PNG_TYPE
-    ? resizePng(bytes, size, targetWidth, targetHeight)
-    : resizeJpeg(bytes, size, header.orientation, targetWidth, targetHeight, quality);
+    ? resizePng(await loadCodecs(), bytes, size, targetWidth, targetHeight)
+    : resizeJpeg(
+      await loadCodecs(),
+      bytes,
+      size,
+      header.orientation,
+      targetWidth,
+      targetHeight,
+      quality,
+    );
   return {
     mediaType: header.mediaType,
     data: encoded.bytes.toBase64(),
@@ -261,14 +281,20 @@ interface Encoded {
   height: number;
 }
 
-function resizePng(bytes: Uint8Array, size: string, width: number, height: number): Encoded {
+function resizePng(
+  { png }: Codecs,
+  bytes: Uint8Array,
+  size: string,
+  width: number,
+  height: number,
+): Encoded {
   // pngjs reads with Buffer methods, so it needs a Buffer view of the bytes.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoded = decodeWith(PNG_TYPE, size, () => pngSync.read(buffer));
+  const decoded = decodeWith(PNG_TYPE, size, () => png.read(buffer));
   const resized = resizeArea(decoded, width, height);
   // Opaque images are written as RGB: a quarter fewer bytes before compression.
   const colorType = isOpaque(resized) ? 2 : 6;
-  const encoded = pngSync.write(resized, { colorType, inputColorType: 6, inputHasAlpha: true });
+  const encoded = png.write(resized, { colorType, inputColorType: 6, inputHasAlpha: true });
   return { bytes: encoded, width, height };
 }
 
@@ -278,6 +304,7 @@ function isOpaque(image: RgbaImage): boolean {
 }
 
 function resizeJpeg(
+  { jpeg }: Codecs,
   bytes: Uint8Array,
   size: string,
   orientation: number,

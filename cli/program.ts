@@ -1,0 +1,125 @@
+import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
+import { UiEvents } from "@panto/tui";
+import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
+import { setupApp } from "./app_setup.ts";
+import { expandAttachments } from "./attachments.ts";
+import { runSessionsCommand } from "./commands/sessions.ts";
+import { resolvePantoHome } from "./config/load_config.ts";
+import { readEnv } from "./env.ts";
+import { CliError, UsageError } from "./errors.ts";
+import { runInteractive } from "./interactive/run_interactive.ts";
+import { runPrintMode } from "./print_mode.ts";
+import { loadExtensions } from "./load_extensions.ts";
+import { openStore } from "./session_store.ts";
+import { writeStderr, writeStdout } from "./stdio.ts";
+
+/**
+ * The `panto` program.
+ *
+ * @param argv Command-line arguments.
+ * @returns The exit code.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.command === "sessions") return await sessionsCommand(args);
+  return args.print ? await printMode(args) : await runInteractive(args);
+}
+
+async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
+  const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
+  try {
+    return await runSessionsCommand(store, args, writeStdout);
+  } finally {
+    await store.close();
+  }
+}
+
+async function printMode(args: ChatArgs): Promise<number> {
+  const prompt = await promptFrom(args.messages);
+  if (!prompt) {
+    throw new UsageError('No prompt: pass one as an argument (panto -p "…") or pipe it on stdin');
+  }
+  const app = await setupApp(args);
+  const abort = new AbortController();
+  const onInterrupt = () => abort.abort();
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  try {
+    await loadExtensions(app, args, {
+      mode: "print",
+      uiEvents: new UiEvents(),
+      notify: (text, level) =>
+        writeStderr(`panto: ${level === "info" ? "" : `${level}: `}${text}\n`),
+      submit: () =>
+        writeStderr(
+          "panto: an extension tried to send a prompt; that works in the interactive mode only\n",
+        ),
+      reservedCommands: [],
+    });
+    const expanded = await expandAttachments(prompt, app.cwd);
+    return await runPrintMode(
+      app.agent,
+      { text: expanded.text, images: expanded.images },
+      args.mode,
+      { stdout: writeStdout, stderr: writeStderr },
+      abort.signal,
+    );
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+    await app.store.close();
+  }
+}
+
+/** The prompt: the message arguments, then piped stdin (when stdin is not a terminal). */
+async function promptFrom(messages: readonly string[]): Promise<string> {
+  const parts = [messages.join(" ")];
+  if (!Deno.stdin.isTerminal()) parts.push(await new Response(Deno.stdin.readable).text());
+  return parts.map((p) => p.trim()).filter(Boolean).join("\n\n");
+}
+
+/**
+ * `deno task panto` runs in panto's own directory and passes the directory
+ * it was invoked from as PANTO_CWD (its permissions are scoped to that).
+ */
+export function enterInvocationDirectory(): void {
+  const dir = Deno.env.get("PANTO_CWD");
+  if (dir) Deno.chdir(dir);
+}
+
+/**
+ * 2 for mistakes in how panto was called (including a bad or ambiguous
+ * session id), else 1.
+ *
+ * @param error What was thrown.
+ * @returns The exit code.
+ */
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  return error instanceof InvalidSessionIdError || error instanceof AmbiguousSessionIdError ? 2 : 1;
+}
+
+/**
+ * A user-facing line for an error: our own errors and known kinds without a
+ * stack.
+ */
+function describeFailure(error: unknown): string {
+  if (error instanceof CliError) return error.message;
+  if (error instanceof SessionCorruptError) {
+    return `${error.message} (from the command line: panto sessions repair ID)`;
+  }
+  if (error instanceof Deno.errors.NotCapable) {
+    return `${error.message}. panto lacks a permission: run it through \`deno task panto\` or grant it with the matching --allow-* flag`;
+  }
+  if (error instanceof Error && error.name !== "Error" && !(error instanceof TypeError)) {
+    return `${error.message}`;
+  }
+  return String((error as Error)?.stack ?? error);
+}
+
+/**
+ * Writes the user-facing line for a failure to stderr.
+ *
+ * @param error What was thrown.
+ */
+export function writeFailure(error: unknown): void {
+  writeStderr(`panto: ${describeFailure(error)}\n`);
+}
