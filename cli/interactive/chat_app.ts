@@ -123,15 +123,16 @@ export class ChatApp {
     return this.#running !== undefined;
   }
 
+  /** Whether nothing runs; otherwise warns that `action` must wait. */
+  ensureIdle(action: string): boolean {
+    if (!this.busy) return true;
+    this.notify(`Wait for the current turn to finish (or press esc) before ${action}`, "warning");
+    return false;
+  }
+
   /** Shows the welcome and, when resumed, the stored conversation. */
   showStart(): void {
-    this.#append(
-      this.uiEvents.create(
-        UI_EVENTS.sessionStart,
-        this.#welcomeData(),
-        () => new Welcome(this.#welcomeData(), this.theme),
-      ),
-    );
+    this.#append(this.#welcome());
     if (this.app.resumed) {
       for (const component of this.#view.history(this.agent.conversation.messages)) {
         this.#append(component);
@@ -203,7 +204,7 @@ export class ChatApp {
     this.app.agent = agent;
     this.transcript.clear();
     this.#view = new TranscriptView(this.uiEvents, this.theme, this.#view.showThinking);
-    this.#append(new Welcome(this.#welcomeData(), this.theme));
+    this.#append(this.#welcome());
     if (!fresh) {
       for (const component of this.#view.history(conversation.messages)) this.#append(component);
       this.notify(`Resumed session ${session.id}`, "info");
@@ -223,12 +224,7 @@ export class ChatApp {
 
   /** Runs a compaction with the loader shown. */
   async compact(instructions: string | undefined): Promise<void> {
-    if (this.busy) {
-      return this.notify(
-        "Wait for the current turn to finish (or press esc) before compacting",
-        "warning",
-      );
-    }
+    if (!this.ensureIdle("compacting")) return;
     const abort = new AbortController();
     this.#startLoader("Compacting", { cancel: () => abort.abort() });
     try {
@@ -334,7 +330,8 @@ export class ChatApp {
     try {
       expanded = await expandAttachments(prompt, this.app.cwd);
     } catch (error) {
-      return this.notify(`Could not attach a file: ${describe(error)}`, "error");
+      this.notify(`Could not attach a file: ${describe(error)}`, "error");
+      return await this.#afterTurn();
     }
     if (expanded.files.length) this.notify(`Attached ${expanded.files.join(", ")}`, "info");
     const sink = {
@@ -472,6 +469,15 @@ export class ChatApp {
     this.tui.requestRender();
   }
 
+  /** The welcome banner, through the session-start UI event so extensions can replace it. */
+  #welcome(): Component {
+    return this.uiEvents.create(
+      UI_EVENTS.sessionStart,
+      this.#welcomeData(),
+      () => new Welcome(this.#welcomeData(), this.theme),
+    );
+  }
+
   #welcomeData() {
     return {
       version: VERSION,
@@ -522,12 +528,11 @@ function describe(error: unknown): string {
 
 function failureText(error: unknown): string {
   if (error instanceof ProviderError) {
-    const hint = error.kind === "auth"
-      ? " Check the API key variable for this provider."
-      : error.kind === "context_overflow"
-      ? " Try /compact."
-      : "";
-    return `The request failed (${error.kind}): ${error.message}.${hint}`;
+    // (An auth error's message already says to check the key.)
+    const hint = error.kind === "context_overflow" ? " Try /compact." : "";
+    // Provider messages often end with a full stop already.
+    const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+    return `The request failed (${error.kind}): ${message}${hint}`;
   }
   return `The turn failed: ${describe(error)}`;
 }

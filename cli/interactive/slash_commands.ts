@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
 import type { ChatApp } from "./chat_app.ts";
@@ -91,6 +91,7 @@ async function thinking(app: ChatApp, args: string): Promise<void> {
 }
 
 async function resume(app: ChatApp): Promise<void> {
+  if (!app.ensureIdle("switching sessions")) return;
   const sessions = await app.app.store.list({ limit: 200 });
   if (sessions.length === 0) return app.notify("No saved sessions yet.", "info");
   const id = await app.pick(
@@ -110,6 +111,7 @@ async function resume(app: ChatApp): Promise<void> {
 }
 
 async function newSession(app: ChatApp): Promise<void> {
+  if (!app.ensureIdle("starting a new session")) return;
   await app.switchSession(app.app.store.create({ cwd: app.app.cwd }), true);
   app.notify("New session.", "info");
 }
@@ -126,7 +128,7 @@ async function exportSession(app: ChatApp, args: string): Promise<void> {
       "info",
     );
   }
-  const path = join(app.app.cwd, args || `panto-session-${app.agent.sessionId.slice(0, 8)}.md`);
+  const path = resolve(app.app.cwd, args || `panto-session-${app.agent.sessionId.slice(0, 8)}.md`);
   await Deno.writeTextFile(path, await app.app.store.export(app.agent.sessionId));
   app.notify(`Exported to ${path}`, "info");
 }

@@ -1,0 +1,456 @@
+/**
+ * Screen tests of the interactive chat on a virtual terminal against the
+ * fake LLM server: queued prompts, `!shell`, slash commands, `@file`
+ * attachments, quit keys, provider errors and retries, thinking, parallel
+ * tool calls and resuming. (The pty behaviour is in interactive_tmux_test.)
+ */
+// The harness comes first: it must load the terminal emulator before @panto/lib (see there).
+import {
+  type ChatHarness,
+  createChatFixture,
+  KEYS,
+  openChat,
+  projectPath,
+  withChat,
+} from "./chat_harness.ts";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { authErrorReply, rateLimitReply } from "../../support/fake_llm_server.ts";
+
+const CTRL_A = "\x01";
+
+function answer(chat: ChatHarness, text: string): void {
+  chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
+}
+
+/** The JSON body of request `index` (negative counts from the end). */
+function requestBody(chat: ChatHarness, index: number): Record<string, unknown> {
+  const request = chat.fixture.server.requests.at(index);
+  assert.ok(request, `the fake server got request ${index}`);
+  return request.body as Record<string, unknown>;
+}
+
+/** The last user message of request `index`, as JSON text. */
+function lastUserMessage(chat: ChatHarness, index: number): string {
+  const messages = requestBody(chat, index).messages as { role: string }[];
+  const user = messages.findLast((message) => message.role === "user");
+  assert.ok(user, `request ${index} has a user message`);
+  return JSON.stringify(user);
+}
+
+/** Lines wrapped by the terminal joined back (wrapping happens at spaces). */
+function flat(text: string): string {
+  return text.replace(/\s+/g, " ");
+}
+
+/** The input line: the text between the editor's two rules. */
+function inputLine(screen: string): string {
+  const lines = screen.split("\n");
+  const rules = lines.flatMap((line, index) => /^─+$/.test(line) ? [index] : []);
+  const [top, bottom] = rules.slice(-2);
+  assert.ok(top !== undefined && bottom !== undefined, `the editor is on screen:\n${screen}`);
+  return lines.slice(top + 1, bottom).join("\n").trim();
+}
+
+/** Asserts that `parts` appear in `text` in this order. */
+function assertInOrder(text: string, parts: readonly string[]): void {
+  let from = 0;
+  for (const part of parts) {
+    const at = text.indexOf(part, from);
+    assert.ok(at >= 0, `"${part}" after position ${from} in:\n${text}`);
+    from = at + part.length;
+  }
+}
+
+Deno.test("chat: a prompt typed during a turn is queued and sent after it", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "First answer." }],
+      headerDelayMs: 300,
+    });
+    answer(chat, "Second answer.");
+    await chat.send("first prompt");
+    await chat.waitFor("Working");
+    await chat.send("second prompt");
+    await chat.waitFor("Queued: second prompt");
+    const screen = await chat.waitFor("Second answer.");
+    assertInOrder(screen, [
+      "› first prompt",
+      "Queued: second prompt",
+      "First answer.",
+      "› second prompt",
+      "Second answer.",
+    ]);
+    assert.equal(chat.fixture.server.requests.length, 2);
+    assert.doesNotMatch(JSON.stringify(requestBody(chat, 0)), /second prompt/);
+    assert.match(lastUserMessage(chat, 1), /second prompt/);
+    assert.match(JSON.stringify(requestBody(chat, 1)), /First answer\./);
+  });
+});
+
+Deno.test("chat: !command shows its output and adds it to the next prompt only", async () => {
+  await withChat(async (chat) => {
+    await chat.send("!echo hello-from-shell");
+    const screen = await chat.waitFor(/command: echo hello-from-shell\n\s*hello-from-shell/);
+    assert.doesNotMatch(screen, /Working/);
+    assert.equal(chat.fixture.server.requests.length, 0, "a shell command asks no model");
+
+    answer(chat, "It printed a greeting.");
+    await chat.send("what did it print?");
+    await chat.waitFor("It printed a greeting.");
+    const prompt = lastUserMessage(chat, 0);
+    assert.match(prompt, /<shell_output>/);
+    assert.match(prompt, /hello-from-shell/);
+    assert.match(prompt, /what did it print\?/);
+
+    answer(chat, "Fine.");
+    await chat.send("and now?");
+    await chat.waitFor("Fine.");
+    assert.doesNotMatch(lastUserMessage(chat, 1), /shell_output/);
+  });
+});
+
+Deno.test("chat: /name before the first answer is applied once the session is saved", async () => {
+  await withChat(async (chat) => {
+    await chat.send("/name my-session");
+    await chat.waitFor(/named "my-session" once it is saved/);
+    answer(chat, "Hello.");
+    await chat.send("hi");
+    await chat.waitFor(`Session named "my-session".`);
+    const [saved] = await chat.app.store.list();
+    assert.equal(saved?.name, "my-session");
+    assert.equal(saved?.id, chat.chat.agent.sessionId);
+  });
+});
+
+Deno.test("chat: /export writes the session as Markdown in the project", async () => {
+  await withChat(async (chat) => {
+    await chat.send("/export");
+    await chat.waitFor("Nothing to export yet");
+    answer(chat, "The export answer.");
+    await chat.send("export question");
+    await chat.waitFor("The export answer.");
+    await chat.waitIdle();
+    await chat.send("/export");
+    const screen = flat(await chat.waitFor("Exported to"));
+    const path = screen.match(/Exported to (\S+\.md)/)?.[1];
+    assert.ok(path !== undefined, `the notice names the file: ${screen}`);
+    assert.ok(path.startsWith(chat.fixture.project), `exported into the project: ${path}`);
+    const markdown = await Deno.readTextFile(path);
+    assertInOrder(markdown, ["export question", "The export answer."]);
+
+    // An absolute path is taken as it is, not below the project.
+    const elsewhere = join(chat.fixture.home, "exported.md");
+    await chat.send(`/export ${elsewhere}`);
+    await chat.waitFor(`Exported to ${elsewhere}`);
+    assert.equal(await Deno.readTextFile(elsewhere), markdown);
+  });
+});
+
+Deno.test("chat: /new starts a fresh session, /resume picks an old one and shows it", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "Alpha answer.");
+    await chat.send("alpha question");
+    await chat.waitFor("Alpha answer.");
+    await chat.waitIdle();
+    const alphaId = chat.chat.agent.sessionId;
+
+    await chat.send("/new");
+    let screen = await chat.waitFor("New session.");
+    assert.match(screen, /panto \d/, "the welcome is shown");
+    assert.doesNotMatch(screen, /alpha question|Alpha answer/);
+    assert.notEqual(chat.chat.agent.sessionId, alphaId);
+    answer(chat, "Beta answer.");
+    await chat.send("beta question");
+    await chat.waitFor("Beta answer.");
+    await chat.waitIdle();
+    assert.doesNotMatch(JSON.stringify(requestBody(chat, -1)), /alpha question/);
+
+    await chat.send("/resume");
+    screen = await chat.waitFor("Resume session");
+    assert.match(screen, /alpha question/);
+    assert.match(screen, /beta question/);
+    const order = (await chat.app.store.list()).map((session) => session.id);
+    for (let i = 0; i < order.indexOf(alphaId); i++) await chat.press(KEYS.down);
+    await chat.press(KEYS.enter);
+    screen = await chat.waitFor(`Resumed session ${alphaId}`);
+    assertInOrder(screen, ["panto", "› alpha question", "Alpha answer."]);
+    assert.doesNotMatch(screen, /beta question|Beta answer|Resume session/);
+    assert.equal(chat.chat.agent.sessionId, alphaId);
+
+    answer(chat, "Alpha again.");
+    await chat.send("alpha follow-up");
+    await chat.waitFor("Alpha again.");
+    const body = JSON.stringify(requestBody(chat, -1));
+    assert.match(body, /alpha question/);
+    assert.doesNotMatch(body, /beta question/);
+  });
+});
+
+Deno.test("chat: /new and /resume wait for the running turn", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "The slow answer." }],
+      headerDelayMs: 300,
+    });
+    await chat.send("slow question");
+    await chat.waitFor("Working");
+    const sessionId = chat.chat.agent.sessionId;
+    await chat.send("/new");
+    await chat.waitFor("before starting a new session");
+    await chat.send("/resume");
+    await chat.waitFor("before switching sessions");
+    const screen = await chat.waitFor("The slow answer.");
+    assertInOrder(screen, ["› slow question", "The slow answer."]);
+    assert.doesNotMatch(screen, /New session\.|Resume session/);
+    assert.equal(chat.chat.agent.sessionId, sessionId);
+  });
+});
+
+Deno.test("chat: the banner of a new session goes through the session_start UI event", async () => {
+  await withChat(async (chat) => {
+    chat.chat.uiEvents.on("session_start", (event) => {
+      const model = event.data.model;
+      event.setComponent({
+        render: () => [`CUSTOM BANNER for ${model}`],
+        firstLineChanged: () => null,
+        invalidate: () => {},
+      });
+    });
+    await chat.send("/new");
+    const screen = await chat.waitFor("New session.");
+    assert.match(screen, /CUSTOM BANNER for fast/);
+    assert.doesNotMatch(screen, /panto \d/);
+  });
+});
+
+Deno.test("chat: /help lists the commands, an unknown command says so", async () => {
+  await withChat(async (chat) => {
+    await chat.send("/help");
+    const screen = await chat.waitFor("/export");
+    for (const name of ["model", "thinking", "compact", "resume", "new", "name", "copy", "quit"]) {
+      assert.match(screen, new RegExp(`^/${name}\\s+\\S`, "m"), `/help lists /${name}`);
+    }
+    await chat.send("/foo");
+    await chat.waitFor("Unknown command /foo. Type /help for the list.");
+    assert.equal(chat.fixture.server.requests.length, 0);
+  });
+});
+
+Deno.test("chat: /thinking sets the reasoning level sent to either API", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "Zero.");
+    await chat.send("q0");
+    await chat.waitFor("Zero.");
+    assert.equal(requestBody(chat, 0).reasoning_effort, undefined, "off by default");
+
+    await chat.send("/thinking extreme");
+    await chat.waitFor(/Unknown reasoning level "extreme"/);
+    await chat.send("/thinking high");
+    await chat.waitFor("Thinking: high");
+    answer(chat, "One.");
+    await chat.send("q1");
+    await chat.waitFor("One.");
+    assert.equal(requestBody(chat, 1).reasoning_effort, "high");
+
+    // The level is kept across a model switch, in the Anthropic API's terms.
+    await chat.send("/model smart");
+    await chat.waitFor("Model: smart");
+    answer(chat, "Two.");
+    await chat.send("q2");
+    await chat.waitFor("Two.");
+    assert.equal(chat.fixture.server.requests[2]?.protocol, "anthropic");
+    const thinking = requestBody(chat, 2).thinking as { type: string; budget_tokens: number };
+    assert.equal(thinking.type, "enabled");
+    assert.ok(thinking.budget_tokens > 0);
+  });
+});
+
+Deno.test("chat: @file attaches the file to the prompt", async () => {
+  await withChat(async (chat) => {
+    await Deno.writeTextFile(projectPath(chat, "notes.txt"), "NOTE-CONTENT-123\n");
+    answer(chat, "Summarised.");
+    await chat.send("summarise @notes.txt please");
+    const screen = await chat.waitFor("Summarised.");
+    assertInOrder(screen, ["› summarise @notes.txt please", "Attached notes.txt", "Summarised."]);
+    assert.match(lastUserMessage(chat, 0), /NOTE-CONTENT-123/);
+  });
+});
+
+Deno.test("chat: ctrl+c clears or quits, ctrl+d quits only on an empty input", async () => {
+  await withChat(async (chat) => {
+    await chat.press(KEYS.ctrlC);
+    await chat.waitFor("Press ctrl+c again to quit.");
+    assert.equal(chat.quitCount, 0);
+    await chat.press(KEYS.ctrlC);
+    assert.equal(chat.quitCount, 1, "a second ctrl+c on an empty input quits");
+
+    await chat.type("abc");
+    await chat.press(CTRL_A, KEYS.ctrlD);
+    await chat.waitFor((screen) => inputLine(screen) === "bc");
+    assert.equal(chat.quitCount, 1, "ctrl+d with text does not quit");
+
+    await chat.press(KEYS.ctrlC);
+    await chat.waitFor((screen) => inputLine(screen) === "");
+    assert.equal(chat.quitCount, 1, "ctrl+c with text does not quit");
+    assert.equal(
+      (await chat.screen()).split("Press ctrl+c again").length,
+      2,
+      "clearing shows no quit hint",
+    );
+
+    await chat.press(KEYS.ctrlD);
+    assert.equal(chat.quitCount, 2, "ctrl+d on an empty input quits");
+  });
+});
+
+Deno.test("chat: a provider error is shown clearly and the chat stays usable", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue(authErrorReply("openai"));
+    await chat.send("hello");
+    const screen = flat(await chat.waitFor("The request failed"));
+    assert.match(screen, /The request failed \(auth\): .*401.*Incorrect API key provided/);
+    await chat.waitIdle();
+
+    // OpenAI's rate-limit message ends with a full stop of its own.
+    chat.fixture.server.enqueue(rateLimitReply(0, "openai"));
+    await chat.send("hello once more");
+    const limited = flat(await chat.waitFor("The request failed (rate_limit)"));
+    assert.match(limited, /Requested 385\.( |$)/, "no doubled full stop");
+    await chat.waitIdle();
+
+    answer(chat, "Recovered answer.");
+    await chat.send("hello again");
+    await chat.waitFor("Recovered answer.");
+    assert.equal(chat.fixture.server.requests.length, 3);
+  });
+});
+
+Deno.test("chat: a rate-limited request is retried with a notice", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue(rateLimitReply(0, "openai"));
+    answer(chat, "Answer after the retry.");
+    await chat.send("hello");
+    const screen = await chat.waitFor("Answer after the retry.");
+    assertInOrder(flat(screen), ["Rate limit reached", "retrying in 0.0s (attempt 1)", "Answer"]);
+    assert.doesNotMatch(screen, /request failed/);
+    assert.equal(chat.fixture.server.requests.length, 2);
+  }, { config: { retry: { maxRetries: 2 } } });
+});
+
+Deno.test("chat: a stream cut mid-answer is retried and its partial text taken away", async () => {
+  await withChat(async (chat) => {
+    // An OpenAI stream that ends without a finish reason or [DONE]: cut short, retryable.
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: "cut", choices: [{ index: 0, delta }] })}\n\n`;
+    const body = chunk({ role: "assistant", content: "" }) + chunk({ content: "PARTIAL-WORDS" }) +
+      chunk({ content: " and more" });
+    // The pause before the last chunk lets the partial text reach the screen.
+    chat.fixture.server.enqueue({ kind: "slow", delayMs: 150, source: { kind: "sse", body } });
+    answer(chat, "The complete answer.");
+    await chat.send("hello");
+    await chat.waitFor("PARTIAL-WORDS");
+    const screen = await chat.waitFor("The complete answer.");
+    assert.match(flat(screen), /ended early.* retrying in 0\.0s \(attempt 1\)/);
+    assert.doesNotMatch(await chat.everything(), /PARTIAL-WORDS/, "the void attempt is gone");
+    assert.equal(chat.fixture.server.requests.length, 2);
+  }, { config: { retry: { maxRetries: 2, baseDelayMs: 0 } } });
+});
+
+Deno.test("chat: thinking is shown, ctrl+t hides and shows it again", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [
+        { type: "thinking", thinking: "Pondering the question deeply." },
+        { type: "text", text: "The considered answer." },
+      ],
+    });
+    await chat.send("think first");
+    let screen = await chat.waitFor("The considered answer.");
+    assertInOrder(screen, ["› think first", "Pondering the question deeply.", "The considered"]);
+    await chat.waitIdle();
+    await chat.press(KEYS.ctrlT);
+    screen = await chat.waitFor("Thinking hidden.");
+    assert.doesNotMatch(screen, /Pondering/);
+    assert.match(screen, /The considered answer\./);
+    await chat.press(KEYS.ctrlT);
+    await chat.waitFor("Thinking shown.");
+    await chat.waitFor("Pondering the question deeply.");
+  });
+});
+
+Deno.test("chat: parallel tool calls each get their own component and result", async () => {
+  await withChat(async (chat) => {
+    await Deno.writeTextFile(projectPath(chat, "a.txt"), "CONTENT-OF-A\n");
+    await Deno.writeTextFile(projectPath(chat, "b.txt"), "CONTENT-OF-B\n");
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [
+        { type: "tool_use", id: "call_a", name: "read", input: { path: "a.txt" } },
+        { type: "tool_use", id: "call_b", name: "read", input: { path: "b.txt" } },
+        { type: "tool_use", id: "call_c", name: "read", input: { path: "missing.txt" } },
+      ],
+    });
+    answer(chat, "Read them all.");
+    await chat.send("read the files");
+    const screen = await chat.waitFor("Read them all.");
+    assertInOrder(screen, [
+      "read path: a.txt",
+      "CONTENT-OF-A",
+      "read path: b.txt",
+      "CONTENT-OF-B",
+      "read path: missing.txt",
+      "missing.txt",
+      "Read them all.",
+    ]);
+    const headers = screen.split("\n").filter((line) => /read path: /.test(line));
+    assert.equal(headers.length, 3, "one component per call");
+    assert.match(headers[0]!, /^✓/);
+    assert.match(headers[1]!, /^✓/);
+    assert.doesNotMatch(headers[2]!, /^✓/, "the failed call is marked as failed");
+    const results = (requestBody(chat, 1).messages as { role: string; tool_call_id?: string }[])
+      .filter((message) => message.role === "tool").map((message) => message.tool_call_id);
+    assert.deepEqual(results.sort(), ["call_a", "call_b", "call_c"]);
+  });
+});
+
+Deno.test("chat: -c shows the previous conversation before the prompt", async () => {
+  const fixture = await createChatFixture();
+  try {
+    await Deno.writeTextFile(join(fixture.project, "notes.txt"), "remember-the-milk\n");
+    const first = await openChat(fixture);
+    try {
+      fixture.server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }],
+      });
+      answer(first, "The notes are about milk.");
+      await first.send("what is in my notes?");
+      await first.waitFor("The notes are about milk.");
+      await first.waitIdle();
+    } finally {
+      await first.close();
+    }
+
+    const resumed = await openChat(fixture, { argv: ["-c"] });
+    try {
+      const screen = await resumed.waitFor("Resumed session");
+      assertInOrder(screen, [
+        "panto",
+        "› what is in my notes?",
+        "read path: notes.txt",
+        "remember-the-milk",
+        "The notes are about milk.",
+        `Resumed session ${resumed.chat.agent.sessionId}`,
+        "─────",
+      ]);
+    } finally {
+      await resumed.close();
+    }
+  } finally {
+    await fixture.close();
+  }
+});
