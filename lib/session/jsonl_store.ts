@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { concatBytes } from "../concat_bytes.ts";
 import { Conversation } from "../conversation.ts";
 import {
   AmbiguousSessionIdError,
@@ -377,7 +378,7 @@ export class FileSystemJSONLStore implements SessionStore {
           kept.unshift(encoder.encode(headerLine(newHeader(id, { created }))));
           report.kept++;
         }
-        await this.#replaceFile(path, concat(kept));
+        await this.#replaceFile(path, concatBytes(kept));
         writer.file?.close();
         writer.file = await Deno.open(path, { read: true, write: true });
         const repaired = parseSession(await Deno.readFile(path), path);
@@ -677,16 +678,6 @@ async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
 async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let written = 0;
   while (written < bytes.length) written += await file.write(bytes.subarray(written));
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 function compactTime(): string {

@@ -1,5 +1,6 @@
 import type { Conversation } from "../conversation.ts";
 import { Session } from "./session.ts";
+import { emptySessionInfo } from "./store_common.ts";
 import type {
   CreateSessionOptions,
   PersistentMessage,
@@ -23,14 +24,7 @@ import type {
 export class NullStore implements SessionStore {
   /** A fresh in-memory session handle. */
   create(options: CreateSessionOptions = {}): Session {
-    const now = new Date().toISOString();
-    const info: SessionInfo = {
-      id: crypto.randomUUID(),
-      created: now,
-      modified: now,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
+    const info = emptySessionInfo(crypto.randomUUID(), new Date().toISOString());
     if (options.cwd !== undefined) info.cwd = options.cwd;
     return new Session(info, this, false);
   }

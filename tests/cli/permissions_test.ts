@@ -73,8 +73,8 @@ Deno.test("deno task panto: works in the invoking directory, confined to it, ses
     );
     assert.ok(!followUp.includes("outside-content"), "the file outside was not read");
     assert.match(followUp, /outside the working directory/);
-    const sessions = [...Deno.readDirSync(join(home, ".panto", "sessions"))].filter((e) =>
-      e.name.endsWith(".jsonl")
+    const sessions = (await Array.fromAsync(Deno.readDir(join(home, ".panto", "sessions")))).filter(
+      (e) => e.name.endsWith(".jsonl"),
     );
     assert.equal(sessions.length, 1, "the session was saved under ~/.panto");
   } finally {

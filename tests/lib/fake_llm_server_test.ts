@@ -10,18 +10,15 @@ import { type SseEvent, SseParser } from "../../lib/providers/sse.ts";
 import {
   authErrorReply,
   contextOverflowReply,
+  FAKE_PATHS,
   type FakeBlock,
   FakeLlmServer,
   type FakeProtocol,
   overloadedReply,
   PROVIDER_FIXTURES_DIR,
   rateLimitReply,
+  withFakeServer,
 } from "../support/fake_llm_server.ts";
-
-const PATHS: Record<FakeProtocol, string> = {
-  anthropic: "/v1/messages",
-  openai: "/v1/chat/completions",
-};
 
 const BLOCKS: readonly FakeBlock[] = [
   { type: "thinking", thinking: "The user wants the weather in Paris.", signature: "sig-123" },
@@ -30,7 +27,7 @@ const BLOCKS: readonly FakeBlock[] = [
 ];
 
 function post(server: FakeLlmServer, protocol: FakeProtocol, init: RequestInit = {}) {
-  return fetch(`${server.url}${PATHS[protocol]}`, {
+  return fetch(`${server.url}${FAKE_PATHS[protocol]}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ model: "test-model", stream: true }),
@@ -51,20 +48,8 @@ async function readEvents(response: Response): Promise<{ events: SseEvent[]; rea
   return { events, reads };
 }
 
-async function withServer(
-  run: (server: FakeLlmServer) => Promise<void>,
-  options: { chunkSize?: number } = {},
-): Promise<void> {
-  const server = await FakeLlmServer.start(options);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
-
 Deno.test("fake server: base URLs follow each SDK's convention", async () => {
-  await withServer((server) => {
+  await withFakeServer((server) => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal(server.anthropicBaseUrl, server.url);
     assert.equal(server.openaiBaseUrl, `${server.url}/v1`);
@@ -73,7 +58,7 @@ Deno.test("fake server: base URLs follow each SDK's convention", async () => {
 });
 
 Deno.test("fake server: records method, path, headers and JSON body", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: "data: [DONE]\n\n" });
     const response = await post(server, "openai", {
       headers: { "content-type": "application/json", "x-test": "yes" },
@@ -90,7 +75,7 @@ Deno.test("fake server: records method, path, headers and JSON body", async () =
 });
 
 Deno.test("fake server: an empty queue answers 500 naming the route", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const response = await post(server, "anthropic");
     assert.equal(response.status, 500);
     const body = await response.json();
@@ -99,7 +84,7 @@ Deno.test("fake server: an empty queue answers 500 naming the route", async () =
 });
 
 Deno.test("fake server: an unknown route answers 404", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const response = await fetch(`${server.url}/v1/nope`, { method: "POST", body: "{}" });
     assert.equal(response.status, 404);
     assert.match((await response.json()).error.message, /no route for POST \/v1\/nope/);
@@ -107,7 +92,7 @@ Deno.test("fake server: an unknown route answers 404", async () => {
 });
 
 Deno.test("fake server: fixture replies replay the recorded bytes exactly", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "fixture", path: "anthropic/text-hello.sse" });
     const response = await post(server, "anthropic");
     assert.equal(response.headers.get("content-type"), "text/event-stream");
@@ -117,7 +102,7 @@ Deno.test("fake server: fixture replies replay the recorded bytes exactly", asyn
 });
 
 Deno.test("fake server: chunkSize splits bodies into many reads, same bytes", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "fixture", path: "openai/text-usage.sse" });
     const expected = await Deno.readFile(`${PROVIDER_FIXTURES_DIR}openai/text-usage.sse`);
     const response = await post(server, "openai");
@@ -129,7 +114,7 @@ Deno.test("fake server: chunkSize splits bodies into many reads, same bytes", as
 });
 
 Deno.test("fake server: sse replies send the raw text", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: ": comment\n\ndata: one\n\nevent: x\ndata: two\n\n" });
     const { events } = await readEvents(await post(server, "openai"));
     assert.deepEqual(events.map((e) => [e.type, e.data]), [["message", "one"], ["x", "two"]]);
@@ -137,7 +122,7 @@ Deno.test("fake server: sse replies send the raw text", async () => {
 });
 
 Deno.test("fake server: generated Anthropic turn parses with the official SDK", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({
       kind: "turn",
       blocks: BLOCKS,
@@ -172,7 +157,7 @@ Deno.test("fake server: generated Anthropic turn parses with the official SDK", 
 });
 
 Deno.test("fake server: generated Anthropic turn splits text into several deltas", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "one two three four" }] });
     const { events } = await readEvents(await post(server, "anthropic"));
     const deltas = events.filter((e) => e.type === "content_block_delta");
@@ -184,7 +169,7 @@ Deno.test("fake server: generated Anthropic turn splits text into several deltas
 });
 
 Deno.test("fake server: generated OpenAI turn parses with the official SDK", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({
       kind: "turn",
       blocks: BLOCKS,
@@ -212,7 +197,7 @@ Deno.test("fake server: generated OpenAI turn parses with the official SDK", asy
 });
 
 Deno.test("fake server: generated OpenAI turn streams reasoning_content and ends with [DONE]", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: BLOCKS, stopReason: "max_tokens" });
     const { events } = await readEvents(await post(server, "openai"));
     assert.equal(events.at(-1)?.data, "[DONE]");
@@ -229,7 +214,7 @@ Deno.test("fake server: generated OpenAI turn streams reasoning_content and ends
 });
 
 Deno.test("fake server: error helpers send each protocol's real shapes", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue(
       contextOverflowReply("anthropic"),
       contextOverflowReply("openai"),
@@ -264,7 +249,7 @@ Deno.test("fake server: error helpers send each protocol's real shapes", async (
 });
 
 Deno.test("fake server: cut sends the first bytes, then the client's read throws", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const path = "anthropic/text-hello.sse";
     server.enqueue({ kind: "cut", afterBytes: 300, source: { kind: "fixture", path } });
     const response = await post(server, "anthropic");
@@ -281,7 +266,7 @@ Deno.test("fake server: cut sends the first bytes, then the client's read throws
 Deno.test("fake server: malformed puts a non-JSON data line mid-stream", async (t) => {
   for (const protocol of ["anthropic", "openai"] as const) {
     await t.step(protocol, async () => {
-      await withServer(async (server) => {
+      await withFakeServer(async (server) => {
         server.enqueue({ kind: "malformed" });
         const { events } = await readEvents(await post(server, protocol));
         const invalid = events.map((e, i) => ({ e, i })).filter(({ e }) => {
@@ -301,7 +286,7 @@ Deno.test("fake server: malformed puts a non-JSON data line mid-stream", async (
 });
 
 Deno.test("fake server: stall sends the first bytes, then nothing until the client leaves", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "stall", afterBytes: 100, source: { kind: "turn", blocks: BLOCKS } });
     const response = await post(server, "anthropic");
     const reader = response.body!.getReader();
@@ -331,7 +316,7 @@ Deno.test("fake server: close() ends a stall the client is still waiting on", as
 });
 
 Deno.test("fake server: slow sends one event per chunk with delays", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({
       kind: "slow",
       delayMs: 40,
@@ -354,7 +339,7 @@ Deno.test("fake server: slow sends one event per chunk with delays", async () =>
 });
 
 Deno.test("fake server: a client abort during a slow stream frees the response", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "slow", delayMs: 50, source: { kind: "turn", blocks: BLOCKS } });
     const controller = new AbortController();
     const response = await post(server, "anthropic", { signal: controller.signal });
@@ -366,7 +351,7 @@ Deno.test("fake server: a client abort during a slow stream frees the response",
 });
 
 Deno.test("fake server: headerDelayMs holds the response headers back", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: "data: late\n\n", headerDelayMs: 150 });
     const start = performance.now();
     const response = await post(server, "openai");

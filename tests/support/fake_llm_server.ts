@@ -125,10 +125,18 @@ export const DEFAULT_FAKE_USAGE: Usage = {
   reasoningTokens: 0,
 };
 
-const ROUTES: Record<string, FakeProtocol> = {
-  "/v1/messages": "anthropic",
-  "/v1/chat/completions": "openai",
+/** The path each protocol is served at (below {@linkcode FakeLlmServer.url}). */
+export const FAKE_PATHS: Readonly<Record<FakeProtocol, string>> = {
+  anthropic: "/v1/messages",
+  openai: "/v1/chat/completions",
 };
+
+const ROUTES = new Map(
+  (Object.entries(FAKE_PATHS) as [FakeProtocol, string][]).map(([protocol, path]) => [
+    path,
+    protocol,
+  ]),
+);
 
 const encoder = new TextEncoder();
 
@@ -215,7 +223,7 @@ export class FakeLlmServer {
 
   async #handle(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
     const url = new URL(request.url);
-    const protocol = ROUTES[url.pathname];
+    const protocol = ROUTES.get(url.pathname);
     this.requests.push({
       method: request.method,
       path: url.pathname,
@@ -349,6 +357,32 @@ export class FakeLlmServer {
     } catch {
       // The client went away: the stream is already cancelled.
     }
+  }
+}
+
+/**
+ * Runs `run` with a fresh server, closing it afterwards whatever happens.
+ *
+ * @example
+ * ```ts ignore
+ * await withFakeServer(async (server) => {
+ *   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Hi" }] });
+ *   // … stream from server.openaiBaseUrl …
+ * });
+ * ```
+ *
+ * @param run The test body.
+ * @param options Server-wide options.
+ */
+export async function withFakeServer(
+  run: (server: FakeLlmServer) => Promise<void>,
+  options: FakeLlmServerOptions = {},
+): Promise<void> {
+  const server = await FakeLlmServer.start(options);
+  try {
+    await run(server);
+  } finally {
+    await server.close();
   }
 }
 

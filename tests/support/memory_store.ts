@@ -7,6 +7,7 @@ import {
   type SessionInfo,
   type SessionStore,
 } from "@panto/lib";
+import { emptySessionInfo } from "../../lib/session/store_common.ts";
 
 /**
  * A store that keeps every append in memory, in order, for tests that check
@@ -18,14 +19,7 @@ export class MemoryStore implements SessionStore {
   #sessions = new Map<string, { info: SessionInfo; entries: PersistentMessage[] }>();
 
   create(options: CreateSessionOptions = {}): Session {
-    const now = new Date().toISOString();
-    const info: SessionInfo = {
-      id: crypto.randomUUID(),
-      created: now,
-      modified: now,
-      messageCount: 0,
-      lastUserMessage: "",
-    };
+    const info = emptySessionInfo(crypto.randomUUID(), new Date().toISOString());
     if (options.cwd) info.cwd = options.cwd;
     return new Session(info, this, false);
   }

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { CURSOR_MARKER } from "../../tui/component.ts";
 import { compositeLine, layoutOverlay, overlayWidth } from "../../tui/overlay.ts";
-import { TUI } from "../../tui/tui.ts";
-import { VirtualTerminal } from "../support/virtual_terminal.ts";
+import { startTui } from "../support/tui_screen.ts";
 import { frame, Lines } from "./test_lines.ts";
 
 Deno.test("layoutOverlay: anchors, sizes and margins", () => {
@@ -50,23 +49,8 @@ Deno.test("compositeLine: keeps base text and styles on both sides", () => {
   assert.equal(compositeLine("ab", "O", 4, 1, 8), "ab  \x1b[0mO\x1b[0m", "pads short base lines");
 });
 
-function setup(columns: number, rows: number) {
-  const terminal = new VirtualTerminal(columns, rows);
-  const tui = new TUI(terminal);
-  tui.start();
-  return {
-    terminal,
-    tui,
-    async [Symbol.asyncDispose]() {
-      tui.stop();
-      await terminal.flush();
-      terminal.dispose();
-    },
-  };
-}
-
 Deno.test("overlay: composited over the visible content, restored when closed", async () => {
-  await using t = setup(20, 6);
+  await using t = startTui(20, 6);
   const body = new Lines(Array.from({ length: 10 }, (_, i) => `${i}`.repeat(20)));
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -86,7 +70,7 @@ Deno.test("overlay: composited over the visible content, restored when closed", 
 });
 
 Deno.test("overlay: content keeps streaming underneath", async () => {
-  await using t = setup(20, 6);
+  await using t = startTui(20, 6);
   const body = new Lines(["a", "b"]);
   t.tui.addChild(body);
   t.tui.showOverlay(new Lines(["OVER"]), { anchor: "top-left", width: 4 });
@@ -100,7 +84,7 @@ Deno.test("overlay: content keeps streaming underneath", async () => {
 });
 
 Deno.test("overlay: focus stack and restoring focus", async () => {
-  await using t = setup(30, 8);
+  await using t = startTui(30, 8);
   const editor = new Lines(["> "]);
   t.tui.addChild(editor);
   t.tui.setFocus(editor);
@@ -128,7 +112,7 @@ Deno.test("overlay: focus stack and restoring focus", async () => {
 });
 
 Deno.test("overlay: its cursor marker positions the hardware cursor", async () => {
-  await using t = setup(30, 8);
+  await using t = startTui(30, 8);
   t.tui.addChild(new Lines(["base"]));
   t.tui.showOverlay(new Lines([`> ab${CURSOR_MARKER}`]), {
     anchor: "top-left",

@@ -3,31 +3,16 @@ import assert from "node:assert/strict";
 import { CURSOR_MARKER } from "../../tui/component.ts";
 import { Container } from "../../tui/container.ts";
 import { TUI } from "../../tui/tui.ts";
+import { startTui } from "../support/tui_screen.ts";
 import { VirtualTerminal } from "../support/virtual_terminal.ts";
 import { expectedScreen, frame, Lines } from "./test_lines.ts";
-
-/** A started engine on a fresh emulator; `await using` stops and disposes both. */
-function setup(columns = 20, rows = 5) {
-  const terminal = new VirtualTerminal(columns, rows);
-  const tui = new TUI(terminal);
-  tui.start();
-  return {
-    terminal,
-    tui,
-    async [Symbol.asyncDispose]() {
-      tui.stop();
-      await terminal.flush();
-      terminal.dispose();
-    },
-  };
-}
 
 function numbered(count: number, prefix = "line"): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix} ${i}`);
 }
 
 Deno.test("renderer: first paint is one synchronized write, cursor hidden, no screen clearing", async () => {
-  await using t = setup();
+  await using t = startTui(20, 5);
   t.tui.addChild(new Lines(["hello", "world"]));
   await frame(t.tui, t.terminal);
   assert.deepEqual(t.terminal.screenLines(), expectedScreen(["hello", "world"], 5));
@@ -41,7 +26,7 @@ Deno.test("renderer: first paint is one synchronized write, cursor hidden, no sc
 });
 
 Deno.test("renderer: nothing changed writes nothing", async () => {
-  await using t = setup();
+  await using t = startTui(20, 5);
   t.tui.addChild(new Lines(["static"]));
   await frame(t.tui, t.terminal);
   await frame(t.tui, t.terminal);
@@ -51,7 +36,7 @@ Deno.test("renderer: nothing changed writes nothing", async () => {
 });
 
 Deno.test("renderer: appends write only the new lines", async () => {
-  await using t = setup(20, 10);
+  await using t = startTui(20, 10);
   const body = new Lines(["a", "b"]);
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -67,7 +52,7 @@ Deno.test("renderer: appends write only the new lines", async () => {
 });
 
 Deno.test("renderer: an edit in the middle rewrites that line only", async () => {
-  await using t = setup(20, 10);
+  await using t = startTui(20, 10);
   const body = new Lines(numbered(6));
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -86,7 +71,7 @@ Deno.test("renderer: an edit in the middle rewrites that line only", async () =>
 });
 
 Deno.test("renderer: a spinner below a long transcript rewrites one line", async () => {
-  await using t = setup(30, 10);
+  await using t = startTui(30, 10);
   const transcript = new Lines(numbered(100));
   const spinner = new Lines(["⠋ working"]);
   t.tui.addChild(transcript);
@@ -102,7 +87,7 @@ Deno.test("renderer: a spinner below a long transcript rewrites one line", async
 });
 
 Deno.test("renderer: shrink clears stale lines and grow extends (short content)", async () => {
-  await using t = setup(20, 8);
+  await using t = startTui(20, 8);
   const body = new Lines(numbered(5));
   t.tui.addChild(body);
   t.tui.addChild(new Lines(["footer"]));
@@ -116,7 +101,7 @@ Deno.test("renderer: shrink clears stale lines and grow extends (short content)"
 });
 
 Deno.test("renderer: content that scrolls away stays intact in scrollback", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   const body = new Lines();
   t.tui.addChild(body);
   t.tui.addChild(new Lines(["> input"]));
@@ -135,7 +120,7 @@ Deno.test("renderer: content that scrolls away stays intact in scrollback", asyn
 });
 
 Deno.test("renderer: an edit above the screen is frozen, counted, and the screen stays right", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   const body = new Lines(numbered(20));
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -149,7 +134,7 @@ Deno.test("renderer: an edit above the screen is frozen, counted, and the screen
 });
 
 Deno.test("renderer: shrinking content that fills the screen keeps it bottom-aligned", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   const body = new Lines(numbered(12));
   const editor = new Lines(["> a", "  b", "  c"]);
   t.tui.addChild(body);
@@ -162,7 +147,7 @@ Deno.test("renderer: shrinking content that fills the screen keeps it bottom-ali
 });
 
 Deno.test("renderer: resize repaints the visible screen only and keeps scrollback", async () => {
-  await using t = setup(30, 6);
+  await using t = startTui(30, 6);
   const wrapped = new Container();
   // Lines that depend on the width, like wrapped text.
   const byWidth = {
@@ -187,7 +172,7 @@ Deno.test("renderer: resize repaints the visible screen only and keeps scrollbac
 });
 
 Deno.test("renderer: resize of short content repaints in place", async () => {
-  await using t = setup(30, 10);
+  await using t = startTui(30, 10);
   const body = new Lines(["one", "two", "three"]);
   t.tui.addChild(body);
   await frame(t.tui, t.terminal);
@@ -198,7 +183,7 @@ Deno.test("renderer: resize of short content repaints in place", async () => {
 });
 
 Deno.test("renderer: styles are reset at the end of every line", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   t.tui.addChild(new Lines(["\x1b[31;1mred bold never reset", "plain"]));
   await frame(t.tui, t.terminal);
   assert.equal(t.terminal.cell(0, 0).bold, true);
@@ -210,7 +195,7 @@ Deno.test("renderer: styles are reset at the end of every line", async () => {
 });
 
 Deno.test("renderer: wide CJK and emoji clusters at an odd width", async () => {
-  await using t = setup(9, 6);
+  await using t = startTui(9, 6);
   const lines = ["漢字漢字x", "x漢字漢字", "👍🏽👍🏽👍🏽👍🏽a", "🇯🇵🇫🇷🇩🇪🇮🇹b", "👨‍👩‍👧👩‍💻é", "a漢"];
   const body = new Lines(lines);
   t.tui.addChild(body);
@@ -227,7 +212,7 @@ Deno.test("renderer: wide CJK and emoji clusters at an odd width", async () => {
 });
 
 Deno.test("renderer: an over-wide line is truncated and counted, not a crash", async () => {
-  await using t = setup(9, 4);
+  await using t = startTui(9, 4);
   const body = new Lines([
     "0123456789abcdef",
     "漢字漢字漢字",
@@ -244,7 +229,7 @@ Deno.test("renderer: an over-wide line is truncated and counted, not a crash", a
 });
 
 Deno.test("renderer: the cursor marker places the visible hardware cursor and is stripped", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   const editor = new Lines([`> ab${CURSOR_MARKER}c`]);
   t.tui.addChild(new Lines(["transcript"]));
   t.tui.addChild(editor);
@@ -262,7 +247,7 @@ Deno.test("renderer: the cursor marker places the visible hardware cursor and is
 });
 
 Deno.test("renderer: requests in one tick coalesce into one frame; bursts are capped", async () => {
-  await using t = setup();
+  await using t = startTui(20, 5);
   const body = new Lines(["0"]);
   t.tui.addChild(body);
   await new Promise((resolve) => setTimeout(resolve, 0));
@@ -278,7 +263,7 @@ Deno.test("renderer: requests in one tick coalesce into one frame; bursts are ca
 });
 
 Deno.test("renderer: input goes to hooks, then to the focused component", async () => {
-  await using t = setup();
+  await using t = startTui(20, 5);
   const editor = new Lines([">"]);
   const other = new Lines(["x"]);
   t.tui.addChild(other);
@@ -316,7 +301,7 @@ Deno.test("renderer: stop leaves the cursor visible below the content", async ()
 Deno.test("renderer: keystroke cost does not depend on the transcript length", async () => {
   const costs: number[] = [];
   for (const size of [100, 20_000]) {
-    await using t = setup(40, 10);
+    await using t = startTui(40, 10);
     const transcript = new Container();
     for (let i = 0; i < size / 10; i++) transcript.addChild(new Lines(numbered(10, `m${i}`)));
     const editor = new Lines(["> "]);
@@ -332,7 +317,7 @@ Deno.test("renderer: keystroke cost does not depend on the transcript length", a
 });
 
 Deno.test("renderer: tabs, control bytes and cut escape sequences are neutralised", async () => {
-  await using t = setup(20, 5);
+  await using t = startTui(20, 5);
   t.tui.addChild(new Lines(["a\tb", "c\x07d\re", "cut \x1b[3", "\x1b"]));
   t.tui.addChild(new Lines(["after"]));
   await frame(t.tui, t.terminal);

@@ -9,13 +9,15 @@ import { ProviderError } from "../../../lib/errors.ts";
 import type { Message } from "../../../lib/message.ts";
 import { streamAnthropicMessages } from "../../../lib/providers/anthropic_messages.ts";
 import { buildAnthropicRequest } from "../../../lib/providers/anthropic_request.ts";
-import type {
-  AssistantResult,
-  ProviderRequest,
-  ProviderStreamEvent,
-} from "../../../lib/providers/provider.ts";
+import type { ProviderRequest } from "../../../lib/providers/provider.ts";
 import type { ToolDecl } from "../../../lib/tool.ts";
-import { FakeLlmServer, overloadedReply } from "../../support/fake_llm_server.ts";
+import {
+  type FakeLlmServer,
+  type FakeLlmServerOptions,
+  overloadedReply,
+  withFakeServer,
+} from "../../support/fake_llm_server.ts";
+import { type DrainedStream, drainProviderStream } from "../../support/provider_stream.ts";
 
 const PELICAN_TOOL: ToolDecl = {
   name: "pelican_name_generator",
@@ -48,29 +50,16 @@ function providerRequest(
   };
 }
 
-async function collect(
-  request: ProviderRequest,
-): Promise<{ events: ProviderStreamEvent[]; result: AssistantResult }> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = streamAnthropicMessages(request);
-  for (let step = await stream.next();; step = await stream.next()) {
-    if (step.done) return { events, result: step.value };
-    assert.ok(step.value.length > 0, "no empty batch is yielded");
-    events.push(...step.value);
-  }
+function collect(request: ProviderRequest): Promise<DrainedStream> {
+  return drainProviderStream(streamAnthropicMessages(request));
 }
 
 /** Runs with a fresh server; by default bodies go out in 7-byte chunks (lines and UTF-8 split). */
-async function withServer(
+function withServer(
   run: (server: FakeLlmServer) => Promise<void>,
-  options: { chunkSize?: number } = { chunkSize: 7 },
+  options: FakeLlmServerOptions = { chunkSize: 7 },
 ): Promise<void> {
-  const server = await FakeLlmServer.start(options);
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
+  return withFakeServer(run, options);
 }
 
 Deno.test("streamAnthropicMessages: a text turn over HTTP sends the built request and assembles the reply", async () => {

@@ -16,6 +16,7 @@ import { parseAnthropicStream } from "../../../lib/providers/anthropic_stream.ts
 import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
+import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/anthropic", import.meta.url)
   .pathname;
@@ -308,37 +309,6 @@ function readFixture(name: string): Uint8Array<ArrayBuffer> {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-/** A small seeded PRNG (mulberry32), so chunkings are reproducible. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Splits bytes into chunks of 1–24 bytes (multi-byte characters get cut). */
-function randomChunks(bytes: Uint8Array, seed: number): Uint8Array[] {
-  const next = random(seed);
-  const chunks: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const size = 1 + Math.floor(next() * 24);
-    chunks.push(bytes.subarray(at, at + size));
-    at += size;
-  }
-  return chunks;
-}
-
-/** The events each chunk completes, one batch per chunk (empty batches included). */
-async function* sseEvents(chunks: readonly (Uint8Array | string)[]): AsyncGenerator<SseEvent[]> {
-  const parser = new SseParser();
-  for (const chunk of chunks) yield parser.push(chunk);
-  yield parser.end();
-}
-
 /** Drains the assembler, flattening its batches (which must never be empty). */
 async function run(source: AsyncIterable<readonly SseEvent[]>): Promise<Run> {
   const events: ProviderStreamEvent[] = [];
@@ -550,7 +520,7 @@ for (const name of fixtureNames()) {
       assertFacts(name, whole, facts!);
       assertEventsMatchContent(name, whole);
       for (const seed of CHUNK_SEEDS) {
-        const chunked = await run(sseEvents(randomChunks(bytes, seed)));
+        const chunked = await run(sseEvents(randomChunks(bytes, seededRandom(seed), 24)));
         assert.deepEqual(chunked.events, whole.events, `${name}: events, seed ${seed}`);
         assert.deepEqual(chunked.result, whole.result, `${name}: result, seed ${seed}`);
         assert.equal(chunked.error?.message, whole.error?.message, `${name}: error, seed ${seed}`);

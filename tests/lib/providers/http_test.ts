@@ -18,21 +18,19 @@ import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import {
   authErrorReply,
   contextOverflowReply,
+  FAKE_PATHS,
   type FakeBlock,
   FakeLlmServer,
   type FakeProtocol,
   overloadedReply,
   PROVIDER_FIXTURES_DIR,
   rateLimitReply,
+  withFakeServer,
 } from "../../support/fake_llm_server.ts";
 
 const ANTHROPIC = "https://api.anthropic.com/v1/messages";
 const OPENAI = "https://api.openai.com/v1/chat/completions";
 const FAKE_KEY = "sk-ant-api03-FAKEKEY-do-not-leak-8f2e1c";
-const PATHS: Record<FakeProtocol, string> = {
-  anthropic: "/v1/messages",
-  openai: "/v1/chat/completions",
-};
 const BLOCKS: readonly FakeBlock[] = [
   { type: "text", text: "Hello from the fake server" },
   { type: "tool_use", id: "toolu_1", name: "read", input: { path: "README.md" } },
@@ -688,22 +686,13 @@ Deno.test("isAbortError and toAbortError", () => {
 
 // --- against the fake server ---------------------------------------------------------------
 
-async function withServer(run: (server: FakeLlmServer) => Promise<void>): Promise<void> {
-  const server = await FakeLlmServer.start();
-  try {
-    await run(server);
-  } finally {
-    await server.close();
-  }
-}
-
 function request(
   server: FakeLlmServer,
   protocol: FakeProtocol,
   overrides: Partial<SseRequest> = {},
 ): SseRequest {
   return {
-    url: `${server.url}${PATHS[protocol]}`,
+    url: `${server.url}${FAKE_PATHS[protocol]}`,
     headers: { "x-api-key": FAKE_KEY, authorization: `Bearer ${FAKE_KEY}` },
     body: { model: "test-model", stream: true },
     signal: new AbortController().signal,
@@ -734,7 +723,7 @@ function assertNoKey(error: unknown): void {
 }
 
 Deno.test("streamSse: POSTs JSON with the given headers and yields the events", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: BLOCKS, chunkSize: 3 });
     const { events, error } = await drain(request(server, "anthropic"));
     assert.equal(error, undefined);
@@ -756,7 +745,7 @@ Deno.test("streamSse: POSTs JSON with the given headers and yields the events", 
 });
 
 Deno.test("streamSse: each scripted HTTP error is classified", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const cases: [FakeProtocol, ReturnType<typeof overloadedReply>, ProviderErrorKind, number][] = [
       ["anthropic", overloadedReply(), "overloaded", 529],
       ["openai", overloadedReply("openai"), "overloaded", 503],
@@ -784,7 +773,7 @@ Deno.test("streamSse: each scripted HTTP error is classified", async () => {
 });
 
 Deno.test("streamSse: retry-after reaches the error", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue(rateLimitReply(1));
     const { error } = await drain(request(server, "anthropic"));
     assert.ok(error instanceof ProviderError);
@@ -802,7 +791,7 @@ Deno.test("streamSse: retry-after reaches the error", async () => {
 });
 
 Deno.test("streamSse: a server that echoes the key never puts it in the error", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({
       kind: "http_error",
       status: 401,
@@ -830,7 +819,7 @@ Deno.test("streamSse: a server that echoes the key never puts it in the error", 
 });
 
 Deno.test("streamSse: a large error body is read only in part and still classified", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const message = `prompt is too long: 300000 tokens > 200000 maximum ${
       "padding ".repeat(40_000)
     }`;
@@ -848,7 +837,7 @@ Deno.test("streamSse: a large error body is read only in part and still classifi
 });
 
 Deno.test("streamSse: idle timeout while waiting for the headers", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: "data: late\n\n", headerDelayMs: 5_000 });
     const start = performance.now();
     const { error } = await drain(request(server, "openai", { idleTimeoutMs: 200 }));
@@ -866,7 +855,7 @@ Deno.test("streamSse: idle timeout while waiting for the headers", async () => {
 });
 
 Deno.test("streamSse: idle timeout between chunks, after the first events", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const path = "anthropic/text-hello.sse";
     const full = await Deno.readTextFile(`${PROVIDER_FIXTURES_DIR}${path}`);
     const afterBytes = full.indexOf("event: content_block_start");
@@ -882,7 +871,7 @@ Deno.test("streamSse: idle timeout between chunks, after the first events", asyn
 });
 
 Deno.test("streamSse: a slow consumer does not trip the idle timeout", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: BLOCKS });
     const events: SseEvent[] = [];
     let batches = 0;
@@ -895,7 +884,7 @@ Deno.test("streamSse: a slow consumer does not trip the idle timeout", async () 
 });
 
 Deno.test("streamSse: a cut connection is a network error after the events before it", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const path = "openai/text-usage.sse";
     const full = await Deno.readTextFile(`${PROVIDER_FIXTURES_DIR}${path}`);
     const afterBytes = full.indexOf("\n\n") + 2 + 10; // one whole event and a bit of the next
@@ -931,7 +920,7 @@ Deno.test("streamSse: a refused connection is a network error without the URL's 
 });
 
 Deno.test("streamSse: an already aborted signal throws an abort error before any request", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     const controller = new AbortController();
     controller.abort();
     const { error } = await drain(request(server, "anthropic", { signal: controller.signal }));
@@ -941,7 +930,7 @@ Deno.test("streamSse: an already aborted signal throws an abort error before any
 });
 
 Deno.test("streamSse: abort while waiting for the headers stops promptly", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: "data: late\n\n", headerDelayMs: 5_000 });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 50);
@@ -954,7 +943,7 @@ Deno.test("streamSse: abort while waiting for the headers stops promptly", async
 });
 
 Deno.test("streamSse: abort during a slow stream stops promptly and keeps the reason", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "slow", delayMs: 1_000, source: { kind: "turn", blocks: BLOCKS } });
     const controller = new AbortController();
     const events: SseEvent[] = [];
@@ -978,7 +967,7 @@ Deno.test("streamSse: abort during a slow stream stops promptly and keeps the re
 });
 
 Deno.test("streamSse: stopping iteration early releases the response body", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "slow", delayMs: 20, source: { kind: "turn", blocks: BLOCKS } });
     for await (const batch of streamSse(request(server, "anthropic"))) {
       assert.equal(batch[0]?.type, "message_start");
@@ -989,7 +978,7 @@ Deno.test("streamSse: stopping iteration early releases the response body", asyn
 });
 
 Deno.test("streamSse: the events of one network chunk come as one batch", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     // A small body is sent in a single chunk.
     server.enqueue({ kind: "sse", body: "data: one\n\ndata: two\n\n" });
     const batches: string[][] = [];
@@ -1001,7 +990,7 @@ Deno.test("streamSse: the events of one network chunk come as one batch", async 
 });
 
 Deno.test("streamSse: a trailing event without a blank line is dropped (V22)", async () => {
-  await withServer(async (server) => {
+  await withFakeServer(async (server) => {
     server.enqueue({ kind: "sse", body: "data: one\n\ndata: two" });
     const { events, error } = await drain(request(server, "openai"));
     assert.equal(error, undefined);

@@ -9,16 +9,17 @@ import { ProviderError } from "../../../lib/errors.ts";
 import type { Message } from "../../../lib/message.ts";
 import { streamOpenAIChat } from "../../../lib/providers/openai_chat.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { SseParser } from "../../../lib/providers/sse.ts";
 import type { ToolDecl } from "../../../lib/tool.ts";
 import { emptyUsage } from "../../../lib/usage.ts";
 import {
   authErrorReply,
   DEFAULT_FAKE_USAGE,
-  FakeLlmServer,
+  type FakeLlmServer,
   PROVIDER_FIXTURES_DIR,
+  withFakeServer,
 } from "../../support/fake_llm_server.ts";
+import { drainProviderStream as drain } from "../../support/provider_stream.ts";
 
 const KEY = "sk-test-0123456789";
 
@@ -43,27 +44,6 @@ function config(server: FakeLlmServer, extra: Partial<ProviderConfig> = {}): Pro
   };
 }
 
-async function drain(
-  stream: AsyncGenerator<ProviderStreamEvent[], AssistantResult, void>,
-): Promise<{ events: ProviderStreamEvent[]; result: AssistantResult }> {
-  const events: ProviderStreamEvent[] = [];
-  for (;;) {
-    const step = await stream.next();
-    if (step.done) return { events, result: step.value };
-    assert.ok(step.value.length > 0, "no empty batch is yielded");
-    events.push(...step.value);
-  }
-}
-
-async function withServer(test: (server: FakeLlmServer) => Promise<void>): Promise<void> {
-  const server = await FakeLlmServer.start();
-  try {
-    await test(server);
-  } finally {
-    await server.close();
-  }
-}
-
 function streamFrom(
   server: FakeLlmServer,
   signal = new AbortController().signal,
@@ -80,7 +60,7 @@ function streamFrom(
 }
 
 Deno.test("openai chat e2e: a text turn, and the request the server received", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Hello there, friend" }] });
     const { events, result } = await drain(streamFrom(server));
     assert.deepEqual(result, {
@@ -108,7 +88,7 @@ Deno.test("openai chat e2e: a text turn, and the request the server received", (
   }));
 
 Deno.test("openai chat e2e: a reasoning + text + tool-call turn", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     server.enqueue({
       kind: "turn",
       blocks: [
@@ -151,7 +131,7 @@ Deno.test("openai chat e2e: a reasoning + text + tool-call turn", () =>
   }));
 
 Deno.test("openai chat e2e: a recorded stream sent in 7-byte chunks assembles as offline", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     const path = "openai/deepseek-reasoning-tool-call.sse";
     server.enqueue({ kind: "fixture", path, chunkSize: 7 });
     const online = await drain(streamFrom(server));
@@ -166,7 +146,7 @@ Deno.test("openai chat e2e: a recorded stream sent in 7-byte chunks assembles as
   }));
 
 Deno.test("openai chat e2e: abort mid-stream returns the partial text as aborted", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     const chunk = (delta: object) =>
       `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const sent = chunk({ role: "assistant", content: "" }) + chunk({ content: "Partial ans" });
@@ -194,7 +174,7 @@ Deno.test("openai chat e2e: abort mid-stream returns the partial text as aborted
   }));
 
 Deno.test("openai chat e2e: a signal aborted before sending returns an empty aborted message", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     const controller = new AbortController();
     controller.abort();
     const { events, result } = await drain(streamFrom(server, controller.signal));
@@ -205,7 +185,7 @@ Deno.test("openai chat e2e: a signal aborted before sending returns an empty abo
   }));
 
 Deno.test("openai chat e2e: a 401 is an auth error that never shows the key", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     server.enqueue(authErrorReply("openai"));
     await assert.rejects(drain(streamFrom(server)), (error) => {
       assert.ok(error instanceof ProviderError);
@@ -217,7 +197,7 @@ Deno.test("openai chat e2e: a 401 is an auth error that never shows the key", ()
   }));
 
 Deno.test("openai chat e2e: a connection cut mid-stream is a retryable error with the partial", () =>
-  withServer(async (server) => {
+  withFakeServer(async (server) => {
     const chunk = (delta: object) =>
       `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const sent = chunk({ content: "Half a" });

@@ -5,9 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { ProviderError } from "../../../lib/errors.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
+import type { ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
+import { type DrainedStream, drainProviderStream } from "../../support/provider_stream.ts";
 
 const URL_SHOWN = "https://llm.example/v1/chat/completions";
 
@@ -29,18 +30,8 @@ async function* events(body: string, failure?: unknown): AsyncGenerator<SseEvent
   if (failure !== undefined) throw failure;
 }
 
-async function parse(
-  body: string,
-  failure?: unknown,
-): Promise<{ events: ProviderStreamEvent[]; result: AssistantResult }> {
-  const stream = parseOpenAIStream(events(body, failure), URL_SHOWN);
-  const seen: ProviderStreamEvent[] = [];
-  for (;;) {
-    const step = await stream.next();
-    if (step.done) return { events: seen, result: step.value };
-    assert.ok(step.value.length > 0, "no empty batch is yielded");
-    seen.push(...step.value);
-  }
+function parse(body: string, failure?: unknown): Promise<DrainedStream> {
+  return drainProviderStream(parseOpenAIStream(events(body, failure), URL_SHOWN));
 }
 
 /** The events streamed before the stream failed, and the failure. */

@@ -15,8 +15,8 @@ import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
-import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
+import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
@@ -259,33 +259,6 @@ function readFixture(name: string): Uint8Array {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-/** Splits bytes into chunks of 1–maxSize bytes, deterministically per seed. */
-function randomChunks(bytes: Uint8Array, seed: number, maxSize = 23): Uint8Array[] {
-  let state = seed >>> 0;
-  const next = () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const chunks: Uint8Array[] = [];
-  for (let offset = 0; offset < bytes.length;) {
-    const size = 1 + Math.floor(next() * maxSize);
-    chunks.push(bytes.subarray(offset, offset + size));
-    offset += size;
-  }
-  return chunks;
-}
-
-/** The events each chunk completes, one batch per chunk (empty batches included). */
-async function* sseEvents(chunks: readonly Uint8Array[]): AsyncGenerator<SseEvent[]> {
-  const parser = new SseParser();
-  for (const chunk of chunks) yield parser.push(chunk);
-  yield parser.end();
-}
-
 async function runParser(chunks: readonly Uint8Array[]): Promise<Run> {
   const events: ProviderStreamEvent[] = [];
   const stream = parseOpenAIStream(sseEvents(chunks), URL_SHOWN);
@@ -521,7 +494,7 @@ for (const name of fixtureNames) {
     const bytes = readFixture(name);
     const whole = await runParser([bytes]);
     for (const seed of [1, 2, 3, 42]) {
-      const split = await runParser(randomChunks(bytes, seed));
+      const split = await runParser(randomChunks(bytes, seededRandom(seed), 23));
       assert.deepEqual(split.events, whole.events, `seed ${seed}: events`);
       assert.deepEqual(split.result, whole.result, `seed ${seed}: result`);
       if (whole.error instanceof ProviderError) {

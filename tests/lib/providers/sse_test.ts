@@ -6,7 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { concatBytes } from "../../../lib/concat_bytes.ts";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
+import { randomChunks, seededRandom } from "../../support/chunked_sse.ts";
 import { PROVIDER_FIXTURES_DIR } from "../../support/fake_llm_server.ts";
 
 const encoder = new TextEncoder();
@@ -220,16 +222,6 @@ function toBytes(chunk: string | readonly number[]): Uint8Array {
   return typeof chunk === "string" ? encoder.encode(chunk) : Uint8Array.from(chunk);
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
-
 /** Feeds the reads to a fresh parser, then ends the stream. */
 function parse(reads: readonly (Uint8Array | string)[]): { events: SseEvent[]; parser: SseParser } {
   const parser = new SseParser();
@@ -249,33 +241,10 @@ function assertEvents(actual: readonly SseEvent[], expected: readonly Expected[]
   assert.deepEqual(shaped, expected, how);
 }
 
-/** Deterministic PRNG (mulberry32) so a failing split can be reproduced. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomSplit(bytes: Uint8Array, random: () => number, maxChunk: number): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  let offset = 0;
-  while (offset < bytes.length) {
-    const size = 1 + Math.floor(random() * maxChunk);
-    parts.push(bytes.subarray(offset, offset + size));
-    offset += size;
-  }
-  return parts;
-}
-
 for (const vector of VECTORS) {
   Deno.test(`SseParser ${vector.name}`, async (t) => {
     const chunks = vector.chunks.map(toBytes);
-    const whole = concat(chunks);
+    const whole = concatBytes(chunks);
 
     await t.step("given chunks, as bytes", () => {
       const { events, parser } = parse(chunks);
@@ -301,10 +270,10 @@ for (const vector of VECTORS) {
     });
 
     await t.step("one byte at a time and random splits", () => {
-      assertEvents(parse(randomSplit(whole, () => 0, 1)).events, vector.expected, "1-byte reads");
+      assertEvents(parse(randomChunks(whole, () => 0, 1)).events, vector.expected, "1-byte reads");
       const random = seededRandom(vector.name.length * 7919);
       for (let round = 0; round < 20; round++) {
-        const parts = randomSplit(whole, random, 9);
+        const parts = randomChunks(whole, random, 9);
         assertEvents(parse(parts).events, vector.expected, `random split round ${round}`);
       }
     });
@@ -361,7 +330,7 @@ Deno.test("SseParser: every recorded provider stream parses the same whole and i
       }
       const random = seededRandom(bytes.length);
       for (let round = 0; round < 3; round++) {
-        assert.deepEqual(parse(randomSplit(bytes, random, 9)).events, whole, `round ${round}`);
+        assert.deepEqual(parse(randomChunks(bytes, random, 9)).events, whole, `round ${round}`);
       }
     });
   }

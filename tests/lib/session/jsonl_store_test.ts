@@ -6,6 +6,7 @@ import {
   SessionInUseError,
   type SessionStore,
 } from "@panto/lib";
+import { concatBytes } from "../../../lib/concat_bytes.ts";
 import { ChildWriter } from "./child_writer.ts";
 import { runConformance } from "./conformance.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
@@ -364,13 +365,7 @@ async function readTree(root: string): Promise<Uint8Array> {
     const path = join(root, entry.name);
     parts.push(entry.isDirectory ? await readTree(path) : await Deno.readFile(path));
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function escape(text: string): string {

@@ -8,31 +8,11 @@ import { AssistantMessage } from "../../../tui/components/assistant_message.ts";
 import { Editor } from "../../../tui/components/editor.ts";
 import { SelectList } from "../../../tui/components/select_list.ts";
 import { ToolUse } from "../../../tui/components/tool_use.ts";
-import { TUI } from "../../../tui/tui.ts";
-import { VirtualTerminal } from "../../support/virtual_terminal.ts";
+import { startTui } from "../../support/tui_screen.ts";
 import { COLOR, plain } from "./helpers.ts";
 
-function setup(columns: number, rows: number) {
-  const terminal = new VirtualTerminal(columns, rows);
-  const tui = new TUI(terminal);
-  tui.start();
-  return {
-    terminal,
-    tui,
-    async frame() {
-      tui.renderNow();
-      await terminal.flush();
-    },
-    async [Symbol.asyncDispose]() {
-      tui.stop();
-      await terminal.flush();
-      terminal.dispose();
-    },
-  };
-}
-
 Deno.test("engine screen: a streamed answer with an open fence matches a fresh render", async () => {
-  await using t = setup(40, 30);
+  await using t = startTui(40, 30);
   const answer = new AssistantMessage({ theme: COLOR });
   t.tui.addChild(answer);
   const text = "Here is code 中文:\n\n```ts\nconst a = 1;\nconst b = 'two';\n```\n\nDone **now**.";
@@ -48,7 +28,7 @@ Deno.test("engine screen: a streamed answer with an open fence matches a fresh r
 });
 
 Deno.test("engine screen: the focused editor puts the hardware cursor at its marker; keys reach it", async () => {
-  await using t = setup(30, 10);
+  await using t = startTui(30, 10);
   const tool = new ToolUse({ callId: "c", name: "bash", args: '{"command":"ls"}' }, {
     theme: COLOR,
   });
@@ -69,7 +49,7 @@ Deno.test("engine screen: the focused editor puts the hardware cursor at its mar
 });
 
 Deno.test("engine screen: a select list as an overlay picker takes the keys and closes", async () => {
-  await using t = setup(40, 12);
+  await using t = startTui(40, 12);
   const editor = new Editor({ theme: COLOR });
   t.tui.addChild(editor);
   t.tui.setFocus(editor);
