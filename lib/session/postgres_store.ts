@@ -1,4 +1,4 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import { Conversation } from "../conversation.ts";
 import { AmbiguousSessionIdError, SessionNotFoundError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
@@ -119,10 +119,15 @@ interface PendingSession extends DraftedSession {
 export class PostgresStore implements SessionStore {
   /** The owner this store is scoped to, if any. */
   readonly ownerId: string | undefined;
-  #sql: PostgresClient;
+  /** The client: given, shared by `forOwner`, or made on first use. */
+  #client: PostgresClient | undefined;
+  readonly #connect: () => Promise<PostgresClient>;
   #ownsClient: boolean;
   #pending = new Map<string, PendingSession>();
   #closed = false;
+  #opening: Promise<PostgresClient> | undefined;
+  /** For `forOwner` views: the parent's client. */
+  #shared: (() => Promise<PostgresClient>) | undefined;
 
   /**
    * Creates the store (connections open lazily, on first use).
@@ -134,8 +139,14 @@ export class PostgresStore implements SessionStore {
       throw new Error("PostgresStore needs a url (postgres://user@host/db) or a client");
     }
     this.#ownsClient = !options.client;
-    this.#sql = options.client ??
-      postgres(options.url!, { max: options.maxConnections ?? 4, onnotice: () => {} });
+    this.#client = options.client;
+    const url = options.url!;
+    const max = options.maxConnections ?? 4;
+    // postgres.js loads on first use: most runs never touch PostgreSQL.
+    this.#connect = async () => {
+      const { default: connect } = await import("postgres");
+      return connect(url, { max, onnotice: () => {} });
+    };
     this.ownerId = options.ownerId;
   }
 
@@ -152,7 +163,11 @@ export class PostgresStore implements SessionStore {
    * @returns The scoped store.
    */
   forOwner(ownerId: string): PostgresStore {
-    return new PostgresStore({ client: this.#sql, ownerId });
+    // The view never connects itself (its URL is unused): it borrows this store's client.
+    const view = new PostgresStore({ url: "postgres://shared-client", ownerId });
+    view.#ownsClient = false;
+    view.#shared = () => this.#clientNow();
+    return view;
   }
 
   /**
@@ -376,7 +391,7 @@ export class PostgresStore implements SessionStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
+    if (this.#ownsClient && this.#client) await this.#client.end({ timeout: 5 });
   }
 
   #assertOpen(): void {
@@ -395,14 +410,23 @@ export class PostgresStore implements SessionStore {
   /** The client, after the schema is migrated. */
   async #ready(): Promise<PostgresClient> {
     this.#assertOpen();
-    let migration = migrated.get(this.#sql);
+    const sql = await this.#clientNow();
+    let migration = migrated.get(sql);
     if (!migration) {
-      migration = migrate(this.#sql);
-      migrated.set(this.#sql, migration);
-      migration.catch(() => migrated.delete(this.#sql));
+      migration = migrate(sql);
+      migrated.set(sql, migration);
+      migration.catch(() => migrated.delete(sql));
     }
     await migration;
-    return this.#sql;
+    return sql;
+  }
+
+  /** The client, connecting (or borrowing the parent's) the first time. */
+  async #clientNow(): Promise<PostgresClient> {
+    if (this.#client) return this.#client;
+    this.#opening ??= this.#shared ? this.#shared() : this.#connect();
+    this.#client = await this.#opening;
+    return this.#client;
   }
 }
 
