@@ -1,17 +1,17 @@
 import type { UiEvents } from "@panto/tui";
+import type { ExtensionHost } from "./extensions/extension_host.ts";
 import type { App } from "./app_setup.ts";
 import type { ChatArgs } from "./args.ts";
 import type { NotifyLevel } from "./extensions/extension_api.ts";
 import { discoverExtensions } from "./extensions/discover.ts";
-import { ExtensionHost } from "./extensions/extension_host.ts";
 import { VERSION } from "./version.ts";
 
 /** What the app lends extensions. */
 export interface ExtensionSurface {
   /** Interactive or print mode. */
   mode: "interactive" | "print";
-  /** The app's UI events (a private instance in print mode). */
-  uiEvents: UiEvents;
+  /** The app's UI events (`undefined` in print mode: a private instance is made). */
+  uiEvents: UiEvents | undefined;
   /** Shows a message (transcript or stderr). */
   notify(text: string, level: NotifyLevel): void;
   /** Submits a prompt as if typed (interactive only). */
@@ -28,24 +28,30 @@ export interface ExtensionSurface {
  * @param app The wired app.
  * @param args The parsed command line.
  * @param surface What the app lends extensions.
- * @returns The host, for commands and keys.
+ * @returns The host, for commands and keys (`undefined` when there are no
+ *   extensions: the extension machinery is then never loaded).
  */
 export async function loadExtensions(
   app: App,
   args: ChatArgs,
   surface: ExtensionSurface,
-): Promise<ExtensionHost> {
+): Promise<ExtensionHost | undefined> {
   const paths = await discoverExtensions({
     pantoHome: app.pantoHome,
     cwd: app.cwd,
     extra: args.extensions,
     includeDefaults: !args.noExtensions,
   });
+  if (paths.length === 0) return undefined;
+  const [{ ExtensionHost }, { UiEvents }] = await Promise.all([
+    import("./extensions/extension_host.ts"),
+    import("@panto/tui"),
+  ]);
   const host = new ExtensionHost({
     version: VERSION,
     cwd: app.cwd,
     mode: surface.mode,
-    uiEvents: surface.uiEvents,
+    uiEvents: surface.uiEvents ?? new UiEvents(),
     registerTool: (tool) => {
       app.agent.registerTool(tool);
       app.extraTools.push(tool);

@@ -1,5 +1,4 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
-import { UiEvents } from "@panto/tui";
 import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
 import { setupApp } from "./app_setup.ts";
 import { expandAttachments } from "./attachments.ts";
@@ -7,7 +6,6 @@ import { runSessionsCommand } from "./commands/sessions.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
 import { CliError, UsageError } from "./errors.ts";
-import { runInteractive } from "./interactive/run_interactive.ts";
 import { runPrintMode } from "./print_mode.ts";
 import { loadExtensions } from "./load_extensions.ts";
 import { openStore } from "./session_store.ts";
@@ -22,7 +20,10 @@ import { writeStderr, writeStdout } from "./stdio.ts";
 export async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.command === "sessions") return await sessionsCommand(args);
-  return args.print ? await printMode(args) : await runInteractive(args);
+  if (args.print) return await printMode(args);
+  // The terminal UI loads only for the interactive mode.
+  const { runInteractive } = await import("./interactive/run_interactive.ts");
+  return await runInteractive(args);
 }
 
 async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
@@ -46,7 +47,7 @@ async function printMode(args: ChatArgs): Promise<number> {
   try {
     await loadExtensions(app, args, {
       mode: "print",
-      uiEvents: new UiEvents(),
+      uiEvents: undefined,
       notify: (text, level) =>
         writeStderr(`panto: ${level === "info" ? "" : `${level}: `}${text}\n`),
       submit: () =>

@@ -56,8 +56,10 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       submit: (text) => chatApp.submit(text),
       reservedCommands: [...chatApp.commands.keys()],
     });
-    chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
-    chatApp.extensionKey = (data) => host.handleKey(data);
+    if (host) {
+      chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
+      chatApp.extensionKey = (data) => host.handleKey(data);
+    }
     chatApp.showStart();
     const initial = args.messages.join(" ").trim();
     if (initial) chatApp.submit(initial);

@@ -142,3 +142,44 @@ Deno.test("panto --version and --help exit 0", async () => {
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--model/);
 });
+
+Deno.test("panto -p -e: an extension's tool is offered and runs; one that throws is reported and skipped", async () => {
+  const project = await Deno.makeTempDir();
+  const server = await FakeLlmServer.start();
+  const example = new URL("../../examples/extensions/word_count.ts", import.meta.url).pathname;
+  const broken = new URL("./extensions/fixtures/throws_sync.ts", import.meta.url).pathname;
+  try {
+    await Deno.writeTextFile(join(project, "essay.txt"), "one two three\nfour five\n");
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "tool_use", id: "c1", name: "word_count", input: { path: "essay.txt" } }],
+    });
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Five words." }] });
+    const run = await runPanto(
+      [
+        "-p",
+        "count",
+        "-e",
+        example,
+        "-e",
+        broken,
+        "--api",
+        "openai-chat",
+        "--base-url",
+        server.openaiBaseUrl,
+        "-m",
+        "m",
+      ],
+      { cwd: project },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "Five words.\n");
+    assert.match(run.stderr, /throws_sync/, "the failing extension is named");
+    const offered = JSON.stringify(server.requests[0]!.body);
+    assert.match(offered, /"word_count"/);
+    assert.match(JSON.stringify(server.requests[1]!.body), /5 words/);
+  } finally {
+    await server.close();
+    await Deno.remove(project, { recursive: true });
+  }
+});
