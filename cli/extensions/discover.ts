@@ -36,7 +36,7 @@ export interface DiscoverOptions {
  * (checked before touching it, so Deno never prompts).
  *
  * @example
- * ```ts no-eval
+ * ```ts ignore
  * import { discoverExtensions } from "./discover.ts";
  * const paths = await discoverExtensions({ pantoHome: "/home/ada/.panto", cwd: Deno.cwd(), extra: ["my_ext.ts"], includeDefaults: true });
  * console.log(paths);

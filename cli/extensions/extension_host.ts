@@ -119,7 +119,7 @@ interface CommandEntry extends ExtensionCommandInfo {
  * tools answer with an error.
  *
  * @example
- * ```ts no-eval
+ * ```ts ignore
  * import { UiEvents } from "@panto/tui";
  * import { ExtensionHost } from "./extension_host.ts";
  * const host = new ExtensionHost({

@@ -35,7 +35,7 @@ export class InvalidSessionIdError extends Error {
  * @example
  * ```ts
  * import { SessionNotFoundError } from "@panto/lib";
- * console.assert(new SessionNotFoundError("abc").id === "abc");
+ * console.assert(new SessionNotFoundError("abc", "the database").id === "abc");
  * ```
  */
 export class SessionNotFoundError extends Error {
