@@ -36,13 +36,9 @@ export async function runPrintMode(
       reportProgress(event, output);
     }
   } catch (error) {
-    if (mode === "json") {
-      output.stdout(
-        JSON.stringify({ type: "error", message: String((error as Error)?.message ?? error) }) +
-          "\n",
-      );
-    }
-    throw new CliError(`The request failed: ${(error as Error)?.message ?? error}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (mode === "json") output.stdout(JSON.stringify({ type: "error", message }) + "\n");
+    throw new CliError(`The request failed: ${message}`);
   }
   if (mode === "text" && last) {
     const text = messageText(last);

@@ -111,7 +111,7 @@ function describeFailure(error: unknown): string {
     return `${error.message}. panto lacks a permission: run it through \`deno task panto\` or grant it with the matching --allow-* flag`;
   }
   if (error instanceof Error && error.name !== "Error" && !(error instanceof TypeError)) {
-    return `${error.message}`;
+    return error.message;
   }
   return String((error as Error)?.stack ?? error);
 }

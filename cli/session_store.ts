@@ -60,7 +60,18 @@ export function openStore(flags: StoreFlags, pantoHome: string): SessionStore {
   }
 }
 
-/** A URL with its password replaced, for messages. */
+/**
+ * A URL with its password replaced, for messages.
+ *
+ * @param url A connection URL.
+ * @returns The URL with `***` in place of the password.
+ *
+ * @example
+ * ```ts
+ * import { redactUrl } from "./session_store.ts";
+ * console.assert(redactUrl("postgres://app:s3cret@db/app") === "postgres://app:***@db/app");
+ * ```
+ */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@/]*@/, "$1***@");
 }

@@ -117,6 +117,7 @@ export class Agent {
   #conversation: Conversation;
   #tools = new ToolRegistry();
   #running: EventChannel | undefined;
+  #compacting = false;
 
   /**
    * Creates an agent.
@@ -177,8 +178,11 @@ export class Agent {
    * Swaps provider, model or policies between runs; tools are untouched.
    *
    * @param config The new configuration.
+   * @throws {Error} While a run or a compaction is in progress (its
+   *   messages would be recorded under the new model).
    */
   setConfig(config: Config): void {
+    this.#assertIdle("change the configuration");
     this.#config = config;
   }
 
@@ -212,7 +216,12 @@ export class Agent {
    */
   async compact(options: CompactOptions = {}): Promise<CompactionResult | null> {
     this.#assertIdle("compact");
-    return await this.#compact("manual", options.signal ?? new AbortController().signal, options);
+    this.#compacting = true;
+    try {
+      return await this.#compact("manual", options.signal ?? new AbortController().signal, options);
+    } finally {
+      this.#compacting = false;
+    }
   }
 
   /**
@@ -277,18 +286,19 @@ export class Agent {
         return await this.#commitAssistant(channel, result);
       } catch (error) {
         if (signal.aborted && isAbortError(error)) {
-          return await this.#commitAssistant(channel, {
-            content: error instanceof ProviderError ? error.partial?.content ?? [] : [],
-            usage: emptyUsage(),
-            stopReason: "aborted",
-          });
+          return await this.#commitAborted(
+            channel,
+            error instanceof ProviderError ? error.partial?.content ?? [] : [],
+          );
         }
         if (!(error instanceof ProviderError)) throw error;
         if (
           error.kind === "context_overflow" && !compactedForOverflow && this.#compactionEnabled()
         ) {
           compactedForOverflow = true;
-          if (await this.#compact("overflow", signal, {}, channel)) continue;
+          const compacted = await this.#compactDuringRun("overflow", channel, signal);
+          if (signal.aborted) return await this.#commitAborted(channel, []);
+          if (compacted) continue;
         }
         const delay = retryDelayMs(attempt, this.#config.retry, error);
         if (delay === null) {
@@ -303,13 +313,7 @@ export class Agent {
           discardedPartial: streamed,
         });
         await sleep(delay, signal).catch(() => {});
-        if (signal.aborted) {
-          return await this.#commitAssistant(channel, {
-            content: [],
-            usage: emptyUsage(),
-            stopReason: "aborted",
-          });
-        }
+        if (signal.aborted) return await this.#commitAborted(channel, []);
       }
     }
   }
@@ -368,6 +372,15 @@ export class Agent {
       stopReason: result.stopReason,
     });
     return message;
+  }
+
+  /** Keeps what an aborted request produced, marked as aborted. */
+  async #commitAborted(channel: EventChannel, content: ContentBlock[]): Promise<Message> {
+    return await this.#commitAssistant(channel, {
+      content,
+      usage: emptyUsage(),
+      stopReason: "aborted",
+    });
   }
 
   /** Keeps what a failed request produced, marked as an error, so nothing is lost. */
@@ -447,7 +460,22 @@ export class Agent {
     if (!window || !this.#compactionEnabled()) return;
     const reserve = this.#config.compaction?.reserveTokens ?? DEFAULT_RESERVE_TOKENS;
     if (estimateContextTokens(this.#conversation.messages) <= window - reserve) return;
-    await this.#compact("threshold", signal, {}, channel);
+    // When aborted, the request that follows ends the run as aborted.
+    await this.#compactDuringRun("threshold", channel, signal);
+  }
+
+  /** A compaction inside a run: an abort ends it quietly (`null`), like any other request. */
+  async #compactDuringRun(
+    reason: "threshold" | "overflow",
+    channel: EventChannel,
+    signal: AbortSignal,
+  ): Promise<CompactionResult | null> {
+    try {
+      return await this.#compact(reason, signal, {}, channel);
+    } catch (error) {
+      if (signal.aborted && isAbortError(error)) return null;
+      throw error;
+    }
   }
 
   async #compact(
@@ -523,6 +551,11 @@ export class Agent {
     if (this.#running) {
       throw new Error(
         `Cannot ${action} while a run is in progress: wait for turn_complete or cancel the stream`,
+      );
+    }
+    if (this.#compacting) {
+      throw new Error(
+        `Cannot ${action} while a compaction is in progress: await compact() or abort its signal`,
       );
     }
   }

@@ -154,8 +154,9 @@ function lastValidCut(context: readonly Message[]): number {
   return 0;
 }
 
-function lastUserIndex(context: readonly Message[], before: number): number {
-  for (let i = before; i >= 0; i--) {
+/** The index of the last user message at or before `from` (0 when there is none). */
+function lastUserIndex(context: readonly Message[], from: number): number {
+  for (let i = from; i >= 0; i--) {
     if (context[i]!.role === "user") return i;
   }
   return 0;

@@ -44,28 +44,34 @@ export class EventChannel implements Stream {
   #state: StreamState = "streaming";
   #abort: AbortController;
 
+  /** @param abort Aborted by {@linkcode EventChannel.cancel}; the run listens to its signal. */
   constructor(abort: AbortController) {
     this.#abort = abort;
   }
 
+  /** The run's state machine. */
   get state(): StreamState {
     return this.#state;
   }
 
+  /** Moves the state machine (the agent calls this as the run advances). */
   setState(state: StreamState): void {
     this.#state = state;
   }
 
+  /** Queues an event for the consumer. */
   push(event: Event): void {
     this.#queue.push(event);
     this.#wake();
   }
 
+  /** Ends the stream: `next` returns `null` once the queued events are read. */
   close(): void {
     this.#closed = true;
     this.#wake();
   }
 
+  /** Ends the stream with an error, thrown by `next` after the queued events. */
   fail(error: unknown): void {
     this.#failed = true;
     this.#error = error;
@@ -73,10 +79,12 @@ export class EventChannel implements Stream {
     this.close();
   }
 
+  /** Aborts the run; the partial answer is kept and persisted. */
   cancel(): void {
     this.#abort.abort(new DOMException("The run was cancelled", "AbortError"));
   }
 
+  /** The next event, or `null` once the run has ended and every event was read. */
   async next(): Promise<Event | null> {
     while (this.#head >= this.#queue.length && !this.#closed) {
       await new Promise<void>((resolve) => (this.#waiter = resolve));
@@ -97,6 +105,7 @@ export class EventChannel implements Stream {
     return null;
   }
 
+  /** Iterates the events until the run ends (throws when it failed). */
   async *[Symbol.asyncIterator](): AsyncIterator<Event> {
     while (true) {
       const event = await this.next();

@@ -70,24 +70,22 @@ export class ToolRegistry {
 
   /**
    * Fetches the tools of every source not yet loaded and registers them.
-   * A source whose tools cannot be listed fails the run with its name.
+   * A source whose tools cannot be listed fails the run with its name; it
+   * and the sources after it are tried again at the next run.
    */
   async loadSources(): Promise<void> {
-    const pending = this.#sources;
-    this.#sources = [];
-    for (const source of pending) {
+    while (this.#sources.length > 0) {
+      const source = this.#sources[0]!;
       let tools: readonly Tool[];
       try {
         tools = await source.tools();
       } catch (error) {
-        this.#sources.push(source);
         throw new Error(
           `Tool source ${JSON.stringify(source.name)} failed to list its tools: ${describe(error)}`,
-          {
-            cause: error,
-          },
+          { cause: error },
         );
       }
+      this.#sources.shift();
       for (const tool of tools) this.register(tool);
     }
   }
@@ -133,7 +131,15 @@ export class ToolRegistry {
         }. Send the call again with complete JSON arguments.`,
       );
     }
-    const problem = this.#validate(entry, call.input);
+    let problem: string | null;
+    try {
+      problem = this.#validate(entry, call.input);
+    } catch (error) {
+      // A schema the validator cannot apply (e.g. an unresolved $ref) is the tool's fault.
+      return errorOutcome(
+        `${call.name} was not run: its input schema could not be applied: ${describe(error)}`,
+      );
+    }
     if (problem) return errorOutcome(problem);
     if (signal.aborted) return errorOutcome(`${call.name} was not run: the turn was aborted`);
     try {

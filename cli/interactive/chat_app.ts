@@ -58,12 +58,19 @@ export interface ChatAppOptions {
  * commands, `!shell`, queued prompts, abort and quit keys.
  */
 export class ChatApp {
+  /** The wired app; its `agent` is replaced by /new and /resume. */
   readonly app: App;
+  /** The engine the chat draws on. */
   readonly tui: TUI;
+  /** Colours. */
   readonly theme: Theme;
+  /** UI events extensions hook into. */
   readonly uiEvents: UiEvents;
+  /** The conversation as shown. */
   readonly transcript = new Container();
+  /** The input editor. */
   readonly editor: Editor;
+  /** The built-in slash commands, by name. */
   readonly commands: Map<string, SlashCommand>;
   /** Extension commands, consulted after the built-ins. */
   extensionCommand: ((name: string, args: string) => Promise<boolean>) | undefined;
@@ -75,13 +82,21 @@ export class ChatApp {
   #loader: Loader | undefined;
   #running: { cancel(): void } | undefined;
   #queue: string[] = [];
+  /** Turns, shell commands and compactions not yet finished (a quit waits for them). */
+  #work = new Set<Promise<void>>();
   #pendingShell: string[] = [];
   #pendingName: string | undefined;
   #lastCtrlC = 0;
   readonly #onQuit: () => void;
-  readonly #pricing: Pricing | undefined;
+  readonly #defaultPrices = PricingRegistry.withDefaults();
   readonly #branch: string | undefined;
 
+  /**
+   * Puts the transcript, status line, editor and footer on the engine and
+   * takes its input.
+   *
+   * @param options The app, engine, theme and quit callback.
+   */
   constructor(options: ChatAppOptions) {
     this.app = options.app;
     this.tui = options.tui;
@@ -104,7 +119,6 @@ export class ChatApp {
     });
     this.#footer = new Footer({}, this.theme);
     this.#branch = gitBranch(this.app.cwd);
-    this.#pricing = pricingFor(this.app);
     this.tui.addChild(this.transcript);
     this.tui.addChild(this.#status);
     this.tui.addChild(this.editor);
@@ -156,10 +170,18 @@ export class ChatApp {
       return;
     }
     if (trimmed.startsWith("!")) {
-      void this.#shell(trimmed.slice(1).trim());
+      void this.#track(this.#shell(trimmed.slice(1).trim()));
       return;
     }
-    void this.#turn(trimmed);
+    void this.#track(this.#turn(trimmed));
+  }
+
+  /**
+   * Resolves once no turn, shell command or compaction is left running
+   * (after a quit, an interrupted turn still saves its partial answer).
+   */
+  async settled(): Promise<void> {
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
   }
 
   /** Shows a one-line notice in the transcript. */
@@ -194,6 +216,8 @@ export class ChatApp {
   /** Switches to another session (resume) or a new one. */
   async switchSession(session: Session, fresh: boolean): Promise<void> {
     const conversation = await session.load();
+    // A name given before the first answer was meant for the session left behind.
+    this.#pendingName = undefined;
     const agent = new Agent({ config: this.agent.config, session, conversation });
     for (const tool of this.app.tools) agent.registerTool(tool);
     for (const tool of this.app.extraTools) agent.registerTool(tool);
@@ -225,6 +249,10 @@ export class ChatApp {
   /** Runs a compaction with the loader shown. */
   async compact(instructions: string | undefined): Promise<void> {
     if (!this.ensureIdle("compacting")) return;
+    await this.#track(this.#compact(instructions));
+  }
+
+  async #compact(instructions: string | undefined): Promise<void> {
     const abort = new AbortController();
     this.#startLoader("Compacting", { cancel: () => abort.abort() });
     try {
@@ -232,16 +260,20 @@ export class ChatApp {
         ...(instructions ? { instructions } : {}),
         signal: abort.signal,
       });
-      if (!result) this.notify("Nothing to compact yet.", "info");
-      else {this.#append(
+      if (result) {
+        this.#append(
           this.#view.compaction(result.summary, result.tokensBefore, result.tokensAfter),
-        );}
+        );
+      } else {
+        this.notify("Nothing to compact yet.", "info");
+      }
     } catch (error) {
       this.notify(`Compaction failed: ${describe(error)}`, "error");
     } finally {
       this.#stopLoader();
       this.#updateFooter();
     }
+    await this.#afterTurn();
   }
 
   /** Names the session now, or after its first answer when nothing is saved yet. */
@@ -277,8 +309,9 @@ export class ChatApp {
     return last ? messageText(last) : undefined;
   }
 
-  /** Quits (after aborting a running turn). */
+  /** Quits: drops queued prompts and aborts a running turn (see {@linkcode ChatApp.settled}). */
   quit(): void {
+    this.#queue.length = 0;
     this.#running?.cancel();
     this.#onQuit();
   }
@@ -326,12 +359,24 @@ export class ChatApp {
     const shell = this.#pendingShell.splice(0);
     const prompt = shell.length ? `${shell.join("\n\n")}\n\n${text}` : text;
     this.#append(this.#view.user(text));
+    // Busy from here on: a prompt submitted while files are attached is queued, not run alongside.
+    const abort = new AbortController();
+    this.#startLoader("Working", { cancel: () => abort.abort() });
+    try {
+      await this.#attachAndRun(prompt, abort.signal);
+    } finally {
+      this.#stopLoader();
+      this.#updateFooter();
+    }
+    await this.#afterTurn();
+  }
+
+  async #attachAndRun(prompt: string, signal: AbortSignal): Promise<void> {
     let expanded;
     try {
       expanded = await expandAttachments(prompt, this.app.cwd);
     } catch (error) {
-      this.notify(`Could not attach a file: ${describe(error)}`, "error");
-      return await this.#afterTurn();
+      return this.notify(`Could not attach a file: ${describe(error)}`, "error");
     }
     if (expanded.files.length) this.notify(`Attached ${expanded.files.join(", ")}`, "info");
     const sink = {
@@ -339,9 +384,8 @@ export class ChatApp {
       remove: (c: Component) => this.#remove(c),
     };
     const renderer = new TurnRenderer(this.#view, sink, (t, l) => this.notify(t, l));
-    const stream = this.agent.run({ text: expanded.text, images: expanded.images });
-    this.#startLoader("Working", stream);
     try {
+      const stream = this.agent.run({ text: expanded.text, images: expanded.images }, { signal });
       for await (const event of stream) {
         renderer.handle(event);
         this.#onEvent(event);
@@ -352,11 +396,7 @@ export class ChatApp {
       }
     } catch (error) {
       this.notify(failureText(error), "error");
-    } finally {
-      this.#stopLoader();
-      this.#updateFooter();
     }
-    await this.#afterTurn();
   }
 
   #onEvent(event: Event): void {
@@ -425,6 +465,17 @@ export class ChatApp {
     } catch (error) {
       this.notify(`/${name} failed: ${describe(error)}`, "error");
     }
+  }
+
+  /**
+   * Keeps `task` in {@linkcode ChatApp.settled}'s sight until it ends; a
+   * failure is shown, never left as an unhandled rejection.
+   */
+  #track(task: Promise<void>): Promise<void> {
+    const tracked = task.catch((error) => this.notify(describe(error), "error"))
+      .finally(() => this.#work.delete(tracked));
+    this.#work.add(tracked);
+    return tracked;
   }
 
   #commandNames(): { name: string; description: string }[] {
@@ -501,7 +552,9 @@ export class ChatApp {
       tokensOut: usage.outputTokens,
     };
     if (this.#branch) data.branch = this.#branch;
-    const pricing = this.#pricing ?? PricingRegistry.withDefaults().get(provider.model);
+    // The model in use now: a configured price, else a known one.
+    const configured = this.app.selection.pricing;
+    const pricing = configured ? new Pricing(configured) : this.#defaultPrices.get(provider.model);
     if (pricing) data.cost = pricing.cost(usage);
     if (provider.contextWindow) {
       data.contextPercent = Math.round(
@@ -511,10 +564,6 @@ export class ChatApp {
     this.#footer.update(data);
     this.tui.requestRender();
   }
-}
-
-function pricingFor(app: App): Pricing | undefined {
-  return app.selection.pricing ? new Pricing(app.selection.pricing) : undefined;
 }
 
 function oneLine(text: string): string {

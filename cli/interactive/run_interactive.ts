@@ -9,10 +9,14 @@ import {
   TUI,
 } from "@panto/tui";
 import type { ChatArgs } from "../args.ts";
-import { setupApp } from "../app_setup.ts";
+import { type App, setupApp } from "../app_setup.ts";
 import { UsageError } from "../errors.ts";
 import { loadExtensions } from "../load_extensions.ts";
 import { ChatApp } from "./chat_app.ts";
+import { sessionItems } from "./slash_commands.ts";
+
+/** Most time a quit waits for an interrupted turn to save its partial answer (ms). */
+const QUIT_GRACE_MS = 3000;
 
 /** The app's key actions, beside the engine's and the editor's. */
 export const APP_KEYBINDINGS: Record<string, string[]> = {
@@ -44,31 +48,57 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       pick: (store) => pickSession(tui, theme, store),
       keybindingActions: Object.keys({ ...DEFAULT_KEYBINDINGS, ...APP_KEYBINDINGS }),
     });
-    for (const [action, keys] of Object.entries(app.config.keybindings)) {
-      keybindings.override(action, keys);
+    try {
+      await chat(app, args, tui, keybindings, theme);
+    } finally {
+      tui.stop();
+      await app.store.close();
     }
-    const quit = Promise.withResolvers<void>();
-    const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
-    const host = await loadExtensions(app, args, {
-      mode: "interactive",
-      uiEvents: chatApp.uiEvents,
-      notify: (text, level) => chatApp.notify(text, level),
-      submit: (text) => chatApp.submit(text),
-      reservedCommands: [...chatApp.commands.keys()],
-    });
-    if (host) {
-      chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
-      chatApp.extensionKey = (data) => host.handleKey(data);
-    }
-    chatApp.showStart();
-    const initial = args.messages.join(" ").trim();
-    if (initial) chatApp.submit(initial);
-    await quit.promise;
-    tui.stop();
-    await app.store.close();
     return 0;
   } finally {
     tui.stop();
+  }
+}
+
+/** Runs the chat until the user quits and the interrupted work has saved what it has. */
+async function chat(
+  app: App,
+  args: ChatArgs,
+  tui: TUI,
+  keybindings: Keybindings,
+  theme: Theme,
+): Promise<void> {
+  for (const [action, keys] of Object.entries(app.config.keybindings)) {
+    keybindings.override(action, keys);
+  }
+  const quit = Promise.withResolvers<void>();
+  const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
+  const host = await loadExtensions(app, args, {
+    mode: "interactive",
+    uiEvents: chatApp.uiEvents,
+    notify: (text, level) => chatApp.notify(text, level),
+    submit: (text) => chatApp.submit(text),
+    reservedCommands: [...chatApp.commands.keys()],
+  });
+  if (host) {
+    chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
+    chatApp.extensionKey = (data) => host.handleKey(data);
+  }
+  chatApp.showStart();
+  const initial = args.messages.join(" ").trim();
+  if (initial) chatApp.submit(initial);
+  await quit.promise;
+  await settledWithin(chatApp, QUIT_GRACE_MS);
+}
+
+/** Waits for the chat's running work to end, but no longer than `ms` (a quit must not hang). */
+async function settledWithin(chatApp: ChatApp, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([chatApp.settled(), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -79,11 +109,7 @@ function pickSession(tui: TUI, theme: Theme, store: SessionStore): Promise<Sessi
     return new Promise<Session | null>((resolve) => {
       let close = () => {};
       const list = new SelectList(
-        sessions.map((s) => ({
-          value: s.id,
-          label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
-          description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages`,
-        })),
+        sessionItems(sessions),
         {
           theme,
           title: "Resume session",

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
+import { REASONING_LEVELS, type ReasoningLevel, type SessionInfo } from "@panto/lib";
+import type { SelectItem } from "@panto/tui";
 import { modelChoices } from "../config/model_registry.ts";
 import type { ChatApp } from "./chat_app.ts";
 
@@ -29,7 +30,7 @@ export function slashCommands(): Map<string, SlashCommand> {
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
     ["quit", { description: "Quit panto", run: (app) => app.quit() }],
   ]);
-  commands.set("exit", { ...commands.get("quit")!, description: "Quit panto" });
+  commands.set("exit", commands.get("quit")!);
   return commands;
 }
 
@@ -48,6 +49,7 @@ function help(app: ChatApp): void {
 }
 
 async function model(app: ChatApp, args: string): Promise<void> {
+  if (!app.ensureIdle("switching models")) return;
   const choices = modelChoices(app.app.config);
   let alias: string | null = args || null;
   if (!alias) {
@@ -68,6 +70,7 @@ async function model(app: ChatApp, args: string): Promise<void> {
 }
 
 async function thinking(app: ChatApp, args: string): Promise<void> {
+  if (!app.ensureIdle("changing the reasoning level")) return;
   let level: ReasoningLevel | null = null;
   if (args) {
     if (!(REASONING_LEVELS as readonly string[]).includes(args)) {
@@ -94,20 +97,28 @@ async function resume(app: ChatApp): Promise<void> {
   if (!app.ensureIdle("switching sessions")) return;
   const sessions = await app.app.store.list({ limit: 200 });
   if (sessions.length === 0) return app.notify("No saved sessions yet.", "info");
-  const id = await app.pick(
-    "Resume session",
-    sessions.map((s) => ({
-      value: s.id,
-      label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
-      description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages · ${
-        s.id.slice(0, 8)
-      }`,
-    })),
-  );
+  const id = await app.pick("Resume session", sessionItems(sessions));
   if (!id) return;
   const session = await app.app.store.resolve(id);
   if (!session) return app.notify(`Session ${id} is gone.`, "warning");
   await app.switchSession(session, false);
+}
+
+/**
+ * Picker items for saved sessions: name (else the last prompt), date,
+ * message count and the start of the id.
+ *
+ * @param sessions The sessions, as listed by the store.
+ * @returns One item per session, valued by its id.
+ */
+export function sessionItems(sessions: readonly SessionInfo[]): SelectItem<string>[] {
+  return sessions.map((s) => ({
+    value: s.id,
+    label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
+    description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages · ${
+      s.id.slice(0, 8)
+    }`,
+  }));
 }
 
 async function newSession(app: ChatApp): Promise<void> {

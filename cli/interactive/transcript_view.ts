@@ -1,4 +1,4 @@
-import type { Message, ToolResultBlock } from "@panto/lib";
+import type { Message, ResultPart } from "@panto/lib";
 import {
   AssistantMessage,
   CompactionSummary,
@@ -140,7 +140,7 @@ export class TranscriptView {
             break;
           }
           case "tool_result":
-            this.#showResult(block);
+            this.showResult(block.toolUseId, block.content, block.isError);
             break;
           case "compaction_summary":
             out.push(this.compaction(block.summary, block.tokensBefore));
@@ -152,17 +152,19 @@ export class TranscriptView {
     return out;
   }
 
-  /** Puts a result on its call's component. */
-  showResult(result: ToolResultBlock): void {
-    this.#showResult(result);
-  }
-
-  #showResult(result: ToolResultBlock): void {
-    const tool = this.#tools.get(result.toolUseId);
+  /**
+   * Puts a result on its call's component (none when the call was never shown).
+   *
+   * @param callId The call's id.
+   * @param parts What the tool returned.
+   * @param isError Whether the call failed.
+   */
+  showResult(callId: string, parts: readonly ResultPart[], isError: boolean): void {
+    const tool = this.#tools.get(callId);
     if (!tool) return;
-    const text = result.content.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`))
+    const text = parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`))
       .join("\n");
-    tool.setResult(text, result.isError);
-    tool.setStatus(result.isError ? "error" : "done");
+    tool.setResult(text, isError);
+    tool.setStatus(isError ? "error" : "done");
   }
 }

@@ -61,15 +61,9 @@ export class TurnRenderer {
       case "tool_dispatch_start":
         this.#view.toolFor(event.call.id)?.setStatus("running");
         return;
-      case "tool_dispatch_complete": {
-        const text = event.result.map((
-          p,
-        ) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
-        const tool = this.#view.toolFor(event.call.id);
-        tool?.setResult(text, event.isError);
-        tool?.setStatus(event.isError ? "error" : "done");
+      case "tool_dispatch_complete":
+        this.#view.showResult(event.call.id, event.result, event.isError);
         return;
-      }
       case "provider_retry":
         if (event.discardedPartial) this.#discardPartial();
         this.#notify(

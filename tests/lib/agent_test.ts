@@ -359,3 +359,86 @@ forEachApi("aborting during a tool stops it and records an error result", async 
   assert.ok(results.every((b) => b.type === "tool_result" && b.isError));
   assert.equal(server.requests.length, 1, "no request is sent after the abort");
 });
+
+Deno.test("Agent: a tool source that fails to list is retried with the sources after it", async () => {
+  const server = await FakeLlmServer.start();
+  try {
+    server.enqueue(toolTurn({ id: "c1", name: "late", input: { text: "x" } }));
+    server.enqueue(textTurn("second"));
+    let down = true;
+    const agent = new Agent({ config: configFor(server, "openai-chat") });
+    agent.registerToolSource({
+      name: "flaky",
+      tools: () => {
+        if (down) throw new Error("server not up yet");
+        return [];
+      },
+    });
+    agent.registerToolSource({
+      name: "later",
+      tools: () => [{ ...echoTool, decl: { ...echoTool.decl, name: "late" } }],
+    });
+    await assert.rejects(drain(agent.run("one")), /Tool source "flaky" failed to list its tools/);
+    assert.equal(server.requests.length, 0, "the run stops before asking the model");
+    down = false;
+    const events = await drain(agent.run("two"));
+    const result = events.find((e) => e.type === "tool_dispatch_complete");
+    assert.ok(result?.type === "tool_dispatch_complete");
+    assert.equal(result.isError, false, "the source registered after the failing one is loaded");
+    assert.match(JSON.stringify(server.requests[0]!.body), /"late"/);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("Agent: a tool whose schema cannot be applied gives an error result, not a failed run", async () => {
+  const server = await FakeLlmServer.start();
+  try {
+    server.enqueue(toolTurn({ id: "c1", name: "broken", input: { a: 1 } }));
+    server.enqueue(textTurn("noted"));
+    let runs = 0;
+    const agent = new Agent({ config: configFor(server, "openai-chat") });
+    agent.registerTool({
+      decl: {
+        name: "broken",
+        description: "Refers to a definition it lacks",
+        inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/missing" } } },
+      },
+      execute: () => (runs++, ResultParts.fromText("ran")),
+    });
+    const stream = agent.run("call it");
+    const events = await drain(stream);
+    assert.equal(stream.state, "done");
+    const result = events.find((e) => e.type === "tool_dispatch_complete");
+    assert.ok(result?.type === "tool_dispatch_complete" && result.isError);
+    assert.match(JSON.stringify(result.result), /broken was not run: its input schema/);
+    assert.equal(runs, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("Agent: the configuration cannot change during a run or a compaction", async () => {
+  const server = await FakeLlmServer.start();
+  try {
+    server.enqueue({ ...textTurn("slow answer"), headerDelayMs: 100 });
+    const config = configFor(server, "openai-chat");
+    const agent = new Agent({ config });
+    const stream = agent.run("hi");
+    assert.throws(() => agent.setConfig(config), /while a run is in progress/);
+    await drain(stream);
+    agent.setConfig(config);
+
+    server.enqueue({ ...textTurn("summary"), headerDelayMs: 100 });
+    agent.conversation.addUserMessage("more");
+    agent.conversation.addAssistantMessage([{ type: "text", text: "sure" }]);
+    const compaction = agent.compact();
+    assert.throws(() => agent.run("now"), /while a compaction is in progress/);
+    await assert.rejects(agent.setSystemPrompt("x"), /while a compaction is in progress/);
+    assert.ok(await compaction);
+    server.enqueue(textTurn("idle again"));
+    await drain(agent.run("now"));
+  } finally {
+    await server.close();
+  }
+});

@@ -229,3 +229,35 @@ Deno.test("a second overflow after compaction fails with the overflow error", as
     await server.close();
   }
 });
+
+Deno.test("aborting during an automatic compaction ends the run as aborted", async () => {
+  const server = await FakeLlmServer.start();
+  try {
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "a summary that never arrives" }],
+      headerDelayMs: 2000,
+    });
+    const config = configFor(server, { compaction: { keepRecentTokens: 300, reserveTokens: 100 } });
+    config.provider.contextWindow = 2000;
+    const store = new MemoryStore();
+    const session = store.create();
+    const agent = new Agent({ config, session, conversation: history(10, 200) });
+    const stream = agent.run("next question");
+    const events: Event[] = [];
+    const started = Date.now();
+    setTimeout(() => stream.cancel(), 50);
+    for await (const event of stream) events.push(event);
+    assert.ok(Date.now() - started < 1500, "the abort stops the summarising request");
+    assert.equal(stream.state, "aborted");
+    const last = events.at(-1);
+    assert.ok(last?.type === "turn_complete" && last.stopReason === "aborted");
+    assert.equal(server.requests.length, 1, "no model request follows the aborted compaction");
+    assert.ok(!events.some((e) => e.type === "compaction"));
+    const stored = store.stored(session.id).map((p) => p.message);
+    assert.deepEqual(stored.map((m) => m.role), ["user", "assistant"]);
+    assert.equal(stored[1]!.stopReason, "aborted");
+  } finally {
+    await server.close();
+  }
+});

@@ -188,7 +188,7 @@ Deno.test("chat: /new starts a fresh session, /resume picks an old one and shows
   });
 });
 
-Deno.test("chat: /new and /resume wait for the running turn", async () => {
+Deno.test("chat: /new, /resume, /model and /thinking wait for the running turn", async () => {
   await withChat(async (chat) => {
     chat.fixture.server.enqueue({
       kind: "turn",
@@ -202,10 +202,17 @@ Deno.test("chat: /new and /resume wait for the running turn", async () => {
     await chat.waitFor("before starting a new session");
     await chat.send("/resume");
     await chat.waitFor("before switching sessions");
+    // The answer under way would otherwise be recorded as the new model's.
+    await chat.send("/model smart");
+    await chat.waitFor("before switching models");
+    await chat.send("/thinking high");
+    await chat.waitFor("before changing the reasoning level");
     const screen = await chat.waitFor("The slow answer.");
     assertInOrder(screen, ["› slow question", "The slow answer."]);
-    assert.doesNotMatch(screen, /New session\.|Resume session/);
+    assert.doesNotMatch(screen, /New session\.|Resume session|Model: smart|Thinking: high/);
     assert.equal(chat.chat.agent.sessionId, sessionId);
+    assert.equal(chat.chat.agent.config.provider.model, "fast-model");
+    assert.equal(chat.chat.agent.config.provider.reasoning, "off");
   });
 });
 
@@ -453,4 +460,108 @@ Deno.test("chat: -c shows the previous conversation before the prompt", async ()
   } finally {
     await fixture.close();
   }
+});
+
+Deno.test("chat: prompts submitted at once run one after the other", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "One.");
+    answer(chat, "Two.");
+    // As an extension's sendUserMessage can: the second arrives before the first has started.
+    chat.chat.submit("first at once");
+    chat.chat.submit("second at once");
+    await chat.waitFor("Two.");
+    await chat.waitIdle();
+    assert.equal(chat.fixture.server.requests.length, 2);
+    assert.match(lastUserMessage(chat, 0), /first at once/);
+    assert.match(lastUserMessage(chat, 1), /second at once/);
+    assert.doesNotMatch(await chat.everything(), /failed/);
+  });
+});
+
+Deno.test("chat: a prompt typed during /compact is sent after it", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "First answer.");
+    await chat.send("first question");
+    await chat.waitFor("First answer.");
+    await chat.waitIdle();
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "THE SUMMARY" }],
+      headerDelayMs: 300,
+    });
+    answer(chat, "After compaction.");
+    await chat.send("/compact");
+    await chat.waitFor("Compacting");
+    await chat.send("typed while compacting");
+    await chat.waitFor("Queued: typed while compacting");
+    await chat.waitFor("After compaction.");
+    assert.equal(chat.fixture.server.requests.length, 3);
+    assert.match(lastUserMessage(chat, 2), /typed while compacting/);
+  });
+});
+
+Deno.test("chat: a /name given before /new is not applied to the new session", async () => {
+  await withChat(async (chat) => {
+    await chat.send("/name old-name");
+    await chat.waitFor(/named "old-name" once it is saved/);
+    await chat.send("/new");
+    await chat.waitFor("New session.");
+    answer(chat, "Hello.");
+    await chat.send("hi");
+    await chat.waitFor("Hello.");
+    await chat.waitIdle();
+    const sessions = await chat.app.store.list();
+    assert.equal(sessions.length, 1);
+    assert.equal(sessions[0]!.name, undefined);
+    assert.doesNotMatch(await chat.everything(), /Session named/);
+  });
+});
+
+Deno.test("chat: quitting during a turn drops queued prompts and saves the partial answer", async () => {
+  await withChat(async (chat) => {
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: "q", choices: [{ index: 0, delta }] })}\n\n`;
+    const body = chunk({ role: "assistant", content: "" }) + chunk({ content: "PARTIAL-WORDS" });
+    // The server goes silent after the partial text, until the client leaves.
+    chat.fixture.server.enqueue({
+      kind: "stall",
+      afterBytes: new TextEncoder().encode(body).length,
+      source: { kind: "sse", body: body + chunk({ content: " never sent" }) },
+    });
+    await chat.send("hello");
+    await chat.waitFor("PARTIAL-WORDS");
+    await chat.send("queued before quitting");
+    await chat.waitFor("Queued: queued before quitting");
+    await chat.press(KEYS.ctrlD);
+    assert.equal(chat.quitCount, 1);
+    await chat.chat.settled();
+    assert.equal(chat.chat.busy, false);
+    assert.equal(chat.fixture.server.requests.length, 1, "the queued prompt is not sent");
+    const saved = await chat.app.store.load(chat.chat.agent.sessionId);
+    const last = saved?.messages.at(-1);
+    assert.equal(last?.stopReason, "aborted");
+    assert.match(JSON.stringify(last?.content), /PARTIAL-WORDS/);
+  });
+});
+
+Deno.test("chat: the footer's cost follows the model in use", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "Priced answer.");
+    await chat.send("hello");
+    await chat.waitFor("Priced answer.");
+    await chat.waitIdle();
+    const cost = (screen: string) => screen.match(/\$(\d+\.\d{3})/)?.[1];
+    assert.notEqual(cost(await chat.screen()), "0.000", "the fast model is priced");
+    await chat.send("/model smart");
+    await chat.waitFor("Model: smart");
+    assert.equal(cost(await chat.screen()), "0.000", "the smart model is free");
+  }, {
+    config: {
+      retry: { maxRetries: 0 },
+      models: {
+        fast: { provider: "fakeopenai", model: "fast-model", price: { input: 1000, output: 1000 } },
+        smart: { provider: "fakeanthropic", model: "smart-model", price: { input: 0, output: 0 } },
+      },
+    },
+  });
 });
