@@ -30,6 +30,7 @@ export async function expandAttachments(text: string, cwd: string): Promise<Expa
     const path = await existingFile(cwd, word);
     if (!path) continue;
     const shown = relative(cwd, path) || word;
+    if (out.files.includes(shown)) continue; // mentioned twice, attached once
     out.files.push(shown);
     const mediaType = imageMediaType(path);
     if (mediaType) {

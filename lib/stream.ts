@@ -37,7 +37,8 @@ export interface Stream extends AsyncIterable<Event> {
 export class EventChannel implements Stream {
   #queue: Event[] = [];
   #head = 0;
-  #waiter: (() => void) | undefined;
+  /** Readers waiting for the next event (several may wait at once). */
+  #waiters: (() => void)[] = [];
   #closed = false;
   #error: unknown = undefined;
   #failed = false;
@@ -87,7 +88,7 @@ export class EventChannel implements Stream {
   /** The next event, or `null` once the run has ended and every event was read. */
   async next(): Promise<Event | null> {
     while (this.#head >= this.#queue.length && !this.#closed) {
-      await new Promise<void>((resolve) => (this.#waiter = resolve));
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
     if (this.#head < this.#queue.length) {
       const event = this.#queue[this.#head]!;
@@ -115,8 +116,8 @@ export class EventChannel implements Stream {
   }
 
   #wake(): void {
-    const waiter = this.#waiter;
-    this.#waiter = undefined;
-    waiter?.();
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const wake of waiters) wake();
   }
 }

@@ -1,5 +1,6 @@
 import { Validator } from "@cfworker/json-schema";
 import type { ResultPart, ToolUseBlock } from "./content.ts";
+import { errorMessage } from "./error_message.ts";
 import { ToolRegistrationError } from "./errors.ts";
 import type { Tool, ToolDecl, ToolOutput, ToolSource } from "./tool.ts";
 
@@ -81,7 +82,9 @@ export class ToolRegistry {
         tools = await source.tools();
       } catch (error) {
         throw new Error(
-          `Tool source ${JSON.stringify(source.name)} failed to list its tools: ${describe(error)}`,
+          `Tool source ${JSON.stringify(source.name)} failed to list its tools: ${
+            errorMessage(error)
+          }`,
           { cause: error },
         );
       }
@@ -137,7 +140,7 @@ export class ToolRegistry {
     } catch (error) {
       // A schema the validator cannot apply (e.g. an unresolved $ref) is the tool's fault.
       return errorOutcome(
-        `${call.name} was not run: its input schema could not be applied: ${describe(error)}`,
+        `${call.name} was not run: its input schema could not be applied: ${errorMessage(error)}`,
       );
     }
     if (problem) return errorOutcome(problem);
@@ -146,8 +149,8 @@ export class ToolRegistry {
       const running = Promise.resolve(entry.tool.execute(call.input, { signal, callId: call.id }));
       return normalise(await untilAborted(running, signal));
     } catch (error) {
-      if (signal.aborted) return errorOutcome(`${call.name} was aborted: ${describe(error)}`);
-      return errorOutcome(`${call.name} failed: ${describe(error)}`);
+      if (signal.aborted) return errorOutcome(`${call.name} was aborted: ${errorMessage(error)}`);
+      return errorOutcome(`${call.name} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -206,10 +209,4 @@ function errorOutcome(message: string): CallOutcome {
 
 function clip(text: string, max = 500): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
-}
-
-/** A readable message for any thrown value. */
-export function describe(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return String(error);
 }

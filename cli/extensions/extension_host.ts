@@ -22,6 +22,7 @@ import type {
   NotifyLevel,
   PantoApi,
 } from "./extension_api.ts";
+import { errorMessage } from "../error_message.ts";
 
 /** What the app gives the {@linkcode ExtensionHost}. */
 export interface ExtensionHostOptions {
@@ -664,10 +665,6 @@ function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : typeof value;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** The message plus, when the stack shows it, where in the extension it was thrown. */

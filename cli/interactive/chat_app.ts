@@ -36,6 +36,7 @@ import { runShellCommand } from "./shell_command.ts";
 import { type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
+import { errorMessage } from "../error_message.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -104,7 +105,7 @@ export class ChatApp {
     this.#onQuit = options.onQuit;
     this.uiEvents = new UiEvents({
       onError: (error, name) =>
-        this.notify(`A handler of the "${name}" UI event failed: ${describe(error)}`, "error"),
+        this.notify(`A handler of the "${name}" UI event failed: ${errorMessage(error)}`, "error"),
       mount: (component) => this.#append(component),
     });
     this.#view = new TranscriptView(this.uiEvents, this.theme);
@@ -115,7 +116,7 @@ export class ChatApp {
       requestRender: () => this.tui.requestRender(),
       onSubmit: (text) => this.submit(text),
       autocomplete: new ChatAutocomplete(this.app.cwd, () => this.#commandNames()),
-      onError: (error) => this.notify(describe(error), "error"),
+      onError: (error) => this.notify(errorMessage(error), "error"),
     });
     this.#footer = new Footer({}, this.theme);
     this.#branch = gitBranch(this.app.cwd);
@@ -268,7 +269,7 @@ export class ChatApp {
         this.notify("Nothing to compact yet.", "info");
       }
     } catch (error) {
-      this.notify(`Compaction failed: ${describe(error)}`, "error");
+      this.notify(`Compaction failed: ${errorMessage(error)}`, "error");
     } finally {
       this.#stopLoader();
       this.#updateFooter();
@@ -376,7 +377,7 @@ export class ChatApp {
     try {
       expanded = await expandAttachments(prompt, this.app.cwd);
     } catch (error) {
-      return this.notify(`Could not attach a file: ${describe(error)}`, "error");
+      return this.notify(`Could not attach a file: ${errorMessage(error)}`, "error");
     }
     if (expanded.files.length) this.notify(`Attached ${expanded.files.join(", ")}`, "info");
     const sink = {
@@ -413,7 +414,7 @@ export class ChatApp {
     if (this.#pendingName && this.agent.session.persisted) {
       const name = this.#pendingName;
       this.#pendingName = undefined;
-      await this.nameSession(name).catch((error) => this.notify(describe(error), "error"));
+      await this.nameSession(name).catch((error) => this.notify(errorMessage(error), "error"));
     }
     const next = this.#queue.shift();
     if (next !== undefined) this.submit(next);
@@ -445,7 +446,7 @@ export class ChatApp {
         `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
       );
     } catch (error) {
-      tool.setResult(describe(error), true);
+      tool.setResult(errorMessage(error), true);
       tool.setStatus("error");
     } finally {
       this.#stopLoader();
@@ -463,7 +464,7 @@ export class ChatApp {
       if (await this.extensionCommand?.(name, args)) return;
       this.notify(`Unknown command /${name}. Type /help for the list.`, "warning");
     } catch (error) {
-      this.notify(`/${name} failed: ${describe(error)}`, "error");
+      this.notify(`/${name} failed: ${errorMessage(error)}`, "error");
     }
   }
 
@@ -472,7 +473,7 @@ export class ChatApp {
    * failure is shown, never left as an unhandled rejection.
    */
   #track(task: Promise<void>): Promise<void> {
-    const tracked = task.catch((error) => this.notify(describe(error), "error"))
+    const tracked = task.catch((error) => this.notify(errorMessage(error), "error"))
       .finally(() => this.#work.delete(tracked));
     this.#work.add(tracked);
     return tracked;
@@ -571,10 +572,6 @@ function oneLine(text: string): string {
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function failureText(error: unknown): string {
   if (error instanceof ProviderError) {
     // (An auth error's message already says to check the key.)
@@ -583,5 +580,5 @@ function failureText(error: unknown): string {
     const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
     return `The request failed (${error.kind}): ${message}${hint}`;
   }
-  return `The turn failed: ${describe(error)}`;
+  return `The turn failed: ${errorMessage(error)}`;
 }

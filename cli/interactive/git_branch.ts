@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 /**
  * The current git branch of `cwd` (read from `.git/HEAD`, no subprocess),
@@ -9,13 +9,26 @@ import { dirname, join } from "node:path";
  */
 export function gitBranch(cwd: string): string | undefined {
   for (let dir = cwd;; dir = dirname(dir)) {
-    try {
-      const head = Deno.readTextFileSync(join(dir, ".git", "HEAD")).trim();
+    const head = readHead(join(dir, ".git"));
+    if (head !== undefined) {
       const ref = head.match(/^ref: refs\/heads\/(.+)$/);
       return ref ? ref[1] : head.slice(0, 8);
-    } catch {
-      // not here (or not readable): look further up
     }
     if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** HEAD of a `.git` directory, or of the directory a `.git` file points to (worktrees, submodules). */
+function readHead(dotGit: string): string | undefined {
+  try {
+    if (Deno.statSync(dotGit).isFile) {
+      const target = Deno.readTextFileSync(dotGit).match(/^gitdir: (.+)$/m)?.[1]?.trim();
+      return target
+        ? Deno.readTextFileSync(resolve(dirname(dotGit), target, "HEAD")).trim()
+        : undefined;
+    }
+    return Deno.readTextFileSync(join(dotGit, "HEAD")).trim();
+  } catch {
+    return undefined; // not here (or not readable): look further up
   }
 }

@@ -8,6 +8,7 @@ import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
+import { errorMessage } from "../error_message.ts";
 
 /**
  * Assembles an assistant message from the server-sent events of Anthropic's
@@ -168,7 +169,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
   withPartial(error: unknown): ProviderError {
     const failure = error instanceof ProviderError ? error : new ProviderError(
       "network",
-      `reading the stream from ${hostOf(this.#url)} failed: ${describe(error)}`,
+      `reading the stream from ${hostOf(this.#url)} failed: ${errorMessage(error)}`,
       { cause: error },
     );
     if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
@@ -340,8 +341,4 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function asObject(value: unknown): WireObject {
   return isObject(value) ? value : {};
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
+import { errorMessage } from "../error_message.ts";
 
 /**
  * Assembles an assistant message from the server-sent events of a streaming
@@ -183,7 +184,7 @@ class ChatCompletionAssembler implements MessageAssembler {
   withPartial(error: unknown): ProviderError {
     const failure = error instanceof ProviderError ? error : new ProviderError(
       "network",
-      `reading the stream from ${this.#url} failed: ${describe(error)}`,
+      `reading the stream from ${this.#url} failed: ${errorMessage(error)}`,
       { cause: error },
     );
     failure.partial ??= this.#partial();
@@ -439,8 +440,4 @@ function isObject(value: unknown): value is WireObject {
 
 function asObject(value: unknown): WireObject {
   return isObject(value) ? value : {};
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
