@@ -48,6 +48,20 @@ export interface ExtensionHostOptions {
   report(message: string): void;
   /** Imports a module by URL; tests substitute it. Default: dynamic `import()`. */
   importModule?(url: string): Promise<unknown>;
+  /** How long an extension's default function may take (ms); default 10000. */
+  loadTimeoutMs?: number;
+}
+
+/** An extension that has not finished loading by then is reported and disabled, so start-up goes on. */
+const DEFAULT_LOAD_TIMEOUT_MS = 10_000;
+
+/** Settles like `promise`, or rejects with `reason` after `ms` (the timer never outlives it). */
+function withinTime<T>(promise: Promise<T>, ms: number, reason: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(reason)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The state of one extension, as {@linkcode ExtensionHost.loaded} lists it. */
@@ -272,7 +286,13 @@ export class ExtensionHost {
       );
     }
     try {
-      await extension(this.#apiFor(state));
+      await withinTime(
+        Promise.resolve(extension(this.#apiFor(state))),
+        this.#options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+        `it did not finish loading within ${
+          this.#options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS
+        } ms`,
+      );
     } catch (error) {
       return this.#failLoad(
         state,

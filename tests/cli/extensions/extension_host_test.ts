@@ -515,3 +515,24 @@ Deno.test("extensions see panto's version, cwd and mode; same-named files get di
   assert.deepEqual(seen, ["9.9.9 /project print", "9.9.9 /project print"]);
   assert.deepEqual(harness.host.loaded.map((e) => e.name), ["same", "same-2"]);
 });
+
+Deno.test("an extension whose load never finishes is reported and disabled after the timeout; the next one loads", async () => {
+  let release = () => {};
+  const harness = makeHarness({
+    loadTimeoutMs: 50,
+    modules: {
+      "/ext/hangs.ts": moduleOf((panto) => {
+        panto.registerCommand("never", { description: "never", run: () => {} });
+        return new Promise<void>((resolve) => (release = resolve));
+      }),
+      "/ext/fine.ts": moduleOf((panto) => {
+        panto.registerCommand("fine", { description: "fine", run: () => {} });
+      }),
+    },
+  });
+  await harness.host.load(["/ext/hangs.ts", "/ext/fine.ts"]);
+  assert.match(harness.reports.join("\n"), /hangs.*did not finish loading within 50 ms/);
+  assert.deepEqual([...harness.host.commands().keys()], ["fine"]);
+  assert.deepEqual(harness.host.loaded.map((e) => e.enabled), [false, true]);
+  release();
+});

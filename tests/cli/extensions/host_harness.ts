@@ -39,6 +39,7 @@ export function makeHarness(
     mode?: "interactive" | "print";
     builtinTools?: string[];
     cwd?: string;
+    loadTimeoutMs?: number;
   } = {},
 ): Harness {
   const harness: Omit<Harness, "host"> = {
@@ -80,6 +81,7 @@ export function makeHarness(
     }),
     report: (message) => harness.reports.push(message),
   };
+  if (options.loadTimeoutMs !== undefined) hostOptions.loadTimeoutMs = options.loadTimeoutMs;
   const modules = options.modules;
   if (modules !== undefined) {
     hostOptions.importModule = (url) => {
