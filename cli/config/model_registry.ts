@@ -118,7 +118,7 @@ export function modelChoices(config: PantoConfig): ModelChoice[] {
 function lookUp(config: PantoConfig, spec: string | undefined): Resolved {
   if (!spec) {
     throw new UsageError(
-      `No model chosen: pass -m ALIAS or -m provider/model (e.g. anthropic/claude-sonnet-4-5), or set "defaultModel" in $PANTO_HOME/config.json.${
+      `No model chosen: pass -m ALIAS or -m provider/model (e.g. anthropic/claude-sonnet-4-5), set "defaultModel" in $PANTO_HOME/config.json, or set ANTHROPIC_API_KEY or OPENAI_API_KEY to use a default model of that vendor.${
         aliasList(config)
       }`,
     );

@@ -183,3 +183,30 @@ Deno.test("panto -p -e: an extension's tool is offered and runs; one that throws
     await Deno.remove(project, { recursive: true });
   }
 });
+
+Deno.test("panto -p without a model uses a default model of the vendor whose key is set", async () => {
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  const server = await FakeLlmServer.start();
+  try {
+    // The built-in "anthropic" provider, pointed at the fake server; no models, no defaultModel.
+    await Deno.writeTextFile(
+      join(home, "config.json"),
+      JSON.stringify({
+        providers: {
+          anthropic: {
+            api: "anthropic-messages",
+            baseUrl: server.anthropicBaseUrl,
+            apiKeyEnv: "ANTHROPIC_API_KEY",
+          },
+        },
+      }),
+    );
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "hello" }] });
+    const run = await runPanto(["-p", "hi"], { env: { PANTO_HOME: home, ANTHROPIC_API_KEY: KEY } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((server.requests[0]!.body as { model: string }).model, "claude-sonnet-4-5");
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
