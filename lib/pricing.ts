@@ -102,7 +102,7 @@ const SNAPSHOT_SUFFIX = /(?:[-@]\d{8}|-\d{4}-\d{2}-\d{2}|-latest)$/;
  * `-YYYY-MM-DD`, `@YYYYMMDD`) or `-latest`. So `claude-sonnet-4-5-20250929`
  * finds `claude-sonnet-4-5` and `gpt-4.1-2025-04-14` finds `gpt-4.1`, while
  * a different model that merely shares a prefix (`o3-pro`, `gpt-5-pro`,
- * `claude-opus-4-8`) finds nothing rather than a wrong price. A price set
+ * `claude-opus-4-9`) finds nothing rather than a wrong price. A price set
  * for a dated name applies to that snapshot only.
  *
  * @example Look up a dated snapshot and override a price

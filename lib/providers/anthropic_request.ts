@@ -193,7 +193,7 @@ export function buildAnthropicRequest(request: ProviderRequest): AnthropicHttpRe
     messages: toAnthropicMessages(request.messages),
   };
   if (request.system !== "") {
-    body.system = [{ type: "text", text: request.system.toWellFormed(), cache_control: EPHEMERAL }];
+    body.system = [{ type: "text", text: request.system, cache_control: EPHEMERAL }];
   }
   if (request.tools.length > 0) body.tools = request.tools.map(toAnthropicTool);
   applyReasoning(body, config);
@@ -365,7 +365,7 @@ function assistantBlock(block: ContentBlock): AnthropicContentBlock[] {
 
 /** Empty text blocks are rejected by the API, so they vanish. */
 function textBlocks(text: string): AnthropicTextBlock[] {
-  return text === "" ? [] : [{ type: "text", text: text.toWellFormed() }];
+  return text === "" ? [] : [{ type: "text", text }];
 }
 
 function imageBlock(mediaType: string, data: string): AnthropicImageBlock {

@@ -27,8 +27,8 @@ import { errorMessage } from "../error_message.ts";
  * - Usage is the last value the server reported for each field, never a sum.
  * - A second `message_start` with the same id is a duplicate and ignored; one
  *   with another id means a gateway restarted the generation: everything is
- *   reset and block indices start again at 0 (a `block_start` for an index
- *   already seen replaces that block).
+ *   reset and block indices start again at 0. A `block_start` for a server
+ *   index that is still open completes that block and starts a new one.
  * - Blocks still open at `message_stop` are finalised.
  * - When the event source throws an abort error, the partial message is
  *   returned with stop reason `aborted`.

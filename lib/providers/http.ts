@@ -73,7 +73,7 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
     const response = await idle.during(fetch(req.url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
-      body: JSON.stringify(req.body),
+      body: JSON.stringify(req.body, wellFormed),
       signal: controller.signal,
     }));
     reader = response.body?.getReader();
@@ -251,4 +251,13 @@ function redactUrl(text: string, url: string): string {
   } catch {
     return text.replaceAll(url, "(the provider URL)");
   }
+}
+
+/**
+ * JSON replacer that replaces lone surrogates (half an emoji, e.g. from
+ * output cut mid-character) with U+FFFD: servers reject them as invalid
+ * UTF-8.
+ */
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.toWellFormed() : value;
 }

@@ -22,6 +22,22 @@ export function newSessionId(): string {
  *   character other than letters, digits, `-` and `_`.
  */
 export function checkSessionId(id: string): string {
-  if (typeof id !== "string" || !SESSION_ID.test(id)) throw new InvalidSessionIdError(String(id));
+  if (!isSessionId(id)) throw new InvalidSessionIdError(String(id));
   return id;
+}
+
+/**
+ * Whether a string is an acceptable session id (see {@linkcode checkSessionId}).
+ *
+ * @example
+ * ```ts
+ * import { isSessionId } from "./ids.ts";
+ * console.assert(isSessionId("0190a5c4-7b1e") && !isSessionId("../x"));
+ * ```
+ *
+ * @param id Anything that may name a session.
+ * @returns True when it may name a file or a row.
+ */
+export function isSessionId(id: unknown): id is string {
+  return typeof id === "string" && SESSION_ID.test(id);
 }

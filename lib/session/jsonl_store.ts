@@ -8,7 +8,7 @@ import {
   SessionNotFoundError,
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
-import { checkSessionId } from "./ids.ts";
+import { checkSessionId, isSessionId } from "./ids.ts";
 import {
   headerLine,
   JSONL_FORMAT_VERSION,
@@ -536,10 +536,19 @@ export class FileSystemJSONLStore implements SessionStore {
     }
   }
 
+  /**
+   * Best effort: the lines are already durable, so a failure here must not
+   * fail the append (the caller would write them again). A sidecar left
+   * stale is rebuilt by the next reader.
+   */
   async #writeSidecar(id: string, writer: Writer): Promise<void> {
     if (!writer.file) return;
-    const { size, mtime } = await writer.file.stat();
-    await this.#saveSidecar(id, { info: writer.summary, size, mtimeMs: mtime?.getTime() ?? 0 });
+    try {
+      const { size, mtime } = await writer.file.stat();
+      await this.#saveSidecar(id, { info: writer.summary, size, mtimeMs: mtime?.getTime() ?? 0 });
+    } catch {
+      // Stale or missing sidecars are rebuilt from the file.
+    }
   }
 
   /**
@@ -580,7 +589,11 @@ export class FileSystemJSONLStore implements SessionStore {
       size: stat.size,
       mtimeMs,
     };
-    await this.#saveSidecar(id, summary).catch(() => {});
+    // Only an intact file gets a sidecar: a writer trusts a fresh sidecar's
+    // size as the end of the good lines, and must not append after a torn
+    // line (the new line would merge with it) or past damage unchecked.
+    const intact = parsed.header !== null && parsed.problems.length === 0 && !parsed.torn;
+    if (intact) await this.#saveSidecar(id, summary).catch(() => {});
     return summary;
   }
 
@@ -590,7 +603,7 @@ export class FileSystemJSONLStore implements SessionStore {
       for await (const entry of Deno.readDir(this.dir)) {
         if (!entry.name.endsWith(".jsonl")) continue;
         const id = entry.name.slice(0, -".jsonl".length);
-        if (/^[A-Za-z0-9_-]{1,128}$/.test(id)) ids.push(id);
+        if (isSessionId(id)) ids.push(id);
       }
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return ids;

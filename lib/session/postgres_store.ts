@@ -387,11 +387,13 @@ export class PostgresStore implements SessionStore {
     return exportMarkdown(toInfo(row), conversation);
   }
 
-  /** Ends the connection pool, if this store opened it. */
+  /** Ends the connection pool, if this store opened it (also one still being opened). */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsClient && this.#client) await this.#client.end({ timeout: 5 });
+    if (!this.#ownsClient) return;
+    const client = this.#client ?? await this.#opening?.catch(() => undefined);
+    await client?.end({ timeout: 5 });
   }
 
   #assertOpen(): void {

@@ -1,4 +1,5 @@
 import { Conversation } from "../conversation.ts";
+import { summarizeBatch } from "./serialize.ts";
 import type { PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
 
 /**
@@ -82,15 +83,12 @@ export class Session {
     this.#updateInfo(batch);
   }
 
+  /** Folds the batch in as the stores do, so `info` matches what `list` will say. */
   #updateInfo(batch: readonly PersistentMessage[]): void {
+    const summary = summarizeBatch(batch);
     this.info.messageCount += batch.length;
     this.info.modified = new Date().toISOString();
-    for (const entry of batch) {
-      if (entry.wire && entry.message.role === "assistant") this.info.wire = { ...entry.wire };
-      if (entry.message.role === "user") {
-        const text = entry.message.content.find((b) => b.type === "text");
-        if (text && text.type === "text") this.info.lastUserMessage = text.text.slice(0, 200);
-      }
-    }
+    if (summary.lastUserMessage !== undefined) this.info.lastUserMessage = summary.lastUserMessage;
+    if (summary.wire) this.info.wire = summary.wire;
   }
 }

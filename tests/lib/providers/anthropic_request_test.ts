@@ -475,15 +475,6 @@ Deno.test("anthropic request: a compaction summary becomes framed user text", ()
   assert.match(summary.text, /<summary>\nWe fixed the parser\.\n<\/summary>$/);
 });
 
-Deno.test("anthropic request: lone surrogates in text are replaced (the API rejects them as invalid JSON)", () => {
-  const { body } = buildAnthropicRequest(
-    request({}, [user("bad \ud800 text")], { system: "x\udc00" }),
-  );
-  const json = JSON.stringify(body);
-  assert.equal(/\\ud[89a-f][0-9a-f]{2}/i.test(json), false, json);
-  assert.match(json, /bad \uFFFD text/);
-});
-
 // ---------------------------------------------------------------------------
 // Reasoning.
 

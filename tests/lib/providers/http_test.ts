@@ -744,6 +744,19 @@ Deno.test("streamSse: POSTs JSON with the given headers and yields the events", 
   });
 });
 
+Deno.test("streamSse: lone surrogates in the body are sent as U+FFFD, for every provider", async () => {
+  await withFakeServer(async (server) => {
+    server.enqueue({ kind: "turn", blocks: BLOCKS });
+    const req = request(server, "openai");
+    req.body = { messages: [{ role: "user", content: "half \ud83d emoji", nested: ["\udc00"] }] };
+    const { error } = await drain(req);
+    assert.equal(error, undefined);
+    assert.deepEqual(server.requests[0]?.body, {
+      messages: [{ role: "user", content: "half \uFFFD emoji", nested: ["\uFFFD"] }],
+    });
+  });
+});
+
 Deno.test("streamSse: each scripted HTTP error is classified", async () => {
   await withFakeServer(async (server) => {
     const cases: [FakeProtocol, ReturnType<typeof overloadedReply>, ProviderErrorKind, number][] = [

@@ -371,3 +371,34 @@ async function readTree(root: string): Promise<Uint8Array> {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("a torn last line stays torn after list rebuilt the sidecar: the next append is readable", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    await Deno.writeTextFile(path, '{"type":"message","timest', { append: true });
+    const store = new FileSystemJSONLStore({ dir });
+    assert.equal((await store.list())[0]?.messageCount, 2, "list summarises the readable lines");
+    await store.appendMessages(id, persistent(user("after crash")));
+    await store.close();
+    const reopened = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(reopened, id), ["q0", "a0", "after crash"]);
+    await reopened.close();
+  });
+});
+
+Deno.test("an append whose sidecar cannot be written still succeeds, once", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  const store = new FileSystemJSONLStore({ dir: root });
+  try {
+    const session = store.create();
+    // A directory where the sidecar goes: writing the sidecar fails.
+    await Deno.mkdir(join(root, `${session.id}.meta.json`));
+    await session.append(persistent(user("q0"), assistant("a0")));
+    await session.append(persistent(user("q1")));
+    assert.deepStrictEqual(await texts(store, session.id), ["q0", "a0", "q1"]);
+    await store.rename(session.id, "still named");
+    assert.equal((await store.list())[0]?.name, "still named");
+  } finally {
+    await store.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

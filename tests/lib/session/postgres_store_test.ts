@@ -154,6 +154,28 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
         });
       },
     );
+
+    await t.step("close while the first call is still connecting ends the pool", async () => {
+      await withDatabase(cluster, async (url) => {
+        const store = new PostgresStore({ url });
+        const listing = store.list();
+        await store.close();
+        await listing.then(() => {}, () => {});
+        const sql = postgres(url, { max: 1, onnotice: () => {} });
+        try {
+          let others = -1;
+          for (let attempt = 0; attempt < 50 && others !== 0; attempt++) {
+            if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+            const [row] = await sql`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+            others = Number(row?.n);
+          }
+          assert.equal(others, 0, "the store's connections are closed");
+        } finally {
+          await sql.end();
+        }
+      });
+    });
   } finally {
     await cluster.stop();
   }
