@@ -64,12 +64,10 @@ function escapeEnd(data: string, start: number): number {
       return stringSequenceEnd(data, start);
     case "O":
       return data.length >= start + 3 ? start + 3 : -1;
-    case ESC: {
-      // ESC ESC [A and friends: a meta-prefixed sequence (alt+up on rxvt), or alt+escape.
-      const inner = escapeEnd(data, start + 1);
-      if (inner === -1) return data.length === start + 2 ? -1 : start + 2;
-      return inner;
-    }
+    case ESC:
+      // ESC ESC [A and friends: a meta-prefixed sequence (alt+up on rxvt), or alt+escape
+      // (delivered by the timeout). -1 only ever means "cut short", so keep waiting.
+      return escapeEnd(data, start + 1);
     default: {
       const code = data.codePointAt(start + 1) ?? 0;
       return start + 1 + (code > 0xffff ? 2 : 1);

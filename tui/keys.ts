@@ -155,7 +155,15 @@ function parseEvent(value: string | undefined): Key["event"] {
 /** Wire modifier (1-based, may carry Caps/Num Lock bits) to our bit set. */
 function parseModifiers(value: string | undefined): number {
   const wire = value === undefined || value === "" ? 1 : Number.parseInt(value, 10);
-  return Number.isNaN(wire) ? 0 : (wire - 1) & (MOD_SHIFT | MOD_ALT | MOD_CTRL | MOD_SUPER);
+  // NaN and 0 are malformed; 0 - 1 would set every modifier bit.
+  return wire >= 1 ? (wire - 1) & (MOD_SHIFT | MOD_ALT | MOD_CTRL | MOD_SUPER) : 0;
+}
+
+/** The text of decimal codepoints, or `undefined` when one is empty or out of range. */
+function textOfCodepoints(values: readonly string[]): string | undefined {
+  const codepoints = values.map((value) => Number.parseInt(value, 10));
+  const valid = codepoints.every((code) => code >= 0 && code <= 0x10ffff);
+  return valid ? String.fromCodePoint(...codepoints) : undefined;
 }
 
 /** A key for a printable or named codepoint (Kitty and modifyOtherKeys share this). */
@@ -207,15 +215,11 @@ function parseKittyCsiU(params: string): Key | null {
     (mods & (MOD_CTRL | MOD_ALT | MOD_SUPER)) !== 0;
   const key = keyFromCodepoint(useBase ? base : primary, mods, event);
   if (key === null) return null;
-  const shifted = Number.parseInt(shiftedStr, 10);
-  if (key.text !== undefined && (mods & MOD_SHIFT) !== 0 && !Number.isNaN(shifted)) {
-    return { ...key, text: String.fromCodePoint(shifted) };
-  }
-  if (textPart !== undefined && key.text !== undefined) {
-    const text = String.fromCodePoint(...textPart.split(":").map((n) => Number.parseInt(n, 10)));
-    return { ...key, text };
-  }
-  return key;
+  if (key.text === undefined) return key;
+  const shifted = (mods & MOD_SHIFT) !== 0 ? textOfCodepoints([shiftedStr]) : undefined;
+  const text = shifted ??
+    (textPart === undefined ? undefined : textOfCodepoints(textPart.split(":")));
+  return text === undefined ? key : { ...key, text };
 }
 
 /** Any `CSI … final` sequence (`body` excludes `ESC [`). */

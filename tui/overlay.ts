@@ -122,9 +122,10 @@ export function layoutOverlay(
     : anchor.endsWith("right")
     ? "end"
     : "middle";
+  // Margins larger than the screen must not push the overlay off it.
   return {
-    row: place(vertical, margin.top, rows - margin.bottom, height),
-    col: place(horizontal, margin.left, columns - margin.right, width),
+    row: Math.min(place(vertical, margin.top, rows - margin.bottom, height), rows - height),
+    col: Math.min(place(horizontal, margin.left, columns - margin.right, width), columns - width),
     width,
     height,
   };

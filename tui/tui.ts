@@ -28,16 +28,25 @@ const HOME = "\x1b[H";
 const AUTOWRAP_OFF = "\x1b[?7l";
 const AUTOWRAP_ON = "\x1b[?7h";
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
-// deno-lint-ignore no-control-regex
-const CONTROL_CHARS = /[\x00-\x1a\x1c-\x1f\x7f]/g;
-/** An escape sequence, complete or cut short (CSI, OSC/APC/DCS… strings, two-byte). */
-const ANY_ESCAPE =
+/** What a tab in a line becomes (a tab would jump to the terminal's next tab stop). */
+const TAB_SPACES = "   ";
+/**
+ * An escape sequence, complete or cut short (CSI, OSC/APC/DCS… strings,
+ * two-byte), or a control byte outside one. String bodies hold no control
+ * bytes, so a BEL ends the string it terminates instead of being stripped.
+ */
+const ESCAPE_OR_CONTROL =
   // deno-lint-ignore no-control-regex
-  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)/g;
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]_P^X][^\x00-\x1f\x7f]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)|[\x00-\x1a\x1c-\x1f\x7f]/g;
 
-/** Drops escape sequences that were cut short: they would swallow the text after them. */
-function dropCutEscapes(text: string): string {
-  return text.replace(ANY_ESCAPE, (sequence) => {
+/**
+ * Drops control bytes (they would move the cursor) and escape sequences
+ * that were cut short (they would swallow the text after them); keeps
+ * complete escape sequences, BEL-terminated ones included.
+ */
+function dropControls(text: string): string {
+  return text.replace(ESCAPE_OR_CONTROL, (sequence) => {
+    if (sequence[0] !== "\x1b") return "";
     const introducer = sequence[1];
     if (introducer === undefined) return "";
     if (introducer === "[") return /[@-~]$/.test(sequence.slice(2)) ? sequence : "";
@@ -492,16 +501,14 @@ export class TUI extends Container {
       this.stats.truncatedLines++;
       return line.slice(0, this.#width);
     }
-    let text = line;
+    // The marker is measured after tabs are expanded, so a tab before it counts.
+    let text = dropControls(line.replaceAll("\t", TAB_SPACES));
     const marker = text.indexOf(CURSOR_MARKER);
     if (marker === -1) this.#markers.delete(index);
     else {
       this.#markers.set(index, visibleWidth(text.slice(0, marker)));
       text = text.replaceAll(CURSOR_MARKER, "");
     }
-    // Tabs and control bytes would move the cursor; a cut escape would swallow text.
-    text = text.replaceAll("\t", "   ").replace(CONTROL_CHARS, "");
-    if (text.includes("\x1b")) text = dropCutEscapes(text);
     if (visibleWidth(text) > this.#width) {
       this.stats.truncatedLines++;
       text = truncateToWidth(text, this.#width);
@@ -518,7 +525,8 @@ export class TUI extends Container {
       const rendered = entry.component.render(width);
       const rect = layoutOverlay(entry.options, rendered.length, this.#width, this.#rows);
       let marker: PlacedOverlay["marker"] = null;
-      const lines = rendered.slice(0, rect.height).map((line, index) => {
+      const lines = rendered.slice(0, rect.height).map((raw, index) => {
+        const line = dropControls(raw.replaceAll("\t", TAB_SPACES));
         const at = line.indexOf(CURSOR_MARKER);
         if (at === -1) return line;
         marker = {

@@ -37,6 +37,8 @@ const VECTORS: readonly [name: string, chunks: string[], expected: string[]][] =
   ["Kitty split in three", ["\x1b[99", ";5", "u"], ["\x1b[99;5u"]],
   ["SGR mouse split", ["\x1b[<35", ";20;5m"], ["\x1b[<35;20;5m"]],
   ["SS3 split", ["\x1bO", "P"], ["\x1bOP"]],
+  ["meta-prefixed CSI split after ESC ESC [", ["\x1b\x1b[", "A"], ["\x1b\x1b[A"]],
+  ["meta-prefixed SS3 split after ESC ESC O", ["\x1b\x1bO", "A"], ["\x1b\x1bOA"]],
   ["OSC split", ["\x1b]11;rgb:0", "/0/0\x1b", "\\"], ["\x1b]11;rgb:0/0/0\x1b\\"]],
   // Bracketed paste.
   ["paste in one chunk", ["\x1b[200~hello\x1b[201~"], ["\x1b[200~hello\x1b[201~"]],

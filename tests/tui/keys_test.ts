@@ -174,3 +174,11 @@ Deno.test("parseKey: several characters at once are not one key", () => {
   assert.equal(parseKey("abc"), null);
   assert.equal(parseKey("\x1bab"), null);
 });
+
+Deno.test("parseKey: out-of-range or empty Kitty codepoints do not throw", () => {
+  // An empty or out-of-range text field falls back to the key's own text.
+  assert.equal(parseKey("\x1b[97;1;u")?.text, "a");
+  assert.equal(parseKey("\x1b[97;1;99999999u")?.text, "a");
+  assert.equal(parseKey("\x1b[97:99999999;2u")?.text, "A");
+  assert.deepEqual(decode("\x1b[97;0u"), { spec: "a", event: "press", text: "a" });
+});

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import stripAnsi from "strip-ansi";
 import { CURSOR_MARKER } from "../../tui/component.ts";
 import { compositeLine, layoutOverlay, overlayWidth } from "../../tui/overlay.ts";
 import { startTui } from "../support/tui_screen.ts";
@@ -122,4 +123,30 @@ Deno.test("overlay: its cursor marker positions the hardware cursor", async () =
   await frame(t.tui, t.terminal);
   assert.deepEqual(t.terminal.cursor(), { x: 5, y: 1 });
   assert.equal(t.terminal.cursorVisible, true);
+});
+
+Deno.test("overlay: tabs and control bytes in its lines cannot move the cursor", async () => {
+  await using t = startTui(20, 4);
+  t.tui.addChild(new Lines(["a".repeat(20), "b".repeat(20), "c".repeat(20), "d".repeat(20)]));
+  t.tui.showOverlay(new Lines(["x\ty\x08z", "\x1b[2Kq"]), { width: 8, anchor: "top-left" });
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), [
+    "x   yz  aaaaaaaaaaaa",
+    "q       bbbbbbbbbbbb",
+    "c".repeat(20),
+    "d".repeat(20),
+  ]);
+});
+
+Deno.test("overlay: a margin past the screen edge never makes a line wider than the screen", async () => {
+  await using t = startTui(10, 3);
+  t.tui.addChild(new Lines(["0123456789", "abcdefghij"]));
+  t.tui.showOverlay(new Lines(["XY"]), { anchor: "top-left", margin: { left: 30 } });
+  await frame(t.tui, t.terminal);
+  const written = t.terminal.writes.join("");
+  // deno-lint-ignore no-control-regex
+  for (const line of written.split(/\r\n?|\x1b\[\d*[ABG]/)) {
+    assert.ok(stripAnsi(line).length <= 10, `over-wide write: ${JSON.stringify(line)}`);
+  }
+  assert.deepEqual(t.terminal.screenLines().slice(0, 2), ["012345678X", "abcdefghij"]);
 });

@@ -323,3 +323,21 @@ Deno.test("renderer: tabs, control bytes and cut escape sequences are neutralise
   await frame(t.tui, t.terminal);
   assert.deepEqual(t.terminal.screenLines(), ["a   b", "cde", "cut", "", "after"]);
 });
+
+Deno.test("renderer: a BEL-terminated OSC 8 hyperlink keeps its text", async () => {
+  await using t = startTui(30, 4);
+  t.tui.addChild(new Lines(["see \x1b]8;;https://x.dev\x07the docs\x1b]8;;\x07 now", "next"]));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines().slice(0, 2), ["see the docs now", "next"]);
+  assert.ok(t.terminal.writes.join("").includes("\x1b]8;;https://x.dev\x07the docs"));
+});
+
+Deno.test("renderer: a tab before the cursor marker counts as the spaces it becomes", async () => {
+  await using t = startTui(20, 3);
+  const editor = new Lines([`a\tb${CURSOR_MARKER}c`]);
+  t.tui.addChild(editor);
+  t.tui.setFocus(editor);
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.screenLines()[0], "a   bc");
+  assert.deepEqual(t.terminal.cursor(), { x: 5, y: 0 });
+});

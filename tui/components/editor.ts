@@ -167,10 +167,10 @@ export class Editor implements Component {
     );
   }
 
-  /** Replaces the text (undoable) and puts the cursor at the end. */
+  /** Replaces the text (undoable) and puts the cursor at the end; tabs become spaces. */
   setText(text: string): void {
     this.#saveUndo();
-    this.#buffer.setText(text);
+    this.#buffer.setText(sanitize(text.replace(/\r\n?/g, "\n")));
     this.#afterEdit("other");
   }
 
@@ -439,7 +439,8 @@ export class Editor implements Component {
   #browseHistory(direction: -1 | 1): void {
     const entry = direction < 0 ? this.#history.older(this.#buffer.text) : this.#history.newer();
     if (entry === undefined) return;
-    this.#buffer.setText(entry);
+    // An entry holds expanded pastes, which may have tabs and control bytes.
+    this.#buffer.setText(sanitize(entry));
     this.#last = "other";
     this.#preferredX = null;
     this.#closeSuggestions();

@@ -117,6 +117,8 @@ export class ToolUse implements Component {
   #status: ToolStatus = "pending";
   #expanded: boolean;
   #result: Text;
+  /** Whether {@linkcode ToolUse.#result} is styled as an error. */
+  #resultIsError = false;
   readonly #argsText: Text;
   /** Header, arguments or layout changed since the last render. */
   #dirty = true;
@@ -184,9 +186,9 @@ export class ToolUse implements Component {
 
   /** Sets the final result; the status becomes "done" or "error". */
   setResult(text: string, isError = false): void {
-    const wasError = this.#status === "error";
     this.setStatus(isError ? "error" : "done");
-    if (wasError !== isError) this.#result = this.#resultText(text, isError);
+    // The colour is fixed when the Text is made: a change of kind needs a new one.
+    if (this.#resultIsError !== isError) this.#result = this.#resultText(text, isError);
     else this.#result.setText(text);
   }
 
@@ -247,6 +249,7 @@ export class ToolUse implements Component {
   }
 
   #resultText(text: string, isError: boolean): Text {
+    this.#resultIsError = isError;
     const color: ThemeColor = isError ? "error" : "toolOutput";
     return new Text(text, { prefix: INDENT, style: (line) => this.#theme.fg(color, line) });
   }

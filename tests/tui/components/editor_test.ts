@@ -443,3 +443,18 @@ Deno.test("editor: key releases and unknown escapes insert nothing", () => {
   press(editor, "\x1b[97;1:3u", "\x1b[99~", "\x1b[200~x\x1b[201~");
   assert.equal(editor.getText(), "x");
 });
+
+Deno.test("editor: a recalled prompt or set text with tabs and control bytes renders within the width", () => {
+  const editor = new Editor({ theme: PLAIN, pasteMaxLines: 1 });
+  editor.focused = true;
+  editor.handleInput("\x1b[200~a\tb\x07\nc\x1b[201~");
+  editor.handleInput(KEY.enter);
+  editor.handleInput(KEY.up);
+  assert.equal(editor.getText(), "a    b\nc");
+  editor.setText("x\ty\r\nz");
+  assert.equal(editor.getText(), "x    y\nz");
+  const lines = editor.render(8);
+  const cleaned = lines.map((line) => line.replace(CURSOR_MARKER, ""));
+  assert.ok(cleaned.every((line) => !["\t", "\x07", "\r"].some((char) => line.includes(char))));
+  assertFits(lines, 8);
+});

@@ -97,3 +97,13 @@ Deno.test("tool use: long output fits every width", () => {
   tool.setResult("表格 👍🏽 ".repeat(100));
   for (const width of [20, 40, 80, 200]) assertFits(tool.render(width), width, `width ${width}`);
 });
+
+Deno.test("tool use: a result set after the status already became error is red", () => {
+  const tool = new ToolUse({ callId: "c9", name: "x" }, { theme: COLOR });
+  tool.appendResult("partial");
+  tool.setStatus("error");
+  tool.setResult("bad", true);
+  assert.ok(tool.render(20)[1]?.includes("\x1b[38;5;167mbad"), "error colour");
+  tool.setResult("fine");
+  assert.ok(!tool.render(20)[1]?.includes("\x1b[38;5;167m"), "back to the output colour");
+});
