@@ -118,7 +118,7 @@ export interface ChatHarness {
 export interface WaitOptions {
   /** Also search the scrollback. */
   everywhere?: boolean;
-  /** Give up after this many ms (default 5000). */
+  /** Give up after this many ms (default 15000: generous for a loaded CI machine). */
   timeoutMs?: number;
 }
 
@@ -248,7 +248,7 @@ async function poll<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 15_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
