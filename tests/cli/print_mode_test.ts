@@ -210,3 +210,53 @@ Deno.test("panto -p without a model uses a default model of the vendor whose key
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("panto -p: multi-step tool use on a temp project writes, edits, runs and reads back", async () => {
+  const project = await Deno.makeTempDir();
+  const server = await FakeLlmServer.start();
+  try {
+    const call = (id: string, name: string, input: Record<string, unknown>) => ({
+      kind: "turn" as const,
+      blocks: [{ type: "tool_use" as const, id, name, input }],
+    });
+    server.enqueue(
+      call("c1", "write", { path: "src/greet.ts", content: "export const greeting = 'hello';\n" }),
+    );
+    server.enqueue(
+      call("c2", "edit", { path: "src/greet.ts", oldText: "'hello'", newText: "'hello, world'" }),
+    );
+    server.enqueue(call("c3", "bash", { command: "cat src/greet.ts && ls src" }));
+    server.enqueue(call("c4", "grep", { pattern: "world", path: "src" }));
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Done: greeting updated." }] });
+    const run = await runPanto([
+      "-p",
+      "update the greeting",
+      "--api",
+      "anthropic-messages",
+      "--base-url",
+      server.anthropicBaseUrl,
+      "-m",
+      "m",
+    ], {
+      cwd: project,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "Done: greeting updated.\n");
+    assert.equal(
+      await Deno.readTextFile(join(project, "src", "greet.ts")),
+      "export const greeting = 'hello, world';\n",
+    );
+    assert.equal(server.requests.length, 5);
+    const results = server.requests.slice(1).map((r) => JSON.stringify(r.body));
+    assert.match(
+      results[2]!,
+      /export const greeting = 'hello, world';/,
+      "bash saw the edited file",
+    );
+    assert.match(results[3]!, /greet\.ts:1:export const greeting/, "grep found it");
+    assert.ok(!results.some((r) => /"is_error":true/.test(r)), "no tool failed");
+  } finally {
+    await server.close();
+    await Deno.remove(project, { recursive: true });
+  }
+});
