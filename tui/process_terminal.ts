@@ -207,6 +207,8 @@ export class ProcessTerminal implements Terminal {
   #restore(): void {
     if (!this.#active) return;
     this.#active = false;
+    // A negotiation still pending must not switch modes on in a restored terminal.
+    this.#negotiator.dispose();
     for (const handler of this.#restoreHandlers) handler();
     this.#io.write(
       SYNC_END + this.#negotiator.restoreSequence() + BRACKETED_PASTE_OFF + AUTOWRAP_ON +

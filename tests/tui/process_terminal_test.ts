@@ -197,3 +197,18 @@ Deno.test("ProcessTerminal + TUI: ctrl+z parks the cursor, suspends, and resume 
   assert.ok(!repaint.includes("line 5"), "only the visible tail is repainted");
   tui.stop();
 });
+
+Deno.test("ProcessTerminal: a suspend during keyboard negotiation leaves no fallback to fire later", async () => {
+  const fake = fakeIo();
+  const terminal = new ProcessTerminal({ io: fake.io, keyboardFallbackMs: 20 });
+  terminal.start();
+  // No answer to the keyboard query yet: the modifyOtherKeys fallback is armed.
+  terminal.suspend();
+  fake.log.length = 0;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(
+    !fake.log.some((entry) => entry.includes("\\u001b[>4;2m")),
+    `nothing switched modifyOtherKeys on in the restored terminal: ${fake.log.join(", ")}`,
+  );
+  terminal.stop();
+});
