@@ -5,23 +5,51 @@ export interface PantoRun {
   stderr: string;
 }
 
+/** Options for {@linkcode runPanto}. */
+export interface RunPantoOptions {
+  /** Working directory (default: this process's). */
+  cwd?: string;
+  /** Extra environment variables; PANTO_HOME here replaces the temporary one. */
+  env?: Record<string, string>;
+  /** Text piped to stdin (default: no stdin). */
+  stdin?: string;
+}
+
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 
 /**
- * Runs `deno run -A cli/main.ts …args` in `cwd` with the given environment
- * (on top of a minimal one: PATH, HOME) and stdin text.
+ * Runs `deno run -A cli/main.ts …args` with a minimal environment: PATH,
+ * Deno's module cache, NO_COLOR, and a fresh temporary PANTO_HOME and HOME
+ * unless given — so no test ever touches the real `~/.panto`.
  */
 export async function runPanto(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+  options: RunPantoOptions = {},
 ): Promise<PantoRun> {
+  const given = options.env?.PANTO_HOME;
+  const home = given ?? await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    return await spawnPanto(args, options, home);
+  } finally {
+    if (given === undefined) await Deno.remove(home, { recursive: true });
+  }
+}
+
+async function spawnPanto(
+  args: readonly string[],
+  options: RunPantoOptions,
+  home: string,
+): Promise<PantoRun> {
+  const realHome = Deno.env.get("HOME") ?? "/root";
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: options.env?.HOME ?? Deno.env.get("HOME") ?? "/tmp",
+      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
+      HOME: home,
+      PANTO_HOME: home,
       NO_COLOR: "1",
       ...options.env,
     },
