@@ -227,8 +227,14 @@ class IdleTimer {
   }
 }
 
-/** Values of headers that may carry credentials, also without an auth scheme ("Bearer …"). */
-function secretValues(headers: Record<string, string>): string[] {
+/**
+ * Values of headers that may carry credentials, also without an auth scheme
+ * ("Bearer …"), for scrubbing error messages.
+ *
+ * @param headers Request headers.
+ * @returns The values to redact.
+ */
+export function secretValues(headers: Record<string, string>): string[] {
   return Object.entries(headers)
     .filter(([name]) => /auth|key|token|secret|cookie|session/i.test(name))
     .flatMap(([, value]) => [value, value.replace(/^[A-Za-z]+\s+/, "")]);

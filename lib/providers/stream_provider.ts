@@ -1,6 +1,7 @@
 import { ProviderError } from "../errors.ts";
 import { emptyUsage } from "../usage.ts";
-import { streamSse } from "./http.ts";
+import { redactSecrets } from "./error_classification.ts";
+import { secretValues, streamSse } from "./http.ts";
 import type {
   AssistantResult,
   ProviderRequest,
@@ -70,6 +71,10 @@ export function providerStream(
           usage: error.partial?.usage ?? emptyUsage(),
           stopReason: "aborted",
         };
+      }
+      // A server may echo a credential in a mid-stream error: scrub this request's own.
+      if (error instanceof ProviderError) {
+        error.message = redactSecrets(error.message, secretValues(headers));
       }
       throw error;
     }
