@@ -1,5 +1,5 @@
 import type { ApiStyle, ProviderConfig, ReasoningLevel } from "@panto/lib";
-import { readEnv } from "./env.ts";
+import { keyEnvFlag, readEnv } from "./env.ts";
 import { UsageError } from "./errors.ts";
 
 /** Default base URLs, following each vendor SDK's convention. */
@@ -36,8 +36,8 @@ export interface AdHocFlags {
  * @param flags The flags.
  * @param env Reads an environment variable (tests pass a map lookup).
  * @returns The provider settings.
- * @throws {UsageError} When the model is missing, the URL is malformed, or
- *   an official endpoint has no key.
+ * @throws {UsageError} When the model is missing, the URL is malformed,
+ *   `--api-key-env` is not a variable name, or an official endpoint has no key.
  */
 export function adHocProvider(
   flags: AdHocFlags,
@@ -51,7 +51,7 @@ export function adHocProvider(
   const api = flags.api ?? guessApi(flags.apiKeyEnv, env);
   const baseUrl = flags.baseUrl ?? DEFAULT_BASE_URL[api];
   const host = parseHost(baseUrl);
-  const keyEnv = flags.apiKeyEnv ?? DEFAULT_KEY_ENV[api];
+  const keyEnv = flags.apiKeyEnv === undefined ? DEFAULT_KEY_ENV[api] : keyEnvFlag(flags.apiKeyEnv);
   const apiKey = env(keyEnv);
   if (!apiKey && (host === "api.anthropic.com" || host === "api.openai.com")) {
     throw new UsageError(

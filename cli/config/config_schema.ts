@@ -10,6 +10,7 @@ import {
   type RetryConfig,
 } from "@panto/lib";
 import { didYouMean } from "../did_you_mean.ts";
+import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { ModelPricing } from "./panto_config.ts";
 
@@ -67,7 +68,6 @@ export interface ConfigFile {
 
 /** Provider names and model aliases: no `/`, which separates `provider/model`. */
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
 function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
@@ -247,8 +247,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return where ? `${where}: ${describeProblem(issue)}` : describeProblem(issue);
 }
 
+/** Fields whose bad values are likely secrets (a key pasted where its variable's name belongs): never echoed. */
+const SECRET_FIELDS = new Set<PropertyKey>(["apiKeyEnv"]);
+
 function describeProblem(issue: z.core.$ZodIssue): string {
-  const got = "input" in issue ? `, got ${describeValue(issue.input)}` : "";
+  const secret = issue.path.some((segment) => SECRET_FIELDS.has(segment));
+  const got = "input" in issue && !secret ? `, got ${describeValue(issue.input)}` : "";
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return `missing; expected ${typeName(issue.expected)}`;

@@ -1,7 +1,7 @@
 import type { ApiStyle, ModelChoice, ProviderConfig, ReasoningLevel } from "@panto/lib";
 import { adHocProvider } from "../ad_hoc_provider.ts";
 import { didYouMean } from "../did_you_mean.ts";
-import { readEnv } from "../env.ts";
+import { keyEnvFlag, readEnv } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { EnvLookup } from "./load_config.ts";
 import type { ModelPricing, ModelSettings, PantoConfig } from "./panto_config.ts";
@@ -48,7 +48,8 @@ interface Resolved {
  * @param flags Other model flags.
  * @returns The selection, with the API key.
  * @throws {UsageError} For an unknown model or provider (listing the valid
- *   ones) or a missing API key (naming the variable).
+ *   ones), an `--api-key-env` that is not a variable name, or a missing API
+ *   key (naming the variable).
  *
  * @example
  * ```ts
@@ -80,7 +81,9 @@ export function resolveModel(
   }
   const resolved = lookUp(config, spec ?? config.defaultModel);
   const provider = providerConfig(config, resolved, flags.thinking);
-  const keyEnv = flags.apiKeyEnv ?? config.providers[resolved.providerName]!.apiKeyEnv;
+  const keyEnv = flags.apiKeyEnv === undefined
+    ? config.providers[resolved.providerName]!.apiKeyEnv
+    : keyEnvFlag(flags.apiKeyEnv);
   if (keyEnv) provider.apiKey = readKey(env, keyEnv, resolved);
   const selection: ModelSelection = { alias: resolved.alias, provider };
   if (resolved.settings.price) selection.pricing = resolved.settings.price;

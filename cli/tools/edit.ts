@@ -1,6 +1,6 @@
 import { structuredPatch } from "diff";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import type { FileToolOptions } from "./file_tool_options.ts";
+import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveWorkspacePath } from "./workspace_path.ts";
 
 const DIFF_CONTEXT_LINES = 2;
@@ -84,8 +84,10 @@ function planReplacement(
     throw new Error("oldText and newText are the same: there is nothing to change");
   }
   let plan = { oldText, newText, positions: occurrences(content, oldText) };
-  if (plan.positions.length === 0 && content.includes("\r\n")) {
-    // Models write "\n"; a CRLF file still matches once line endings agree.
+  // Models write "\n". A CRLF file matches once line endings agree, and a file
+  // that is CRLF throughout keeps CRLF in the lines the new text adds.
+  const allCrlf = content.includes("\r\n") && !/(^|[^\r])\n/.test(content);
+  if (content.includes("\r\n") && (plan.positions.length === 0 || allCrlf)) {
     const crlf = { oldText: toCrlf(oldText), newText: toCrlf(newText) };
     plan = { ...crlf, positions: occurrences(content, crlf.oldText) };
   }
@@ -167,17 +169,29 @@ function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, "\r\n");
 }
 
+/** Strict: decoding invalid UTF-8 leniently would rewrite every bad byte as U+FFFD. */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 async function readExisting(path: string, shown: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await Deno.readTextFile(path);
+    const info = await Deno.stat(path);
+    if (info.isDirectory) throw new Error(`${shown} is a directory, not a file`);
+    // Reading a named pipe would wait for a writer forever.
+    if (!info.isFile) throw new Error(notRegularFile(shown));
+    bytes = await Deno.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(`${shown} does not exist: use write to create it`);
     }
-    if (error instanceof Deno.errors.IsADirectory) {
-      throw new Error(`${shown} is a directory, not a file`);
-    }
     throw error;
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new Error(
+      `${shown} is not valid UTF-8 text, so edit cannot change it without damaging it: convert it to UTF-8 first, or change it with bash`,
+    );
   }
 }
 

@@ -168,11 +168,12 @@ async function* filesToSearch(
   }
 }
 
-/** The file's text, or `undefined` for binary and oversized files. */
+/** The file's text, or `undefined` for binary, oversized and special (pipe, device, socket) files. */
 async function readText(path: string): Promise<string | undefined> {
   try {
     const info = await Deno.stat(path);
-    if (info.size > MAX_FILE_BYTES) return undefined;
+    // Reading a named pipe would wait for a writer forever.
+    if (!info.isFile || info.size > MAX_FILE_BYTES) return undefined;
     const bytes = await Deno.readFile(path);
     if (bytes.subarray(0, 8000).includes(0)) return undefined;
     return new TextDecoder().decode(bytes);

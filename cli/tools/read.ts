@@ -1,18 +1,11 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { imageMediaType } from "./image_types.ts";
 import { DEFAULT_MAX_BYTES, truncateLine, truncateText } from "./truncate.ts";
 import { resolveWorkspacePath } from "./workspace_path.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
-
-/** Options for {@linkcode readTool}. */
-export interface ReadToolOptions {
-  /** The working directory paths are resolved against and confined to. */
-  root: string;
-  /** Other directories the model may read. */
-  allowedRoots?: readonly string[];
-}
 
 /**
  * The `read` tool: a text file with line numbers (offset/limit to page
@@ -27,7 +20,7 @@ export interface ReadToolOptions {
  * console.assert(readTool({ root: "/tmp" }).decl.name === "read");
  * ```
  */
-export function readTool(options: ReadToolOptions): Tool {
+export function readTool(options: FileToolOptions): Tool {
   return {
     decl: {
       name: "read",
@@ -70,6 +63,8 @@ async function readFileBytes(path: string, shown: string): Promise<Uint8Array> {
   try {
     const info = await Deno.stat(path);
     if (info.isDirectory) throw new Error(`${shown} is a directory, not a file: use ls to list it`);
+    // Reading a named pipe would wait for a writer forever.
+    if (!info.isFile) throw new Error(notRegularFile(shown));
     return await Deno.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new Error(`${shown} does not exist`);

@@ -83,10 +83,11 @@ export function truncateText(text: string, options: TruncateOptions = {}): Trunc
 }
 
 /**
- * Shortens one line to at most `maxChars` characters, marking the cut.
+ * Shortens one line to at most `maxChars` characters (UTF-16 code units),
+ * marking the cut; a surrogate pair is never split.
  *
  * @param line The line.
- * @param maxChars The most characters kept.
+ * @param maxChars The most code units kept.
  * @returns The line, or its start followed by `… [line truncated]`.
  *
  * @example
@@ -96,7 +97,13 @@ export function truncateText(text: string, options: TruncateOptions = {}): Trunc
  * ```
  */
 export function truncateLine(line: string, maxChars: number): string {
-  return line.length <= maxChars ? line : `${line.slice(0, maxChars)}… [line truncated]`;
+  if (line.length <= maxChars) return line;
+  const splitsPair = isHighSurrogate(line.charCodeAt(maxChars - 1));
+  return `${line.slice(0, splitsPair ? maxChars - 1 : maxChars)}… [line truncated]`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**

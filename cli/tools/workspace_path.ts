@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
 
 /**
  * Resolves a path given by the model against the working directory and
@@ -51,20 +51,43 @@ function isInside(base: string, path: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }
 
-/** realpath of the longest existing prefix, so a new file's parent symlinks are followed too. */
+/** Dangling symbolic links followed before giving up (as the kernel's ELOOP limit). */
+const MAX_DANGLING_LINKS = 40;
+
+/**
+ * realpath of the longest existing prefix, so a new file's parent symlinks are
+ * followed too. A dangling symlink is followed to its target: writing through
+ * it would create the target, wherever that is.
+ */
 async function realPathOfExistingPrefix(path: string): Promise<string> {
   const missing: string[] = [];
   let current = path;
+  let links = 0;
   while (true) {
     try {
       const real = await Deno.realPath(current);
       return missing.length ? resolve(real, ...missing.reverse()) : real;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-      const parent = resolve(current, "..");
+      const target = await danglingLinkTarget(current);
+      if (target !== undefined && links++ < MAX_DANGLING_LINKS) {
+        current = resolve(dirname(current), target);
+        continue;
+      }
+      const parent = dirname(current);
       if (parent === current) return path;
-      missing.push(current.slice(parent.length).replace(/^\/+/, ""));
+      missing.push(basename(current));
       current = parent;
     }
+  }
+}
+
+/** The target of `path` when it is a symbolic link (one that realpath could not follow). */
+async function danglingLinkTarget(path: string): Promise<string | undefined> {
+  try {
+    return (await Deno.lstat(path)).isSymlink ? await Deno.readLink(path) : undefined;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import type { FileToolOptions } from "./file_tool_options.ts";
+import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveWorkspacePath } from "./workspace_path.ts";
 
 const encoder = new TextEncoder();
@@ -58,6 +58,8 @@ async function fileExists(path: string, shown: string): Promise<boolean> {
   try {
     const info = await Deno.stat(path);
     if (info.isDirectory) throw new Error(`${shown} is a directory: give a file path`);
+    // Opening a named pipe for writing would wait for a reader forever.
+    if (!info.isFile) throw new Error(notRegularFile(shown));
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;

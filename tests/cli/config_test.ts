@@ -599,3 +599,25 @@ Deno.test("config: a config file panto may not read is reported with the flag to
     );
   });
 });
+
+Deno.test("config: a key pasted as apiKeyEnv is not echoed in the error", async () => {
+  const key = "sk-ant-api03-SECRETVALUE";
+  const error = await configError({
+    [HOME_CONFIG]: JSON.stringify({ providers: { p: { api: "openai-chat", apiKeyEnv: key } } }),
+  });
+  assert.match(error.message, /providers\.p\.apiKeyEnv: expected an environment variable name/);
+  assert.ok(!error.message.includes("SECRET"), error.message);
+});
+
+Deno.test("config: a key passed as --api-key-env is refused without being echoed", async () => {
+  const config = await load({ [HOME_CONFIG]: ALIASES });
+  const key = "sk-ant-api03-SECRETVALUE";
+  for (const flags of [{ apiKeyEnv: key }, { apiKeyEnv: key, baseUrl: "http://localhost:1/v1" }]) {
+    assert.throws(
+      () => resolveModel(config, "sonnet", { ...flags, env: () => undefined }),
+      (error: unknown) =>
+        error instanceof UsageError && /^--api-key-env takes the name/.test(error.message) &&
+        !error.message.includes("SECRET"),
+    );
+  }
+});

@@ -73,6 +73,15 @@ async function waitForStatus(path: string): Promise<string> {
   throw new Error(`panto did not exit: no status in ${path}`);
 }
 
+/** Waits until no turn runs: the loader line ("… · esc to cancel") is gone from the screen. */
+async function waitUntilIdle(tmux: TmuxSession): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while ((await tmux.screen()).join("\n").includes("esc to cancel")) {
+    if (Date.now() > deadline) throw new Error("panto stayed busy for 20 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 function assertRestored(status: string): void {
   assert.match(status, /(^|\s)icanon(\s|$)/, "canonical mode restored");
   assert.match(status, /(^|\s)echo(\s|$)/, "echo restored");
@@ -117,6 +126,7 @@ Deno.test({
       await tmux.type("tell me a lot");
       await tmux.keys("Enter");
       await tmux.waitFor(/Line 80 of the long answer\./);
+      await waitUntilIdle(tmux);
       const history = (await tmux.history()).join("\n");
       assert.match(
         history,
@@ -155,6 +165,8 @@ Deno.test({
       await tmux.keys("Enter");
       await tmux.waitFor(/Answer from the smart model\./);
       assert.equal(server.requests.at(-1)!.path, "/v1/messages");
+      // The answer is on screen a moment before the turn ends; /compact waits for idle.
+      await waitUntilIdle(tmux);
 
       // /compact summarises with the model and shows the summary.
       server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "SUMMARY-OF-EVERYTHING" }] });

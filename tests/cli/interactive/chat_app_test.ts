@@ -253,6 +253,7 @@ Deno.test("chat: /thinking sets the reasoning level sent to either API", async (
     await chat.waitFor("Zero.");
     assert.equal(requestBody(chat, 0).reasoning_effort, undefined, "off by default");
 
+    await chat.waitIdle(); // the answer is on screen before the turn has ended
     await chat.send("/thinking extreme");
     await chat.waitFor(/Unknown reasoning level "extreme"/);
     await chat.send("/thinking high");
@@ -263,6 +264,7 @@ Deno.test("chat: /thinking sets the reasoning level sent to either API", async (
     assert.equal(requestBody(chat, 1).reasoning_effort, "high");
 
     // The level is kept across a model switch, in the Anthropic API's terms.
+    await chat.waitIdle(); // the answer is on screen before the turn has ended
     await chat.send("/model smart");
     await chat.waitFor("Model: smart");
     answer(chat, "Two.");

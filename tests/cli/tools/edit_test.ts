@@ -134,3 +134,35 @@ Deno.test("edit: empty or unchanged text and missing files are refused", async (
     });
   });
 });
+
+Deno.test("edit: lines added to a CRLF file get CRLF too", async () => {
+  await withProject({ "win.txt": "one\r\ntwo\r\n" }, async (root) => {
+    const result = await call(editTool({ root }), {
+      path: "win.txt",
+      oldText: "one",
+      newText: "zero\none",
+    });
+    assert.equal(result.isError, false, result.text);
+    assert.equal(await Deno.readTextFile(`${root}/win.txt`), "zero\r\none\r\ntwo\r\n");
+  });
+});
+
+Deno.test("edit: a file that is not UTF-8 is refused and left as it was", async () => {
+  const latin1 = new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a, 0x78, 0x0a]); // "café\nx\n" in Latin-1
+  await withProject({ "old.txt": latin1 }, async (root) => {
+    const result = await call(editTool({ root }), { path: "old.txt", oldText: "x", newText: "y" });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /^old\.txt is not valid UTF-8/);
+    assert.deepEqual(await Deno.readFile(`${root}/old.txt`), latin1);
+  });
+});
+
+Deno.test("edit: a byte order mark is kept", async () => {
+  await withProject({ "bom.txt": "\uFEFFa\n" }, async (root) => {
+    await call(editTool({ root }), { path: "bom.txt", oldText: "a", newText: "b" });
+    assert.deepEqual(
+      [...await Deno.readFile(`${root}/bom.txt`)],
+      [0xef, 0xbb, 0xbf, 0x62, 0x0a],
+    );
+  });
+});

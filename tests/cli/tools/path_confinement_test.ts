@@ -88,3 +88,31 @@ Deno.test("confinement: grep and find do not follow symlinks out of the project"
     });
   });
 });
+
+Deno.test("confinement: write refuses a dangling symlink whose target is outside", async () => {
+  await withOutside(async (outside) => {
+    await withProject({}, async (root) => {
+      await Deno.symlink(`${outside}/created.txt`, `${root}/dangling.txt`);
+      await Deno.symlink(`${outside}/newdir`, `${root}/danglingdir`);
+      const write = byName(builtinTools({ root }), "write");
+      for (const path of ["dangling.txt", "danglingdir/file.txt"]) {
+        const result = await call(write, { path, content: "pwned" });
+        assert.equal(result.isError, true, `${path}: ${result.text}`);
+        assert.match(result.text, /is outside the working directory/);
+      }
+      await assert.rejects(Deno.lstat(`${outside}/created.txt`), Deno.errors.NotFound);
+    });
+  });
+});
+
+Deno.test("confinement: write follows a dangling symlink that stays inside", async () => {
+  await withProject({}, async (root) => {
+    await Deno.symlink("target.txt", `${root}/alias.txt`);
+    const result = await call(byName(builtinTools({ root }), "write"), {
+      path: "alias.txt",
+      content: "hi",
+    });
+    assert.equal(result.isError, false, result.text);
+    assert.equal(await Deno.readTextFile(`${root}/target.txt`), "hi");
+  });
+});

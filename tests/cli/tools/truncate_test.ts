@@ -65,3 +65,10 @@ Deno.test("truncate: lines and sizes for notes", () => {
   assert.equal(formatBytes(1536), "1.5 KB");
   assert.equal(formatBytes(3 * 1024 * 1024), "3.0 MB");
 });
+
+Deno.test("truncate: a cut line never ends in half a surrogate pair", () => {
+  const cut = truncateLine("ab😀cd", 3);
+  assert.equal(cut, "ab… [line truncated]");
+  assert.ok(cut.isWellFormed());
+  assert.equal(truncateLine("ab😀cd", 4), "ab😀… [line truncated]");
+});
