@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { Agent, type Config, Conversation, type Event, type Message } from "@panto/lib";
 import { DEFAULT_COMPACTION_PROMPT, estimateTokens, planCompaction } from "../../lib/compaction.ts";
 import { contextMessages } from "../../lib/conversation.ts";
-import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import {
+  contextOverflowReply,
+  FakeLlmServer,
+  type FakeReply,
+  withFakeServer,
+} from "../support/fake_llm_server.ts";
 import { MemoryStore } from "../support/memory_store.ts";
 
 const T = "2026-01-01T00:00:00.000Z";
@@ -174,23 +179,22 @@ Deno.test("a run compacts automatically near the context window", async () => {
   }
 });
 
+/** An agent over a 12-message history whose next request the fake server answers with `replies`. */
+function overflowingAgent(server: FakeLlmServer, ...replies: FakeReply[]): Agent {
+  server.enqueue(contextOverflowReply("anthropic"), ...replies);
+  return new Agent({
+    config: configFor(server, { compaction: { keepRecentTokens: 300 } }),
+    conversation: history(6, 200),
+  });
+}
+
 Deno.test("a context overflow error triggers compaction and one retry", async () => {
-  const server = await FakeLlmServer.start();
-  try {
-    const overflow = {
-      type: "error",
-      error: {
-        type: "invalid_request_error",
-        message: "prompt is too long: 250000 tokens > 200000 maximum",
-      },
-    };
-    server.enqueue({ kind: "http_error", status: 400, body: overflow });
-    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "overflow summary" }] });
-    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "answer after retry" }] });
-    const agent = new Agent({
-      config: configFor(server, { compaction: { keepRecentTokens: 300 } }),
-      conversation: history(6, 200),
-    });
+  await withFakeServer(async (server) => {
+    const agent = overflowingAgent(
+      server,
+      { kind: "turn", blocks: [{ type: "text", text: "overflow summary" }] },
+      { kind: "turn", blocks: [{ type: "text", text: "answer after retry" }] },
+    );
     const events: Event[] = [];
     for await (const event of agent.run("go on")) events.push(event);
     const compaction = events.find((e) => e.type === "compaction");
@@ -198,36 +202,22 @@ Deno.test("a context overflow error triggers compaction and one retry", async ()
     const final = agent.conversation.messages.at(-1)!;
     assert.deepEqual(final.content, [{ type: "text", text: "answer after retry" }]);
     assert.equal(server.requests.length, 3);
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("a second overflow after compaction fails with the overflow error", async () => {
-  const server = await FakeLlmServer.start();
-  try {
-    const overflow = {
-      type: "error",
-      error: {
-        type: "invalid_request_error",
-        message: "prompt is too long: 250000 tokens > 200000 maximum",
-      },
-    };
-    server.enqueue({ kind: "http_error", status: 400, body: overflow });
-    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "summary" }] });
-    server.enqueue({ kind: "http_error", status: 400, body: overflow });
-    const agent = new Agent({
-      config: configFor(server, { compaction: { keepRecentTokens: 300 } }),
-      conversation: history(6, 200),
-    });
+  await withFakeServer(async (server) => {
+    const agent = overflowingAgent(
+      server,
+      { kind: "turn", blocks: [{ type: "text", text: "summary" }] },
+      contextOverflowReply("anthropic"),
+    );
     const error = await (async () => {
       for await (const _ of agent.run("go on")) { /* drain */ }
     })().then(() => null, (e) => e);
     assert.equal(error?.kind, "context_overflow");
     assert.equal(server.requests.length, 3, "compaction happens once, then the error surfaces");
-  } finally {
-    await server.close();
-  }
+  });
 });
 
 Deno.test("aborting during an automatic compaction ends the run as aborted", async () => {
