@@ -39,6 +39,7 @@
 import { join } from "node:path";
 import { FileSystemJSONLStore, type PersistentMessage } from "@panto/lib";
 import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import { piAssistantMessage } from "./pi_messages.ts";
 import { shellQuote, tmuxAvailable, TmuxSession } from "../tests/support/tmux.ts";
 
 function knob(name: string, fallback: number, min = 1): number {
@@ -327,23 +328,9 @@ async function writePiHistory(dir: string, cwd: string): Promise<string> {
   for (let i = 0; i < HISTORY_MESSAGES; i += 2) {
     const content = (text: string) => [{ type: "text", text }];
     append({ role: "user", content: content(historyQuestion(i / 2)), timestamp: Date.now() });
-    append({
-      role: "assistant",
-      content: content(historyAnswer(i / 2, i + 2 >= HISTORY_MESSAGES)),
-      api: "anthropic-messages",
-      provider: "fake",
-      model: "fake-model",
-      usage: {
-        input: 900,
-        output: 120,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 1020,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: Date.now(),
-    });
+    append(
+      piAssistantMessage(historyAnswer(i / 2, i + 2 >= HISTORY_MESSAGES), "fake-model", "fake"),
+    );
   }
   const file = join(dir, `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`);
   await Deno.writeTextFile(file, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");

@@ -15,6 +15,7 @@ import {
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { headerLine, messageLine } from "../lib/session/jsonl_format.ts";
 import { newSessionId } from "../lib/session/ids.ts";
+import { piAssistantMessage } from "./pi_messages.ts";
 import { findPostgresBin, type PostgresCluster, startPostgres } from "../tests/support/postgres.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -50,25 +51,11 @@ function ourMessage(index: number): PersistentMessage {
 }
 
 function piMessage(index: number): Parameters<SessionManager["appendMessage"]>[0] {
-  const content = [{ type: "text" as const, text: `${index} ${TEXT}` }];
-  if (index % 2 === 0) return { role: "user", content, timestamp: Date.now() };
-  return {
-    role: "assistant",
-    content,
-    api: "anthropic-messages",
-    provider: "anthropic",
-    model: WIRE.model,
-    usage: {
-      input: 900,
-      output: 120,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 1020,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
-    stopReason: "stop",
-    timestamp: Date.now(),
-  };
+  const text = `${index} ${TEXT}`;
+  if (index % 2 === 0) {
+    return { role: "user", content: [{ type: "text", text }], timestamp: Date.now() };
+  }
+  return piAssistantMessage(text, WIRE.model, "anthropic");
 }
 
 interface Row {
