@@ -429,7 +429,21 @@ const LEGACY_ALIASES: Readonly<Record<string, readonly string[]>> = {
   "ctrl+i": ["\t"],
   "ctrl+m": ["\r"],
   "ctrl+[": [ESC],
+  // US layouts put - and _ on one key, and ctrl sends 0x1f for both.
+  "ctrl+-": ["\x1f"],
 };
+
+/**
+ * Whether `data` is a legacy alias of `wanted`: one of its raw bytes, or,
+ * for an alt spec, ESC followed by a single-byte alias of the spec without
+ * alt (legacy terminals send alt as an ESC prefix, so ESC BS is ctrl+alt+h).
+ */
+function matchesLegacyAlias(data: string, wanted: KeySpec): boolean {
+  if (LEGACY_ALIASES[specKey(wanted)]?.includes(data) === true) return true;
+  if (!wanted.alt || data.length !== 2 || data[0] !== ESC) return false;
+  const withoutAlt = specKey({ ...wanted, alt: false });
+  return LEGACY_ALIASES[withoutAlt]?.includes(data.slice(1)) ?? false;
+}
 
 function specKey(spec: KeySpec): string {
   return [
@@ -469,7 +483,7 @@ export function matchesKey(data: string, spec: string): boolean {
       return true;
     }
   }
-  return LEGACY_ALIASES[specKey(wanted)]?.includes(data) ?? false;
+  return matchesLegacyAlias(data, wanted);
 }
 
 /**

@@ -182,3 +182,24 @@ Deno.test("parseKey: out-of-range or empty Kitty codepoints do not throw", () =>
   assert.equal(parseKey("\x1b[97:99999999;2u")?.text, "A");
   assert.deepEqual(decode("\x1b[97;0u"), { spec: "a", event: "press", text: "a" });
 });
+
+Deno.test("matchesKey: 0x1f is ctrl+- as well as ctrl+_", () => {
+  assert.ok(matchesKey("\x1f", "ctrl+-"));
+  assert.ok(matchesKey("\x1f", "ctrl+minus"));
+  assert.ok(matchesKey("\x1f", "ctrl+_"));
+  assert.ok(!matchesKey("-", "ctrl+-"));
+});
+
+Deno.test("matchesKey: ESC then an ambiguous control byte is ctrl+alt+ that key", () => {
+  assert.ok(matchesKey("\x1b\x1f", "ctrl+alt+-"));
+  assert.ok(matchesKey("\x1b\x1f", "ctrl+alt+_"));
+  assert.ok(matchesKey("\x1b\x1b", "ctrl+alt+["));
+  assert.ok(matchesKey("\x1b\x08", "ctrl+alt+h"));
+  assert.ok(matchesKey("\x1b\t", "ctrl+alt+i"));
+  assert.ok(matchesKey("\x1b\r", "ctrl+alt+m"));
+  // The decoded meaning still matches too.
+  assert.ok(matchesKey("\x1b\x08", "alt+backspace"));
+  assert.ok(matchesKey("\x1b\x1b", "alt+escape"));
+  assert.ok(!matchesKey("\x1b\x08", "ctrl+h"), "the ESC prefix means alt");
+  assert.ok(!matchesKey("\x1b\x1f", "ctrl+alt+h"));
+});
