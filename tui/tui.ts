@@ -409,6 +409,9 @@ export class TUI extends Container {
     entry.hidden = hidden;
     if (hidden) this.#refocusAfter(entry);
     else {
+      // Shown again, it goes back on top: the focused overlay must be the visible one.
+      this.#overlays.splice(this.#overlays.indexOf(entry), 1);
+      this.#overlays.push(entry);
       entry.focusBefore = this.#focused;
       this.setFocus(entry.component);
     }

@@ -112,6 +112,24 @@ Deno.test("overlay: focus stack and restoring focus", async () => {
   await frame(t.tui, t.terminal);
 });
 
+Deno.test("overlay: one hidden and shown again is drawn on top, where its input goes", async () => {
+  await using t = startTui(20, 4);
+  t.tui.addChild(new Lines(["base"]));
+  const first = new Lines(["first"]);
+  const second = new Lines(["second"]);
+  const firstHandle = t.tui.showOverlay(first, { anchor: "top-left", width: 8 });
+  t.tui.showOverlay(second, { anchor: "top-left", width: 8 });
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.screenLines()[0], "second");
+  firstHandle.setHidden(true);
+  firstHandle.setHidden(false);
+  await frame(t.tui, t.terminal);
+  assert.equal(t.tui.focusedComponent, first);
+  assert.equal(t.terminal.screenLines()[0], "first", "the focused overlay is the visible one");
+  t.terminal.feed("x");
+  assert.deepEqual(first.inputs, ["x"]);
+});
+
 Deno.test("overlay: its cursor marker positions the hardware cursor", async () => {
   await using t = startTui(30, 8);
   t.tui.addChild(new Lines(["base"]));
