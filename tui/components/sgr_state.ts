@@ -1,7 +1,7 @@
 /**
  * Tracks which SGR attributes and OSC 8 hyperlink are active at a point in a
- * styled string, so a wrapped line can end with a reset and the next line can
- * reopen the same styles (every line stays self-contained).
+ * styled string, so a wrapped line can switch them off at its end and the next
+ * line can reopen the same styles (every line stays self-contained).
  *
  * @module
  */
@@ -14,11 +14,16 @@ const ATTRIBUTE_OFF: Readonly<Record<number, readonly number[]>> = {
   22: [1, 2],
   23: [3],
   24: [4],
-  25: [5],
+  25: [5, 6],
   27: [7],
   28: [8],
   29: [9],
 };
+
+/** The code that switches each attribute off (bold and faint share 22). */
+const OFF_CODE: Readonly<Record<number, number>> = Object.fromEntries(
+  Object.entries(ATTRIBUTE_OFF).flatMap(([off, on]) => on.map((code) => [code, Number(off)])),
+);
 
 /** Active styles at a point in a string. */
 export class SgrState {
@@ -55,11 +60,19 @@ export class SgrState {
     return sgr + this.#hyperlink;
   }
 
-  /** Sequence that turns the active styles off (empty when none). */
+  /**
+   * Sequences that turn off exactly the active styles (empty when none): not
+   * a full reset, so a style the caller wraps around the line (a background
+   * band) survives, and one sequence per attribute, so a theme's nesting
+   * (which reopens its style after its own off code) still sees it.
+   */
   close(): string {
-    const styled = this.#foreground !== "" || this.#background !== "" ||
-      this.#attributes.size > 0;
-    return (styled ? `${ESC}[0m` : "") + (this.#hyperlink !== "" ? `${ESC}]8;;${BEL}` : "");
+    const offCodes = new Set<number>();
+    for (const attribute of this.#attributes) offCodes.add(OFF_CODE[attribute] ?? 0);
+    if (this.#foreground !== "") offCodes.add(39);
+    if (this.#background !== "") offCodes.add(49);
+    const sgr = [...offCodes].map((code) => `${ESC}[${code}m`).join("");
+    return sgr + (this.#hyperlink !== "" ? `${ESC}]8;;${BEL}` : "");
   }
 
   #applySgr(paramText: string): void {

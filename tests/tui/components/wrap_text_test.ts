@@ -16,8 +16,8 @@ Deno.test("wrapText: breaks at spaces, splits long words, keeps hard newlines", 
 Deno.test("wrapText: styles active at a break are closed and reopened", () => {
   const lines = wrapText("\x1b[1mbold words here\x1b[22m after", 6);
   assert.deepEqual(lines, [
-    "\x1b[1mbold\x1b[0m",
-    "\x1b[1mwords\x1b[0m",
+    "\x1b[1mbold\x1b[22m",
+    "\x1b[1mwords\x1b[22m",
     "\x1b[1mhere\x1b[22m",
     "after",
   ]);
@@ -26,6 +26,18 @@ Deno.test("wrapText: styles active at a break are closed and reopened", () => {
     "\x1b]8;;http://x\x07one\x1b]8;;\x07",
     "\x1b]8;;http://x\x07two\x1b]8;;\x07",
   ]);
+});
+
+Deno.test("wrapText: a break switches off only the styles it closes, never a full reset", () => {
+  const lines = wrapText("\x1b[4;38;5;39munder \x1b[48;5;236mband\x1b[49m end", 5);
+  assert.deepEqual(lines, [
+    "\x1b[4;38;5;39munder\x1b[24m\x1b[39m",
+    "\x1b[4;38;5;39m\x1b[48;5;236mband\x1b[49m\x1b[24m\x1b[39m",
+    "\x1b[4;38;5;39mend\x1b[24m\x1b[39m",
+  ]);
+  // A background the caller wraps around a line therefore reaches its padding.
+  const outer = (line: string) => `\x1b[48;5;236m${line}     \x1b[49m`;
+  assert.ok(lines.every((line) => !outer(line).includes("\x1b[0m")));
 });
 
 Deno.test("breakText keeps every space (for code)", () => {
