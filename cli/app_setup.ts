@@ -16,6 +16,7 @@ import { UsageError } from "./errors.ts";
 import { openStore } from "./session_store.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
+import { keyVariables } from "./tools/child_env.ts";
 
 /** Everything a chat or print run needs, wired together. */
 export interface App {
@@ -92,6 +93,7 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
         root: cwd,
         allowedRoots: config.tools.allowedPaths,
         bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
+        hiddenEnv: keyVariables(config, args.apiKeyEnv),
       }),
       args.noTools ? "none" : args.tools,
     );

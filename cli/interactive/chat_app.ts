@@ -33,6 +33,7 @@ import { VERSION } from "../version.ts";
 import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
 import { runShellCommand } from "./shell_command.ts";
+import { keyVariables } from "../tools/child_env.ts";
 import { type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
@@ -439,6 +440,7 @@ export class ChatApp {
         this.app.cwd,
         this.app.config.tools.bashTimeoutSeconds,
         abort.signal,
+        keyVariables(this.app.config),
       );
       tool.setResult(result.output, result.failed);
       tool.setStatus(result.failed ? "error" : "done");

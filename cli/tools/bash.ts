@@ -1,4 +1,5 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { BUILTIN_KEY_VARIABLES, childEnv } from "./child_env.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateText } from "./truncate.ts";
 
 /** Output kept in memory while a command runs; older output is dropped (only the tail is shown). */
@@ -16,6 +17,12 @@ export interface BashToolOptions {
   timeoutSeconds?: number;
   /** The shell program (default `bash`), run as `<shell> -c <command>`. */
   shell?: string;
+  /**
+   * Variables holding secrets, left out of the commands' environment along
+   * with every `PANTO_*` variable (default: the built-in vendors' key variables;
+   * see `keyVariables`).
+   */
+  hiddenEnv?: readonly string[];
 }
 
 /**
@@ -23,7 +30,9 @@ export interface BashToolOptions {
  * its own process group (so a timeout or an abort kills everything it
  * started), and returns stdout and stderr interleaved as they arrived, the
  * tail kept when long, plus the exit code when it is not 0. Stdin is empty.
- * Commands are not confined to the working directory.
+ * Commands get panto's environment without the API key variables and
+ * `PANTO_*` (see {@linkcode childEnv}); they are not confined to the working
+ * directory.
  *
  * @param options Working directory, default timeout, shell.
  * @returns The tool.
@@ -38,6 +47,7 @@ export interface BashToolOptions {
  */
 export function bashTool(options: BashToolOptions): Tool {
   const defaultTimeout = options.timeoutSeconds ?? 120;
+  const hidden = options.hiddenEnv ?? BUILTIN_KEY_VARIABLES;
   return {
     decl: {
       name: "bash",
@@ -62,9 +72,8 @@ export function bashTool(options: BashToolOptions): Tool {
     async execute(args, { signal }): Promise<ToolOutput> {
       const timeout = typeof args.timeout === "number" ? args.timeout : defaultTimeout;
       const run = await runCommand(
-        options.shell ?? "bash",
+        { shell: options.shell ?? "bash", cwd: options.root, env: childEnv(hidden) },
         String(args.command),
-        options.root,
         timeout,
         signal,
       );
@@ -79,15 +88,21 @@ interface CommandRun {
   ending: "exited" | "timed out" | "aborted";
 }
 
+/** How commands are started: the shell, the directory and the environment. */
+interface ShellSetup {
+  shell: string;
+  cwd: string;
+  env: Record<string, string>;
+}
+
 async function runCommand(
-  shell: string,
+  setup: ShellSetup,
   command: string,
-  cwd: string,
   timeoutSeconds: number,
   signal: AbortSignal,
 ): Promise<CommandRun> {
   signal.throwIfAborted();
-  const child = spawn(shell, command, cwd);
+  const child = spawn(setup, command);
   const output = new OutputCollector();
   const reading = Promise.all([output.read(child.stdout), output.read(child.stderr)]);
   let ending: CommandRun["ending"] = "exited";
@@ -115,12 +130,15 @@ async function runCommand(
   return { output: output.result(), status, ending };
 }
 
-function spawn(shell: string, command: string, cwd: string): Deno.ChildProcess {
+function spawn({ shell, cwd, env }: ShellSetup, command: string): Deno.ChildProcess {
   try {
     // detached: the shell leads a new session and process group, so killing the group reaches grandchildren.
+    // clearEnv: without it the child inherits panto's whole environment, API keys included.
     return new Deno.Command(shell, {
       args: ["-c", command],
       cwd,
+      clearEnv: true,
+      env,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

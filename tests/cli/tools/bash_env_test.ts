@@ -1,0 +1,153 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { keyVariables } from "../../../cli/tools/child_env.ts";
+import { bashTool } from "../../../cli/tools/bash.ts";
+import { runShellCommand } from "../../../cli/interactive/shell_command.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import { runPanto } from "../../support/run_panto.ts";
+import { call, withProject } from "./tool_fixture.ts";
+
+const SECRETS: Record<string, string> = {
+  ANTHROPIC_API_KEY: "sk-ant-SECRET-env-1",
+  OPENAI_API_KEY: "sk-openai-SECRET-env-2",
+  MY_CUSTOM_KEY: "custom-SECRET-env-3",
+  PANTO_TOKEN: "panto-SECRET-env-4",
+};
+
+/** Runs `fn` with the secrets set in this process's environment, then restores it. */
+async function withSecrets(fn: () => Promise<void>): Promise<void> {
+  const before = Object.fromEntries(Object.keys(SECRETS).map((name) => [name, Deno.env.get(name)]));
+  for (const [name, value] of Object.entries(SECRETS)) Deno.env.set(name, value);
+  try {
+    await fn();
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+}
+
+function assertNoSecret(text: string, where: string): void {
+  for (const [name, value] of Object.entries(SECRETS)) {
+    assert.ok(!text.includes(value), `${where} holds the value of ${name}`);
+  }
+}
+
+const hidden = keyVariables({ providers: { mine: { apiKeyEnv: "MY_CUSTOM_KEY" } } });
+
+Deno.test("bash: `env` shows no API key variable and no PANTO_* variable; PATH and HOME remain", async () => {
+  await withSecrets(() =>
+    withProject({}, async (root) => {
+      const tool = bashTool({ root, hiddenEnv: hidden });
+      const env = await call(tool, { command: "env" });
+      assert.equal(env.isError, false, env.text);
+      assertNoSecret(env.text, "bash's environment");
+      assert.doesNotMatch(env.text, /^(ANTHROPIC_API_KEY|OPENAI_API_KEY|MY_CUSTOM_KEY|PANTO_)/m);
+      const usable = await call(tool, { command: 'echo "$PATH|$HOME"; command -v ls' });
+      assert.equal(usable.text.split("\n")[0], `${Deno.env.get("PATH")}|${Deno.env.get("HOME")}`);
+      assert.match(usable.text, /\/ls$/m);
+    })
+  );
+});
+
+Deno.test("!command: the user's shell command gets the same environment without keys", async () => {
+  await withSecrets(() =>
+    withProject({}, async (root) => {
+      const signal = new AbortController().signal;
+      const result = await runShellCommand("env", root, 10, signal, hidden);
+      assert.equal(result.failed, false, result.output);
+      assert.match(result.output, /^PATH=/m);
+      assertNoSecret(result.output, "the !command's environment");
+    })
+  );
+});
+
+Deno.test("bash under the panto task's --allow-env list: neither granted keys nor unreadable variables reach the command", async () => {
+  await withProject({}, async (root) => {
+    const runner = new URL("./bash_env_runner.ts", import.meta.url).pathname;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        "--allow-run",
+        "--allow-read",
+        "--allow-env=HOME,PATH,ANTHROPIC_API_KEY",
+        "--ignore-env",
+        runner,
+        root,
+        "env",
+      ],
+      env: { ANTHROPIC_API_KEY: SECRETS.ANTHROPIC_API_KEY!, UNREADABLE_SECRET: "unreadable-42" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(output.stdout);
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    assert.match(text, /^HOME=/m);
+    assert.match(text, /^PATH=/m);
+    assert.ok(!text.includes(SECRETS.ANTHROPIC_API_KEY!), "the granted key reached bash");
+    assert.ok(!text.includes("unreadable-42"), "a variable panto may not read reached bash");
+  });
+});
+
+Deno.test("panto -p: the model runs `env`; neither the request sent back nor the session file holds a key", async () => {
+  const project = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  const server = await FakeLlmServer.start();
+  try {
+    await Deno.writeTextFile(
+      join(home, "config.json"),
+      JSON.stringify({
+        defaultModel: "m",
+        providers: {
+          mine: {
+            api: "anthropic-messages",
+            baseUrl: server.anthropicBaseUrl,
+            apiKeyEnv: "MY_CUSTOM_KEY",
+          },
+        },
+        models: { m: { provider: "mine", model: "m1" } },
+      }),
+    );
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "tool_use", id: "c1", name: "bash", input: { command: "env" } }],
+    });
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "done" }] });
+    const run = await runPanto(["-p", "show the environment"], {
+      cwd: project,
+      env: { ...SECRETS, PANTO_HOME: home, HOME: home },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(server.requests.length, 2);
+    assert.equal(
+      server.requests[0]!.headers["x-api-key"],
+      SECRETS.MY_CUSTOM_KEY,
+      "the key is used",
+    );
+    const followUp = JSON.stringify(server.requests[1]!.body);
+    assert.match(followUp, /PATH=/, "the env output went back to the model");
+    assertNoSecret(followUp, "the request sent back to the server");
+    let files = 0;
+    for await (const file of walk(home)) {
+      if (file.endsWith("config.json")) continue;
+      files++;
+      assertNoSecret(await Deno.readTextFile(file), file);
+    }
+    assert.ok(files > 0, "a session file was written");
+  } finally {
+    await server.close();
+    await Deno.remove(project, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.isFile) yield path;
+  }
+}
