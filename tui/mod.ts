@@ -9,6 +9,7 @@ export { CURSOR_MARKER } from "./component.ts";
 export type { Key } from "./keys.ts";
 export { formatKey, matchesKey, parseKey } from "./keys.ts";
 export { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
+export { escapeTerminalText, sanitizeTerminalText, TerminalTextSanitizer } from "./sanitize.ts";
 export type { Terminal } from "./terminal.ts";
 export { ProcessTerminal } from "./process_terminal.ts";
 export type { ProcessTerminalOptions, TerminalIo } from "./process_terminal.ts";

@@ -3,6 +3,8 @@ import {
   AssistantMessage,
   CompactionSummary,
   type Component,
+  sanitizeTerminalText,
+  TerminalTextSanitizer,
   type Theme,
   Thinking,
   ToolUse,
@@ -11,7 +13,21 @@ import {
   UserMessage,
 } from "@panto/tui";
 
-/** Builds the components of a transcript through the UI events, so extensions can wrap each one. */
+/** A block streamed into: `append` takes deltas, `finish` ends the block. */
+export interface StreamedBlock {
+  /** The block's component. */
+  component: Component;
+  /** Adds a streamed delta. */
+  append(text: string): void;
+  /** Shows what was held back for a sequence split across deltas. */
+  finish(): void;
+}
+
+/**
+ * Builds the components of a transcript through the UI events, so extensions
+ * can wrap each one. Untrusted text (model output, stored messages) is
+ * stripped of terminal controls here, before any component sees it.
+ */
 export class TranscriptView {
   readonly #events: UiEvents;
   readonly #theme: Theme;
@@ -38,7 +54,8 @@ export class TranscriptView {
   }
 
   /** A user message. */
-  user(text: string): Component {
+  user(raw: string): Component {
+    const text = sanitizeTerminalText(raw);
     return this.#events.create(
       UI_EVENTS.userMessage,
       { text },
@@ -47,18 +64,18 @@ export class TranscriptView {
   }
 
   /** An (empty) assistant text block to stream into. */
-  assistantText(): { component: Component; append(text: string): void } {
+  assistantText(): StreamedBlock {
     const inner = new AssistantMessage({ theme: this.#theme });
     const component = this.#events.create(UI_EVENTS.assistantText, {}, () => inner);
-    return { component, append: (text) => inner.append(text) };
+    return streamedBlock(component, inner);
   }
 
   /** An (empty) thinking block to stream into. */
-  thinking(): { component: Component; append(text: string): void } {
+  thinking(): StreamedBlock {
     const inner = new Thinking({ theme: this.#theme, hidden: !this.#showThinking });
     this.#thinking.push(inner);
     const component = this.#events.create(UI_EVENTS.thinking, {}, () => inner);
-    return { component, append: (text) => inner.append(text) };
+    return streamedBlock(component, inner);
   }
 
   /** The tool-use component of a call (one instance per call id). */
@@ -78,7 +95,7 @@ export class TranscriptView {
   /** A compaction summary. */
   compaction(summary: string, tokensBefore?: number, tokensAfter?: number): Component {
     const data = {
-      summary,
+      summary: sanitizeTerminalText(summary),
       ...(tokensBefore === undefined ? {} : { tokensBefore }),
       ...(tokensAfter === undefined ? {} : { tokensAfter }),
     };
@@ -122,15 +139,11 @@ export class TranscriptView {
           case "text":
             if (message.role === "user") out.push(this.user(block.text));
             else if (message.role === "assistant" && block.text.trim()) {
-              const text = this.assistantText();
-              text.append(block.text);
-              out.push(text.component);
+              out.push(this.#filled(this.assistantText(), block.text));
             }
             break;
           case "thinking": {
-            const thinking = this.thinking();
-            thinking.append(block.thinking);
-            out.push(thinking.component);
+            out.push(this.#filled(this.thinking(), block.thinking));
             break;
           }
           case "tool_use": {
@@ -152,6 +165,12 @@ export class TranscriptView {
     return out;
   }
 
+  #filled(block: StreamedBlock, text: string): Component {
+    block.append(text);
+    block.finish();
+    return block.component;
+  }
+
   /**
    * Puts a result on its call's component (none when the call was never shown).
    *
@@ -167,4 +186,14 @@ export class TranscriptView {
     tool.setResult(text, isError);
     tool.setStatus(isError ? "error" : "done");
   }
+}
+
+/** Feeds `inner` through a sanitizer that holds back sequences split across deltas. */
+function streamedBlock(component: Component, inner: { append(text: string): void }): StreamedBlock {
+  const sanitizer = new TerminalTextSanitizer();
+  return {
+    component,
+    append: (text) => inner.append(sanitizer.push(text)),
+    finish: () => inner.append(sanitizer.flush()),
+  };
 }

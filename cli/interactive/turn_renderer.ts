@@ -1,6 +1,6 @@
 import type { Event } from "@panto/lib";
 import type { Component, ToolUse } from "@panto/tui";
-import type { TranscriptView } from "./transcript_view.ts";
+import type { StreamedBlock, TranscriptView } from "./transcript_view.ts";
 
 /** Where a turn's components go. */
 export interface TranscriptSink {
@@ -19,7 +19,7 @@ export class TurnRenderer {
   readonly #transcript: TranscriptSink;
   readonly #notify: (text: string, level: "info" | "warning" | "error") => void;
   /** Components of the assistant message being streamed, by block index. */
-  #blocks = new Map<number, { component: Component; append(text: string): void; tool?: ToolUse }>();
+  #blocks = new Map<number, StreamedBlock & { tool?: ToolUse }>();
 
   /**
    * @param view Builds components (through the UI events).
@@ -44,11 +44,12 @@ export class TurnRenderer {
       case "content_delta":
         this.#blocks.get(event.blockIndex)?.append(event.text);
         return;
-      case "block_complete":
-        if (event.block.type === "tool_use") {
-          this.#blocks.get(event.blockIndex)?.tool?.setArgs(event.block.input);
-        }
+      case "block_complete": {
+        const block = this.#blocks.get(event.blockIndex);
+        block?.finish();
+        if (event.block.type === "tool_use") block?.tool?.setArgs(event.block.input);
         return;
+      }
       case "message_complete":
         this.#blocks = new Map();
         if (event.stopReason === "max_tokens") {
@@ -98,7 +99,9 @@ export class TurnRenderer {
       this.#transcript.append(thinking.component);
     } else if (kind === "tool_use" && toolUse) {
       const { component, tool } = this.#view.tool(toolUse.id, toolUse.name);
-      this.#blocks.set(index, { component, tool, append: (text) => tool.appendArgs(text) });
+      // Argument JSON escapes controls; the tool-use component strips them once parsed.
+      const append = (text: string) => tool.appendArgs(text);
+      this.#blocks.set(index, { component, tool, append, finish: () => {} });
       this.#transcript.append(component);
     }
   }

@@ -5,6 +5,7 @@
  */
 import { parse as parsePartialJson } from "partial-json";
 import type { Component } from "../component.ts";
+import { sanitizeTerminalText } from "../sanitize.ts";
 import { truncateToWidth } from "../text_width.ts";
 import { defaultTheme } from "../theme.ts";
 import type { Theme, ThemeColor } from "../theme.ts";
@@ -75,7 +76,7 @@ export function summarizeArgs(raw: string): string {
     : args === undefined
     ? raw
     : scalar(args);
-  return text.replace(/\s*\n\s*/g, " ⏎ ");
+  return sanitizeTerminalText(text).replace(/\s*\n\s*/g, " ⏎ ");
 }
 
 /** Readable argument listing: multi-line strings become indented blocks. */
@@ -178,14 +179,19 @@ export class ToolUse implements Component {
     this.#dirty = true;
   }
 
-  /** Appends streamed result text (status becomes "running" if pending). */
+  /**
+   * Appends streamed result text (status becomes "running" if pending).
+   * Controls are stripped per delta: a sequence split across deltas leaves
+   * only harmless printable fragments.
+   */
   appendResult(delta: string): void {
     if (this.#status === "pending") this.setStatus("running");
-    this.#result.append(delta);
+    this.#result.append(sanitizeTerminalText(delta));
   }
 
   /** Sets the final result; the status becomes "done" or "error". */
-  setResult(text: string, isError = false): void {
+  setResult(raw: string, isError = false): void {
+    const text = sanitizeTerminalText(raw);
     this.setStatus(isError ? "error" : "done");
     // The colour is fixed when the Text is made: a change of kind needs a new one.
     if (this.#resultIsError !== isError) this.#result = this.#resultText(text, isError);
@@ -203,7 +209,7 @@ export class ToolUse implements Component {
   render(width: number): readonly string[] {
     const lines = [this.#header(width)];
     if (this.#expanded && this.#args.trim() !== "") {
-      this.#argsText.setText(formatArgs(this.#args));
+      this.#argsText.setText(sanitizeTerminalText(formatArgs(this.#args)));
       lines.push(...this.#argsText.render(width));
     }
     this.#lastArgLines = lines.length - 1;
@@ -239,8 +245,10 @@ export class ToolUse implements Component {
   #header(width: number): string {
     const theme = this.#theme;
     const icon = theme.fg(STATUS_COLORS[this.#status], STATUS_ICONS[this.#status]);
+    // Name and arguments come from the model (controls arrive JSON-escaped, so parsed ones are live).
     const summary = summarizeArgs(this.#args);
-    const head = `${icon} ${theme.bold(theme.fg("toolTitle", this.name))}`;
+    const name = sanitizeTerminalText(this.name);
+    const head = `${icon} ${theme.bold(theme.fg("toolTitle", name))}`;
     return truncateToWidth(
       summary === "" ? head : `${head} ${theme.fg("muted", summary)}`,
       width,
