@@ -3,7 +3,8 @@
  * slices that skip ANSI escape sequences and never split a grapheme cluster.
  * Widths come from `string-width`, which agrees with xterm's
  * `unicode-graphemes` policy (CJK and emoji are two columns, ZWJ sequences,
- * flags and skin tones are one cluster).
+ * flags and skin tones are one cluster). A tab is {@linkcode TAB_WIDTH}
+ * columns, the spaces {@linkcode expandTabs} (and so the renderer) turns it into.
  *
  * @module
  */
@@ -21,6 +22,10 @@ const SGR_PATTERN = /^\x1b\[[\d;:]*m$/;
 
 /** Appended where styled text is cut, so the style never bleeds past it. */
 export const SGR_RESET = "\x1b[0m";
+
+/** Columns a tab occupies: it is drawn as this many spaces, not moved to a tab stop. */
+export const TAB_WIDTH = 3;
+const TAB_SPACES = " ".repeat(TAB_WIDTH);
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const graphemeWidths = new Map<string, number>();
@@ -43,6 +48,7 @@ export function graphemeWidth(grapheme: string): number {
   if (grapheme.length === 1) {
     const code = grapheme.charCodeAt(0);
     if (code >= 0x20 && code < 0x7f) return 1;
+    if (grapheme === "\t") return TAB_WIDTH;
   }
   let width = graphemeWidths.get(grapheme);
   if (width === undefined) {
@@ -78,15 +84,43 @@ function* tokens(text: string): Generator<Token> {
  * console.assert(visibleWidth("\x1b[1mhi\x1b[0m") === 2);
  * console.assert(visibleWidth("你好") === 4);
  * console.assert(visibleWidth("👨‍👩‍👧") === 2);
+ * console.assert(visibleWidth("ab\tcd") === 7); // a tab is drawn as 3 spaces
  * ```
  */
 export function visibleWidth(text: string): number {
   if (PLAIN_ASCII.test(text)) return text.length;
   let width = 0;
   for (const token of tokens(text)) {
-    if (!token.escape) width += stringWidth(token.value);
+    if (!token.escape) width += stringWidth(token.value) + TAB_WIDTH * tabCount(token.value);
   }
   return width;
+}
+
+function tabCount(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\t"); at !== -1; at = text.indexOf("\t", at + 1)) count++;
+  return count;
+}
+
+/**
+ * Replaces each tab in the printable text with {@linkcode TAB_WIDTH} spaces,
+ * leaving escape sequences byte for byte (a tab inside an OSC 8 link's URL
+ * stays a tab).
+ *
+ * @example
+ * ```ts
+ * import { expandTabs } from "./text_width.ts";
+ * console.assert(expandTabs("a\tb") === "a   b");
+ * console.assert(expandTabs("\x1b]0;x\ty\x07") === "\x1b]0;x\ty\x07");
+ * ```
+ */
+export function expandTabs(text: string): string {
+  if (!text.includes("\t")) return text;
+  let out = "";
+  for (const token of tokens(text)) {
+    out += token.escape ? token.value : token.value.replaceAll("\t", TAB_SPACES);
+  }
+  return out;
 }
 
 /**

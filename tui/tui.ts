@@ -10,7 +10,13 @@ import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
 import type { Terminal } from "./terminal.ts";
-import { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
+import {
+  expandTabs,
+  SGR_RESET,
+  sliceColumns,
+  truncateToWidth,
+  visibleWidth,
+} from "./text_width.ts";
 
 const SYNC_BEGIN = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
@@ -28,16 +34,14 @@ const HOME = "\x1b[H";
 const AUTOWRAP_OFF = "\x1b[?7l";
 const AUTOWRAP_ON = "\x1b[?7h";
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
-/** What a tab in a line becomes (a tab would jump to the terminal's next tab stop). */
-const TAB_SPACES = "   ";
 /**
  * An escape sequence, complete or cut short (CSI, OSC/APC/DCS… strings,
  * two-byte), or a control byte outside one. String bodies hold no control
- * bytes, so a BEL ends the string it terminates instead of being stripped.
+ * bytes but tabs, so a BEL ends the string it terminates instead of being stripped.
  */
 const ESCAPE_OR_CONTROL =
   // deno-lint-ignore no-control-regex
-  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]_P^X][^\x00-\x1f\x7f]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)|[\x00-\x1a\x1c-\x1f\x7f]/g;
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]?|[\]_P^X][^\x00-\x08\x0a-\x1f\x7f]*(?:\x07|\x1b\\)?|[@-Z\\-_]?)|[\x00-\x1a\x1c-\x1f\x7f]/g;
 
 /**
  * Drops control bytes (they would move the cursor) and escape sequences
@@ -505,7 +509,7 @@ export class TUI extends Container {
       return line.slice(0, this.#width);
     }
     // The marker is measured after tabs are expanded, so a tab before it counts.
-    let text = dropControls(line.replaceAll("\t", TAB_SPACES));
+    let text = dropControls(expandTabs(line));
     const marker = text.indexOf(CURSOR_MARKER);
     if (marker === -1) this.#markers.delete(index);
     else {
@@ -529,7 +533,7 @@ export class TUI extends Container {
       const rect = layoutOverlay(entry.options, rendered.length, this.#width, this.#rows);
       let marker: PlacedOverlay["marker"] = null;
       const lines = rendered.slice(0, rect.height).map((raw, index) => {
-        const line = dropControls(raw.replaceAll("\t", TAB_SPACES));
+        const line = dropControls(expandTabs(raw));
         const at = line.indexOf(CURSOR_MARKER);
         if (at === -1) return line;
         marker = {

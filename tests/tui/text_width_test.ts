@@ -1,7 +1,9 @@
 import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
 import stringWidth from "string-width";
-import { sliceColumns, truncateToWidth, visibleWidth } from "../../tui/text_width.ts";
+import { startTui } from "../support/tui_screen.ts";
+import { frame, Lines } from "./test_lines.ts";
+import { expandTabs, sliceColumns, truncateToWidth, visibleWidth } from "../../tui/text_width.ts";
 
 const SAMPLES = [
   "plain",
@@ -54,4 +56,48 @@ Deno.test("sliceColumns: carries the style in and pads cut wide clusters", () =>
   assert.equal(sliceColumns("\x1b[31mab\x1b[1mcd", 3, 4), "\x1b[31m\x1b[1md");
   assert.equal(sliceColumns("\x1b[31mab\x1b[0mcd", 3, 4), "d", "a reset drops earlier styles");
   assert.equal(sliceColumns("ab", 1, 10), "b");
+});
+
+Deno.test("tabs measure the 3 columns the renderer draws for them", () => {
+  assert.equal(visibleWidth("ab\tcd"), 7);
+  assert.equal(visibleWidth("\x1b[1m\t\x1b[0m"), 3);
+  assert.equal(visibleWidth("漢\t"), 5);
+  assert.equal(truncateToWidth("ab\tcd", 7), "ab\tcd");
+  assert.equal(truncateToWidth("ab\tcd", 5), "ab\t", "a whole tab fits");
+  assert.equal(truncateToWidth("ab\tcd", 4), "ab", "a tab is never cut in half");
+  assert.equal(truncateToWidth("ab\tcd\tef", 9, "…"), "ab\tcd…");
+  assert.equal(sliceColumns("ab\tcd", 5, 7), "cd");
+  assert.equal(sliceColumns("ab\tcd", 0, 5), "ab\t");
+  assert.equal(sliceColumns("ab\tcd", 3, 6), "  c", "a cut tab becomes the spaces left of it");
+});
+
+Deno.test("expandTabs: tabs in printable text become 3 spaces, escape sequences stay intact", () => {
+  assert.equal(expandTabs("ab\tcd"), "ab   cd");
+  assert.equal(visibleWidth(expandTabs("ab\tcd")), visibleWidth("ab\tcd"));
+  for (
+    const sequence of [
+      "\x1b]8;;https://example.test/a\tb\x07",
+      "\x1b]0;window\ttitle\x1b\\",
+      "\x1b_payload\tdata\x1b\\",
+    ]
+  ) {
+    assert.equal(expandTabs(`${sequence}label\ttext`), `${sequence}label   text`);
+  }
+});
+
+Deno.test("tabs: text padded by visibleWidth lines up on the screen", async () => {
+  await using t = startTui(20, 3);
+  const pad = (text: string) => text + " ".repeat(10 - visibleWidth(text)) + "|";
+  t.tui.addChild(new Lines([pad("ab\tcd"), pad("abcdefg")]));
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines().slice(0, 2), ["ab   cd   |", "abcdefg   |"]);
+});
+
+Deno.test("tabs: the renderer keeps a tab inside an OSC 8 link's URL", async () => {
+  await using t = startTui(20, 3);
+  const link = "\x1b]8;;https://example.test/a\tb\x07";
+  t.tui.addChild(new Lines([`${link}go\tthere\x1b]8;;\x07`]));
+  await frame(t.tui, t.terminal);
+  assert.equal(t.terminal.screenLines()[0], "go   there");
+  assert.ok(t.terminal.writes.join("").includes(`${link}go   there`), "the URL is unchanged");
 });

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { graphemeWidth } from "../text_width.ts";
+import { expandTabs, graphemeWidth } from "../text_width.ts";
 import { escapeEnd, SgrState } from "./sgr_state.ts";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const TAB_SPACES = "    ";
 
 /**
  * Splits plain text (no escapes) into grapheme clusters, with a fast path
@@ -166,8 +165,8 @@ function wrapRuns(runs: readonly Run[], builder: LineBuilder): void {
 
 /**
  * Wraps styled text to `width` columns. Breaks at spaces, splits words
- * longer than a line between graphemes, honours `\n`, expands tabs to four
- * spaces. Every returned line has visible width ≤ `width` and carries its
+ * longer than a line between graphemes, honours `\n`, expands tabs to the
+ * spaces the renderer draws ({@linkcode expandTabs}). Every returned line has visible width ≤ `width` and carries its
  * own SGR codes (styles active at a break are closed and reopened).
  *
  * @example
@@ -179,7 +178,7 @@ function wrapRuns(runs: readonly Run[], builder: LineBuilder): void {
 export function wrapText(text: string, width: number): string[] {
   const columns = Math.max(1, Math.floor(width));
   const builder = new LineBuilder(columns);
-  const hardLines = text.replaceAll("\t", TAB_SPACES).split("\n");
+  const hardLines = expandTabs(text).split("\n");
   for (let i = 0; i < hardLines.length; i++) {
     if (i > 0) builder.newline();
     wrapRuns(runsOf(unitsOf(hardLines[i] ?? "")), builder);
@@ -201,7 +200,7 @@ export function wrapText(text: string, width: number): string[] {
 export function breakText(text: string, width: number): string[] {
   const columns = Math.max(1, Math.floor(width));
   const builder = new LineBuilder(columns);
-  const hardLines = text.replaceAll("\t", TAB_SPACES).split("\n");
+  const hardLines = expandTabs(text).split("\n");
   for (let i = 0; i < hardLines.length; i++) {
     if (i > 0) builder.newline();
     const units = unitsOf(hardLines[i] ?? "");

@@ -10,7 +10,12 @@ Deno.test("wrapText: breaks at spaces, splits long words, keeps hard newlines", 
   assert.deepEqual(wrapText("a\n\nb", 10), ["a", "", "b"]);
   assert.deepEqual(wrapText("  indented text", 10), ["  indented", "text"]);
   assert.deepEqual(wrapText("你好世界", 5), ["你好", "世界"]);
-  assert.deepEqual(wrapText("tab\there", 20), ["tab    here"]);
+  assert.deepEqual(wrapText("tab\there", 20), ["tab   here"]);
+  assert.deepEqual(
+    wrapText("\x1b]8;;http://x/a\tb\x07go\tthere\x1b]8;;\x07", 20),
+    ["\x1b]8;;http://x/a\tb\x07go   there\x1b]8;;\x07"],
+    "a tab inside an escape sequence is kept",
+  );
 });
 
 Deno.test("wrapText: styles active at a break are closed and reopened", () => {
