@@ -167,10 +167,13 @@ export class Editor implements Component {
     );
   }
 
-  /** Replaces the text (undoable) and puts the cursor at the end; tabs become spaces. */
+  /**
+   * Replaces the text (undoable) and puts the cursor at the end; CR and CRLF
+   * become newlines, tabs spaces. Ends history browsing.
+   */
   setText(text: string): void {
     this.#saveUndo();
-    this.#buffer.setText(sanitize(text.replace(/\r\n?/g, "\n")));
+    this.#buffer.setText(sanitize(text));
     this.#afterEdit("other");
   }
 
@@ -195,7 +198,7 @@ export class Editor implements Component {
     this.#closeSuggestions();
   }
 
-  /** Inserts text at the cursor as if typed (one undo step). */
+  /** Inserts text at the cursor as if typed (one undo step); CR and CRLF become newlines. */
   insertText(text: string): void {
     this.#saveUndo();
     this.#buffer.insert(sanitize(text));
@@ -406,6 +409,8 @@ export class Editor implements Component {
   }
 
   #afterEdit(action: LastAction): void {
+    // An edited (or replaced) text is a new draft: up starts again from the newest prompt.
+    this.#history.reset();
     this.#last = action;
     this.#preferredX = null;
     this.#version++;
@@ -613,7 +618,10 @@ export class Editor implements Component {
   }
 }
 
-/** Drops control characters (typed or pasted) other than newline; tabs become spaces. */
+/**
+ * Drops control characters (typed or pasted) other than newline; CR and CRLF
+ * become newlines, tabs become spaces.
+ */
 function sanitize(text: string): string {
-  return text.replaceAll("\t", TAB_SPACES).replace(CONTROL_CHARS, "");
+  return text.replace(/\r\n?/g, "\n").replaceAll("\t", TAB_SPACES).replace(CONTROL_CHARS, "");
 }

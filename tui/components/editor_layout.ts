@@ -37,16 +37,19 @@ function lineRows(line: number, units: readonly TextUnit[], width: number, lengt
   let widthAfterBreak = 0;
   for (const unit of units) {
     const w = unitWidth(unit);
+    if (rowWidth + w > width && rowWidth > 0 && breakAt > rowStart) {
+      rows.push({ line, start: rowStart, end: breakAt, last: false });
+      rowStart = breakAt;
+      rowWidth = widthAfterBreak;
+      breakAt = -1;
+      widthAfterBreak = 0;
+    }
+    // The word carried to the new row may still leave no room (a wide
+    // character after it): break the word before this unit.
     if (rowWidth + w > width && rowWidth > 0) {
-      if (breakAt > rowStart) {
-        rows.push({ line, start: rowStart, end: breakAt, last: false });
-        rowStart = breakAt;
-        rowWidth = widthAfterBreak;
-      } else {
-        rows.push({ line, start: rowStart, end: unit.start, last: false });
-        rowStart = unit.start;
-        rowWidth = 0;
-      }
+      rows.push({ line, start: rowStart, end: unit.start, last: false });
+      rowStart = unit.start;
+      rowWidth = 0;
       breakAt = -1;
       widthAfterBreak = 0;
     }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { CURSOR_MARKER } from "../../../tui/component.ts";
 import type { AutocompleteProvider } from "../../../tui/components/autocomplete.ts";
 import { Editor } from "../../../tui/components/editor.ts";
@@ -457,4 +458,54 @@ Deno.test("editor: a recalled prompt or set text with tabs and control bytes ren
   const cleaned = lines.map((line) => line.replace(CURSOR_MARKER, ""));
   assert.ok(cleaned.every((line) => !["\t", "\x07", "\r"].some((char) => line.includes(char))));
   assertFits(lines, 8);
+});
+
+Deno.test("editor: a wide character after a word-boundary wrap is kept on the next row", async () => {
+  const editor = new Editor({ theme: PLAIN });
+  editor.setText(" aaaaaaaaa你b");
+  const lines = editor.render(10);
+  assert.deepEqual(lines.slice(1, -1).map(plain), [" ", "aaaaaaaaa", "你b"]);
+  assertFits(lines, 10);
+  await assertScreen(lines, 10);
+});
+
+Deno.test("editor: setText ends history browsing, so up starts again from the newest", () => {
+  const editor = new Editor({ theme: PLAIN, history: ["first", "second", "third"] });
+  press(editor, KEY.up, KEY.up);
+  assert.equal(editor.getText(), "second");
+  editor.setText(""); // what ctrl+c does
+  press(editor, KEY.up);
+  assert.equal(editor.getText(), "third");
+});
+
+Deno.test("editor: typing into a recalled prompt ends browsing; up recalls from the newest", () => {
+  const editor = new Editor({ theme: PLAIN, history: ["first", "second"] });
+  press(editor, KEY.up, KEY.up, "!");
+  assert.equal(editor.getText(), "first!");
+  press(editor, KEY.up);
+  assert.equal(editor.getText(), "second");
+  press(editor, KEY.down);
+  assert.equal(editor.getText(), "first!", "the edited prompt is the draft");
+});
+
+Deno.test("editor: insertText turns CR and CRLF into newlines, like setText and paste", () => {
+  const editor = new Editor({ theme: PLAIN });
+  editor.insertText("x\ry\r\nz");
+  assert.equal(editor.getText(), "x\ny\nz");
+  assert.equal(show(editor), "x\ny\nz|");
+});
+
+Deno.test("editor property: rows fit the width and hold every character, in order", () => {
+  const piece = fc.constantFrom(" ", "  ", "a", "word", "aaaaaaaaa", "你", "你好", "👍🏽", "e\u0301");
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), fc.integer({ min: 2, max: 16 }), (parts, w) => {
+      const editor = new Editor({ theme: PLAIN, maxRows: 100 });
+      const text = parts.join("");
+      editor.setText(text);
+      const lines = editor.render(w);
+      assertFits(lines, w);
+      assert.equal(lines.slice(1, -1).map(plain).join(""), text);
+    }),
+    { numRuns: 300 },
+  );
 });
