@@ -92,6 +92,7 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
       builtinTools({
         root: cwd,
         allowedRoots: config.tools.allowedPaths,
+        pantoHome,
         bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
         hiddenEnv: keyVariables(config, args.apiKeyEnv),
       }),

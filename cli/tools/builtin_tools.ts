@@ -3,6 +3,7 @@ import { didYouMean } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 import { bashTool, type BashToolOptions } from "./bash.ts";
 import { editTool } from "./edit.ts";
+import type { FileToolOptions } from "./file_tool_options.ts";
 import { findTool } from "./find.ts";
 import { grepTool } from "./grep.ts";
 import { lsTool } from "./ls.ts";
@@ -15,6 +16,8 @@ export interface BuiltinToolsOptions {
   root: string;
   /** Directories outside it that file tools may use (config `tools.allowedPaths`). */
   allowedRoots?: readonly string[];
+  /** panto's home, which the file tools neither read nor write. */
+  pantoHome?: string;
   /** Default bash timeout in seconds (config `tools.bashTimeoutSeconds`). Default 120. */
   bashTimeoutSeconds?: number;
   /** The shell the bash tool runs (default `bash`). */
@@ -27,7 +30,7 @@ export interface BuiltinToolsOptions {
  * The built-in tools, in the order they are offered: read, write, edit,
  * bash, ls, grep, find.
  *
- * @param options Working directory, allowed roots, bash settings.
+ * @param options Working directory, allowed roots, panto's home, bash settings.
  * @returns The tools.
  *
  * @example
@@ -38,9 +41,9 @@ export interface BuiltinToolsOptions {
  * ```
  */
 export function builtinTools(options: BuiltinToolsOptions): Tool[] {
-  const files = options.allowedRoots
-    ? { root: options.root, allowedRoots: options.allowedRoots }
-    : { root: options.root };
+  const files: FileToolOptions = { root: options.root };
+  if (options.allowedRoots) files.allowedRoots = options.allowedRoots;
+  if (options.pantoHome !== undefined) files.pantoHome = options.pantoHome;
   const bash: BashToolOptions = { root: options.root };
   if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;
   if (options.shell !== undefined) bash.shell = options.shell;

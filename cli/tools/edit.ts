@@ -1,7 +1,7 @@
 import { structuredPatch } from "diff";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { resolveToolPath } from "./panto_files.ts";
 
 const DIFF_CONTEXT_LINES = 2;
 const MAX_DIFF_LINES = 80;
@@ -46,7 +46,7 @@ export function editTool(options: FileToolOptions): Tool {
     },
     async execute(args, { signal }): Promise<ToolOutput> {
       const shown = String(args.path);
-      const path = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
+      const path = await resolveToolPath(options, shown, "write");
       const before = await readExisting(path, shown);
       const replacement = planReplacement(
         before,

@@ -4,6 +4,11 @@ export interface FileToolOptions {
   root: string;
   /** Other directories the config allows (`tools.allowedPaths`). */
   allowedRoots?: readonly string[];
+  /**
+   * panto's home (`$PANTO_HOME`): never read or written by the tools, even
+   * when inside the working directory or an allowed directory.
+   */
+  pantoHome?: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FileToolOptions } from "./file_tool_options.ts";
 import { globMatcher } from "./glob_match.ts";
 import { truncateText } from "./truncate.ts";
 import { displayPath, walkFiles } from "./walk_files.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { pantoHomePaths, resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 1000;
 
@@ -52,12 +52,13 @@ export function findTool(options: FileToolOptions): Tool {
       const pattern = String(args.pattern);
       const shown = typeof args.path === "string" && args.path !== "" ? args.path : ".";
       const limit = typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT;
-      const start = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
+      const start = await resolveToolPath(options, shown, "read");
       await requireDirectory(start, shown);
       const matches = globMatcher(pattern);
       const found: string[] = [];
       let more = false;
-      for await (const entry of walkFiles(start, { root: options.root, signal })) {
+      const skip = await pantoHomePaths(options);
+      for await (const entry of walkFiles(start, { root: options.root, signal, skip })) {
         if (!matches(entry.relative)) continue;
         if (found.length === limit) {
           more = true;

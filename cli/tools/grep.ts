@@ -1,9 +1,11 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import type { FileToolOptions } from "./file_tool_options.ts";
+import { LineMatcher, MatchTimeout } from "./line_matcher.ts";
+import { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";
 import { globMatcher } from "./glob_match.ts";
 import { formatBytes, truncateLine, truncateText } from "./truncate.ts";
-import { displayPath, walkFiles } from "./walk_files.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { displayPath, walkFiles, type WalkOptions } from "./walk_files.ts";
+import { pantoHomePaths, resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_CONTEXT = 20;
@@ -11,10 +13,20 @@ const MAX_LINE_CHARS = 500;
 /** Larger files are skipped: they are data or build output, rarely worth searching line by line. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** Time the matching of one search may take before it is stopped (a runaway pattern). */
+const DEFAULT_MATCH_BUDGET_MS = 5000;
+
+/** Options for {@linkcode grepTool}. */
+export interface GrepToolOptions extends FileToolOptions {
+  /** Time the regex matching of one call may take, in ms (default 5000). */
+  matchBudgetMs?: number;
+}
+
 interface GrepQuery {
   regex: RegExp;
   context: number;
   limit: number;
+  matchesGlob: (path: string) => boolean;
 }
 
 /**
@@ -23,9 +35,11 @@ interface GrepQuery {
  * `.gitignore`d paths, binary files and files over 10 MB. Results are
  * `path:line:text` (context lines `path-line-text`, groups separated by
  * `--`), paths relative to the working directory. Pure TypeScript (no
- * ripgrep), so it needs only read permission.
+ * ripgrep), so it needs only read permission. Matching runs in a worker with
+ * a time budget (5 s), so a runaway pattern is stopped with an error and an
+ * abort stops it at once.
  *
- * @param options The working directory and extra allowed roots.
+ * @param options The working directory, extra allowed roots, the matching budget.
  * @returns The tool.
  *
  * @example
@@ -39,7 +53,7 @@ interface GrepQuery {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export function grepTool(options: FileToolOptions): Tool {
+export function grepTool(options: GrepToolOptions): Tool {
   return {
     decl: {
       name: "grep",
@@ -79,47 +93,68 @@ export function grepTool(options: FileToolOptions): Tool {
     },
     async execute(args, { signal }): Promise<ToolOutput> {
       const shown = typeof args.path === "string" && args.path !== "" ? args.path : ".";
-      const start = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
+      const start = await resolveToolPath(options, shown, "read");
+      const pattern = String(args.pattern);
       const query: GrepQuery = {
-        regex: compilePattern(
-          String(args.pattern),
-          args.ignoreCase === true,
-          args.literal === true,
-        ),
+        regex: compilePattern(pattern, args.ignoreCase === true, args.literal === true),
         context: typeof args.context === "number" ? Math.min(args.context, MAX_CONTEXT) : 0,
         limit: typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT,
+        matchesGlob: typeof args.glob === "string" && args.glob !== ""
+          ? globMatcher(args.glob)
+          : () => true,
       };
-      const matchesGlob = typeof args.glob === "string" && args.glob !== ""
-        ? globMatcher(args.glob)
-        : () => true;
-      const lines: string[] = [];
-      let matches = 0;
-      for await (const file of filesToSearch(start, shown, options.root, signal)) {
-        if (!matchesGlob(file.relative)) continue;
-        const text = await readText(file.path);
-        if (text === undefined) continue;
-        const found = searchText(
-          text,
-          displayPath(options.root, file.path),
-          query,
-          query.limit - matches,
+      const budgetMs = options.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
+      const matcher = new LineMatcher(query.regex, budgetMs, signal);
+      const walk = { root: options.root, signal, skip: await pantoHomePaths(options) };
+      let found: Found;
+      try {
+        found = await search(filesToSearch(start, shown, walk), query, matcher);
+      } catch (error) {
+        if (!(error instanceof MatchTimeout)) throw error;
+        return ResultParts.error(
+          `grep stopped: the pattern ${JSON.stringify(pattern)} took longer than ${
+            budgetMs / 1000
+          } s to match; simplify it (nested repetition such as (a+)+ can backtrack without end), or narrow the path or glob`,
         );
-        if (found.count === 0) continue;
-        if (query.context > 0 && lines.length > 0) lines.push("--");
-        lines.push(...found.lines);
-        matches += found.count;
-        if (matches >= query.limit) break;
+      } finally {
+        matcher.close();
       }
-      if (matches === 0) {
+      if (found.matches === 0) {
         return ResultParts.fromText(
-          `No matches for ${String(args.pattern)} in ${shown}${
+          `No matches for ${pattern} in ${shown}${
             args.glob ? ` (files matching ${args.glob})` : ""
           }.`,
         );
       }
-      return ResultParts.fromText(withNotes(lines, matches, query.limit));
+      return ResultParts.fromText(withNotes(found.lines, found.matches, query.limit));
     },
   };
+}
+
+interface Found {
+  lines: string[];
+  matches: number;
+}
+
+async function search(
+  files: AsyncIterable<SearchTarget>,
+  query: GrepQuery,
+  matcher: LineMatcher,
+): Promise<Found> {
+  const found: Found = { lines: [], matches: 0 };
+  for await (const file of files) {
+    if (!query.matchesGlob(file.relative)) continue;
+    const text = await readText(file.path);
+    if (text === undefined) continue;
+    const lines = splitLines(text);
+    const hits = await matcher.matchingLines(lines, query.limit - found.matches);
+    if (hits.length === 0) continue;
+    if (query.context > 0 && found.lines.length > 0) found.lines.push("--");
+    found.lines.push(...formatHits(lines, hits, file.shown, query.context));
+    found.matches += hits.length;
+    if (found.matches >= query.limit) break;
+  }
+  return found;
 }
 
 function compilePattern(pattern: string, ignoreCase: boolean, literal: boolean): RegExp {
@@ -144,13 +179,14 @@ function compilePattern(pattern: string, ignoreCase: boolean, literal: boolean):
 interface SearchTarget {
   path: string;
   relative: string;
+  /** As shown in results: relative to the working directory when inside it. */
+  shown: string;
 }
 
 async function* filesToSearch(
   start: string,
   shown: string,
-  root: string,
-  signal: AbortSignal,
+  walk: WalkOptions & { root: string },
 ): AsyncGenerator<SearchTarget> {
   let info: Deno.FileInfo;
   try {
@@ -160,11 +196,12 @@ async function* filesToSearch(
     throw error;
   }
   if (!info.isDirectory) {
-    yield { path: start, relative: start.split("/").at(-1)! };
+    yield { path: start, relative: start.split("/").at(-1)!, shown: displayPath(walk.root, start) };
     return;
   }
-  for await (const entry of walkFiles(start, { root, signal })) {
-    if (!entry.isDirectory && !entry.isSymlink) yield entry;
+  for await (const entry of walkFiles(start, walk)) {
+    if (entry.isDirectory || entry.isSymlink) continue;
+    yield { ...entry, shown: displayPath(walk.root, entry.path) };
   }
 }
 
@@ -175,7 +212,7 @@ async function readText(path: string): Promise<string | undefined> {
     // Reading a named pipe would wait for a writer forever.
     if (!info.isFile || info.size > MAX_FILE_BYTES) return undefined;
     const bytes = await Deno.readFile(path);
-    if (bytes.subarray(0, 8000).includes(0)) return undefined;
+    if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) return undefined;
     return new TextDecoder().decode(bytes);
   } catch (error) {
     // A file that vanished or cannot be read is skipped, as grep -s does.
@@ -186,33 +223,33 @@ async function readText(path: string): Promise<string | undefined> {
   }
 }
 
-/** Matching lines of one file (at most `budget`), with context, in `path:line:text` form. */
-function searchText(
-  text: string,
-  path: string,
-  query: GrepQuery,
-  budget: number,
-): { lines: string[]; count: number } {
+function splitLines(text: string): string[] {
   const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
   if (lines.at(-1) === "") lines.pop();
-  const hits: number[] = [];
-  for (let i = 0; i < lines.length && hits.length < budget; i++) {
-    if (query.regex.test(lines[i]!)) hits.push(i);
-  }
+  return lines;
+}
+
+/** The hit lines of one file with their context, in `path:line:text` form. */
+function formatHits(
+  lines: readonly string[],
+  hits: readonly number[],
+  path: string,
+  context: number,
+): string[] {
   const isHit = new Set(hits);
   const out: string[] = [];
   let printedUpTo = -1;
   for (const hit of hits) {
-    const from = Math.max(hit - query.context, printedUpTo + 1);
-    if (query.context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
-    const to = Math.min(hit + query.context, lines.length - 1);
+    const from = Math.max(hit - context, printedUpTo + 1);
+    if (context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
+    const to = Math.min(hit + context, lines.length - 1);
     for (let i = from; i <= to; i++) {
       const separator = isHit.has(i) ? ":" : "-";
       out.push(`${path}${separator}${i + 1}${separator}${truncateLine(lines[i]!, MAX_LINE_CHARS)}`);
     }
     printedUpTo = Math.max(printedUpTo, to);
   }
-  return { lines: out, count: hits.length };
+  return out;
 }
 
 function withNotes(lines: string[], matches: number, limit: number): string {

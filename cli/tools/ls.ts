@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { truncateText } from "./truncate.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 500;
 
@@ -47,7 +47,7 @@ export function lsTool(options: FileToolOptions): Tool {
     async execute(args): Promise<ToolOutput> {
       const shown = typeof args.path === "string" && args.path !== "" ? args.path : ".";
       const limit = typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT;
-      const dir = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
+      const dir = await resolveToolPath(options, shown, "read");
       const names = await listNames(dir, shown);
       if (names.length === 0) return ResultParts.fromText(`${shown} is empty.`);
       const kept = truncateText(names.slice(0, limit).join("\n"));

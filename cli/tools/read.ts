@@ -2,7 +2,7 @@ import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { imageMediaType } from "./image_types.ts";
 import { DEFAULT_MAX_BYTES, truncateLine, truncateText } from "./truncate.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
@@ -38,11 +38,7 @@ export function readTool(options: FileToolOptions): Tool {
       },
     },
     async execute(args): Promise<ToolOutput> {
-      const path = await resolveWorkspacePath(
-        options.root,
-        String(args.path),
-        options.allowedRoots,
-      );
+      const path = await resolveToolPath(options, String(args.path), "read");
       const bytes = await readFileBytes(path, String(args.path));
       const mediaType = imageMediaType(path);
       if (mediaType) return ResultParts.image(bytes, mediaType);

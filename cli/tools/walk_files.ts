@@ -22,6 +22,8 @@ export interface WalkOptions {
   root: string;
   /** Stops the walk (it then throws the signal's reason). */
   signal?: AbortSignal;
+  /** Absolute paths neither reported nor entered (panto's home). */
+  skip?: readonly string[];
 }
 
 interface IgnoreRules {
@@ -52,7 +54,8 @@ interface IgnoreRules {
  */
 export async function* walkFiles(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
   const inherited = await rulesAbove(start, options.root);
-  yield* walkDirectory(start, start, inherited, options.signal);
+  const walk = { start, skip: new Set(options.skip), signal: options.signal };
+  yield* walkDirectory(walk, start, inherited);
 }
 
 /**
@@ -77,23 +80,29 @@ export function displayPath(root: string, path: string): string {
   return rel.split(sep).join("/");
 }
 
+/** What stays the same throughout one walk. */
+interface Walk {
+  start: string;
+  skip: ReadonlySet<string>;
+  signal: AbortSignal | undefined;
+}
+
 async function* walkDirectory(
-  start: string,
+  walk: Walk,
   dir: string,
   inherited: readonly IgnoreRules[],
-  signal: AbortSignal | undefined,
 ): AsyncGenerator<WalkEntry> {
-  signal?.throwIfAborted();
+  walk.signal?.throwIfAborted();
   const own = await loadRules(dir);
   const rules = own ? [...inherited, own] : inherited;
   const entries = await readSortedDir(dir);
   for (const entry of entries) {
     if (entry.isDirectory && ALWAYS_SKIPPED.has(entry.name)) continue;
     const path = join(dir, entry.name);
-    if (isIgnored(rules, path, entry.isDirectory)) continue;
-    const rel = relative(start, path).split(sep).join("/");
+    if (walk.skip.has(path) || isIgnored(rules, path, entry.isDirectory)) continue;
+    const rel = relative(walk.start, path).split(sep).join("/");
     yield { path, relative: rel, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink };
-    if (entry.isDirectory && !entry.isSymlink) yield* walkDirectory(start, path, rules, signal);
+    if (entry.isDirectory && !entry.isSymlink) yield* walkDirectory(walk, path, rules);
   }
 }
 

@@ -46,7 +46,20 @@ async function followsInside(absolute: string, bases: readonly string[]): Promis
   }
 }
 
-function isInside(base: string, path: string): boolean {
+/**
+ * Whether `path` is `base` or below it (both absolute, compared as written).
+ *
+ * @param base The directory.
+ * @param path The path.
+ * @returns True when inside.
+ *
+ * @example
+ * ```ts
+ * import { isInside } from "./workspace_path.ts";
+ * console.assert(isInside("/a", "/a/b") && !isInside("/a", "/ab"));
+ * ```
+ */
+export function isInside(base: string, path: string): boolean {
   const rel = relative(base, path);
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
 }
@@ -58,8 +71,19 @@ const MAX_DANGLING_LINKS = 40;
  * realpath of the longest existing prefix, so a new file's parent symlinks are
  * followed too. A dangling symlink is followed to its target: writing through
  * it would create the target, wherever that is.
+ *
+ * @param path An absolute path.
+ * @returns Where it leads.
+ *
+ * @example
+ * ```ts
+ * import { realPathOfExistingPrefix } from "./workspace_path.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * console.assert(await realPathOfExistingPrefix(`${dir}/new/file`) === `${dir}/new/file`);
+ * await Deno.remove(dir);
+ * ```
  */
-async function realPathOfExistingPrefix(path: string): Promise<string> {
+export async function realPathOfExistingPrefix(path: string): Promise<string> {
   const missing: string[] = [];
   let current = path;
   let links = 0;

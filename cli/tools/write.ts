@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
-import { resolveWorkspacePath } from "./workspace_path.ts";
+import { resolveToolPath } from "./panto_files.ts";
 
 const encoder = new TextEncoder();
 
@@ -41,7 +41,7 @@ export function writeTool(options: FileToolOptions): Tool {
     async execute(args, { signal }): Promise<ToolOutput> {
       const shown = String(args.path);
       const content = String(args.content);
-      const path = await resolveWorkspacePath(options.root, shown, options.allowedRoots);
+      const path = await resolveToolPath(options, shown, "write");
       const existed = await fileExists(path, shown);
       signal.throwIfAborted();
       await Deno.mkdir(dirname(path), { recursive: true });

@@ -116,3 +116,37 @@ Deno.test("grep: no matches, invalid patterns and missing paths are explained", 
     });
   });
 });
+
+Deno.test("grep: a backtracking pattern is stopped by the time budget with a clear error", async () => {
+  await withProject({ "a.txt": `${"a".repeat(35)}!\n` }, async (root) => {
+    const started = performance.now();
+    const result = await call(grepTool({ root, matchBudgetMs: 300 }), { pattern: "(a+)+$" });
+    const elapsed = performance.now() - started;
+    assert.equal(result.isError, true);
+    assert.match(result.text, /^grep stopped: the pattern "\(a\+\)\+\$" took longer than 0\.3 s/);
+    assert.match(result.text, /simplify it/);
+    assert.ok(elapsed < 1500, `took ${elapsed} ms`);
+  });
+});
+
+Deno.test("grep: an abort stops a runaway match at once", async () => {
+  await withProject({ "a.txt": `${"a".repeat(35)}!\n` }, async (root) => {
+    const abort = new AbortController();
+    const started = performance.now();
+    setTimeout(() => abort.abort(new Error("stopped by the user")), 200);
+    const result = await call(grepTool({ root }), { pattern: "(a+)+$" }, abort.signal);
+    const elapsed = performance.now() - started;
+    assert.deepEqual(result, { text: "stopped by the user", isError: true });
+    assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+  });
+});
+
+Deno.test("grep: matches across many files come back through the worker within the budget", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 30 }, (_, i) => [`f${i}.txt`, `line ${i}\nneedle ${i}\n`]),
+  );
+  await withProject(files, async (root) => {
+    const result = await call(grepTool({ root, matchBudgetMs: 2000 }), { pattern: "needle 2\\d" });
+    assert.equal(result.text.split("\n").length, 10, result.text);
+  });
+});
