@@ -24,6 +24,7 @@ import { PromptHistory } from "./editor_history.ts";
 import { layout, positionAtColumn } from "./editor_layout.ts";
 import type { Row } from "./editor_layout.ts";
 import { KillRing } from "./kill_ring.ts";
+import { singleLine } from "./select_list.ts";
 import { UndoStack } from "./undo_stack.ts";
 
 // deno-lint-ignore no-control-regex
@@ -607,12 +608,12 @@ export class Editor implements Component {
     );
     return open.items.slice(first, first + size).map((item, i) => {
       const selected = first + i === open.selected;
-      const label = item.label ?? item.value;
+      const label = singleLine(item.label ?? item.value);
       const marker = selected ? theme.fg("selected", "› ") : "  ";
       const name = selected ? theme.bold(theme.fg("selected", label)) : label;
       const description = item.description === undefined
         ? ""
-        : "  " + theme.fg("muted", item.description);
+        : "  " + theme.fg("muted", singleLine(item.description));
       return truncateToWidth(marker + name + description, this.#width, "…");
     });
   }

@@ -18,7 +18,7 @@ export interface SelectItem<T> {
   value: T;
   /** What the list shows (and what typing filters on). */
   label: string;
-  /** Dimmed text after the label (also matched by the filter). */
+  /** Dimmed text after the label (also matched by the filter); line breaks show as spaces. */
   description?: string;
 }
 
@@ -187,10 +187,11 @@ export class SelectList<T> extends CachedComponent {
     const theme = this.#theme;
     const selected = index === this.#selected;
     const marker = selected ? theme.fg("selected", "› ") : "  ";
-    const label = selected ? theme.bold(theme.fg("selected", item.label)) : item.label;
+    const text = singleLine(item.label);
+    const label = selected ? theme.bold(theme.fg("selected", text)) : text;
     const description = item.description === undefined
       ? ""
-      : "  " + theme.fg("muted", item.description);
+      : "  " + theme.fg("muted", singleLine(item.description));
     const line = marker + label + description;
     return truncateToWidth(selected ? theme.bg("selected", line) : line, width, "…");
   }
@@ -236,4 +237,18 @@ export class SelectList<T> extends CachedComponent {
     const item = this.selectedItem;
     if (item !== undefined) this.#options.onSelect?.(item);
   }
+}
+
+/**
+ * A list item's text on its one row: line breaks become spaces (the
+ * renderer would drop them and glue the lines together).
+ *
+ * @example
+ * ```ts
+ * import { singleLine } from "./select_list.ts";
+ * console.assert(singleLine("one\ntwo") === "one two");
+ * ```
+ */
+export function singleLine(text: string): string {
+  return text.replace(/[\r\n]+/g, " ");
 }

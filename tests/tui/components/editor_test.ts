@@ -509,3 +509,12 @@ Deno.test("editor property: rows fit the width and hold every character, in orde
     { numRuns: 300 },
   );
 });
+
+Deno.test("editor: a multi-line suggestion description shows on its row with spaces", () => {
+  const provider: AutocompleteProvider = {
+    suggest: () => ({ from: 0, items: [{ value: "/x", description: "one\ntwo" }] }),
+  };
+  const editor = new Editor({ theme: PLAIN, autocomplete: provider });
+  press(editor, "/");
+  assert.deepEqual(editor.render(30).slice(3).map(plain), ["› /x  one two"]);
+});

@@ -69,3 +69,11 @@ Deno.test("select list: focused lists show the cursor marker; every width fits",
   assert.equal(plain(list.render(40)[2] ?? ""), "› gpt-5-mini  openai");
   for (const width of [20, 40, 80, 200]) assertFits(list.render(width), width);
 });
+
+Deno.test("select list: a multi-line description shows on its row with spaces for the breaks", () => {
+  const list = new SelectList([
+    { value: "x", label: "test", description: "Line one\nLine two\r\nLine three" },
+  ], { theme: PLAIN });
+  const [, row = ""] = list.render(100);
+  assert.equal(row, "› test  Line one Line two Line three");
+});
