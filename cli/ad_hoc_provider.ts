@@ -37,7 +37,8 @@ export interface AdHocFlags {
  * @param env Reads an environment variable (tests pass a map lookup).
  * @returns The provider settings.
  * @throws {UsageError} When the model is missing, the URL is malformed,
- *   `--api-key-env` is not a variable name, or an official endpoint has no key.
+ *   `--api-key-env` is not a variable name or names an unset variable, or an
+ *   official endpoint has no key.
  */
 export function adHocProvider(
   flags: AdHocFlags,
@@ -53,6 +54,11 @@ export function adHocProvider(
   const host = parseHost(baseUrl);
   const keyEnv = flags.apiKeyEnv === undefined ? DEFAULT_KEY_ENV[api] : keyEnvFlag(flags.apiKeyEnv);
   const apiKey = env(keyEnv);
+  if (!apiKey && flags.apiKeyEnv !== undefined) {
+    throw new UsageError(
+      `--api-key-env ${keyEnv}: the variable ${keyEnv} is not set; set it to the API key, or leave out --api-key-env for a server that needs no key`,
+    );
+  }
   if (!apiKey && (host === "api.anthropic.com" || host === "api.openai.com")) {
     throw new UsageError(
       `No API key for ${host}: set ${keyEnv}, or pass --api-key-env NAME to read it from another variable`,

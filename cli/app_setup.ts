@@ -11,6 +11,7 @@ import { agentConfig } from "./config/agent_config.ts";
 import { loadConfig, resolvePantoHome } from "./config/load_config.ts";
 import { modelChoices, type ModelSelection, resolveModel } from "./config/model_registry.ts";
 import type { PantoConfig } from "./config/panto_config.ts";
+import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
 import { readEnv } from "./env.ts";
 import { UsageError } from "./errors.ts";
 import { openStore } from "./session_store.ts";
@@ -40,6 +41,8 @@ export interface App {
   systemPrompt: string;
   /** Tools registered by extensions (re-registered when the agent is replaced). */
   extraTools: Tool[];
+  /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
+  notices: string[];
   /** Slash commands of extensions, for help and completion. */
   extensionCommands?: () => { name: string; description: string }[];
 }
@@ -57,6 +60,8 @@ export interface SetupOptions {
   cwd?: string;
   /** panto's home (default from `PANTO_HOME`, else `~/.panto`). */
   pantoHome?: string;
+  /** An untrusted project config's risky settings: refused (default), ignored, or trusted (`--trust-project-config`). */
+  untrustedProject?: UntrustedProjectPolicy;
 }
 
 /**
@@ -76,6 +81,7 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
     pantoHome,
     cwd,
     env: readEnv,
+    untrustedProject: options.untrustedProject ?? (args.trustProjectConfig ? "trust" : "refuse"),
     ...(options.keybindingActions ? { keybindingActions: options.keybindingActions } : {}),
   });
   const store = openStore(args, pantoHome);
@@ -119,6 +125,7 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
       resumed,
       systemPrompt: prompt.text,
       extraTools: [],
+      notices: [...config.notices, ...prompt.warnings],
     };
   } catch (error) {
     await store.close();

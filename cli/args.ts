@@ -81,6 +81,10 @@ const promptFields = {
   maxTurns: optional(option("--max-turns", integer({ min: 1 }), {
     description: message`Most model requests for one prompt (default 50)`,
   })),
+  trustProjectConfig: optional(flag("--trust-project-config", {
+    description:
+      message`Trust this project's .panto/config.json as it is now (its providers, keys, headers, allowed paths); remembered until the file changes`,
+  })),
 };
 
 const promptOptions = object({
@@ -144,6 +148,8 @@ export interface ChatArgs extends StoreFlags {
   noExtensions: boolean;
   /** `--max-turns`. */
   maxTurns: number | undefined;
+  /** `--trust-project-config`. */
+  trustProjectConfig: boolean;
   /** Positional words (`@path` attaches a file). */
   messages: readonly string[];
 }
@@ -219,6 +225,7 @@ function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs 
     extensions: (parsed.extensions as string[] | undefined) ?? [],
     noExtensions: parsed.noExtensions === true,
     maxTurns: parsed.maxTurns as number | undefined,
+    trustProjectConfig: parsed.trustProjectConfig === true,
     messages: (parsed.messages as string[] | undefined) ?? [],
     ...store,
   };

@@ -9,7 +9,7 @@ import { CliError, UsageError } from "./errors.ts";
 import { runPrintMode } from "./print_mode.ts";
 import { loadExtensions } from "./load_extensions.ts";
 import { openStore } from "./session_store.ts";
-import { writeStderr, writeStdout } from "./stdio.ts";
+import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 
 /**
  * The `panto` program.
@@ -41,6 +41,7 @@ async function printMode(args: ChatArgs): Promise<number> {
     throw new UsageError('No prompt: pass one as an argument (panto -p "…") or pipe it on stdin');
   }
   const app = await setupApp(args);
+  for (const notice of app.notices) writeStderr(`panto: ${notice}\n`);
   const abort = new AbortController();
   const onInterrupt = () => abort.abort();
   Deno.addSignalListener("SIGINT", onInterrupt);
@@ -73,7 +74,7 @@ async function printMode(args: ChatArgs): Promise<number> {
 /** The prompt: the message arguments, then piped stdin (when stdin is not a terminal). */
 async function promptFrom(messages: readonly string[]): Promise<string> {
   const parts = [messages.join(" ")];
-  if (!Deno.stdin.isTerminal()) parts.push(await new Response(Deno.stdin.readable).text());
+  if (!Deno.stdin.isTerminal()) parts.push(await readStdinText());
   return parts.map((p) => p.trim()).filter(Boolean).join("\n\n");
 }
 

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { FileRefusedError, readRegularTextFile } from "./config/read_regular_file.ts";
 
 /** What each built-in tool is for, in one line for the system prompt. */
 const TOOL_SUMMARIES: Record<string, string> = {
@@ -11,7 +12,11 @@ const TOOL_SUMMARIES: Record<string, string> = {
   find: "find files by glob pattern",
 };
 
-/** Reads a file's text, or gives `undefined` when it does not exist or may not be read. */
+/**
+ * Reads a file's text, or gives `undefined` when it does not exist or may
+ * not be read; throws a `FileRefusedError` for a file that is not a regular
+ * file or is too large.
+ */
 export type ReadTextFile = (path: string) => Promise<string | undefined>;
 
 /** Options for {@linkcode buildSystemPrompt}. */
@@ -38,6 +43,8 @@ export interface SystemPrompt {
   text: string;
   /** The AGENTS.md files that were included, in prompt order. */
   agentsFiles: string[];
+  /** AGENTS.md files that were skipped and why, for the user. */
+  warnings: string[];
 }
 
 /**
@@ -101,7 +108,8 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
 /**
  * The system prompt: the built-in default (or `override`), then every
  * `AGENTS.md` found (see {@linkcode agentsFileCandidates}) under a heading
- * naming its path, then `append`.
+ * naming its path, then `append`. An AGENTS.md that is not a regular file
+ * (a named pipe, a device) or is over 1 MiB is skipped with a warning.
  *
  * @param options Working directory, home, tools, overrides, file reader.
  * @returns The prompt and the AGENTS.md files it includes.
@@ -124,8 +132,16 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
   ];
   const agentsFiles: string[] = [];
   const instructions: string[] = [];
+  const warnings: string[] = [];
   for (const path of agentsFileCandidates(options.cwd, options.pantoHome)) {
-    const text = (await readFile(path))?.trim();
+    let text: string | undefined;
+    try {
+      text = (await readFile(path))?.trim();
+    } catch (error) {
+      if (!(error instanceof FileRefusedError)) throw error;
+      warnings.push(`Skipped ${path}: it ${error.message}`);
+      continue;
+    }
     if (!text) continue;
     agentsFiles.push(path);
     instructions.push(`## ${path}\n\n${text}`);
@@ -138,7 +154,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
     );
   }
   if (options.append) sections.push(options.append);
-  return { text: sections.join("\n\n"), agentsFiles };
+  return { text: sections.join("\n\n"), agentsFiles, warnings };
 }
 
 function toolSection(toolNames: readonly string[]): string {
@@ -184,11 +200,10 @@ async function readPermittedFile(path: string): Promise<string | undefined> {
   const permission = await Deno.permissions.query({ name: "read", path });
   if (permission.state !== "granted") return undefined;
   try {
-    return await Deno.readTextFile(path);
+    return await readRegularTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
-      return undefined;
-    }
+    // A directory named AGENTS.md is not an instruction file: nothing to warn about.
+    if (error instanceof FileRefusedError && error.isDirectory) return undefined;
     throw error;
   }
 }

@@ -3,8 +3,8 @@ import type { ModelSelection } from "./model_registry.ts";
 import type { PantoConfig } from "./panto_config.ts";
 
 /**
- * The library {@linkcode Config} for a selected model: its provider plus the
- * configured retry, compaction and tool concurrency settings.
+ * The library {@linkcode Config} for a selected model: its provider and idle
+ * timeout plus the configured retry, compaction and tool concurrency settings.
  *
  * @param config The loaded configuration.
  * @param selection The model from `resolveModel`.
@@ -34,5 +34,6 @@ export function agentConfig(
     parallelTools: config.parallelTools,
   };
   if (maxTurns !== undefined) out.maxTurns = maxTurns;
+  if (selection.idleTimeoutMs !== undefined) out.idleTimeoutMs = selection.idleTimeoutMs;
   return out;
 }

@@ -13,6 +13,7 @@ import { didYouMean } from "../did_you_mean.ts";
 import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { ModelPricing } from "./panto_config.ts";
+import { redactSecrets } from "./redact_secrets.ts";
 
 /** A provider entry as written in a config file. */
 export interface ProviderEntry {
@@ -26,6 +27,8 @@ export interface ProviderEntry {
   headers?: Record<string, string>;
   /** OpenAI-compatible server quirks. */
   compat?: OpenAICompat;
+  /** Abort a response when this provider sends nothing for this long (ms). */
+  idleTimeoutMs?: number;
 }
 
 /** A model entry as written in a config file. */
@@ -64,6 +67,8 @@ export interface ConfigFile {
   tools?: { allowedPaths?: string[]; bashTimeoutSeconds?: number };
   /** Run a message's tool calls concurrently. */
   parallelTools?: boolean;
+  /** Default idle timeout of all providers (ms). */
+  idleTimeoutMs?: number;
 }
 
 /** Provider names and model aliases: no `/`, which separates `provider/model`. */
@@ -100,6 +105,16 @@ const httpUrl = z.string().refine(isHttpUrl, {
   error: "expected an http(s) URL such as https://api.example.com/v1",
 });
 
+/** RFC 9110 token characters: anything else (a space, a colon, a line break) breaks the request. */
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+  error: "a header name may contain only letters, digits and !#$%&'*+-.^_`|~ (no spaces or colons)",
+});
+
+/** A line break would let a value smuggle in further headers; the value is never echoed (it may be a key). */
+const headerValue = z.string().refine((value) => !/[\r\n\0]/.test(value), {
+  error: "a header value must not contain a line break (CR, LF) or NUL; the value is not shown",
+});
+
 const compatSchema = strictObject({
   developerRole: z.boolean().exactOptional(),
   maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).exactOptional(),
@@ -114,8 +129,9 @@ const providerSchema = strictObject({
     error:
       "expected an environment variable name such as MY_API_KEY (the name, not the key itself)",
   }).exactOptional(),
-  headers: z.record(z.string().min(1), z.string()).exactOptional(),
+  headers: z.record(headerName, headerValue).exactOptional(),
   compat: compatSchema.exactOptional(),
+  idleTimeoutMs: positiveInt().exactOptional(),
 }).superRefine((provider, ctx) => {
   if (provider.compat && provider.api !== "openai-chat") {
     ctx.addIssue({
@@ -168,6 +184,7 @@ const configSchema = strictObject({
     bashTimeoutSeconds: z.number().positive().exactOptional(),
   }).exactOptional(),
   parallelTools: z.boolean().exactOptional(),
+  idleTimeoutMs: positiveInt().exactOptional(),
 });
 
 /**
@@ -184,7 +201,7 @@ export function parseConfigFile(text: string, displayPath: string): ConfigFile {
   const result = configSchema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.slice(0, 10).map((issue) =>
-    `${displayPath}: ${describeIssue(issue)}`
+    `${displayPath}: ${redactSecrets(describeIssue(issue))}`
   );
   throw new UsageError(problems.join("\n"));
 }
@@ -197,7 +214,11 @@ function parseJson(text: string, displayPath: string): unknown {
     const errors: ParseError[] = [];
     locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
     const first = errors[0];
-    if (!first) throw new UsageError(`${displayPath}: invalid JSON: ${(error as Error).message}`);
+    if (!first) {
+      throw new UsageError(
+        `${displayPath}: invalid JSON: ${redactSecrets((error as Error).message)}`,
+      );
+    }
     const { line, column } = lineAndColumn(text, first.offset);
     throw new UsageError(
       `${displayPath}:${line}:${column}: invalid JSON: ${jsonProblem(text, first)}`,
@@ -247,8 +268,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return where ? `${where}: ${describeProblem(issue)}` : describeProblem(issue);
 }
 
-/** Fields whose bad values are likely secrets (a key pasted where its variable's name belongs): never echoed. */
-const SECRET_FIELDS = new Set<PropertyKey>(["apiKeyEnv"]);
+/** Fields whose bad values are likely secrets (a key pasted where its variable's name belongs, header values): never echoed. */
+const SECRET_FIELDS = new Set<PropertyKey>(["apiKeyEnv", "headers"]);
 
 function describeProblem(issue: z.core.$ZodIssue): string {
   const secret = issue.path.some((segment) => SECRET_FIELDS.has(segment));

@@ -4,6 +4,17 @@ import { didYouMean } from "../did_you_mean.ts";
 import { CliError, UsageError } from "../errors.ts";
 import { type ConfigFile, parseConfigFile, type ProviderEntry } from "./config_schema.ts";
 import type { PantoConfig, ProviderSettings } from "./panto_config.ts";
+import {
+  type ProjectLayer,
+  settleProjectTrust,
+  type UntrustedProjectPolicy,
+} from "./project_trust.ts";
+import {
+  FileRefusedError,
+  MAX_SETTINGS_FILE_BYTES,
+  readRegularTextFile,
+} from "./read_regular_file.ts";
+import { redactSecrets } from "./redact_secrets.ts";
 
 /** Reads an environment variable; tests pass a map lookup, the program `readEnv`. */
 export type EnvLookup = (name: string) => string | undefined;
@@ -18,6 +29,12 @@ export interface LoadConfigOptions {
   env: EnvLookup;
   /** Valid key binding action names; when given, an unknown action is an error. */
   keybindingActions?: readonly string[];
+  /**
+   * What to do when the project config changes security-relevant settings
+   * (providers' URLs, key variables or headers, allowed paths) and the user
+   * has not trusted it (default `refuse`).
+   */
+  untrustedProject?: UntrustedProjectPolicy;
 }
 
 /** Default timeout of a bash command, in seconds. */
@@ -69,12 +86,15 @@ export function resolvePantoHome(env: EnvLookup, cwd: string): string {
  * then `<cwd>/.panto/config.json`. Later files win: providers and models are
  * replaced whole by name, key bindings by action, other settings field by
  * field; `tools.allowedPaths` of both files add up. Missing files are fine.
+ * Security-relevant settings of the project file are used only when the
+ * user trusted it (see `untrustedProject`).
  *
  * @param options Where to look and how to read the environment.
  * @returns The merged, validated configuration.
  * @throws {UsageError} For invalid JSON (file, line, column), a bad field
- *   (file, JSON path, what was expected and found) or a model naming an
- *   unknown provider.
+ *   (file, JSON path, what was expected and found), a model naming an
+ *   unknown provider, a file that is not a regular file or is over 1 MiB,
+ *   or an untrusted project file under the `refuse` policy.
  * @throws {CliError} When panto may not read a config file.
  *
  * @example
@@ -85,32 +105,65 @@ export function resolvePantoHome(env: EnvLookup, cwd: string): string {
  * ```
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<PantoConfig> {
+  const { base, project } = await loadConfigLayers(options);
+  const config = project
+    ? await settleProjectTrust(project, options.pantoHome, options.untrustedProject ?? "refuse")
+    : base;
+  checkReferences(config);
+  return config;
+}
+
+/**
+ * The configuration without the project file, and the project file's layer
+ * (when there is one), before any trust decision.
+ *
+ * @param options Where to look and how to read the environment.
+ * @returns The layers.
+ * @throws {UsageError} As {@linkcode loadConfig}, except for trust.
+ * @throws {CliError} When panto may not read a config file.
+ */
+export async function loadConfigLayers(
+  options: LoadConfigOptions,
+): Promise<{ base: PantoConfig; project?: ProjectLayer }> {
   const home = options.env("HOME");
-  const config: PantoConfig = {
+  const base: PantoConfig = {
     providers: { ...BUILTIN_PROVIDERS },
     models: {},
     compaction: {},
     retry: {},
     keybindings: {},
+    keybindingSources: {},
     tools: { allowedPaths: [], bashTimeoutSeconds: DEFAULT_BASH_TIMEOUT_SECONDS },
     parallelTools: false,
     files: [],
+    notices: [],
   };
-  const paths = [
-    join(options.pantoHome, "config.json"),
-    join(options.cwd, ".panto", "config.json"),
-  ];
-  for (const path of new Set(paths)) {
-    const shown = displayPath(path, home);
-    const text = await readIfExists(path, shown);
-    if (text === undefined) continue;
-    const file = parseConfigFile(text, shown);
-    if (options.keybindingActions) checkActions(file, shown, options.keybindingActions);
-    applyFile(config, file, { shown, cwd: options.cwd, home });
-    config.files.push(path);
-  }
-  checkReferences(config);
-  return config;
+  const homePath = join(options.pantoHome, "config.json");
+  await readLayer(base, homePath, options, home);
+  const projectPath = join(options.cwd, ".panto", "config.json");
+  if (projectPath === homePath) return { base };
+  const after = structuredClone(base);
+  const text = await readLayer(after, projectPath, options, home);
+  if (text === undefined) return { base };
+  const layer = { projectDir: resolve(options.cwd), shown: displayPath(projectPath, home), text };
+  return { base, project: { ...layer, before: base, after } };
+}
+
+/** Reads, checks and applies one file; gives its text, or `undefined` when it does not exist. */
+async function readLayer(
+  config: PantoConfig,
+  path: string,
+  options: LoadConfigOptions,
+  home: string | undefined,
+): Promise<string | undefined> {
+  const shown = displayPath(path, home);
+  const text = await readIfExists(path, shown);
+  if (text === undefined) return undefined;
+  const file = parseConfigFile(text, shown);
+  if (options.keybindingActions) checkActions(file, shown, options.keybindingActions);
+  applyFile(config, file, { shown, cwd: options.cwd, home });
+  config.files.push(path);
+  return text;
 }
 
 interface FileContext {
@@ -134,6 +187,7 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
   Object.assign(config.retry, file.retry);
   for (const [action, keys] of Object.entries(file.keybindings ?? {})) {
     config.keybindings[action] = typeof keys === "string" ? [keys] : keys;
+    config.keybindingSources[action] = context.shown;
   }
   const allowed = (file.tools?.allowedPaths ?? []).map((path, index) =>
     expandPath(path, context, `tools.allowedPaths[${index}]`)
@@ -143,6 +197,7 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
     config.tools.bashTimeoutSeconds = file.tools.bashTimeoutSeconds;
   }
   if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
+  if (file.idleTimeoutMs !== undefined) config.idleTimeoutMs = file.idleTimeoutMs;
 }
 
 /** A provider without `baseUrl` is the vendor's API, and then reads the vendor's key variable by default. */
@@ -157,6 +212,7 @@ function providerSettings(entry: ProviderEntry, source: string): ProviderSetting
   if (keyEnv) settings.apiKeyEnv = keyEnv;
   if (entry.headers) settings.headers = entry.headers;
   if (entry.compat) settings.compat = entry.compat;
+  if (entry.idleTimeoutMs !== undefined) settings.idleTimeoutMs = entry.idleTimeoutMs;
   return settings;
 }
 
@@ -178,7 +234,7 @@ function checkActions(file: ConfigFile, shown: string, actions: readonly string[
     if (actions.includes(action)) continue;
     const guess = didYouMean(action, actions);
     throw new UsageError(
-      `${shown}: keybindings[${JSON.stringify(action)}]: unknown action${
+      `${shown}: keybindings[${redactSecrets(JSON.stringify(action))}]: unknown action${
         guess ? ` (did you mean "${guess}"?)` : ""
       }; actions: ${actions.join(", ")}`,
     );
@@ -191,9 +247,13 @@ function checkReferences(config: PantoConfig): void {
     if (Object.hasOwn(config.providers, model.provider)) continue;
     const guess = didYouMean(model.provider, providers);
     throw new UsageError(
-      `${model.source}: models.${alias}.provider: model "${alias}" names the unknown provider ${
-        JSON.stringify(model.provider)
-      }${guess ? ` (did you mean "${guess}"?)` : ""}; providers: ${providers.join(", ")}`,
+      `${model.source}: ${
+        redactSecrets(
+          `models.${alias}.provider: model "${alias}" names the unknown provider ${
+            JSON.stringify(model.provider)
+          }${guess ? ` (did you mean "${guess}"?)` : ""}; providers: ${providers.join(", ")}`,
+        )
+      }`,
     );
   }
   const spec = config.defaultModel;
@@ -203,11 +263,13 @@ function checkReferences(config: PantoConfig): void {
     slash > 0 && slash < spec.length - 1 && Object.hasOwn(config.providers, spec.slice(0, slash))
   ) return;
   throw new UsageError(
-    `${config.defaultModelSource}: defaultModel: ${
-      JSON.stringify(spec)
-    } is neither a model alias (${
-      Object.keys(config.models).join(", ") || "none defined"
-    }) nor provider/model with a known provider (${providers.join(", ")})`,
+    `${config.defaultModelSource}: ${
+      redactSecrets(
+        `defaultModel: ${JSON.stringify(spec)} is neither a model alias (${
+          Object.keys(config.models).join(", ") || "none defined"
+        }) nor provider/model with a known provider (${providers.join(", ")})`,
+      )
+    }`,
   );
 }
 
@@ -220,11 +282,12 @@ async function readIfExists(path: string, shown: string): Promise<string | undef
     );
   }
   try {
-    return await Deno.readTextFile(path);
+    return await readRegularTextFile(path, MAX_SETTINGS_FILE_BYTES);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    if (error instanceof Deno.errors.IsADirectory) {
-      throw new UsageError(`${shown} is a directory: the config must be a JSON file`);
+    if (error instanceof FileRefusedError) {
+      throw new UsageError(
+        `${shown} ${error.message}: the config must be a JSON file of at most 1 MiB`,
+      );
     }
     throw new CliError(`Could not read ${shown}: ${(error as Error).message}`);
   }

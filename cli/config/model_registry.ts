@@ -28,6 +28,8 @@ export interface ModelSelection {
   provider: ProviderConfig;
   /** Prices from the config, when known. */
   pricing?: ModelPricing;
+  /** Idle timeout (ms) of the provider, else the config's default; the library's when unset. */
+  idleTimeoutMs?: number;
 }
 
 /** A model picked from the config, before reasoning overrides and the key. */
@@ -77,7 +79,7 @@ export function resolveModel(
       apiKeyEnv: flags.apiKeyEnv,
       thinking: flags.thinking,
     }, env);
-    return { alias: provider.model, provider };
+    return withIdleTimeout({ alias: provider.model, provider }, config.idleTimeoutMs);
   }
   const resolved = lookUp(config, spec ?? config.defaultModel);
   const provider = providerConfig(config, resolved, flags.thinking);
@@ -87,6 +89,14 @@ export function resolveModel(
   if (keyEnv) provider.apiKey = readKey(env, keyEnv, resolved);
   const selection: ModelSelection = { alias: resolved.alias, provider };
   if (resolved.settings.price) selection.pricing = resolved.settings.price;
+  return withIdleTimeout(
+    selection,
+    config.providers[resolved.providerName]!.idleTimeoutMs ?? config.idleTimeoutMs,
+  );
+}
+
+function withIdleTimeout(selection: ModelSelection, ms: number | undefined): ModelSelection {
+  if (ms !== undefined) selection.idleTimeoutMs = ms;
   return selection;
 }
 

@@ -30,6 +30,8 @@ export interface ProviderSettings {
   headers?: Record<string, string>;
   /** Quirks of an OpenAI-compatible server. */
   compat?: OpenAICompat;
+  /** Abort a response when the server sends nothing for this long (ms). */
+  idleTimeoutMs?: number;
   /** The config file that defined it (absent for built-in providers). */
   source?: string;
 }
@@ -88,10 +90,16 @@ export interface PantoConfig {
   retry: RetryConfig;
   /** Key bindings: action name → keys (an empty list unbinds the action). */
   keybindings: Record<string, string[]>;
+  /** The config file that set each action's keys, for error messages. */
+  keybindingSources: Record<string, string>;
   /** Built-in tool settings. */
   tools: ToolSettings;
   /** Run the tool calls of one message concurrently. */
   parallelTools: boolean;
+  /** Idle timeout (ms) of providers that set none; the library's default when unset. */
+  idleTimeoutMs?: number;
   /** The config files that were read, in precedence order (later wins). */
   files: string[];
+  /** Things the user must be told, such as project settings ignored for lack of trust. */
+  notices: string[];
 }

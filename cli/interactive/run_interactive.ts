@@ -10,6 +10,8 @@ import {
 } from "@panto/tui";
 import type { ChatArgs } from "../args.ts";
 import { type App, setupApp } from "../app_setup.ts";
+import { applyKeybindings } from "../config/apply_keybindings.ts";
+import { confirmProjectTrustOnTerminal } from "../config/trust_prompt.ts";
 import { UsageError } from "../errors.ts";
 import { loadExtensions } from "../load_extensions.ts";
 import { ChatApp } from "./chat_app.ts";
@@ -39,6 +41,8 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       "The interactive mode needs a terminal: use -p/--print in scripts and pipes",
     );
   }
+  // Asked in the terminal's line mode, before the UI takes it over.
+  const untrustedProject = await confirmProjectTrustOnTerminal(args.trustProjectConfig);
   const keybindings = new Keybindings(APP_KEYBINDINGS);
   const theme = createTheme();
   const tui = new TUI(new ProcessTerminal(), { keybindings });
@@ -47,6 +51,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
     const app = await setupApp(args, {
       pick: (store) => pickSession(tui, theme, store),
       keybindingActions: Object.keys({ ...DEFAULT_KEYBINDINGS, ...APP_KEYBINDINGS }),
+      untrustedProject,
     });
     try {
       await chat(app, args, tui, keybindings, theme);
@@ -68,9 +73,7 @@ async function chat(
   keybindings: Keybindings,
   theme: Theme,
 ): Promise<void> {
-  for (const [action, keys] of Object.entries(app.config.keybindings)) {
-    keybindings.override(action, keys);
-  }
+  applyKeybindings(keybindings, app.config);
   const quit = Promise.withResolvers<void>();
   const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
   const host = await loadExtensions(app, args, {
@@ -85,6 +88,7 @@ async function chat(
     chatApp.extensionKey = (data) => host.handleKey(data);
   }
   chatApp.showStart();
+  for (const notice of app.notices) chatApp.notify(notice, "warning");
   const initial = args.messages.join(" ").trim();
   if (initial) chatApp.submit(initial);
   await quit.promise;

@@ -4,6 +4,7 @@ import { agentConfig } from "../../cli/config/agent_config.ts";
 import { loadConfig, resolvePantoHome } from "../../cli/config/load_config.ts";
 import { modelChoices, resolveModel } from "../../cli/config/model_registry.ts";
 import type { PantoConfig } from "../../cli/config/panto_config.ts";
+import type { UntrustedProjectPolicy } from "../../cli/config/project_trust.ts";
 import { UsageError } from "../../cli/errors.ts";
 
 const KEY = "sk-test-config-KEY-0123";
@@ -40,10 +41,13 @@ async function withHome(
   }
 }
 
-async function load(files: Record<string, string>): Promise<PantoConfig> {
+async function load(
+  files: Record<string, string>,
+  untrustedProject: UntrustedProjectPolicy = "refuse",
+): Promise<PantoConfig> {
   let config: PantoConfig | undefined;
   await withHome(files, async ({ pantoHome, project, env }) => {
-    config = await loadConfig({ pantoHome, cwd: project, env });
+    config = await loadConfig({ pantoHome, cwd: project, env, untrustedProject });
   });
   return config!;
 }
@@ -121,7 +125,7 @@ Deno.test("config: the project file wins per key; providers and models merge by 
       keybindings: { "app.interrupt": ["ctrl+g"] },
       tools: { allowedPaths: ["../sibling"] },
     }),
-  });
+  }, "trust");
   assert.equal(config.defaultModel, "b");
   assert.deepEqual(Object.keys(config.models), ["a", "b"]);
   assert.equal(config.models.a!.model, "model-a");
