@@ -1,5 +1,6 @@
 import type { SessionInfo, SessionStore } from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib";
+import { sanitizeTerminalText } from "@panto/tui/sanitize";
 import { UsageError } from "../errors.ts";
 
 /** The `panto sessions` actions. */
@@ -96,18 +97,25 @@ export async function runSessionsCommand(
 
 function formatTable(sessions: readonly SessionInfo[]): string {
   if (sessions.length === 0) return "No sessions yet.\n";
-  const rows = sessions.map((s) => [
-    s.id,
-    s.modified.slice(0, 16).replace("T", " "),
-    String(s.messageCount),
-    s.wire?.model ?? "",
-    s.name ?? oneLine(s.lastUserMessage),
-  ]);
+  const rows = sessions.map((s) =>
+    [
+      s.id,
+      s.modified.slice(0, 16).replace("T", " "),
+      String(s.messageCount),
+      s.wire?.model ?? "",
+      s.name ?? oneLine(s.lastUserMessage),
+    ].map(oneCell)
+  );
   const header = ["ID", "MODIFIED", "MSGS", "MODEL", "NAME / LAST MESSAGE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
   return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** Stored names, prompts and models are untrusted: no terminal controls, no line breaks. */
+function oneCell(text: string): string {
+  return sanitizeTerminalText(text).replace(/\s/g, " ");
 }
 
 function oneLine(text: string): string {

@@ -15,6 +15,7 @@ import {
   Editor,
   Footer,
   Loader,
+  sanitizeTerminalText,
   type SelectItem,
   SelectList,
   Spacer,
@@ -186,10 +187,14 @@ export class ChatApp {
     while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
   }
 
-  /** Shows a one-line notice in the transcript. */
+  /**
+   * Shows a one-line notice in the transcript. Notices carry provider and
+   * tool error text and extensions' strings: terminal controls are stripped.
+   */
   notify(text: string, level: "info" | "warning" | "error" = "info"): void {
     const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
-    this.#append(new Text(text, { style: (line) => this.theme.fg(color, line) }));
+    const safe = sanitizeTerminalText(text);
+    this.#append(new Text(safe, { style: (line) => this.theme.fg(color, line) }));
   }
 
   /** Shows a picker overlay; resolves with the chosen value or `null` on escape. */
@@ -404,7 +409,7 @@ export class ChatApp {
   #onEvent(event: Event): void {
     if (event.type === "message_complete") this.#updateFooter();
     if (event.type === "tool_dispatch_start") {
-      this.#loader?.setMessage(`Running ${event.call.name}`);
+      this.#loader?.setMessage(`Running ${sanitizeTerminalText(event.call.name)}`);
     }
     if (event.type === "block_start") {
       this.#loader?.setMessage(event.kind === "thinking" ? "Thinking" : "Working");
