@@ -14,7 +14,7 @@ import type { PantoConfig } from "./config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
 import { readEnv } from "./env.ts";
 import { UsageError } from "./errors.ts";
-import { openStore } from "./session_store.ts";
+import { openWritableStore } from "./session_store.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
 import { keyVariables } from "./tools/child_env.ts";
@@ -65,10 +65,10 @@ export interface SetupOptions {
 }
 
 /**
- * Loads config, opens the store, resolves the session (`-c`, `-r`) and
- * the model (flag, else the session's last model when exactly one
- * configured model matches it, else the default), registers the built-in
- * tools and seeds or reconciles the system prompt.
+ * Loads config, opens the store (checking that it can be written), resolves
+ * the session (`-c`, `-r`) and the model (flag, else the session's last
+ * model when exactly one configured model matches it, else the default),
+ * registers the built-in tools and seeds or reconciles the system prompt.
  *
  * @param args The parsed command line.
  * @param options A session picker and the known key actions.
@@ -84,7 +84,8 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
     untrustedProject: options.untrustedProject ?? (args.trustProjectConfig ? "trust" : "refuse"),
     ...(options.keybindingActions ? { keybindingActions: options.keybindingActions } : {}),
   });
-  const store = openStore(args, pantoHome);
+  // Checked before any request: an answer that cannot be saved would be lost.
+  const store = await openWritableStore(args, pantoHome);
   try {
     const { session, resumed } = await chooseSession(args, store, cwd, options.pick);
     const conversation: Conversation = await session.load();

@@ -1,3 +1,5 @@
+import { SessionStoreError } from "@panto/lib";
+
 /**
  * The message of a thrown value, for error text shown to people.
  *
@@ -7,4 +9,18 @@
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/**
+ * What to show when a turn fails: a session store's error speaks for itself
+ * ("Could not save the session to …": the request itself went fine), any
+ * other error follows `prefix`.
+ *
+ * @param prefix What failed, e.g. "The request failed".
+ * @param error Anything thrown.
+ * @returns One line for the user.
+ */
+export function turnFailureMessage(prefix: string, error: unknown): string {
+  if (error instanceof SessionStoreError) return errorMessage(error);
+  return `${prefix}: ${errorMessage(error)}`;
 }

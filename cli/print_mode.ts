@@ -1,4 +1,5 @@
 import { type Agent, type Event, type Message, messageText, type UserMessage } from "@panto/lib";
+import { turnFailureMessage } from "./error_message.ts";
 import { CliError } from "./errors.ts";
 
 /** Where print mode writes. */
@@ -38,7 +39,7 @@ export async function runPrintMode(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (mode === "json") output.stdout(JSON.stringify({ type: "error", message }) + "\n");
-    throw new CliError(`The request failed: ${message}`);
+    throw new CliError(turnFailureMessage("The request failed", error));
   }
   if (mode === "text" && last) {
     const text = messageText(last);

@@ -3,9 +3,12 @@ import {
   FileSystemJSONLStore,
   NullStore,
   PostgresStore,
+  redactUrl,
   type SessionStore,
+  SessionStoreError,
   SQLiteStore,
 } from "@panto/lib";
+import { errorMessage } from "./error_message.ts";
 import { UsageError } from "./errors.ts";
 
 /** Which store backs the sessions. */
@@ -26,6 +29,16 @@ export interface StoreFlags {
   noSession: boolean;
 }
 
+/** How to get past a store that cannot be used, per kind. */
+const FIXES: Record<StoreKind, string> = {
+  jsonl: "pass --session-dir DIR for a directory you can write, fix the permissions, " +
+    "or run with --no-session to save nothing",
+  sqlite: "pass --store-url FILE for a SQLite database you can write, fix the permissions, " +
+    "or run with --no-session to save nothing",
+  postgres: "check --store-url and that the server is running and accepts the user, " +
+    "or run with --no-session to save nothing",
+};
+
 /**
  * Opens the session store the flags ask for. Defaults: JSONL files under
  * `$PANTO_HOME/sessions`; SQLite at `$PANTO_HOME/sessions.db`.
@@ -33,11 +46,46 @@ export interface StoreFlags {
  * @param flags The store flags.
  * @param pantoHome panto's home directory.
  * @returns The store (close it when done: it holds locks and connections).
- * @throws {UsageError} When postgres is chosen without a URL, or a URL is given for jsonl.
+ * @throws {UsageError} When postgres is chosen without a URL, a URL is given
+ *   for jsonl, or the store cannot be opened (an empty path, a file that is
+ *   not a database, a newer schema).
  */
 export function openStore(flags: StoreFlags, pantoHome: string): SessionStore {
   if (flags.noSession) return new NullStore();
   const kind = flags.store ?? "jsonl";
+  try {
+    return createStore(kind, flags, pantoHome);
+  } catch (error) {
+    throw storeUsageError(kind, error);
+  }
+}
+
+/**
+ * Opens the store and checks that sessions can be saved to it, so that a
+ * store that cannot be written stops panto before any model request (whose
+ * answer would otherwise be lost).
+ *
+ * @param flags The store flags.
+ * @param pantoHome panto's home directory.
+ * @returns The store, known to be writable.
+ * @throws {UsageError} Naming the directory, file or URL (password
+ *   redacted), the cause, and how to fix it.
+ */
+export async function openWritableStore(
+  flags: StoreFlags,
+  pantoHome: string,
+): Promise<SessionStore> {
+  const store = openStore(flags, pantoHome);
+  try {
+    await store.checkWritable?.();
+    return store;
+  } catch (error) {
+    await store.close();
+    throw storeUsageError(flags.store ?? "jsonl", error);
+  }
+}
+
+function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): SessionStore {
   switch (kind) {
     case "jsonl":
       if (flags.storeUrl) {
@@ -60,18 +108,8 @@ export function openStore(flags: StoreFlags, pantoHome: string): SessionStore {
   }
 }
 
-/**
- * A URL with its password replaced, for messages.
- *
- * @param url A connection URL.
- * @returns The URL with `***` in place of the password.
- *
- * @example
- * ```ts
- * import { redactUrl } from "./session_store.ts";
- * console.assert(redactUrl("postgres://app:s3cret@db/app") === "postgres://app:***@db/app");
- * ```
- */
-export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]+:)[^@/]*@/, "$1***@");
+/** A store's own complaint plus the flags that fix it; anything else is a bug and stays as it is. */
+function storeUsageError(kind: StoreKind, error: unknown): unknown {
+  if (!(error instanceof SessionStoreError)) return error;
+  return new UsageError(`${errorMessage(error).replace(/[.\s]+$/, "")}. To fix: ${FIXES[kind]}`);
 }

@@ -26,6 +26,7 @@ export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
 export { NullStore } from "./session/null_store.ts";
 export { match, type ModelChoice, wireIdentity } from "./session/match.ts";
+export { redactUrl } from "./session/redact_url.ts";
 export {
   Agent,
   type AgentOptions,

@@ -81,13 +81,14 @@ export async function runSessionsCommand(
         );
       }
       const report = await store.repair(id);
-      if (report.dropped.length === 0) {
+      if (report.backupPath === null) {
         write(`Session ${id} is intact; nothing to repair\n`);
       } else {
         write(
           `Repaired ${report.path}: kept ${report.kept} lines, dropped ${report.dropped.length}\n`,
         );
         for (const drop of report.dropped) write(`  line ${drop.line}: ${drop.reason}\n`);
+        if (report.headerRebuilt) write("  a minimal header was written (its metadata is lost)\n");
         if (report.backupPath) write(`The damaged file was saved as ${report.backupPath}\n`);
       }
       return 0;

@@ -38,7 +38,7 @@ import { keyVariables } from "../tools/child_env.ts";
 import { type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
-import { errorMessage } from "../error_message.ts";
+import { errorMessage, turnFailureMessage } from "../error_message.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -587,5 +587,5 @@ function failureText(error: unknown): string {
     const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
     return `The request failed (${error.kind}): ${message}${hint}`;
   }
-  return `The turn failed: ${errorMessage(error)}`;
+  return turnFailureMessage("The turn failed", error);
 }

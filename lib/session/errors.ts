@@ -1,4 +1,33 @@
 /**
+ * A session store could not do what was asked: the directory or database
+ * cannot be written or reached, a session is damaged, locked or unknown.
+ * Every error a built-in store throws about itself is one, so a program can
+ * tell "saving failed" apart from "the model request failed". The message
+ * names the store's location (credentials in a URL are redacted) and the
+ * cause.
+ *
+ * @example
+ * ```ts
+ * import { SessionInUseError, SessionStoreError } from "@panto/lib";
+ * const error = new SessionStoreError("Could not save the session to /s: disk full");
+ * console.assert(error.message.startsWith("Could not save"));
+ * console.assert(new SessionInUseError("abc", "1") instanceof SessionStoreError);
+ * ```
+ */
+export class SessionStoreError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param message What failed, where, and why.
+   * @param options The underlying error, as `cause`.
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SessionStoreError";
+  }
+}
+
+/**
  * A session id (or id prefix) that a store refuses: ids name files and rows,
  * so only a strict character set is accepted and nothing can escape the
  * sessions directory.
@@ -10,7 +39,7 @@
  * console.assert(error.message.includes('"../x"'));
  * ```
  */
-export class InvalidSessionIdError extends Error {
+export class InvalidSessionIdError extends SessionStoreError {
   /** The id as given. */
   readonly id: string;
 
@@ -38,7 +67,7 @@ export class InvalidSessionIdError extends Error {
  * console.assert(new SessionNotFoundError("abc", "the database").id === "abc");
  * ```
  */
-export class SessionNotFoundError extends Error {
+export class SessionNotFoundError extends SessionStoreError {
   /** The id that was looked up. */
   readonly id: string;
 
@@ -65,7 +94,7 @@ export class SessionNotFoundError extends Error {
  * console.assert(error.candidates.length === 2);
  * ```
  */
-export class AmbiguousSessionIdError extends Error {
+export class AmbiguousSessionIdError extends SessionStoreError {
   /** The prefix as given. */
   readonly prefix: string;
   /** Ids that start with the prefix (the first few). */
@@ -99,7 +128,7 @@ export class AmbiguousSessionIdError extends Error {
  * console.assert(new SessionInUseError("abc", "4242").message.includes("pid 4242"));
  * ```
  */
-export class SessionInUseError extends Error {
+export class SessionInUseError extends SessionStoreError {
   /** The session id. */
   readonly id: string;
 
@@ -130,7 +159,7 @@ export class SessionInUseError extends Error {
  * console.assert(error.message.includes("/s/a.jsonl:7"));
  * ```
  */
-export class SessionCorruptError extends Error {
+export class SessionCorruptError extends SessionStoreError {
   /** The file, database or table holding the damaged record. */
   readonly location: string;
   /** 1-based line (JSONL) or record number of the damage. */

@@ -1,3 +1,8 @@
+import { SessionStoreError } from "./errors.ts";
+
+/** Attempts at opening a lock file that another process creates or removes meanwhile. */
+const OPEN_ATTEMPTS = 3;
+
 /**
  * An exclusive advisory lock on a file (`flock`), held until released or
  * until the process dies: the kernel drops it on a crash, so a lock can
@@ -12,13 +17,16 @@ export class FileLock {
   }
 
   /**
-   * Takes the lock without waiting.
+   * Takes the lock without waiting. The lock file is never followed through
+   * a symbolic link: one planted at `path` is refused, so the file it points
+   * at is neither created nor written.
    *
    * @param path The lock file (created 0600 when missing).
    * @returns The lock, or `{ holder }` (the holder's pid, or `""`) when another holds it.
+   * @throws {SessionStoreError} When `path` is a symbolic link or not a regular file.
    */
   static async tryAcquire(path: string): Promise<FileLock | { holder: string }> {
-    const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+    const file = await openLockFile(path);
     try {
       if (await file.tryLock(true)) {
         await file.truncate(0);
@@ -37,6 +45,78 @@ export class FileLock {
   /** Releases the lock and closes the file. */
   release(): void {
     this.#file.close();
+  }
+}
+
+/**
+ * Opens the lock file without following a symbolic link (Deno has no
+ * O_NOFOLLOW): a missing file is created with O_EXCL, which never follows
+ * one; an existing file is opened without create or truncate, then must be
+ * the very file (device and inode) that the path names, not through a link.
+ */
+async function openLockFile(path: string): Promise<Deno.FsFile> {
+  for (let attempt = 0; attempt < OPEN_ATTEMPTS; attempt++) {
+    const file = await tryOpenLockFile(path);
+    if (file) return file;
+  }
+  throw new SessionStoreError(
+    `Session lock file ${path} kept changing while it was opened: ` +
+      `check what else writes to the sessions directory`,
+  );
+}
+
+/** The open lock file, or `null` when another process created or replaced it meanwhile. */
+async function tryOpenLockFile(path: string): Promise<Deno.FsFile | null> {
+  const before = await lstatOrNull(path);
+  if (before) checkRegular(path, before);
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, {
+      read: true,
+      write: true,
+      ...(before ? {} : { createNew: true, mode: 0o600 }),
+    });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotFound) {
+      return null;
+    }
+    throw error;
+  }
+  try {
+    if (await isFileAtPath(file, path)) return file;
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+  file.close();
+  return null;
+}
+
+async function isFileAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
+  const opened = await file.stat();
+  const atPath = await lstatOrNull(path);
+  if (!atPath) return false;
+  checkRegular(path, atPath);
+  return opened.dev === atPath.dev && opened.ino === atPath.ino;
+}
+
+function checkRegular(path: string, info: Deno.FileInfo): void {
+  if (!info.isFile || info.isSymlink) throw notRegular(path);
+}
+
+function notRegular(path: string): SessionStoreError {
+  return new SessionStoreError(
+    `Session lock file ${path} is a symbolic link or not a regular file, so it was not ` +
+      `opened: remove it (a lock file holds only the pid of the process writing the session)`,
+  );
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
   }
 }
 

@@ -166,7 +166,8 @@ function readLine(
     };
   }
   try {
-    if (isHeader) {
+    // A file whose header line was lost starts with an entry: keep it as one.
+    if (isHeader && !isEntry(value)) {
       parsed.header = readHeader(value, path);
       parsed.name = parsed.header.name;
     } else {
@@ -227,6 +228,10 @@ function readHeader(value: unknown, path: string): SessionHeader {
     header[key] = field;
   }
   return header;
+}
+
+function isEntry(value: unknown): boolean {
+  return isRecord(value) && (value.type === "message" || value.type === "name");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

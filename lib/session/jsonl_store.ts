@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { concatBytes } from "../concat_bytes.ts";
+import { errorMessage } from "../error_message.ts";
 import { Conversation } from "../conversation.ts";
 import {
   AmbiguousSessionIdError,
   SessionCorruptError,
   SessionInUseError,
   SessionNotFoundError,
+  SessionStoreError,
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
 import { checkSessionId, isSessionId } from "./ids.ts";
@@ -21,7 +23,12 @@ import {
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
-import { draftSession, emptySessionInfo, type PendingSession } from "./store_common.ts";
+import {
+  draftSession,
+  emptySessionInfo,
+  type PendingSession,
+  saveFailure,
+} from "./store_common.ts";
 import type {
   CreateSessionOptions,
   ListSessionsOptions,
@@ -48,6 +55,8 @@ export interface RepairReport {
   kept: number;
   /** Lines dropped, with why. */
   dropped: { line: number; reason: string }[];
+  /** Whether a minimal header was written because the file's own was missing or damaged. */
+  headerRebuilt: boolean;
 }
 
 /** The sidecar `<id>.meta.json`: the list entry of a session file of a given size and mtime. */
@@ -130,9 +139,36 @@ export class FileSystemJSONLStore implements SessionStore {
    * Opens a sessions directory (nothing is touched until the first write).
    *
    * @param options The directory.
+   * @throws {SessionStoreError} When the directory is `""`.
    */
   constructor(options: FileSystemJSONLStoreOptions) {
+    if (options.dir === "") {
+      throw new SessionStoreError("The sessions directory path is empty: name a directory");
+    }
     this.dir = options.dir;
+  }
+
+  /**
+   * Checks that sessions can be saved, before anything depends on it: the
+   * directory exists or can be created, and a file can be created in it
+   * (and is removed again).
+   *
+   * @throws {SessionStoreError} Naming the directory and the cause.
+   */
+  async checkWritable(): Promise<void> {
+    this.#assertOpen();
+    try {
+      await this.#ensureDir();
+      const probe = join(this.dir, `.write-check-${crypto.randomUUID()}.tmp`);
+      await Deno.writeFile(probe, new Uint8Array(), { createNew: true, mode: 0o600 });
+      await Deno.remove(probe);
+    } catch (error) {
+      if (error instanceof SessionStoreError) throw error;
+      throw new SessionStoreError(
+        `Sessions directory ${this.dir} cannot be written: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
   }
 
   /**
@@ -225,12 +261,13 @@ export class FileSystemJSONLStore implements SessionStore {
    * @param sessionId The session.
    * @param messages The messages, in order.
    * @throws {SessionInUseError} When another process holds the session.
+   * @throws {SessionStoreError} When the file cannot be written ("Could not save the session to …").
    */
   async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
     this.#assertOpen();
     checkSessionId(sessionId);
     if (messages.length === 0) return;
-    return await this.#serialize(sessionId, async () => {
+    const task = this.#serialize(sessionId, async () => {
       const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
       this.#writers.set(sessionId, writer);
       const timestamp = new Date().toISOString();
@@ -244,6 +281,9 @@ export class FileSystemJSONLStore implements SessionStore {
       }
       if (batch.wire) writer.summary.wire = batch.wire;
       await this.#writeSidecar(sessionId, writer);
+    });
+    await task.catch((error) => {
+      throw saveFailure(error, this.#path(sessionId));
     });
   }
 
@@ -347,8 +387,9 @@ export class FileSystemJSONLStore implements SessionStore {
 
   /**
    * Rewrites a damaged session file with its readable lines, after copying
-   * the original to `<id>.jsonl.bak-<time>`. A damaged header is replaced by
-   * a minimal one (its metadata is lost, and reported as dropped).
+   * the original to `<id>.jsonl.bak-<time>`. A damaged or missing header is
+   * replaced by a minimal one (its metadata is lost); a damaged one is also
+   * reported as dropped.
    *
    * @param id The session.
    * @returns What was kept and dropped.
@@ -368,10 +409,11 @@ export class FileSystemJSONLStore implements SessionStore {
           backupPath: null,
           kept: parsed.goodLines.length,
           dropped,
+          headerRebuilt: parsed.header === null,
         };
-        if (dropped.length === 0) return report;
+        if (dropped.length === 0 && parsed.header) return report;
         report.backupPath = `${path}.bak-${compactTime()}`;
-        await writeDurably(report.backupPath, bytes);
+        await writeNewFile(report.backupPath, bytes, true);
         const kept = parsed.goodLines.map(([start, end]) => bytes.subarray(start, end));
         if (!parsed.header) {
           const created = parsed.messages[0]?.timestamp ?? new Date().toISOString();
@@ -452,7 +494,9 @@ export class FileSystemJSONLStore implements SessionStore {
     try {
       await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
     } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) throw notADirectory(this.dir);
+      const blocked = error instanceof Deno.errors.AlreadyExists ||
+        error instanceof Deno.errors.NotADirectory;
+      if (blocked) throw notADirectory(this.dir);
       throw error;
     }
   }
@@ -526,7 +570,7 @@ export class FileSystemJSONLStore implements SessionStore {
   /** Atomically puts `bytes` at `path`: temp file, fsync, rename, fsync the directory. */
   async #replaceFile(path: string, bytes: Uint8Array): Promise<void> {
     const temp = `${path}.tmp`;
-    await writeDurably(temp, bytes);
+    await writeNewFile(temp, bytes, true);
     await Deno.rename(temp, path);
     const dir = await Deno.open(this.dir, { read: true });
     try {
@@ -552,12 +596,12 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
-   * Sidecars are a cache, written in place without fsync: a reader that sees
-   * a half-written, stale or missing one rebuilds the summary from the file.
+   * Sidecars are a cache, written without fsync: a reader that sees a
+   * half-written, stale or missing one rebuilds the summary from the file.
    */
   async #saveSidecar(id: string, summary: Summary): Promise<void> {
     const body = JSON.stringify({ version: SIDECAR_VERSION, ...summary });
-    await Deno.writeTextFile(this.#sidecarPath(id), body, { mode: 0o600 });
+    await writeNewFile(this.#sidecarPath(id), encoder.encode(body), false);
   }
 
   async #readSidecar(id: string, stat: Deno.FileInfo): Promise<Summary | null> {
@@ -678,11 +722,17 @@ async function statFile(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
-async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
-  const file = await Deno.open(path, { write: true, create: true, truncate: true, mode: 0o600 });
+/**
+ * Writes a file 0600 in place of whatever is at `path`: the old entry is
+ * unlinked and the new one created with O_EXCL, so a symbolic link planted
+ * there is replaced, never followed.
+ */
+async function writeNewFile(path: string, bytes: Uint8Array, durable: boolean): Promise<void> {
+  await Deno.remove(path).catch(ignoreNotFound);
+  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
   try {
     await writeAll(file, bytes);
-    await file.sync();
+    if (durable) await file.sync();
   } finally {
     file.close();
   }
@@ -697,12 +747,16 @@ function compactTime(): string {
   return new Date().toISOString().replace(/[-:.]/g, "");
 }
 
-function notAFile(path: string): Error {
-  return new Error(`Session file ${path} is not a regular file (a directory?): move it away`);
+function notAFile(path: string): SessionStoreError {
+  return new SessionStoreError(
+    `Session file ${path} is not a regular file (a directory?): move it away`,
+  );
 }
 
-function notADirectory(dir: string): Error {
-  return new Error(`Sessions directory ${dir} exists but is not a directory: move it away`);
+function notADirectory(dir: string): SessionStoreError {
+  return new SessionStoreError(
+    `Sessions directory ${dir} is not a directory (it, or a folder above it, is a file)`,
+  );
 }
 
 function ignoreNotFound(error: unknown): void {

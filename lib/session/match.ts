@@ -1,4 +1,5 @@
 import type { ProviderConfig } from "../config.ts";
+import { redactUrl } from "./redact_url.ts";
 import type { SessionInfo, WireIdentity } from "./types.ts";
 
 /** A configured model a user can pick, under its alias. */
@@ -34,7 +35,9 @@ export function match(models: readonly ModelChoice[], info: SessionInfo): ModelC
 }
 
 /**
- * The wire identity of a provider config (no key, no alias).
+ * The wire identity of a provider config: no key, no alias, and the base
+ * URL without credentials (see {@linkcode redactUrl}), since it is stored
+ * with every assistant message and shown in session lists.
  *
  * @param provider The provider settings.
  * @returns Its identity on the wire.
@@ -42,7 +45,7 @@ export function match(models: readonly ModelChoice[], info: SessionInfo): ModelC
 export function wireIdentity(provider: ProviderConfig): WireIdentity {
   return {
     apiStyle: provider.api,
-    baseUrl: provider.baseUrl,
+    baseUrl: redactUrl(provider.baseUrl),
     model: provider.model,
     reasoning: provider.reasoning,
   };
@@ -53,6 +56,7 @@ function sameWire(a: WireIdentity, b: WireIdentity): boolean {
     a.model === b.model && a.reasoning === b.reasoning;
 }
 
+/** Redacted too: sessions saved before redaction still match their model. */
 function trimSlash(url: string): string {
-  return url.replace(/\/+$/, "");
+  return redactUrl(url).replace(/\/+$/, "");
 }

@@ -1,8 +1,10 @@
 import type postgres from "postgres";
 import { Conversation } from "../conversation.ts";
-import { AmbiguousSessionIdError, SessionNotFoundError } from "./errors.ts";
+import { errorMessage } from "../error_message.ts";
+import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
+import { redactUrl } from "./redact_url.ts";
 import {
   decodeWire,
   searchableText,
@@ -15,6 +17,7 @@ import {
   decodeMessageRows,
   draftSession,
   type PendingSession as DraftedSession,
+  saveFailure,
   searchHitFromRow,
   type StoredRow as Row,
 } from "./store_common.ts";
@@ -128,6 +131,10 @@ export class PostgresStore implements SessionStore {
   #opening: Promise<PostgresClient> | undefined;
   /** For `forOwner` views: the parent's client. */
   #shared: (() => Promise<PostgresClient>) | undefined;
+  /** The database, for messages: the URL without its password. */
+  #location: string;
+  /** Text that must not appear in messages: the URL as given and its password. */
+  #secrets: string[];
 
   /**
    * Creates the store (connections open lazily, on first use).
@@ -141,6 +148,8 @@ export class PostgresStore implements SessionStore {
     this.#ownsClient = !options.client;
     this.#client = options.client;
     const url = options.url!;
+    this.#location = options.client ? "the given PostgreSQL client" : redactUrl(url);
+    this.#secrets = options.client ? [] : [url, ...urlPassword(url)];
     const max = options.maxConnections ?? 4;
     // postgres.js loads on first use: most runs never touch PostgreSQL.
     this.#connect = async () => {
@@ -167,7 +176,19 @@ export class PostgresStore implements SessionStore {
     const view = new PostgresStore({ url: "postgres://shared-client", ownerId });
     view.#ownsClient = false;
     view.#shared = () => this.#clientNow();
+    view.#location = this.#location;
+    view.#secrets = this.#secrets;
     return view;
+  }
+
+  /**
+   * Checks that sessions can be saved, before anything depends on it: the
+   * server answers and the schema is migrated (in a write transaction).
+   *
+   * @throws {SessionStoreError} Naming the database (password redacted) and the cause.
+   */
+  async checkWritable(): Promise<void> {
+    await this.#ready();
   }
 
   /**
@@ -273,10 +294,18 @@ export class PostgresStore implements SessionStore {
    * @param sessionId The session.
    * @param messages The messages, in order.
    * @throws {SessionNotFoundError} When the session belongs to another owner.
+   * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
   async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
     checkSessionId(sessionId);
     if (messages.length === 0) return;
+    await this.#insert(sessionId, messages).catch((error) => {
+      throw saveFailure(this.#scrubbed(error), this.#location);
+    });
+    this.#pending.delete(sessionId);
+  }
+
+  async #insert(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ??
       { created: new Date().toISOString(), ownerId: this.ownerId ?? null };
@@ -311,7 +340,6 @@ export class PostgresStore implements SessionStore {
           wire = coalesce(${json(tx, batch.wire)}, wire)
         WHERE id = ${sessionId}`;
     });
-    this.#pending.delete(sessionId);
   }
 
   /**
@@ -409,18 +437,38 @@ export class PostgresStore implements SessionStore {
     return this.ownerId === undefined ? sql`true` : sql`${column} = ${this.ownerId}`;
   }
 
-  /** The client, after the schema is migrated. */
+  /**
+   * The client, after the schema is migrated.
+   *
+   * @throws {SessionStoreError} When the server cannot be reached or migrated.
+   */
   async #ready(): Promise<PostgresClient> {
     this.#assertOpen();
-    const sql = await this.#clientNow();
-    let migration = migrated.get(sql);
-    if (!migration) {
-      migration = migrate(sql);
-      migrated.set(sql, migration);
-      migration.catch(() => migrated.delete(sql));
+    try {
+      const sql = await this.#clientNow();
+      let migration = migrated.get(sql);
+      if (!migration) {
+        migration = migrate(sql);
+        migrated.set(sql, migration);
+        migration.catch(() => migrated.delete(sql));
+      }
+      await migration;
+      return sql;
+    } catch (error) {
+      if (error instanceof SessionStoreError) throw error;
+      throw new SessionStoreError(
+        `Session database ${this.#location} could not be used: ${this.#scrubbed(error).message}`,
+        { cause: error },
+      );
     }
-    await migration;
-    return sql;
+  }
+
+  /** The error with the URL and password replaced (a store error of ours is already clean). */
+  #scrubbed(error: unknown): Error {
+    if (error instanceof SessionStoreError) return error;
+    let text = errorMessage(error);
+    for (const secret of this.#secrets) text = text.replaceAll(secret, "***");
+    return new Error(text);
   }
 
   /** The client, connecting (or borrowing the parent's) the first time. */
@@ -446,7 +494,7 @@ async function migrate(sql: PostgresClient): Promise<void> {
     );
     const newest = Math.max(0, ...applied);
     if (newest > MIGRATIONS.length) {
-      throw new Error(
+      throw new SessionStoreError(
         `The session database has schema version ${newest}; this panto knows ${MIGRATIONS.length}: upgrade panto`,
       );
     }
@@ -485,4 +533,14 @@ function json(sql: postgres.TransactionSql, value: object | undefined): postgres
 
 function wellFormed(text: string | undefined): string | null {
   return text === undefined ? null : text.toWellFormed();
+}
+
+/** The URL's password (decoded), when it has one. */
+function urlPassword(url: string): string[] {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password ? [password] : [];
+  } catch {
+    return [];
+  }
 }

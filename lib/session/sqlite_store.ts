@@ -1,7 +1,8 @@
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { Conversation } from "../conversation.ts";
-import { AmbiguousSessionIdError, SessionNotFoundError } from "./errors.ts";
+import { errorMessage } from "../error_message.ts";
+import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import {
@@ -16,6 +17,7 @@ import {
   decodeMessageRows,
   draftSession,
   type PendingSession,
+  saveFailure,
   searchHitFromRow,
   type StoredRow as Row,
 } from "./store_common.ts";
@@ -106,12 +108,16 @@ export class SQLiteStore implements SessionStore {
    * Opens (creating if needed) the database and migrates its schema.
    *
    * @param options The database file and busy timeout.
-   * @throws {Error} When the schema is newer than this code knows.
+   * @throws {SessionStoreError} Naming the file, when the path is `""`, the
+   *   file cannot be created or is not a SQLite database, or its schema is
+   *   newer than this code knows.
    */
   constructor(options: SQLiteStoreOptions) {
     this.path = options.path;
-    if (options.path !== ":memory:") createPrivateFile(options.path);
-    this.#db = new DatabaseSync(options.path);
+    if (options.path === "") {
+      throw new SessionStoreError("The session database path is empty: name a file or :memory:");
+    }
+    this.#db = openDatabase(options.path);
     try {
       this.#db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
       this.#db.exec("PRAGMA journal_mode = WAL");
@@ -120,8 +126,27 @@ export class SQLiteStore implements SessionStore {
       this.#migrate();
     } catch (error) {
       this.#db.close();
-      throw error;
+      throw openFailure(options.path, error);
     }
+  }
+
+  /**
+   * Checks that sessions can be saved, before anything depends on it: a
+   * write transaction commits (it rewrites the schema version in place).
+   *
+   * @throws {SessionStoreError} Naming the file and the cause.
+   */
+  checkWritable(): Promise<void> {
+    return this.#run(() => {
+      try {
+        this.#transaction(() => this.#db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`));
+      } catch (error) {
+        throw new SessionStoreError(
+          `Session database ${this.path} cannot be written: ${errorMessage(error)}`,
+          { cause: error },
+        );
+      }
+    });
   }
 
   /** The schema version this code writes. */
@@ -227,13 +252,14 @@ export class SQLiteStore implements SessionStore {
    *
    * @param sessionId The session.
    * @param messages The messages, in order.
+   * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
   appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
     return this.#run(() => {
       checkSessionId(sessionId);
       if (messages.length === 0) return;
       const now = new Date().toISOString();
-      this.#transaction(() => {
+      this.#saveTransaction(() => {
         const count = this.#startSession(sessionId, now);
         const insertMessage = this.#db.prepare(
           `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
@@ -382,6 +408,15 @@ export class SQLiteStore implements SessionStore {
     }
   }
 
+  /** A transaction whose failure says that the session could not be saved, and where. */
+  #saveTransaction(task: () => void): void {
+    try {
+      this.#transaction(task);
+    } catch (error) {
+      throw saveFailure(error, this.path);
+    }
+  }
+
   /** The session's message count, inserting its row on the first append. */
   #startSession(id: string, now: string): number {
     const row = this.#get("SELECT message_count FROM sessions WHERE id = ?", id);
@@ -404,7 +439,7 @@ export class SQLiteStore implements SessionStore {
     this.#transaction(() => {
       const version = Number(this.#get("PRAGMA user_version")?.user_version ?? 0);
       if (version > MIGRATIONS.length) {
-        throw new Error(
+        throw new SessionStoreError(
           `Session database ${this.path} has schema version ${version}; this panto knows ` +
             `${MIGRATIONS.length}: upgrade panto to open it`,
         );
@@ -436,8 +471,23 @@ function ftsQuery(query: string): string {
     .join(" ");
 }
 
-/** Creates the database file 0600 (SQLite gives its -wal and -shm files the same mode). */
-function createPrivateFile(path: string): void {
-  Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
+/** Opens the database, creating its file 0600 (SQLite gives its -wal and -shm files the same mode). */
+function openDatabase(path: string): DatabaseSync {
+  try {
+    if (path !== ":memory:") {
+      Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
+    }
+    return new DatabaseSync(path);
+  } catch (error) {
+    throw openFailure(path, error);
+  }
+}
+
+function openFailure(path: string, error: unknown): SessionStoreError {
+  if (error instanceof SessionStoreError) return error;
+  return new SessionStoreError(
+    `Session database ${path} could not be opened: ${errorMessage(error)}`,
+    { cause: error },
+  );
 }

@@ -1,7 +1,8 @@
 // What the file, SQLite and PostgreSQL stores do alike: drafting a session
 // before its first write, and reading back rows of stored messages and hits.
+import { errorMessage } from "../error_message.ts";
 import type { Message } from "../message.ts";
-import { SessionCorruptError } from "./errors.ts";
+import { SessionCorruptError, SessionStoreError } from "./errors.ts";
 import { newSessionId } from "./ids.ts";
 import { decodeMessage } from "./serialize.ts";
 import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
@@ -114,4 +115,29 @@ export function searchHitFromRow(row: StoredRow): SearchHit {
     role: String(row.role) as SearchHit["role"],
     snippet: String(row.snippet).replace(/\s+/g, " "),
   };
+}
+
+/**
+ * A store failure while saving, as a {@linkcode SessionStoreError} naming
+ * where the session was being saved; a store error passes through as it is.
+ *
+ * @example
+ * ```ts
+ * import { saveFailure } from "./store_common.ts";
+ * const error = saveFailure(new Error("No space left on device"), "/s/a.jsonl");
+ * console.assert(error.message === "Could not save the session to /s/a.jsonl: No space left on device");
+ * ```
+ *
+ * @param error What the write threw.
+ * @param location The file or database (credentials redacted).
+ * @returns The error to throw.
+ */
+export function saveFailure(error: unknown, location: string): SessionStoreError {
+  if (error instanceof SessionStoreError) return error;
+  return new SessionStoreError(
+    `Could not save the session to ${location}: ${errorMessage(error)}`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -12,7 +12,7 @@ import type { Session } from "./session.ts";
 export interface WireIdentity {
   /** Wire protocol. */
   apiStyle: ApiStyle;
-  /** Base URL the request went to. */
+  /** Base URL the request went to, without credentials (user info and query values are `***`). */
   baseUrl: string;
   /** Model name sent to the server. */
   model: string;
@@ -116,4 +116,11 @@ export interface SessionStore {
   export(id: string): Promise<string>;
   /** Releases connections and locks. */
   close(): Promise<void>;
+  /**
+   * Checks, before anything depends on it, that sessions can be saved
+   * (directory writable, database opens for writing, server answers);
+   * throws a `SessionStoreError` naming the location and the cause. The
+   * built-in stores that save anything have it.
+   */
+  checkWritable?(): Promise<void>;
 }

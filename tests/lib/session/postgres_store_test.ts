@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { PostgresStore, SessionNotFoundError } from "@panto/lib";
+import { PostgresStore, SessionNotFoundError, SessionStoreError } from "@panto/lib";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { runConformance } from "./conformance.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
@@ -52,7 +52,7 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
     await t.step("migrations run once, in a transaction, even when processes race", async () => {
       await withDatabase(cluster, async (url) => {
         const stores = Array.from({ length: 4 }, () => new PostgresStore({ url }));
-        await Promise.all(stores.map((store) => store.list()));
+        await Promise.all(stores.map((store) => store.checkWritable()));
         await Promise.all(stores.map((store) => store.close()));
         const sql = postgres(url, { max: 1, onnotice: () => {} });
         try {
@@ -63,7 +63,13 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
           await sql.end();
         }
         const newer = new PostgresStore({ url });
-        await assert.rejects(() => newer.list(), /schema version 99; this panto knows 1/);
+        for (const task of [() => newer.list(), () => newer.checkWritable()]) {
+          await assert.rejects(task, (error) => {
+            assert.ok(error instanceof SessionStoreError, String(error));
+            assert.match(error.message, /schema version 99; this panto knows 1: upgrade panto/);
+            return true;
+          });
+        }
         await newer.close();
       });
     });
