@@ -1,3 +1,4 @@
+import { formatByteSize } from "./config/byte_size.ts";
 import { UsageError } from "./errors.ts";
 
 import { escapeTerminalText, sanitizeTerminalText } from "@panto/tui/sanitize";
@@ -54,18 +55,14 @@ export async function readStdinText(
     total += chunk.length;
     if (total > maxBytes) {
       throw new UsageError(
-        `The prompt on stdin is larger than ${formatMiB(maxBytes)} (panto stopped reading at ${
-          formatMiB(total)
+        `The prompt on stdin is larger than ${formatByteSize(maxBytes)} (panto stopped reading at ${
+          formatByteSize(total)
         }): pass a shorter prompt, or name large files with @path so the model reads what it needs`,
       );
     }
     text += decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
-}
-
-function formatMiB(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MiB`;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { formatByteSize } from "./byte_size.ts";
+
 /** Largest config, key bindings or AGENTS.md file panto reads (1 MiB). */
 export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
 
@@ -85,11 +87,7 @@ function kindName(info: Deno.FileInfo): string {
 
 function checkSize(size: number, maxBytes: number): void {
   if (size <= maxBytes) return;
-  throw new FileRefusedError(`is larger than ${formatBytes(maxBytes)}`);
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+  throw new FileRefusedError(`is larger than ${formatByteSize(maxBytes)}`);
 }
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {

@@ -10,13 +10,16 @@ const SECRET_SHAPES: readonly RegExp[] = [
   /^(?:gsk|xai|hf|ghp|gho|ghu|ghs|ghr|glpat|github_pat|xox[abprs])[-_][\w-]{6,}/,
   /^AIza[\w-]{10,}/,
   /^(?:AKIA|ASIA)[A-Z0-9]{12,}/,
-  /^eyJ[\w-]{10,}\.[\w-]{6,}/,
+  /^eyJ[\w-]{10,}/,
   /^[0-9a-fA-F]{32,}$/,
   /^(?!\/)(?=[\w+/=-]*\d)(?=[\w+/=-]*[a-z])(?=[\w+/=-]*[A-Z])[\w+/=-]{32,}$/,
 ];
 
-/** Words are split at whitespace, quotes and the separators around values in text. */
-const WORD = /[^\s"'`,;:=()[\]{}<>]+/g;
+/**
+ * Words are split at whitespace, quotes and the separators around values in
+ * text, and at `.` (JSON paths such as `providers.NAME`; keys have none).
+ */
+const WORD = /[^\s"'`,;:=()[\]{}<>.]+/g;
 
 /**
  * Whether a value looks like an API key or token (so it must not be shown).
