@@ -40,7 +40,15 @@ export class TmuxSession {
     const env = Object.entries(options.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`).join(
       " ",
     );
+    // history-limit only applies to windows created after it is set.
     await session.tmux(
+      "start-server",
+      ";",
+      "set-option",
+      "-g",
+      "history-limit",
+      "50000",
+      ";",
       "new-session",
       "-d",
       "-x",
@@ -50,7 +58,6 @@ export class TmuxSession {
       ...(options.cwd ? ["-c", options.cwd] : []),
       `env ${env} sh -c ${shellQuote(command)}`,
     );
-    await session.tmux("set-option", "-g", "history-limit", "50000");
     return session;
   }
 
