@@ -25,7 +25,10 @@ const SHOW_CURSOR = "\x1b[?25h";
 const CLEAR_LINE = "\x1b[2K";
 const CLEAR_TO_LINE_END = "\x1b[K";
 const CLEAR_BELOW = "\x1b[J";
+/** Moves the cursor to the top-left corner (only a move: erasing from there would push to history). */
 const HOME = "\x1b[H";
+/** What a row shows when the terminal may have changed it (after a resize): always rewritten. */
+const UNKNOWN_ROW = "\x00";
 /**
  * Auto-wrap is off while we own the screen: if a terminal measures a
  * cluster wider than we do (some draw ZWJ emoji as several glyphs), the
@@ -231,6 +234,7 @@ export class TUI extends Container {
   #invalidateNext = false;
   #repaintNext = false;
   #resumeNext = false;
+  #historyNext = false;
 
   // What the terminal shows. Indices are content lines (line 0 = first line we drew).
   #raw: string[] = [];
@@ -242,8 +246,12 @@ export class TUI extends Container {
   #rows = 0;
   /** Content line the hardware cursor is on. */
   #cursorLine = 0;
-  /** Rows used so far: the screen's bottom row is content line `#rowsUsed - 1` once it is full. */
-  #rowsUsed = 1;
+  /**
+   * The content line on the screen's top row, or a later one: lines above it
+   * are the terminal's history and are never written again. After a resize
+   * the terminal may show earlier lines above it; they are left alone.
+   */
+  #top = 0;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
   #out = "";
@@ -361,6 +369,23 @@ export class TUI extends Container {
     if (flushed) this.stats.lastFrameMs = this.#lastFrameAt - startedAt;
   }
 
+  /**
+   * Declares that the content was replaced (a new session): on the next
+   * frame the rows on screen scroll into the terminal's history, each once,
+   * instead of being overwritten in place, and the new content is drawn
+   * below them.
+   *
+   * @example
+   * ```ts ignore
+   * transcript.clear();
+   * tui.keepScreenInHistory();
+   * ```
+   */
+  keepScreenInHistory(): void {
+    this.#historyNext = true;
+    this.requestRender();
+  }
+
   /** Suspends the process (ctrl+z), when the terminal supports job control. */
   suspend(): void {
     if (this.terminal.suspend === undefined) return;
@@ -451,35 +476,42 @@ export class TUI extends Container {
   #frame(): void {
     const width = this.terminal.columns;
     const rows = this.terminal.rows;
-    const previousRows = this.#rows;
-    const narrowed = this.#painted && width < this.#width;
-    const resized = this.#painted && (width !== this.#width || rows !== previousRows);
+    const previous = { columns: this.#width, rows: this.#rows };
+    const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
     if (this.#invalidateNext) this.invalidate();
     if (width !== this.#width) this.#raw.length = 0; // truncation depends on the width
     this.#width = width;
     this.#rows = rows;
     const lines = this.render(width);
     const firstBaseChange = this.#updateBase(lines, lastRenderCut(this));
-    const overlays = this.#placeOverlays(lines.length);
+    const overlayTop = Math.max(this.#top, lines.length - rows);
+    const overlays = this.#placeOverlays(overlayTop);
     const length = Math.max(lines.length, ...overlays.map((o) => o.firstLine + o.lines.length));
     const composed = (line: number) => this.#compose(line, overlays);
 
     if (!this.#painted || this.#resumeNext) {
       this.#freshPaint(length, composed, this.#painted);
-    } else if (resized || this.#repaintNext || this.#shrinksFullScreen(length)) {
-      this.#repaintScreen(length, composed, previousRows, narrowed);
+    } else if (this.#historyNext) {
+      this.#moveScreenToHistory(length, composed);
+    } else if (resized || this.#repaintNext) {
+      this.#repaintScreen(length, composed, previous);
     } else {
-      this.#diff(length, composed, this.#diffStart(firstBaseChange, overlays, length));
+      this.#update(length, composed, this.#diffStart(firstBaseChange, overlays, length));
     }
     this.#invalidateNext = false;
     this.#repaintNext = false;
     this.#resumeNext = false;
+    this.#historyNext = false;
     this.#painted = true;
     this.#overlayRange = overlays.length === 0 ? null : {
       first: Math.min(...overlays.map((o) => o.firstLine)),
       last: Math.max(...overlays.map((o) => o.firstLine + o.lines.length)),
     };
     this.#placeCursor(this.#cursorTarget(overlays));
+    // Overlays sit on the screen: if the screen moved under them, place them again.
+    if (overlays.length > 0 && overlayTop !== Math.max(this.#top, lines.length - rows)) {
+      this.requestRender();
+    }
   }
 
   /** Copies the new raw lines from the container's cut and sanitizes changed ones. */
@@ -523,9 +555,9 @@ export class TUI extends Container {
     return text.includes("\x1b") && !text.endsWith(SGR_RESET) ? text + SGR_RESET : text;
   }
 
-  #placeOverlays(contentLength: number): PlacedOverlay[] {
+  /** Places the overlays on the screen whose top row shows content line `viewportTop`. */
+  #placeOverlays(viewportTop: number): PlacedOverlay[] {
     const placed: PlacedOverlay[] = [];
-    const viewportTop = Math.max(0, contentLength - this.#rows);
     for (const entry of this.#overlays) {
       if (entry.hidden) continue;
       const width = overlayWidth(entry.options, this.#width);
@@ -573,25 +605,41 @@ export class TUI extends Container {
     return start;
   }
 
-  /** Content lines above this have scrolled into the terminal's scrollback. */
-  #viewportTop(): number {
-    return Math.max(0, this.#rowsUsed - this.#rows);
+  /** The first line at or after `start` that differs from what the terminal shows. */
+  #firstDifference(length: number, composed: (line: number) => string, start: number): number {
+    const shared = Math.min(length, this.#screen.length);
+    let line = start;
+    while (line < shared && composed(line) === this.#screen[line]) line++;
+    return line;
+  }
+
+  /** An ordinary frame: rewrite what changed on screen. */
+  #update(length: number, composed: (line: number) => string, start: number): void {
+    if (start >= this.#top) return this.#diff(length, composed, start);
+    const changed = this.#firstDifference(length, composed, start);
+    if (changed >= this.#top) return this.#diff(length, composed, changed);
+    // A change in lines that are already history (ctrl+o on a tool call that scrolled
+    // away). History keeps the old version; the screen keeps showing what followed the
+    // change, which moved by as many lines as the content grew or shrank.
+    for (let line = changed; line < Math.min(this.#top, length); line++) {
+      if (composed(line) !== this.#screen[line]) this.stats.frozenLineEdits++;
+    }
+    const top = Math.max(changed, this.#top + length - this.#screen.length);
+    this.#remap(top, composed, (line) => this.#screen[line]);
+    this.#diff(length, composed, this.#top);
   }
 
   /**
-   * A shrink of content that fills the screen would leave blank rows at the
-   * bottom; repaint the screen so the content stays bottom-aligned.
+   * Rewrites the changed lines from `start`: frozen ones (already history)
+   * are only recorded, the ones on screen are updated in place, new ones
+   * are added below (scrolling the screen), and rows of lines that went
+   * away are cleared.
    */
-  #shrinksFullScreen(length: number): boolean {
-    return length < this.#rowsUsed && this.#rowsUsed >= this.#rows;
-  }
-
   #diff(length: number, composed: (line: number) => string, start: number): void {
-    const viewportTop = this.#viewportTop();
     for (let line = start; line < length; line++) {
       const text = composed(line);
       if (text === this.#screen[line] && line < this.#screen.length) continue;
-      if (line < viewportTop) {
+      if (line < this.#top) {
         // Already in scrollback: the terminal's copy stays as it was.
         this.stats.frozenLineEdits++;
         this.#screen[line] = text;
@@ -599,22 +647,35 @@ export class TUI extends Container {
       }
       this.#writeLine(line, text);
     }
-    if (length < this.#screen.length) {
-      this.#moveTo(Math.max(length, viewportTop));
-      this.#out += CLEAR_BELOW;
-    }
+    if (length < this.#screen.length) this.#eraseFrom(length);
     this.#screen.length = length;
   }
 
   #writeLine(line: number, text: string): void {
-    const freshRow = line >= this.#rowsUsed;
-    const previous = this.#screen[line];
+    const previous = line < this.#screen.length ? this.#screen[line] : undefined;
     this.#moveTo(line);
-    this.#out += freshRow || previous === undefined
-      ? text
-      : lineUpdate(previous, text, this.#width);
+    if (previous === undefined) this.#out += text;
+    else if (previous === UNKNOWN_ROW) this.#out += CLEAR_LINE + text;
+    else this.#out += lineUpdate(previous, text, this.#width);
     this.#screen[line] = text;
     this.stats.linesWritten++;
+  }
+
+  /**
+   * Clears the rows of content lines from `line` on. Never erases the
+   * display from the screen's top-left corner: tmux (scroll-on-clear) and
+   * other terminals push the whole screen into history when that happens.
+   */
+  #eraseFrom(line: number): void {
+    const first = Math.max(line, this.#top);
+    if (first >= this.#screen.length) return;
+    this.#moveTo(first);
+    if (first === this.#top) {
+      this.#out += CLEAR_LINE;
+      if (first + 1 >= this.#screen.length) return;
+      this.#moveTo(first + 1);
+    }
+    this.#out += CLEAR_BELOW;
   }
 
   /**
@@ -629,59 +690,124 @@ export class TUI extends Container {
     this.#out += AUTOWRAP_OFF + this.#screen.slice(first).join("\r\n");
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
-    this.#rowsUsed = Math.max(1, length);
+    this.#top = Math.max(0, length - this.#rows);
   }
 
   /**
-   * Repaints the visible screen only (resize, forced render, shrink of a
-   * full screen). Scrollback is never cleared: lines above stay as they were.
+   * Repaints the screen in place after a resize or a forced render: every
+   * row is overwritten, none is pushed into history. On a resize the
+   * terminal has moved rows itself: a shorter screen drops rows below the
+   * cursor and then from the top, a narrower one splits long lines (more
+   * rows, the top ones go to history), a taller one may pull rows back from
+   * history. We assume the most rows left at the top, so every line we paint
+   * is on screen and none of them is already in history.
    */
   #repaintScreen(
     length: number,
     composed: (line: number) => string,
-    previousRows: number,
-    narrowed: boolean,
+    previous: { columns: number; rows: number },
   ): void {
     this.stats.screenRepaints++;
-    if (this.#rowsUsed >= previousRows || length >= this.#rows || narrowed) {
-      // Our content filled the screen (or will), or a narrower terminal reflowed rows
-      // in ways we cannot know: repaint from the top-left corner. (A terminal that
-      // pulled scrollback rows down on a taller resize gets them cleared.)
-      this.#out += HOME + CLEAR_BELOW;
-    } else {
-      // Short content below the shell's output, same or wider rows: go back to our first line.
-      if (this.#cursorLine > 0) this.#out += `\x1b[${this.#cursorLine}A`;
-      this.#out += "\r" + CLEAR_BELOW;
+    const oldLength = this.#screen.length;
+    const oldTop = this.#topAfterResize();
+    const kept = this.#firstDifference(length, composed, 0);
+    let top = oldTop;
+    if (kept < oldTop) {
+      // Lines above the screen changed (re-wrapped to the new width): estimate where
+      // the first line not yet in history went.
+      top = previous.columns === this.#width
+        ? Math.max(kept, oldTop + length - oldLength)
+        : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept));
     }
-    const first = Math.max(0, length - this.#rows);
-    for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
-    this.#screen.length = length;
-    this.#out += this.#screen.slice(first).join("\r\n");
-    this.stats.linesWritten += length - first;
-    this.#cursorLine = Math.max(0, length - 1);
-    this.#rowsUsed = Math.max(1, length);
+    if (this.#reflowed(previous.columns)) {
+      // Rows above the cursor hold split lines: cursor moves relative to it would be off.
+      // Paint from the top-left corner instead (a cursor move, not an erase).
+      this.#out += HOME;
+      this.#cursorLine = oldTop;
+    }
+    this.#top = oldTop;
+    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows);
+    this.#diff(length, composed, this.#top);
   }
 
-  /** Moves the cursor to column 0 of content line `target`, creating rows below as needed. */
+  /**
+   * An upper bound of the content line on the screen's top row after a
+   * resize: the lines on screen, re-measured at the new width, stacked up
+   * from the bottom row down to the cursor, which the terminal keeps on
+   * screen (a terminal that kept rows below them shows fewer).
+   */
+  #topAfterResize(): number {
+    let top = Math.max(this.#screen.length, this.#cursorLine + 1);
+    let used = 0;
+    while (top > this.#top) {
+      const text = this.#screen[top - 1] ?? "";
+      const rows = Math.max(1, Math.ceil(visibleWidth(text) / this.#width));
+      if (used + rows > this.#rows) break;
+      used += rows;
+      top--;
+    }
+    return Math.min(this.#cursorLine, top);
+  }
+
+  /** Whether the terminal split some line on screen when it got narrower than `columns`. */
+  #reflowed(columns: number): boolean {
+    if (this.#width >= columns) return false;
+    return this.#screen.slice(this.#top).some((line) => visibleWidth(line) > this.#width);
+  }
+
+  /**
+   * Renumbers the screen so that its top row shows content line `top`:
+   * each row keeps what it shows (`shown(old line)`), lines above become
+   * frozen history, and the cursor stays on its row. `rowCount` rows are
+   * known to exist below the top.
+   */
+  #remap(
+    top: number,
+    composed: (line: number) => string,
+    shown: (line: number) => string | undefined,
+    rowCount = Math.min(this.#screen.length - this.#top, this.#rows),
+  ): void {
+    const rows: string[] = [];
+    for (let row = 0; row < rowCount; row++) rows.push(shown(this.#top + row) ?? UNKNOWN_ROW);
+    this.#cursorLine += top - this.#top;
+    this.#screen.length = top;
+    for (let line = 0; line < top; line++) this.#screen[line] = composed(line);
+    this.#screen.push(...rows);
+    this.#top = top;
+  }
+
+  /**
+   * The content was replaced (a new session): the rows on screen scroll
+   * into history, each once, instead of being overwritten; trailing lines
+   * the new content still ends with (editor, footer) are erased and drawn
+   * again rather than kept as copies. The new content is drawn from its
+   * first changed line on a fresh screen.
+   */
+  #moveScreenToHistory(length: number, composed: (line: number) => string): void {
+    const oldLength = this.#screen.length;
+    const changed = this.#firstDifference(length, composed, 0);
+    let kept = 0;
+    while (
+      kept < oldLength - this.#top && kept < length - changed &&
+      this.#screen[oldLength - 1 - kept] === composed(length - 1 - kept)
+    ) kept++;
+    const end = oldLength - kept;
+    this.#eraseFrom(end);
+    this.#moveTo(Math.max(end, this.#top + 1) - 1 + this.#rows);
+    const blank = this.#top;
+    this.#remap(Math.min(changed, end), composed, (line) => line >= blank ? "" : undefined);
+    this.#diff(length, composed, this.#top);
+  }
+
+  /** Moves the cursor to column 0 of content line `target`; rows below the screen scroll it. */
   #moveTo(target: number): void {
     const from = this.#cursorLine;
-    if (target < from) {
-      this.#out += `\x1b[${from - target}A\r`;
-    } else if (target > from) {
-      const lastRow = this.#rowsUsed - 1;
-      const existing = Math.max(0, Math.min(target, lastRow) - from);
-      const fresh = target - Math.max(from, lastRow);
-      if (existing > 0) {
-        this.#out += existing <= 2 ? "\r\n".repeat(existing) : `\x1b[${existing}B\r`;
-      }
-      if (fresh > 0) {
-        this.#out += "\r\n".repeat(fresh);
-        this.#rowsUsed = target + 1;
-      }
-    } else {
-      this.#out += "\r";
-    }
+    if (target < from) this.#out += `\x1b[${from - target}A\r`;
+    // Line feeds, not cursor-down: at the bottom they scroll, so a row always exists.
+    else if (target > from) this.#out += "\r\n".repeat(target - from);
+    else this.#out += "\r";
     this.#cursorLine = target;
+    this.#top = Math.max(this.#top, target - this.#rows + 1);
   }
 
   #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {
@@ -694,7 +820,7 @@ export class TUI extends Container {
 
   /** Shows the hardware cursor at the marker (for IMEs), or hides it. */
   #placeCursor(target: { line: number; col: number } | null): void {
-    const visible = target !== null && target.line >= this.#viewportTop() &&
+    const visible = target !== null && target.line >= this.#top &&
       target.line < this.#screen.length;
     if (visible) {
       if (target.line !== this.#cursorLine || this.#out !== "" || this.#cursorShown !== true) {

@@ -32,6 +32,12 @@ export interface CellStyle {
 export interface VirtualTerminalOptions {
   /** Scrollback rows kept by the emulator (default 10000). */
   scrollback?: number;
+  /**
+   * Model tmux's `scroll-on-clear` (on by default): erasing the display
+   * (ED 2, or ED 0 from the top-left corner) first scrolls the screen's
+   * non-blank rows into scrollback. Default false (plain xterm).
+   */
+  scrollOnClear?: boolean;
 }
 
 /**
@@ -67,7 +73,9 @@ export class VirtualTerminal implements Terminal {
       rows,
       scrollback: options.scrollback ?? 10_000,
       allowProposedApi: true,
+      scrollOnEraseInDisplay: options.scrollOnClear ?? false,
     });
+    if (options.scrollOnClear) this.#scrollOnClearFromHome();
     // The graphemes addon makes xterm measure clusters like string-width does.
     const graphemes = new UnicodeGraphemesAddon();
     this.#xterm.loadAddon(graphemes);
@@ -204,6 +212,25 @@ export class VirtualTerminal implements Terminal {
   dispose(): void {
     this.#input.dispose();
     this.#xterm.dispose();
+  }
+
+  /** ED 0 at the top-left corner scrolls the screen into history, as ED 2 does (tmux). */
+  #scrollOnClearFromHome(): void {
+    // The scroll itself is not in the public API; the headless core has it.
+    // deno-lint-ignore no-explicit-any
+    const core = (this.#xterm as any)._core;
+    this.#xterm.parser.registerCsiHandler({ final: "J" }, (params) => {
+      const buffer = this.#xterm.buffer.active;
+      if ((params[0] ?? 0) !== 0 || buffer.cursorX !== 0 || buffer.cursorY !== 0) return false;
+      let last = this.rows - 1;
+      while (
+        last >= 0 && (buffer.getLine(buffer.baseY + last)?.translateToString(true) ?? "") === ""
+      ) {
+        last--;
+      }
+      for (; last >= 0; last--) core._bufferService.scroll(core._inputHandler._eraseAttrData());
+      return false; // the default handler then erases the (now blank) screen
+    });
   }
 
   #range(from: number, to: number): string[] {

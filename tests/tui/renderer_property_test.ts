@@ -1,7 +1,8 @@
 /**
- * Property: whatever the component tree and the sequence of edits, after
- * every frame the emulator's visible screen equals a from-scratch render of
- * the same lines (the tail that fits the screen).
+ * Properties: whatever the component tree and the sequence of edits, after
+ * every frame the emulator's screen shows a contiguous slice of the content
+ * that ends with its last line; and history never receives a second copy
+ * of a line.
  */
 import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
@@ -143,15 +144,38 @@ function apply(edit: Edit, leaves: Lines[], terminal: VirtualTerminal): void {
   }
 }
 
-/** What the screen shows for these lines, as plain text. */
-function fromScratch(leaves: readonly Lines[], columns: number, rows: number): string[] {
-  const lines = leaves.flatMap((leaf) => leaf.lines).map((line) =>
-    stripAnsi(truncateToWidth(line, columns))
+/** The content as the screen shows it: plain text, cut to the width. */
+function plainLines(leaves: readonly Lines[], columns: number): string[] {
+  return leaves.flatMap((leaf) => leaf.lines).map((line) =>
+    stripAnsi(truncateToWidth(line, columns)).trimEnd()
   );
-  return expectedScreen(lines, rows);
 }
 
-Deno.test("renderer property: the visible screen always equals a from-scratch render", async () => {
+/**
+ * Whether `screen` shows content lines from some line on, ending with the
+ * last one and blank rows below it. The slice starts on the top row, or,
+ * once the terminal was resized (it may pull old rows back from history or
+ * keep rows the engine no longer knows), on any row.
+ */
+function showsTail(
+  screen: readonly string[],
+  content: readonly string[],
+  anyRow: boolean,
+): boolean {
+  const firstRows = anyRow ? screen.map((_, row) => row) : [0];
+  for (const row of firstRows) {
+    for (let start = 0; start <= content.length; start++) {
+      const shown = content.slice(start, start + screen.length - row);
+      if (start + shown.length < content.length) continue;
+      const expected = [...shown];
+      while (expected.length < screen.length - row) expected.push("");
+      if (expected.every((line, i) => line === screen[row + i])) return true;
+    }
+  }
+  return false;
+}
+
+Deno.test("renderer property: the screen shows the content's tail, whatever the edits", async () => {
   await fc.assert(
     fc.asyncProperty(
       treeArbitrary,
@@ -167,16 +191,20 @@ Deno.test("renderer property: the visible screen always equals a from-scratch re
           await frame(tui, terminal);
           assert.deepEqual(
             terminal.screenLines(),
-            fromScratch(leaves, columns, rows),
+            expectedScreen(plainLines(leaves, columns), rows),
             "first paint",
           );
+          let resized = false;
           for (const [step, edit] of edits.entries()) {
             apply(edit, leaves, terminal);
+            resized ||= edit.kind === "resize";
             await frame(tui, terminal);
-            assert.deepEqual(
-              terminal.screenLines(),
-              fromScratch(leaves, terminal.columns, terminal.rows),
-              `after edit ${step}: ${JSON.stringify(edit)}`,
+            const content = plainLines(leaves, terminal.columns);
+            assert.ok(
+              showsTail(terminal.screenLines(), content, resized),
+              `after edit ${step}: ${JSON.stringify(edit)}\nscreen: ${
+                JSON.stringify(terminal.screenLines())
+              }\ncontent: ${JSON.stringify(content)}`,
             );
           }
         } finally {
@@ -187,5 +215,92 @@ Deno.test("renderer property: the visible screen always equals a from-scratch re
       },
     ),
     { numRuns: 100 },
+  );
+});
+
+let nextTag = 0;
+/** A line no other line equals, short enough never to be cut or split. */
+const uniqueLine = fc.constant(null).map(() => `#${nextTag++}`);
+
+type HistoryEdit =
+  | { kind: "append"; leaf: number; count: number }
+  | { kind: "replace"; leaf: number; at: number; count: number; remove: number }
+  | { kind: "resize"; columns: number; rows: number }
+  | { kind: "force" };
+
+const historyEditArbitrary: fc.Arbitrary<HistoryEdit> = fc.oneof(
+  fc.record({
+    kind: fc.constant("append" as const),
+    leaf: fc.nat(),
+    count: fc.integer({ min: 1, max: 8 }),
+  }),
+  fc.record({
+    kind: fc.constant("replace" as const),
+    leaf: fc.nat(),
+    at: fc.nat(),
+    count: fc.nat({ max: 12 }),
+    remove: fc.nat({ max: 12 }),
+  }),
+  fc.record({
+    kind: fc.constant("resize" as const),
+    columns: fc.integer({ min: 8, max: 30 }),
+    rows: fc.integer({ min: 2, max: 10 }),
+  }),
+  fc.record({ kind: fc.constant("force" as const) }),
+);
+
+function applyHistoryEdit(edit: HistoryEdit, leaves: Lines[], terminal: VirtualTerminal, tui: TUI) {
+  if (edit.kind === "resize") return terminal.resize(edit.columns, edit.rows);
+  if (edit.kind === "force") return tui.requestRender(true);
+  const leaf = leaves[edit.leaf % leaves.length]!;
+  const fresh = () => fc.sample(uniqueLine, 1)[0]!;
+  if (edit.kind === "append") {
+    leaf.append(...Array.from({ length: edit.count }, fresh));
+    return;
+  }
+  // An expanded or collapsed block (ctrl+o), a loader that went away, a picker closed.
+  const lines = [...leaf.lines];
+  const at = lines.length === 0 ? 0 : edit.at % lines.length;
+  lines.splice(at, edit.remove, ...Array.from({ length: edit.count }, fresh));
+  leaf.set(lines);
+}
+
+Deno.test("renderer property: history never gets a second copy of a line (tmux scroll-on-clear)", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 3 }),
+      fc.array(historyEditArbitrary, { maxLength: 20 }),
+      fc.integer({ min: 8, max: 30 }),
+      fc.integer({ min: 2, max: 10 }),
+      async (sizes, edits, columns, rows) => {
+        const terminal = new VirtualTerminal(columns, rows, { scrollOnClear: true });
+        const tui = new TUI(terminal);
+        try {
+          const leaves = sizes.map((size) =>
+            new Lines(Array.from({ length: size }, () => fc.sample(uniqueLine, 1)[0]!))
+          );
+          for (const leaf of leaves) tui.addChild(leaf);
+          tui.start();
+          await frame(tui, terminal);
+          for (const [step, edit] of edits.entries()) {
+            applyHistoryEdit(edit, leaves, terminal, tui);
+            await frame(tui, terminal);
+            const seen = new Set<string>();
+            for (const line of terminal.allLines().filter((line) => line !== "")) {
+              assert.ok(
+                !seen.has(line),
+                `after edit ${step} (${JSON.stringify(edit)}): ${line} twice`,
+              );
+              seen.add(line);
+            }
+          }
+        } finally {
+          tui.stop();
+          await terminal.flush();
+          terminal.dispose();
+        }
+      },
+    ),
+    { numRuns: 150 },
   );
 });

@@ -133,17 +133,22 @@ Deno.test("renderer: an edit above the screen is frozen, counted, and the screen
   assert.deepEqual(t.terminal.screenLines(), expectedScreen(body.lines, 5));
 });
 
-Deno.test("renderer: shrinking content that fills the screen keeps it bottom-aligned", async () => {
+Deno.test("renderer: shrinking content that fills the screen clears rows, pulls nothing back", async () => {
   await using t = startTui(20, 5);
   const body = new Lines(numbered(12));
   const editor = new Lines(["> a", "  b", "  c"]);
   t.tui.addChild(body);
   t.tui.addChild(editor);
   await frame(t.tui, t.terminal);
+  const scrollback = t.terminal.scrollbackLines();
   editor.set(["> "]);
   await frame(t.tui, t.terminal);
-  assert.deepEqual(t.terminal.screenLines(), expectedScreen([...body.lines, ">"], 5));
-  assert.ok(t.terminal.scrollbackLines().slice(0, 10).every((line, i) => line === `line ${i}`));
+  // Showing line 9 again would put a second copy of it into history later.
+  assert.deepEqual(t.terminal.screenLines(), ["line 10", "line 11", ">", "", ""]);
+  assert.deepEqual(t.terminal.scrollbackLines(), scrollback);
+  body.append("line 12");
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), ["line 10", "line 11", "line 12", ">", ""]);
 });
 
 Deno.test("renderer: resize repaints the visible screen only and keeps scrollback", async () => {
@@ -165,7 +170,14 @@ Deno.test("renderer: resize repaints the visible screen only and keeps scrollbac
   assert.equal(t.terminal.writes.length, writesBefore + 1);
   const resizeBytes = t.terminal.writes.at(-1)!.length;
   assert.ok(resizeBytes <= 6 * (20 + 8) + 40, `resize wrote ${resizeBytes} bytes`);
-  assert.deepEqual(t.terminal.screenLines(), expectedScreen(byWidth.render(20), 6));
+  // The terminal split lines 34-39 in two and pushed 34-36 into history: the screen
+  // shows the rest, re-rendered, and no line twice.
+  const expected = byWidth.render(20).slice(37);
+  assert.deepEqual(t.terminal.screenLines(), [...expected, "", "", ""]);
+  for (let i = 0; i < 40; i++) {
+    const copies = t.terminal.allLines().filter((line) => line.startsWith(`line ${i} `));
+    assert.equal(copies.length, 1, `line ${i} appears ${copies.length} times`);
+  }
   assert.ok(t.terminal.scrollbackLines().length >= scrollbackBefore, "scrollback not cleared");
   assert.equal(t.terminal.scrollbackLines()[0]?.startsWith("line 0"), true);
   assert.equal(t.tui.stats.screenRepaints, 1);
