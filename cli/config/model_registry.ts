@@ -5,6 +5,7 @@ import { keyEnvFlag, readEnv } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { EnvLookup } from "./load_config.ts";
 import type { ModelPricing, ModelSettings, PantoConfig } from "./panto_config.ts";
+import { redactSecrets } from "./redact_secrets.ts";
 
 /** Command-line flags that affect which model is used and how. */
 export interface ModelFlags {
@@ -184,7 +185,7 @@ function readKey(env: EnvLookup, keyEnv: string, resolved: Resolved): string {
 
 function unknownModel(config: PantoConfig, spec: string): UsageError {
   const guess = didYouMean(spec, Object.keys(config.models));
-  return new UsageError(
+  return redactedUsageError(
     `Unknown model ${JSON.stringify(spec)}${guess ? ` (did you mean "${guess}"?)` : ""}.${
       aliasList(config)
     } Or name a provider and a model, e.g. anthropic/${spec} (providers: ${
@@ -196,13 +197,18 @@ function unknownModel(config: PantoConfig, spec: string): UsageError {
 function unknownProvider(config: PantoConfig, spec: string, providerName: string): UsageError {
   const providers = Object.keys(config.providers);
   const guess = didYouMean(providerName, providers);
-  return new UsageError(
+  return redactedUsageError(
     `Unknown provider ${JSON.stringify(providerName)} in model ${JSON.stringify(spec)}${
       guess ? ` (did you mean "${guess}"?)` : ""
     }: providers are ${providers.join(", ")}; define others under "providers" in the config.${
       aliasList(config)
     }`,
   );
+}
+
+/** A `-m` value may be a key pasted by mistake: key-shaped words are masked. */
+function redactedUsageError(message: string): UsageError {
+  return new UsageError(redactSecrets(message));
 }
 
 /** " Configured models: a, b." (or a note that there are none), to end an error message. */

@@ -346,3 +346,22 @@ Deno.test("guards: the stdin prompt is capped, naming the size and the cap", asy
     /^panto: The prompt on stdin is larger than 10 MiB \(panto stopped reading at 10(\.\d+)? MiB\)/,
   );
 });
+
+Deno.test("guards: a key passed as -m is masked in the unknown-model error", async () => {
+  await withDirs(async (dirs) => {
+    const config = await load(dirs);
+    const specs = [
+      "sk-ant-api03-Zq8vN2xR5tLw9kPm4Jd7",
+      "nope/sk-proj-Zq8vN2xR5tLw9kPm4Jd7",
+      "sk-or-v1-9f8e7d6c5b4a39281706/x",
+    ];
+    for (const spec of specs) {
+      assert.throws(
+        () => resolveModel(config, spec, { env: () => "k" }),
+        (error: unknown) =>
+          error instanceof UsageError && /^Unknown (model|provider) /.test(error.message) &&
+          !error.message.includes("Zq8vN2x") && !error.message.includes("9f8e7d6c"),
+      );
+    }
+  });
+});
