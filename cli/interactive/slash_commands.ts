@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { REASONING_LEVELS, type ReasoningLevel, type SessionInfo } from "@panto/lib";
-import { sanitizeTerminalText, type SelectItem } from "@panto/tui";
+import type { SelectItem } from "@panto/tui";
 import { modelChoices } from "../config/model_registry.ts";
 import type { ChatApp } from "./chat_app.ts";
 
@@ -114,10 +114,7 @@ async function resume(app: ChatApp): Promise<void> {
 export function sessionItems(sessions: readonly SessionInfo[]): SelectItem<string>[] {
   return sessions.map((s) => ({
     value: s.id,
-    // Names and prompts are stored text: terminal controls are stripped.
-    label: sanitizeTerminalText(
-      s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
-    ),
+    label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
     description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages · ${
       s.id.slice(0, 8)
     }`,

@@ -5,6 +5,7 @@ import {
   sanitizeTerminalText,
   TerminalTextSanitizer,
 } from "../../tui/sanitize.ts";
+import { singleLine } from "../../tui/components/select_list.ts";
 
 /** Anything a terminal would act on, besides `\n` and `\t`. */
 // deno-lint-ignore no-control-regex
@@ -124,4 +125,8 @@ Deno.test("escapeTerminalText: controls become visible escapes; newlines and tab
     "bad\\x1b]0;t\\x07 \\x9b2J\\x0d\\x7f\n\tok",
   );
   fc.assert(fc.property(hostile, (text) => !UNSAFE_CHAR.test(escapeTerminalText(text))));
+});
+
+Deno.test("singleLine: a list item shows no control sequence and stays on one row", () => {
+  assert.equal(singleLine("evil\x1b]0;title\x07\x9b2Jname\r\nnext"), "evilname next");
 });

@@ -505,7 +505,8 @@ export class Editor implements Component {
     this.#closeSuggestions();
     this.#saveUndo();
     this.#buffer.delete(this.#buffer.positionOf(from), this.#buffer.cursor);
-    this.#buffer.insert(item.value);
+    // Values can be file names, which may hold control characters.
+    this.#buffer.insert(sanitize(item.value));
     this.#afterEdit("other");
   }
 

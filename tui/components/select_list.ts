@@ -11,6 +11,7 @@ import { truncateToWidth } from "../text_width.ts";
 import { defaultTheme } from "../theme.ts";
 import type { Theme } from "../theme.ts";
 import { CachedComponent } from "./cached_component.ts";
+import { sanitizeTerminalText } from "../sanitize.ts";
 
 /** One choice. */
 export interface SelectItem<T> {
@@ -241,7 +242,8 @@ export class SelectList<T> extends CachedComponent {
 
 /**
  * A list item's text on its one row: line breaks become spaces (the
- * renderer would drop them and glue the lines together).
+ * renderer would drop them and glue the lines together); terminal controls
+ * go (items show file names and stored prompts).
  *
  * @example
  * ```ts
@@ -250,5 +252,5 @@ export class SelectList<T> extends CachedComponent {
  * ```
  */
 export function singleLine(text: string): string {
-  return text.replace(/[\r\n]+/g, " ");
+  return sanitizeTerminalText(text).replace(/\n+/g, " ");
 }

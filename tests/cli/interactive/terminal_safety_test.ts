@@ -137,14 +137,21 @@ Deno.test("chat: a resumed session and the /resume picker show stored escapes as
   }
 });
 
-Deno.test("chat: escapes typed or pasted into the editor do nothing", async () => {
+Deno.test("chat: escapes typed or pasted into the editor, or in a completed file name, do nothing", async () => {
   const fixture = await createChatFixture();
   const chat = await openChat(fixture);
   try {
     await chat.type(`typed-start${HOSTILE}typed-end`);
     await chat.press(`\x1b[200~ pasted-start${HOSTILE}pasted-end\x1b[201~`);
-    const screen = await chat.waitFor("pasted-end");
+    let screen = await chat.waitFor("pasted-end");
     assert.ok(screen.includes("typed-start") && screen.includes("panto "), screen);
+    // A file name is untrusted too: the completed @path is stripped.
+    await Deno.writeTextFile(projectPath(chat, `evil\x1b]0;file-title\x07\x9b2Jname.txt`), "");
+    await chat.type(" @evil");
+    await chat.press("\t");
+    screen = await chat.waitFor("name.txt");
+    assert.match(screen, /typed-start.*@evil\]0;file-title2Jname\.txt/s, screen);
+    assert.ok(screen.includes("panto "), screen);
     assertHarmless(await effectsOf(chat), chat.terminal.writes);
   } finally {
     await chat.close();
