@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { REASONING_LEVELS, type ReasoningLevel, type SessionInfo } from "@panto/lib";
+import { REASONING_LEVELS, type ReasoningLevel, redactUrl, type SessionInfo } from "@panto/lib";
 import type { SelectItem } from "@panto/tui";
 import { modelChoices } from "../config/model_registry.ts";
 import type { ChatApp } from "./chat_app.ts";
@@ -59,7 +59,7 @@ async function model(app: ChatApp, args: string): Promise<void> {
       choices.map((c) => ({
         value: c.alias,
         label: c.alias,
-        description: `${c.provider.model} · ${c.provider.baseUrl}`,
+        description: `${c.provider.model} · ${redactUrl(c.provider.baseUrl)}`,
       })),
       Math.max(0, current),
     );
