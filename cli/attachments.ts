@@ -1,7 +1,13 @@
 import { relative } from "node:path";
 import type { ImageBlock } from "@panto/lib";
-import { imageMediaType } from "./tools/image_types.ts";
+import { looksBinary, SNIFF_BYTES } from "./tools/binary_sniff.ts";
+import { imageMediaType, MAX_IMAGE_BYTES } from "./tools/image_types.ts";
+import { readAtMost } from "./tools/read_at_most.ts";
+import { formatBytes } from "./tools/truncate.ts";
 import { resolveWorkspacePath } from "./tools/workspace_path.ts";
+
+/** The largest text file attached whole: a larger one is better paged through by the read tool. */
+export const MAX_ATTACHED_TEXT_BYTES = 256 * 1024;
 
 /** A prompt with its `@file` attachments resolved. */
 export interface ExpandedPrompt {
@@ -14,13 +20,15 @@ export interface ExpandedPrompt {
 }
 
 /**
- * Resolves `@path` words: an existing text file is appended to the prompt
- * in a `<file path="…">` block, an image is attached; a word naming no file
- * is left as it is (it may be a mention, not a path).
+ * Resolves `@path` words: an existing text file (up to 256 KiB) is appended
+ * to the prompt in a `<file path="…">` block, an image (up to 10 MiB) is
+ * attached; a word naming no file is left as it is (it may be a mention, not
+ * a path). A larger or binary file is not read past its first bytes.
  *
  * @param text The prompt.
  * @param cwd The working directory paths are confined to.
  * @returns The expanded prompt.
+ * @throws {Error} Naming the file and the limit, for a file too large or binary.
  */
 export async function expandAttachments(text: string, cwd: string): Promise<ExpandedPrompt> {
   const out: ExpandedPrompt = { text, images: [], files: [] };
@@ -34,13 +42,42 @@ export async function expandAttachments(text: string, cwd: string): Promise<Expa
     out.files.push(shown);
     const mediaType = imageMediaType(path);
     if (mediaType) {
-      out.images.push({ type: "image", mediaType, data: (await Deno.readFile(path)).toBase64() });
+      const read = await readAtMost(path, MAX_IMAGE_BYTES);
+      const bytes = await withinLimit(read, MAX_IMAGE_BYTES, { path, shown, kind: "images" });
+      out.images.push({ type: "image", mediaType, data: bytes.toBase64() });
     } else {
-      blocks.push(`<file path="${shown}">\n${await Deno.readTextFile(path)}\n</file>`);
+      blocks.push(`<file path="${shown}">\n${await readTextAttachment(path, shown)}\n</file>`);
     }
   }
   if (blocks.length) out.text = `${text}\n\n${blocks.join("\n\n")}`;
   return out;
+}
+
+async function readTextAttachment(path: string, shown: string): Promise<string> {
+  const bytes = await readAtMost(path, MAX_ATTACHED_TEXT_BYTES);
+  if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+    throw new Error(
+      `@${shown} looks like a binary file: only text files and images (png, jpeg, gif, webp) are attached`,
+    );
+  }
+  return new TextDecoder().decode(
+    await withinLimit(bytes, MAX_ATTACHED_TEXT_BYTES, { path, shown, kind: "text files" }),
+  );
+}
+
+/** The bytes when the whole file fit in the limit; otherwise an error naming file, size and limit. */
+async function withinLimit(
+  bytes: Uint8Array,
+  limit: number,
+  { path, shown, kind }: { path: string; shown: string; kind: string },
+): Promise<Uint8Array> {
+  if (bytes.length <= limit) return bytes;
+  const { size } = await Deno.stat(path);
+  throw new Error(
+    `@${shown} is ${formatBytes(size)}: ${kind} over ${
+      formatBytes(limit)
+    } are not attached; mention the file without @ and let the model read the parts it needs`,
+  );
 }
 
 async function existingFile(cwd: string, word: string): Promise<string | undefined> {

@@ -1,5 +1,11 @@
 import { extname } from "node:path";
 
+/**
+ * The largest image file read or attached: ample for screenshots and photos,
+ * and a bound on what the image pipeline decodes (it downsizes to 2000 px).
+ */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
 /** Image file extensions (lower case, with the dot) and the media types they are sent as. */
 const IMAGE_TYPES: Readonly<Record<string, string>> = {
   ".png": "image/png",

@@ -107,7 +107,7 @@ function isHighSurrogate(code: number): boolean {
 }
 
 /**
- * A byte count for notes: `512 B`, `50.0 KB`, `3.2 MB`.
+ * A byte count for notes: `512 B`, `50.0 KB`, `3.2 MB`, `2.0 GB`.
  *
  * @param bytes The count.
  * @returns The human-readable size.
@@ -121,7 +121,8 @@ function isHighSurrogate(code: number): boolean {
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
 function splitLines(text: string): string[] {

@@ -25,3 +25,36 @@ Deno.test("expandAttachments: text files inline once, images attached, other @wo
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("expandAttachments: binary and oversized files are refused by name and limit, without loading them", async () => {
+  const project = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const sparse = async (name: string, head: string, size: number) => {
+      await Deno.writeTextFile(join(project, name), head);
+      await Deno.truncate(join(project, name), size);
+    };
+    await sparse("dump.bin", "", 30 * 1024 * 1024);
+    await sparse("huge.log", "text\n".repeat(2000), 2 * 1024 * 1024 * 1024);
+    await sparse("big.png", "\x89PNG", 11 * 1024 * 1024);
+    await Deno.writeTextFile(join(project, "small.txt"), "x".repeat(100 * 1024));
+    const before = Deno.memoryUsage().rss;
+    await assert.rejects(
+      expandAttachments("look at @dump.bin", project),
+      /^Error: @dump\.bin looks like a binary file: only text files and images/,
+    );
+    await assert.rejects(
+      expandAttachments("look at @huge.log", project),
+      /^Error: @huge\.log is 2\.0 GB: text files over 256\.0 KB are not attached/,
+    );
+    await assert.rejects(
+      expandAttachments("look at @big.png", project),
+      /^Error: @big\.png is 11\.0 MB: images over 10\.0 MB are not attached/,
+    );
+    const growth = Deno.memoryUsage().rss - before;
+    assert.ok(growth < 100 * 1024 * 1024, `memory grew by ${growth} bytes`);
+    const small = await expandAttachments("see @small.txt", project);
+    assert.equal(small.text.length, "see @small.txt".length + 100 * 1024 + 34);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});
