@@ -6,7 +6,9 @@ import { argument, command, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
 import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
+import { redactSecrets } from "./config/redact_secrets.ts";
 import { STORE_KINDS, type StoreFlags } from "./session_store.ts";
+import { writeStderr } from "./stdio.ts";
 import { VERSION } from "./version.ts";
 
 /** Marks `-r/--resume` given without an id (open the picker). */
@@ -183,6 +185,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     version: VERSION,
     completion: "command",
     colors: false,
+    // A flag's value may be a key pasted in the wrong place: errors mask key-shaped words.
+    stderr: (text) => writeStderr(`${redactSecrets(text)}\n`),
     onExit: (code) => Deno.exit(code === 0 ? 0 : 2),
   }) as Record<string, unknown>;
   const store: StoreFlags = {

@@ -365,3 +365,10 @@ Deno.test("guards: a key passed as -m is masked in the unknown-model error", asy
     }
   });
 });
+
+Deno.test("guards: a key passed as a flag value is masked in the usage error", async () => {
+  const run = await runPanto(["-p", "hi", "--thinking", "sk-ant-api03-Zq8vN2xR5tLw9kPm4Jd7"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /--thinking.*got "sk-ant-…"/);
+  assert.ok(!run.stderr.includes("Zq8vN2x"), run.stderr);
+});
