@@ -26,6 +26,18 @@ export function lastRenderCut(container: Container): number {
   return lastCuts.get(container) ?? 0;
 }
 
+/** Where each child's lines ended at each container's last render (internal to the engine). */
+const lastEnds = new WeakMap<Container, readonly number[]>();
+
+/**
+ * The line index just past each child's lines at `container`'s last render,
+ * in child order (empty before the first render). The engine uses it to
+ * tell which child a line belonged to.
+ */
+export function lastRenderChildEnds(container: Container): readonly number[] {
+  return lastEnds.get(container) ?? [];
+}
+
 /** Index of the first line that differs between two renders (the shorter length if one is a prefix). */
 function firstDifference(before: readonly string[], after: readonly string[]): number {
   const shared = Math.min(before.length, after.length);
@@ -129,12 +141,14 @@ export class Container implements Component {
     }
     let cut = -1;
     let position = 0;
+    const ends: number[] = [];
     for (const slot of this.#slots) {
       const previous = complete ? null : slot.lines;
       const hint = previous === null ? 0 : slot.component.firstLineChanged();
       const moved = previous === null || slot.offset !== position;
       if (hint === null && !moved) {
         position += previous!.length;
+        ends.push(position);
         continue;
       }
       const lines = hint === null ? previous! : slot.component.render(width);
@@ -145,8 +159,10 @@ export class Container implements Component {
       slot.lines = lines;
       slot.offset = position;
       position += lines.length;
+      ends.push(position);
     }
     if (cut === -1) cut = position;
+    lastEnds.set(this, ends);
     this.#lines.length = position;
     lastCuts.set(this, cut);
     this.#width = width;

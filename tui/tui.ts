@@ -5,7 +5,7 @@
  * @module
  */
 import { type Component, CURSOR_MARKER } from "./component.ts";
-import { Container, lastRenderCut } from "./container.ts";
+import { Container, lastRenderChildEnds, lastRenderCut } from "./container.ts";
 import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
@@ -480,6 +480,7 @@ export class TUI extends Container {
     const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
     if (this.#invalidateNext) this.invalidate();
     if (width !== this.#width) this.#raw.length = 0; // truncation depends on the width
+    const childEnds = lastRenderChildEnds(this);
     this.#width = width;
     this.#rows = rows;
     const lines = this.render(width);
@@ -492,7 +493,7 @@ export class TUI extends Container {
     if (!this.#painted || this.#resumeNext) {
       this.#freshPaint(length, composed, this.#painted);
     } else if (this.#historyNext) {
-      this.#moveScreenToHistory(length, composed);
+      this.#moveScreenToHistory(length, composed, childEnds);
     } else if (resized || this.#repaintNext) {
       this.#repaintScreen(length, composed, previous);
     } else {
@@ -777,23 +778,25 @@ export class TUI extends Container {
   }
 
   /**
-   * The content was replaced (a new session): the rows on screen scroll
-   * into history, each once, instead of being overwritten; trailing lines
-   * the new content still ends with (editor, footer) are erased and drawn
-   * again rather than kept as copies. The new content is drawn from its
-   * first changed line on a fresh screen.
+   * The content was replaced (a new session): the old lines of the child
+   * holding the first change (the transcript) scroll into history, each
+   * once, instead of being overwritten; the children after it (editor,
+   * footer) are erased and drawn again rather than kept as copies. The new
+   * content is drawn from its first changed line on a fresh screen.
+   * `childEnds` are where the children's lines ended in the old frame.
    */
-  #moveScreenToHistory(length: number, composed: (line: number) => string): void {
-    const oldLength = this.#screen.length;
+  #moveScreenToHistory(
+    length: number,
+    composed: (line: number) => string,
+    childEnds: readonly number[],
+  ): void {
     const changed = this.#firstDifference(length, composed, 0);
-    let kept = 0;
-    while (
-      kept < oldLength - this.#top && kept < length - changed &&
-      this.#screen[oldLength - 1 - kept] === composed(length - 1 - kept)
-    ) kept++;
-    const end = oldLength - kept;
+    const end = Math.min(
+      childEnds.find((childEnd) => childEnd > changed) ?? this.#screen.length,
+      this.#screen.length,
+    );
     this.#eraseFrom(end);
-    this.#moveTo(Math.max(end, this.#top + 1) - 1 + this.#rows);
+    if (end > this.#top) this.#moveTo(end - 1 + this.#rows);
     const blank = this.#top;
     this.#remap(Math.min(changed, end), composed, (line) => line >= blank ? "" : undefined);
     this.#diff(length, composed, this.#top);

@@ -234,6 +234,8 @@ export class ChatApp {
     }
     this.app.agent = agent;
     this.transcript.clear();
+    // The old conversation stays in the terminal's history instead of being drawn over.
+    this.tui.keepScreenInHistory();
     this.#view = new TranscriptView(this.uiEvents, this.theme, this.#view.showThinking);
     this.#append(this.#welcome());
     if (!fresh) {
