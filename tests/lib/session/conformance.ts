@@ -139,6 +139,17 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal((await store.list()).length, 1);
   },
 
+  "checkWritable passes on a usable store and leaves no session or data behind": async (
+    { store, dump },
+  ) => {
+    assert.ok(store.checkWritable, "a built-in store that saves has checkWritable");
+    await store.checkWritable();
+    await store.checkWritable();
+    assert.deepStrictEqual(await store.list(), []);
+    const text = new TextDecoder().decode(await dump());
+    assert.doesNotMatch(text, /write-check/);
+  },
+
   "lists newest modified first and resolves ids, prefixes and latest": async ({ store }) => {
     assert.equal(await store.latest(), null);
     const a = store.create();

@@ -141,7 +141,7 @@ Deno.test("repair of a file whose header line is missing keeps the first message
   });
 });
 
-Deno.test("JSONL checkWritable: passes and leaves nothing; a directory under a file fails naming it", async () => {
+Deno.test("JSONL checkWritable: passes and leaves nothing; an unwritable directory fails naming it", async () => {
   await withDir(async (root) => {
     const good = new FileSystemJSONLStore({ dir: join(root, "sessions") });
     await good.checkWritable();
@@ -157,6 +157,13 @@ Deno.test("JSONL checkWritable: passes and leaves nothing; a directory under a f
       );
       await store.close();
     }
+    // A directory where not even root can create a file (procfs; chmod does not stop root).
+    const procfs = new FileSystemJSONLStore({ dir: "/proc/self" });
+    await rejectsAsStoreError(
+      () => procfs.checkWritable(),
+      /^Sessions directory \/proc\/self cannot be written: /,
+    );
+    await procfs.close();
     assert.throws(
       () => new FileSystemJSONLStore({ dir: "" }),
       (error) => error instanceof SessionStoreError && /path is empty/.test(error.message),
