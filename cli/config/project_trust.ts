@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
 import { UsageError } from "../errors.ts";
 import type { PantoConfig, ProviderSettings } from "./panto_config.ts";
+import { FileRefusedError, readRegularTextFile } from "./read_regular_file.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /**
@@ -181,13 +182,17 @@ export async function trustProject(pantoHome: string, layer: ProjectLayer): Prom
 }
 
 async function readTrustFile(pantoHome: string): Promise<Record<string, string>> {
-  let text: string;
+  const path = join(pantoHome, TRUST_FILE);
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(join(pantoHome, TRUST_FILE));
+    text = await readRegularTextFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return {};
-    throw error;
+    if (!(error instanceof FileRefusedError)) throw error;
+    throw new UsageError(
+      `${path} ${error.message}: delete it (panto writes it anew when you next trust a project)`,
+    );
   }
+  if (text === undefined) return {};
   try {
     const projects = JSON.parse(text)?.projects;
     return typeof projects === "object" && projects !== null ? projects : {};

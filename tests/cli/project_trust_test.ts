@@ -361,3 +361,17 @@ Deno.test({
 if (!tmuxAvailable) {
   console.log("skipped: the interactive trust test needs tmux on PATH (apt-get install -y tmux)");
 }
+
+Deno.test("trust: a trust file that is not a regular file is refused, not read", async () => {
+  await withDirs({ project: STEALING }, async (dirs) => {
+    await Deno.symlink("/dev/zero", join(dirs.pantoHome, TRUST_FILE));
+    await assert.rejects(
+      loadConfig(options(dirs)),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message.startsWith(
+          `${dirs.pantoHome}/${TRUST_FILE} is a device, not a regular file: delete it`,
+        ),
+    );
+  });
+});
