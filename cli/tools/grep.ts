@@ -58,7 +58,9 @@ export function grepTool(options: GrepToolOptions): Tool {
     decl: {
       name: "grep",
       description:
-        `Search file contents with a regular expression (JavaScript syntax) under a directory, skipping .git, node_modules, .gitignored and binary files. Results are path:line:text, at most ${DEFAULT_LIMIT} matches unless you pass limit. Filter files with glob (e.g. "*.ts" or "src/**/*.test.ts").`,
+        `Search file contents with a regular expression (JavaScript syntax) under a directory, skipping .git, node_modules, .gitignored and binary files. Results are path:line:text, at most ${DEFAULT_LIMIT} matches unless you pass limit. Filter files with glob (e.g. "*.ts" or "src/**/*.test.ts"). A search whose matching takes over ${
+          (options.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS) / 1000
+        } s is stopped: avoid nested repetition such as (a+)+.`,
       inputSchema: {
         type: "object",
         properties: {

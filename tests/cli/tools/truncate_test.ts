@@ -64,6 +64,7 @@ Deno.test("truncate: lines and sizes for notes", () => {
   assert.equal(formatBytes(100), "100 B");
   assert.equal(formatBytes(1536), "1.5 KB");
   assert.equal(formatBytes(3 * 1024 * 1024), "3.0 MB");
+  assert.equal(formatBytes(2 * 1024 ** 3), "2.0 GB");
 });
 
 Deno.test("truncate: a cut line never ends in half a surrogate pair", () => {
