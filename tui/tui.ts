@@ -132,7 +132,7 @@ export interface RenderStats {
 export interface TuiOptions {
   /** Key bindings (the engine uses "tui.suspend"). Default: {@linkcode Keybindings} defaults. */
   keybindings?: Keybindings;
-  /** Minimum time between two frames; requests inside it are merged (default 8 ms ≈ 120 fps). */
+  /** Minimum time between two frames; requests inside it are merged (default 16 ms, what a 60 Hz display shows). */
   minFrameIntervalMs?: number;
 }
 
@@ -261,7 +261,7 @@ export class TUI extends Container {
     super();
     this.terminal = terminal;
     this.keybindings = options.keybindings ?? new Keybindings();
-    this.#minFrameIntervalMs = options.minFrameIntervalMs ?? 8;
+    this.#minFrameIntervalMs = options.minFrameIntervalMs ?? 16;
     terminal.onInput((sequence) => this.#handleInput(sequence));
     terminal.onResize(() => {
       this.#repaintNext = true;
