@@ -32,7 +32,7 @@ export function writeStderr(text: string): void {
 }
 
 /** Largest prompt accepted on standard input (10 MiB). */
-export const MAX_STDIN_PROMPT_BYTES = 10 * 1024 * 1024;
+export const MAX_STDIN_PROMPT_BYTES: number = 10 * 1024 * 1024;
 
 /**
  * Reads all of standard input as text, stopping with an error once it

@@ -1,7 +1,7 @@
 import { formatByteSize } from "./byte_size.ts";
 
 /** Largest config, key bindings or AGENTS.md file panto reads (1 MiB). */
-export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+export const MAX_SETTINGS_FILE_BYTES: number = 1024 * 1024;
 
 /**
  * Why a file was refused: it is not a regular file (a named pipe would hang
