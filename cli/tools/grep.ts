@@ -54,12 +54,13 @@ interface GrepQuery {
  * ```
  */
 export function grepTool(options: GrepToolOptions): Tool {
+  const budgetMs = options.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
   return {
     decl: {
       name: "grep",
       description:
         `Search file contents with a regular expression (JavaScript syntax) under a directory, skipping .git, node_modules, .gitignored and binary files. Results are path:line:text, at most ${DEFAULT_LIMIT} matches unless you pass limit. Filter files with glob (e.g. "*.ts" or "src/**/*.test.ts"). A search whose matching takes over ${
-          (options.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS) / 1000
+          budgetMs / 1000
         } s is stopped: avoid nested repetition such as (a+)+.`,
       inputSchema: {
         type: "object",
@@ -105,7 +106,6 @@ export function grepTool(options: GrepToolOptions): Tool {
           ? globMatcher(args.glob)
           : () => true,
       };
-      const budgetMs = options.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
       const matcher = new LineMatcher(query.regex, budgetMs, signal);
       const walk = { root: options.root, signal, skip: await pantoHomePaths(options) };
       let found: Found;
