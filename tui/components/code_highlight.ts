@@ -5,7 +5,6 @@
  *
  * @module
  */
-// The common build (~40 popular languages) loads in a third of the full one's time.
 // The "common" build (about 40 popular languages) loads in a third of the
 // full build's time, which matters for start-up.
 import hljs from "highlight.js/lib/common";
@@ -101,6 +100,98 @@ function htmlToLines(html: string, theme: Theme, base: ThemeColor): string[] {
   return lines;
 }
 
+const BASE: ThemeColor = "mdCodeBlock";
+
+/**
+ * Longest run of lines highlighted as one piece. highlight.js cannot resume
+ * a highlight, so code is cut into chunks that each start in the language's
+ * top-level mode; a construct open longer than this (a huge block comment
+ * or template string) is restarted after it, which bounds a streamed
+ * fence's cost per delta.
+ */
+export const MAX_CHUNK_LINES = 40;
+
+/** One highlighted run of source lines. */
+interface Chunk {
+  /** Styled lines, one per source line. */
+  lines: string[];
+  /** Whether highlight.js ended the run in the language's top-level mode. */
+  atRoot: boolean;
+}
+
+function highlightChunk(lines: readonly string[], language: string, theme: Theme): Chunk {
+  const result = hljs.highlight(lines.join("\n"), { language, ignoreIllegals: true });
+  const top = (result as { _top?: unknown })._top;
+  return {
+    lines: htmlToLines(result.value, theme, BASE),
+    atRoot: top === hljs.getLanguage(language),
+  };
+}
+
+/** What {@linkcode CodeHighlighter.update} returns. */
+export interface HighlightUpdate {
+  /** Styled lines, one per line passed in. */
+  lines: string[];
+  /** How many leading lines are final: the next update starts after them. */
+  settled: number;
+}
+
+/**
+ * Line-by-line code colouring that can be extended as lines arrive.
+ * Source lines are cut into chunks: a chunk ends after a line (never the
+ * last one) where highlight.js is back in the top-level mode, or after
+ * {@linkcode MAX_CHUNK_LINES} lines. Each chunk is highlighted on its own,
+ * so a streamed fence re-highlights only its last chunk, and the cut
+ * depends on the lines alone: streamed or not, the output is the same.
+ */
+export class CodeHighlighter {
+  readonly #language: string | undefined;
+  readonly #theme: Theme;
+  /** Lines of the open chunk known not to end it, up to this index. */
+  #openThrough = -1;
+
+  /** Colours `language` (a highlight.js name or alias; unknown: plain) with `theme`. */
+  constructor(language: string | undefined, theme: Theme) {
+    this.#language = theme.colorEnabled && isKnownLanguage(language) ? language : undefined;
+    this.#theme = theme;
+  }
+
+  /**
+   * Colours `lines`: the lines after those settled by earlier updates.
+   * The first `stable` of them will never change; a chunk that ends before
+   * the last stable line is settled.
+   */
+  update(lines: readonly string[], stable: number): HighlightUpdate {
+    const language = this.#language;
+    if (language === undefined) {
+      const settled = Math.max(0, Math.min(stable, lines.length) - 1);
+      return { lines: lines.map((line) => this.#theme.fg(BASE, line)), settled };
+    }
+    const out: string[] = [];
+    let start = 0;
+    let settled = 0;
+    let through = this.#openThrough;
+    for (let k = through + 1; k < lines.length - 1; k++) {
+      const chunk = highlightChunk(lines.slice(start, k + 1), language, this.#theme);
+      if (!chunk.atRoot && k - start + 1 < MAX_CHUNK_LINES) {
+        if (start === settled && k < stable) through = k;
+        continue;
+      }
+      out.push(...chunk.lines);
+      start = k + 1;
+      if (start < stable) {
+        settled = start;
+        through = start - 1;
+      }
+    }
+    if (start < lines.length) {
+      out.push(...highlightChunk(lines.slice(start), language, this.#theme).lines);
+    }
+    this.#openThrough = through - settled;
+    return { lines: out, settled };
+  }
+}
+
 /**
  * Colours `code` for `language` (any highlight.js name or alias) and returns
  * one styled string per source line. Unknown or absent languages come back
@@ -114,10 +205,6 @@ function htmlToLines(html: string, theme: Theme, base: ThemeColor): string[] {
  * ```
  */
 export function highlightCode(code: string, language: string | undefined, theme: Theme): string[] {
-  const base: ThemeColor = "mdCodeBlock";
-  if (!theme.colorEnabled || !isKnownLanguage(language)) {
-    return code.split("\n").map((line) => theme.fg(base, line));
-  }
-  const html = hljs.highlight(code, { language: language ?? "", ignoreIllegals: true }).value;
-  return htmlToLines(html, theme, base);
+  const lines = code.split("\n");
+  return new CodeHighlighter(language, theme).update(lines, lines.length).lines;
 }

@@ -5,14 +5,14 @@
  * @module
  */
 import type { MarkedToken, Token, Tokens } from "marked";
-import { highlightCode } from "./code_highlight.ts";
+import { renderCode } from "./markdown_code.ts";
 import { decodeEntities, renderInline } from "./markdown_inline.ts";
 import type { MarkdownStyle } from "./markdown_inline.ts";
 import { renderTable } from "./markdown_table.ts";
 import { visibleWidth } from "../text_width.ts";
-import { breakText, wrapText } from "./wrap_text.ts";
+import { paragraphRows } from "./markdown_paragraph.ts";
+import { wrapText } from "./wrap_text.ts";
 
-const CODE_INDENT = "  ";
 const BULLETS = ["•", "◦", "▪"] as const;
 
 function renderHeading(token: Tokens.Heading, width: number, style: MarkdownStyle): string[] {
@@ -22,20 +22,7 @@ function renderHeading(token: Tokens.Heading, width: number, style: MarkdownStyl
   return wrapText(token.depth === 1 ? theme.underline(styled) : styled, width);
 }
 
-function renderCode(token: Tokens.Code, width: number, style: MarkdownStyle): string[] {
-  const { theme } = style;
-  const border = (text: string) => theme.fg("mdCodeBlockBorder", text);
-  const language = token.lang?.trim().split(/\s+/)[0] ?? "";
-  const indent = width > 2 * CODE_INDENT.length ? CODE_INDENT : "";
-  const lines = [...breakText(border("```" + language), width)];
-  for (const line of highlightCode(token.text, language, theme)) {
-    for (const piece of breakText(line, width - indent.length)) lines.push(indent + piece);
-  }
-  lines.push(...breakText(border("```"), width));
-  return lines;
-}
-
-function listMarker(list: Tokens.List, index: number, depth: number): string {
+function listMarker(list: ListShape, index: number, depth: number): string {
   if (list.ordered) return `${(list.start === "" ? 1 : list.start) + index}.`;
   return BULLETS[Math.min(depth, BULLETS.length - 1)] ?? "•";
 }
@@ -60,19 +47,35 @@ function renderListItem(
   return body.map((line, i) => (i === 0 ? firstPrefix : " ".repeat(hanging)) + line);
 }
 
+/** What numbering and spacing of a list's items depend on. */
+export interface ListShape {
+  ordered: boolean;
+  start: number | "";
+  loose: boolean;
+}
+
+/** The rows of item `index` of a list (with the blank line before it, in a loose list). */
+export function listItemRows(
+  list: ListShape,
+  item: Tokens.ListItem,
+  index: number,
+  width: number,
+  style: MarkdownStyle,
+  depth: number,
+): string[] {
+  const rows = renderListItem(item, listMarker(list, index, depth), width, depth, style);
+  return index > 0 && list.loose ? ["", ...rows] : rows;
+}
+
 function renderList(
   token: Tokens.List,
   width: number,
   style: MarkdownStyle,
   depth: number,
 ): string[] {
-  const lines: string[] = [];
-  token.items.forEach((item, index) => {
-    if (index > 0 && token.loose) lines.push("");
-    const marker = listMarker(token, index, depth);
-    lines.push(...renderListItem(item, marker, width, depth, style));
-  });
-  return lines;
+  return token.items.flatMap((item, index) =>
+    listItemRows(token, item, index, width, style, depth)
+  );
 }
 
 function renderQuote(token: Tokens.Blockquote, width: number, style: MarkdownStyle): string[] {
@@ -101,7 +104,7 @@ export function renderBlock(
     case "heading":
       return renderHeading(block, width, style);
     case "paragraph":
-      return wrapText(renderInline(block.tokens, style), width);
+      return paragraphRows(block.text, width, style);
     case "text":
       return wrapText(
         block.tokens !== undefined

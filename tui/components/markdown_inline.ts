@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { MarkedToken, Token } from "marked";
+import type { Links, MarkedToken, Token } from "marked";
 import type { Theme } from "../theme.ts";
 
 /** What block and inline rendering share. */
@@ -14,6 +14,16 @@ export interface MarkdownStyle {
   text: (text: string) => string;
   /** Wrap link text in OSC 8 hyperlinks. */
   hyperlinks: boolean;
+  /** The document's link definitions (shared, filled while lexing). */
+  links: Links;
+}
+
+/**
+ * Applies the text style line by line, so no style is open across a line
+ * break: a paragraph then renders the same in one piece or in segments.
+ */
+function styleText(text: string, style: MarkdownStyle): string {
+  return text.includes("\n") ? text.split("\n").map(style.text).join("\n") : style.text(text);
 }
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
@@ -53,9 +63,9 @@ function renderToken(token: MarkedToken, style: MarkdownStyle): string {
     case "text":
       return token.tokens !== undefined && token.tokens.length > 0
         ? renderInline(token.tokens, style)
-        : style.text(decodeEntities(token.text));
+        : styleText(decodeEntities(token.text), style);
     case "escape":
-      return style.text(token.text);
+      return styleText(token.text, style);
     case "strong":
       return theme.bold(renderInline(token.tokens, style));
     case "em":
@@ -76,7 +86,7 @@ function renderToken(token: MarkedToken, style: MarkdownStyle): string {
     case "html":
       return theme.fg("muted", token.text);
     default:
-      return style.text(decodeEntities(token.raw));
+      return styleText(decodeEntities(token.raw), style);
   }
 }
 

@@ -5,8 +5,11 @@
  *
  * @module
  */
-import type { Tokens } from "marked";
+import type { Token, Tokens } from "marked";
 import { renderInline } from "./markdown_inline.ts";
+import { lexBlocks } from "./markdown_lex.ts";
+import { hasContent } from "./markdown_open_block.ts";
+import type { BlockContext, BlockUpdate, OpenBlock } from "./markdown_open_block.ts";
 import type { MarkdownStyle } from "./markdown_inline.ts";
 import { visibleWidth } from "../text_width.ts";
 import { wrapText } from "./wrap_text.ts";
@@ -73,47 +76,185 @@ function ruleLine(widths: readonly number[], left: string, mid: string, right: s
   return left + widths.map((width) => "─".repeat(width + 2)).join(mid) + right;
 }
 
-/** One "header: value" line group per row, for screens too narrow for columns. */
-function stackedRows(
-  headers: readonly string[],
-  rows: readonly string[][],
-  width: number,
-): string[] {
-  const lines: string[] = [];
-  rows.forEach((row, index) => {
-    if (index > 0) lines.push("");
-    row.forEach((cell, column) => {
-      const header = headers[column] ?? "";
-      lines.push(...wrapText(header === "" ? cell : `${header}: ${cell}`, width));
-    });
+/** A table's rendered cells. */
+export interface TableCells {
+  headers: string[];
+  rows: string[][];
+}
+
+/** Renders every cell's inline content (headers bold). */
+export function tableCells(token: Tokens.Table, style: MarkdownStyle): TableCells {
+  const { theme } = style;
+  return {
+    headers: token.header.map((cell) => theme.bold(renderInline(cell.tokens, style))),
+    rows: token.rows.map((row) => row.map((cell) => renderInline(cell.tokens, style))),
+  };
+}
+
+/** Each column's widest line over `rows` (at least `floor`). */
+export function naturalWidths(
+  rows: readonly (readonly string[])[],
+  columns: number,
+  floor: readonly number[] = [],
+): number[] {
+  return Array.from({ length: columns }, (_, column) => {
+    let widest = floor[column] ?? 1;
+    for (const row of rows) widest = Math.max(widest, maxLineWidth(row[column] ?? ""));
+    return widest;
+  });
+}
+
+/** Column widths for `width`, or null when the rows must stack. */
+export function tableLayout(natural: readonly number[], width: number): number[] | null {
+  const columns = natural.length;
+  const available = width - (3 * columns + 1);
+  if (columns === 0 || available < MIN_COLUMN * columns) return null;
+  return fitColumns(natural, available);
+}
+
+/** How a table is drawn: column widths (null: stacked rows) and styling. */
+export interface TableFrame {
+  layout: number[] | null;
+  headers: readonly string[];
+  align: readonly Align[];
+  width: number;
+  border: (text: string) => string;
+}
+
+/** The rows above the body: top rule, header, middle rule (none when stacked). */
+export function tableHead(frame: TableFrame): string[] {
+  const { layout: widths, border } = frame;
+  if (widths === null) return [];
+  return [
+    border(ruleLine(widths, "┌", "┬", "┐")),
+    ...rowLines(frame.headers, widths, frame.align, border),
+    border(ruleLine(widths, "├", "┼", "┤")),
+  ];
+}
+
+/** The lines of body row `index`. */
+export function tableRow(frame: TableFrame, row: readonly string[], index: number): string[] {
+  if (frame.layout !== null) return rowLines(row, frame.layout, frame.align, frame.border);
+  const lines = index > 0 ? [""] : [];
+  row.forEach((cell, column) => {
+    const header = frame.headers[column] ?? "";
+    lines.push(...wrapText(header === "" ? cell : `${header}: ${cell}`, frame.width));
   });
   return lines;
 }
 
+/** The bottom rule (none when stacked). */
+export function tableFoot(frame: TableFrame): string[] {
+  return frame.layout === null ? [] : [frame.border(ruleLine(frame.layout, "└", "┴", "┘"))];
+}
+
 /** Renders a GFM table within `width` columns. */
 export function renderTable(token: Tokens.Table, width: number, style: MarkdownStyle): string[] {
-  const { theme } = style;
-  const headers = token.header.map((cell) => theme.bold(renderInline(cell.tokens, style)));
-  const rows = token.rows.map((row) => row.map((cell) => renderInline(cell.tokens, style)));
-  const columns = headers.length;
-  const available = width - (3 * columns + 1);
-  if (columns === 0 || available < MIN_COLUMN * columns) {
-    return stackedRows(headers, rows, width);
-  }
-  const natural = headers.map((header, column) => {
-    const cellWidths = rows.map((row) => maxLineWidth(row[column] ?? ""));
-    return Math.max(1, maxLineWidth(header), ...cellWidths);
-  });
-  const widths = fitColumns(natural, available);
-  const border = (text: string) => theme.fg("mdTableBorder", text);
-  const lines = [border(ruleLine(widths, "┌", "┬", "┐"))];
-  lines.push(...rowLines(headers, widths, token.align, border));
-  lines.push(border(ruleLine(widths, "├", "┼", "┤")));
-  for (const row of rows) lines.push(...rowLines(row, widths, token.align, border));
-  lines.push(border(ruleLine(widths, "└", "┴", "┘")));
+  const { headers, rows } = tableCells(token, style);
+  const natural = naturalWidths(rows, headers.length, naturalWidths([headers], headers.length));
+  const frame: TableFrame = {
+    layout: tableLayout(natural, width),
+    headers,
+    align: token.align,
+    width,
+    border: (text) => style.theme.fg("mdTableBorder", text),
+  };
+  const lines = tableHead(frame);
+  rows.forEach((row, index) => lines.push(...tableRow(frame, row, index)));
+  lines.push(...tableFoot(frame));
   return lines;
 }
 
 function maxLineWidth(text: string): number {
   return Math.max(0, ...text.split("\n").map(visibleWidth));
+}
+
+function sameLayout(a: readonly number[] | null, b: readonly number[] | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.length === b.length && a.every((width, i) => width === b[i]);
+}
+
+/**
+ * An open table: body rows before the last are settled, and their cells
+ * kept. Column widths depend on every row, so settled rows are reused only
+ * while the layout is unchanged; a row that widens a column re-renders the
+ * table once (widths only grow, and stop changing once the table fills the
+ * width).
+ */
+export class OpenTable implements OpenBlock {
+  /** The header and delimiter lines: the tail is lexed after them. */
+  readonly #head: string;
+  #settledOffset: number;
+  #settledRows = 0;
+  #started = false;
+  /** Rendered cells of the settled body rows. */
+  readonly #cells: string[][] = [];
+  /** Column widths of the header and the settled rows. */
+  #natural: number[] | null = null;
+  #frame: TableFrame | null = null;
+  readonly #context: BlockContext;
+
+  private constructor(head: string, start: number, context: BlockContext) {
+    this.#head = head;
+    this.#settledOffset = start + head.length;
+    this.#context = context;
+  }
+
+  /** An open block for a table whose delimiter line is complete, or null. */
+  static from(token: Token, start: number, context: BlockContext): OpenTable | null {
+    if (token.type !== "table") return null;
+    const head = /^[^\n]*\n[^\n]*\n/.exec(token.raw)?.[0];
+    return head === undefined ? null : new OpenTable(head, start, context);
+  }
+
+  get settledOffset(): number {
+    return this.#settledOffset;
+  }
+
+  update(tail: string): BlockUpdate | null {
+    const { width, style } = this.#context;
+    const tokens = lexBlocks(this.#head + tail, style.links);
+    const table = tokens[0] as Tokens.Table | undefined;
+    if (table?.type !== "table" || !table.raw.startsWith(this.#head)) return null;
+    const { headers, rows } = tableCells(table, style);
+    this.#natural ??= naturalWidths([headers], headers.length);
+    const natural = naturalWidths(rows, headers.length, this.#natural);
+    const layout = tableLayout(natural, width);
+    const previous = this.#frame;
+    const frame: TableFrame = previous !== null && sameLayout(previous.layout, layout)
+      ? previous
+      : {
+        layout,
+        headers,
+        align: table.align,
+        width,
+        border: (t) => style.theme.fg("mdTableBorder", t),
+      };
+    const relayout = frame !== previous;
+    const lines = relayout ? tableHead(frame) : [];
+    if (relayout) this.#cells.forEach((row, i) => lines.push(...tableRow(frame, row, i)));
+    const base = relayout ? 0 : this.#settledRows;
+    let settledLines = base + lines.length;
+    let offset = 0;
+    rows.forEach((row, i) => {
+      lines.push(...tableRow(frame, row, this.#cells.length + i));
+      if (i === rows.length - 1) return;
+      settledLines = base + lines.length;
+      offset = tail.indexOf("\n", offset) + 1;
+    });
+    lines.push(...tableFoot(frame));
+    const update: BlockUpdate = { from: base, rows: lines };
+    const after = tokens.slice(1);
+    if (hasContent(after)) {
+      update.ended = { end: this.#settledOffset + table.raw.length - this.#head.length, after };
+    }
+    const settled = rows.slice(0, -1);
+    this.#cells.push(...settled);
+    this.#natural = naturalWidths(settled, headers.length, this.#natural);
+    this.#settledOffset += offset;
+    this.#settledRows = settledLines;
+    this.#frame = frame;
+    this.#started = true;
+    return update;
+  }
 }

@@ -152,16 +152,23 @@ Deno.test("markdown: firstLineChanged is honest and stays near the tail while st
   for (let i = 0; i < SAMPLE.length; i += 5) {
     md.append(SAMPLE.slice(i, i + 5));
     const first = md.firstLineChanged();
-    const lines = md.render(60);
-    assert.notEqual(first, null);
-    for (let line = 0; line < Math.min(first ?? 0, previous.length); line++) {
+    const lines = [...md.render(60)];
+    if (first === null) assert.deepEqual(lines, previous, "null only when nothing changed");
+    for (let line = 0; line < Math.min(first ?? lines.length, previous.length); line++) {
       assert.equal(
         lines[line],
         previous[line],
         `line ${line} changed below the reported cut ${first}`,
       );
     }
-    if ((first ?? 0) >= previous.length - 12) nearTail++;
+    if (first !== null && first < previous.length && first < lines.length) {
+      assert.notEqual(
+        lines[first],
+        previous[first],
+        `line ${first} is reported but did not change`,
+      );
+    }
+    if ((first ?? lines.length) >= previous.length - 12) nearTail++;
     deltas++;
     assert.equal(md.firstLineChanged(), null, "clean right after a render");
     previous = lines;
@@ -189,7 +196,7 @@ Deno.test("markdown: setText with a shared prefix only re-renders from the chang
   const md = new Markdown("# A\n\npara one\n\npara two", { theme: PLAIN });
   md.render(40);
   md.setText("# A\n\npara one\n\npara 2");
-  assert.equal(md.firstLineChanged(), 3, "the changed block starts at its separator line");
+  assert.equal(md.firstLineChanged(), 4, "the first line that differs: the changed paragraph's");
   assert.deepEqual(md.render(40), ["# A", "", "para one", "", "para 2"]);
   md.setText("# B");
   assert.equal(md.firstLineChanged(), 0);
@@ -208,8 +215,8 @@ Deno.test("markdown: editing a middle block equals a fresh render (moved blocks 
 
 Deno.test("markdown: a width change re-renders everything; invalidate forces it too", () => {
   const md = new Markdown("word ".repeat(20), { theme: PLAIN });
-  const wide = md.render(80);
-  const narrow = md.render(20);
+  const wide = [...md.render(80)];
+  const narrow = [...md.render(20)];
   assert.ok(narrow.length > wide.length);
   md.invalidate();
   assert.equal(md.firstLineChanged(), 0);

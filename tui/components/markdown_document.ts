@@ -1,0 +1,271 @@
+/**
+ * The incremental markdown renderer behind {@linkcode Markdown}: finished
+ * top-level blocks keep their rendered lines, and the last block stays open
+ * (see `markdown_open_block.ts`) so that a streamed delta costs only the
+ * part of that block that can still change.
+ *
+ * @module
+ */
+import type { Token } from "marked";
+import { renderBlock } from "./markdown_blocks.ts";
+import { OpenCode } from "./markdown_code.ts";
+import type { MarkdownStyle } from "./markdown_inline.ts";
+import { lexBlocks } from "./markdown_lex.ts";
+import { OpenList } from "./markdown_list.ts";
+import type {
+  BlockContext,
+  BlockUpdate,
+  NestedDocument,
+  OpenBlock,
+} from "./markdown_open_block.ts";
+import { OpenParagraph } from "./markdown_paragraph.ts";
+import { OpenQuote } from "./markdown_quote.ts";
+import { SourceText } from "./markdown_source.ts";
+import { OpenTable } from "./markdown_table.ts";
+
+/** A finished top-level block. */
+interface ClosedBlock {
+  start: number;
+  end: number;
+  /** Line count before the block (and its separator line). */
+  top: number;
+}
+
+/** The last content block. */
+interface OpenEntry {
+  start: number;
+  /** Line count before the block (and its separator line). */
+  top: number;
+  /** Incremental renderer, or null: re-lexed from `start` on every change. */
+  block: OpenBlock | null;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function openBlock(token: Token, start: number, context: BlockContext): OpenBlock | null {
+  return OpenParagraph.from(token, start, context) ?? OpenCode.from(token, start, context) ??
+    OpenList.from(token, start, context) ?? OpenTable.from(token, start, context) ??
+    OpenQuote.from(token, start, context);
+}
+
+/** A markdown source rendered incrementally; the lines array is updated in place. */
+export class MarkdownDocument implements NestedDocument {
+  readonly #source = new SourceText();
+  readonly #style: MarkdownStyle;
+  #closed: ClosedBlock[] = [];
+  #open: OpenEntry | null = null;
+  readonly #lines: string[] = [];
+  #width = -1;
+  /** Lowest source offset changed since the last update, or Infinity. */
+  #changedAt = 0;
+  /** Lowest line changed since the last render, or null. */
+  #cut: number | null = null;
+  /** Rendered lines by block source, for the current width. */
+  readonly #rendered = new Map<string, readonly string[]>();
+
+  /** Whether this document owns `style.links` (a nested one shares its parent's). */
+  readonly #ownsLinks: boolean;
+
+  /** Renders with `style`, whose `links` collects the definitions of a top-level document. */
+  constructor(style: MarkdownStyle, nested = false) {
+    this.#style = style;
+    this.#ownsLinks = !nested;
+  }
+
+  /** The source. */
+  get text(): string {
+    return this.#source.toString();
+  }
+
+  /** Replaces the source; a shared prefix with the old source stays cached. */
+  setText(text: string): void {
+    const previous = this.#source.toString();
+    if (text === previous) return;
+    this.#markChanged(commonPrefixLength(previous, text));
+    this.#source.set(text);
+  }
+
+  /** Appends a streamed delta. */
+  append(delta: string): void {
+    if (delta === "") return;
+    this.#markChanged(this.#source.length);
+    this.#source.append(delta);
+  }
+
+  /** Replaces the source from `offset` on. */
+  replaceFrom(offset: number, text: string): void {
+    this.#markChanged(offset);
+    this.#source.replaceFrom(offset, text);
+  }
+
+  /** Lines for `width` (the same array every time, updated in place). */
+  render(width: number): readonly string[] {
+    this.#refresh(width);
+    this.#cut = null;
+    return this.#lines;
+  }
+
+  /** First line that differs from the last render, or null. */
+  firstLineChanged(): number | null {
+    if (this.#width === -1) return 0;
+    this.#refresh(this.#width);
+    return this.#cut;
+  }
+
+  /** Forgets rendered lines (e.g. after a theme change). */
+  invalidate(): void {
+    this.#width = -1;
+  }
+
+  #markChanged(offset: number): void {
+    this.#changedAt = Math.min(this.#changedAt, offset);
+  }
+
+  #noteCut(line: number): void {
+    this.#cut = Math.min(this.#cut ?? line, line);
+  }
+
+  #refresh(width: number): void {
+    if (width !== this.#width) {
+      this.#width = width;
+      this.#rendered.clear();
+      this.#relex(0);
+      return;
+    }
+    if (this.#changedAt === Number.POSITIVE_INFINITY) return;
+    const block = this.#open?.block ?? null;
+    if (block !== null && this.#changedAt >= block.settledOffset) {
+      const update = block.update(this.#source.from(block.settledOffset));
+      if (update !== null) {
+        this.#changedAt = Number.POSITIVE_INFINITY;
+        this.#apply(update);
+        return;
+      }
+    }
+    this.#relex(this.#firstAffected());
+  }
+
+  /** Index of the first block to re-lex (the open block is `#closed.length`). */
+  #firstAffected(): number {
+    if (this.#open === null) return 0;
+    if (this.#changedAt >= this.#open.start) return this.#closed.length;
+    const index = this.#closed.findIndex((block) => block.end > this.#changedAt);
+    return index === -1 ? this.#closed.length : index;
+  }
+
+  /** Re-lexes from block `index` to the end. */
+  #relex(index: number): void {
+    const from = this.#closed[index] ?? this.#open;
+    const start = index === 0 ? 0 : from?.start ?? 0;
+    const top = index === 0 ? 0 : from?.top ?? 0;
+    if (start === 0 && this.#ownsLinks) {
+      for (const key of Object.keys(this.#style.links)) delete this.#style.links[key];
+    }
+    this.#closed.length = Math.min(index, this.#closed.length);
+    this.#open = null;
+    const previous = this.#lines.slice(top);
+    const cut = this.#cut;
+    this.#lines.length = top;
+    this.#changedAt = Number.POSITIVE_INFINITY;
+    this.#add(lexBlocks(this.#source.from(start), this.#style.links), start);
+    this.#cut = cut;
+    const lines = this.#lines;
+    let same = 0;
+    while (same < previous.length && previous[same] === lines[top + same]) same++;
+    if (same < previous.length || lines.length !== top + same) this.#noteCut(top + same);
+  }
+
+  /** Appends blocks for `tokens` (starting at `offset`); the last content block stays open. */
+  #add(tokens: readonly Token[], offset: number): void {
+    let last = tokens.length - 1;
+    while (last >= 0 && tokens[last]?.type === "space") last--;
+    let start = offset;
+    for (let i = 0; i <= last; i++) {
+      const token = tokens[i]!;
+      if (i === last) this.#openAt(token, start);
+      else this.#closeAt(token, start);
+      start += token.raw.length;
+    }
+    const block = this.#open?.block ?? null;
+    if (block !== null) this.#source.settle(block.settledOffset);
+  }
+
+  #closeAt(token: Token, start: number): void {
+    const top = this.#lines.length;
+    this.#closed.push({ start, end: start + token.raw.length, top });
+    this.#push(this.#cachedRender(token));
+  }
+
+  #openAt(token: Token, start: number): void {
+    const top = this.#lines.length;
+    const context: BlockContext = {
+      width: this.#width,
+      style: this.#style,
+      nested: () => new MarkdownDocument(this.#style, true),
+    };
+    const block = openBlock(token, start, context);
+    const first = block?.update(this.#source.from(block.settledOffset)) ?? null;
+    if (block === null || first === null || first.ended !== undefined) {
+      this.#open = { start, top, block: null };
+      this.#push(this.#cachedRender(token));
+      return;
+    }
+    this.#open = { start, top, block };
+    this.#push(first.rows);
+  }
+
+  #push(rows: readonly string[]): void {
+    if (rows.length === 0) return;
+    this.#noteCut(this.#lines.length);
+    if (this.#lines.length > 0) this.#lines.push("");
+    for (const row of rows) this.#lines.push(row);
+  }
+
+  /** Writes the open block's new rows; closes it when content follows. */
+  #apply(update: BlockUpdate): void {
+    const open = this.#open!;
+    const total = update.from + update.rows.length;
+    const rowStart = open.top > 0 && total > 0 ? open.top + 1 : open.top;
+    const lines = this.#lines;
+    if (rowStart !== open.top && lines.length === open.top) {
+      lines.push("");
+      this.#noteCut(open.top);
+    }
+    const at = rowStart + update.from;
+    let same = 0;
+    while (same < update.rows.length && lines[at + same] === update.rows[same]) same++;
+    if (same < update.rows.length || lines.length !== at + update.rows.length) {
+      this.#noteCut(Math.min(at + same, lines.length));
+    }
+    for (let i = same; i < update.rows.length; i++) lines[at + i] = update.rows[i]!;
+    lines.length = total === 0 ? open.top : at + update.rows.length;
+    if (update.ended !== undefined) {
+      this.#closed.push({ start: open.start, end: update.ended.end, top: open.top });
+      this.#open = null;
+      this.#add(update.ended.after, update.ended.end);
+      return;
+    }
+    if (open.block !== null) this.#source.settle(open.block.settledOffset);
+  }
+
+  /**
+   * A closed block's lines, reused from an earlier render of the same source
+   * (a block moved by an edit above it). Reference-style links make a block
+   * depend on definitions elsewhere, so the cache is bypassed once any exist.
+   */
+  #cachedRender(token: Token): readonly string[] {
+    const cacheable = Object.keys(this.#style.links).length === 0;
+    const cached = cacheable ? this.#rendered.get(token.raw) : undefined;
+    if (cached !== undefined) return cached;
+    const lines = renderBlock(token, this.#width, this.#style);
+    if (!cacheable) return lines;
+    if (this.#rendered.size > 2 * this.#closed.length + 16) this.#rendered.clear();
+    this.#rendered.set(token.raw, lines);
+    return lines;
+  }
+}
