@@ -27,8 +27,8 @@ import { KillRing } from "./kill_ring.ts";
 import { singleLine } from "./select_list.ts";
 import { UndoStack } from "./undo_stack.ts";
 
-// deno-lint-ignore no-control-regex
 // C1 too: a terminal acts on U+009B (CSI) and U+009D (OSC) as on their ESC forms.
+// deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const TAB_SPACES = "    ";
 
