@@ -1,0 +1,449 @@
+/**
+ * The whole program beside pi while long answers of several shapes stream
+ * into a resumed conversation, in the same run, through the machinery of
+ * `cli_bench.ts` (`cli_harness.ts`): both programs in a 120×40 tmux pane
+ * against one fake LLM server, each with a private HOME, a saved session of
+ * 300 earlier messages resumed, the answer sent in 20-character deltas every
+ * 2 ms. Shapes: one fenced TypeScript block of 1,000 lines, one paragraph of
+ * about 1,000 wrapped lines, 500 short paragraphs with inline styles, a
+ * 1,000-item list, a table of 300 rows × 8 columns wider than the pane, and
+ * a 1,000-line thinking block followed by a short answer.
+ *
+ * Per shape and program: CPU of the process tree (/proc utime+stime, children
+ * included) and bytes written to the pty (tmux pipe-pane), from Enter until
+ * the pane has been quiet 0.5 s, with the ratio panto/pi beside the targets
+ * (CPU ≤ 0.33×, bytes ≤ 0.2×); and, in the pane's whole history afterwards
+ * (scrollback and screen), the lines of the answer found on more than one
+ * row (dup) or on none (missing). Every line of every answer carries its own
+ * `Q<5 digits>` token, so an answer line on two rows was repainted into the
+ * scrollback, and one on no row was wiped from it. For the code block, five
+ * keystrokes typed while it streams are timed from send-keys until the
+ * editor shows them (wall time, capture-pane polled back to back).
+ *
+ * Run: `deno run -A bench/stream_shapes_bench.ts`. Knobs (environment):
+ * `BENCH_SHAPES_RUNS` (1; medians over runs, duplicates the most of any run),
+ * `BENCH_SHAPES` (comma-separated shape names, all by default),
+ * `BENCH_SHAPES_HISTORY` (earlier messages, 300), `BENCH_SHAPES_LINES` (1000),
+ * `BENCH_SHAPES_TABLE_ROWS` (300), `BENCH_SHAPES_DELTA_CHARS` (20),
+ * `BENCH_SHAPES_DELTA_MS` (2), `BENCH_QUICK=1` (sizes ÷5: a smoke run),
+ * `BENCH_PI_NODE_PREFIX` (adds pi on node, as in `cli_bench.ts`).
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import { tmuxAvailable, type TmuxSession } from "../tests/support/tmux.ts";
+import {
+  ANSWER_END,
+  type AnswerBlock,
+  answerStream,
+  errorText,
+  knob,
+  loadAverage,
+  measureStream,
+  median,
+  nowEpochMs,
+  type PaneSize,
+  preparePrograms,
+  type Program,
+  sleep,
+  type StreamPlan,
+  waitForScreen,
+} from "./cli_harness.ts";
+
+const QUICK = Deno.env.get("BENCH_QUICK") === "1";
+const scale = (n: number) => QUICK ? Math.max(2, Math.round(n / 5)) : n;
+const RUNS = knob("BENCH_SHAPES_RUNS", 1);
+const HISTORY_MESSAGES = knob("BENCH_SHAPES_HISTORY", scale(300), 2);
+const LINES = knob("BENCH_SHAPES_LINES", scale(1000), 10);
+const TABLE_ROWS = knob("BENCH_SHAPES_TABLE_ROWS", scale(300), 2);
+const DELTA_CHARS = knob("BENCH_SHAPES_DELTA_CHARS", 20);
+const DELTA_MS = knob("BENCH_SHAPES_DELTA_MS", 2, 0);
+const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX");
+const PANE: PaneSize = { cols: 120, rows: 40 };
+/** The targets of the whole-program figure: ours at most this fraction of pi's. */
+const TARGET = { cpu: 0.33, bytes: 0.2 };
+
+// --- shapes ----------------------------------------------------------------------
+
+/** A token unique to one line of an answer. */
+const token = (n: number) => `Q${String(n).padStart(5, "0")}`;
+const TOKENS = /\bQ\d{5}\b/g;
+
+function codeBlock(lines: number): string {
+  const templates = [
+    (t: string, n: number) => `// ${t}: step ${n} normalises the input before counting`,
+    (t: string) => `export function ${t}(input: string, factor = 2): number {`,
+    (t: string, n: number) => `  const ${t} = input.trim().split(/\\s+/).length * ${n};`,
+    (t: string, n: number) => `  if (${t} > ${n}) return Math.max(${t}, factor); // ${t} is large`,
+    (t: string) => `  return input.length + "${t}".length; }`,
+  ];
+  const body = Array.from(
+    { length: lines },
+    (_, i) => templates[i % templates.length]!(token(i), i),
+  );
+  return ["```ts", ...body, "```"].join("\n");
+}
+
+/** One paragraph about `lines` rows long once wrapped at the pane's width. */
+function paragraph(lines: number): string {
+  const sentences: string[] = [];
+  let chars = 0;
+  for (let n = 0; chars < lines * (PANE.cols - 10); n++) {
+    const sentence = `${
+      token(n)
+    } says that step ${n} keeps the cache warm and the cut near the tail.`;
+    sentences.push(sentence);
+    chars += sentence.length + 1;
+  }
+  return sentences.join(" ");
+}
+
+function shortParagraphs(lines: number): string {
+  const styles = [
+    (t: string, n: number) => `Paragraph ${t} sets **flag ${n}** before the build runs.`,
+    (t: string, n: number) => `Then ${t} calls \`build(${n})\` and _waits_ for the result.`,
+    (t: string, n: number) =>
+      `See [the guide ${n}](https://example.com/guide/${n}) about ${t}, it is **short**.`,
+    (t: string, n: number) => `${t}: _italic_, **bold**, \`code\` and plain text ${n}.`,
+  ];
+  const count = Math.ceil(lines / 2);
+  return Array.from({ length: count }, (_, i) => styles[i % styles.length]!(token(i), i))
+    .join("\n\n");
+}
+
+function list(items: number): string {
+  return Array.from(
+    { length: items },
+    (_, i) => `- ${token(i)}: item ${i} with \`code ${i}\` and **bold** text`,
+  ).join("\n");
+}
+
+function wideTable(rows: number): string {
+  const header = "| id | service | state | memory | owner | updated | region | note |";
+  const rule = "|---|---|---|---:|---|---|---|---|";
+  const row = (i: number) =>
+    `| ${token(i)} | service-${i} | ${i % 3 ? "running" : "stopped"} | ${
+      (i * 1.5).toFixed(1)
+    } MiB` +
+    ` | owner-${i % 17} | 2026-11-${String(1 + (i % 28)).padStart(2, "0")} | eu-west-${i % 3}` +
+    ` | restarted ${i % 5} times after the nightly deploy |`;
+  return [header, rule, ...Array.from({ length: rows }, (_, i) => row(i))].join("\n");
+}
+
+function thinkingLines(lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) => `${token(i)}: consider whether step ${i} needs the cache; it probably does.`,
+  ).join("\n");
+}
+
+/** One answer to stream, and what it is. */
+interface Shape {
+  name: string;
+  what: string;
+  blocks: AnswerBlock[];
+}
+
+const withEnd = (markdown: string) => `${markdown}\n\n${ANSWER_END}`;
+
+function shapes(): Shape[] {
+  const text = (markdown: string): AnswerBlock[] => [{ type: "text", text: withEnd(markdown) }];
+  return [
+    { name: "code", what: `${LINES}-line fenced TypeScript block`, blocks: text(codeBlock(LINES)) },
+    { name: "paragraph", what: `one ~${LINES}-row paragraph`, blocks: text(paragraph(LINES)) },
+    {
+      name: "short_paragraphs",
+      what: `${Math.ceil(LINES / 2)} short paragraphs, inline styles`,
+      blocks: text(shortParagraphs(LINES)),
+    },
+    { name: "list", what: `${LINES}-item list`, blocks: text(list(LINES)) },
+    {
+      name: "table",
+      what: `${TABLE_ROWS} rows × 8 columns, wider than the pane`,
+      blocks: text(wideTable(TABLE_ROWS)),
+    },
+    {
+      name: "thinking",
+      what: `${LINES}-line thinking block, then a line`,
+      blocks: [
+        { type: "thinking", text: thinkingLines(LINES) },
+        { type: "text", text: withEnd("Done thinking.") },
+      ],
+    },
+  ];
+}
+
+function selectedShapes(): Shape[] {
+  const all = shapes();
+  const wanted = Deno.env.get("BENCH_SHAPES")?.split(",").map((s) => s.trim()).filter(Boolean);
+  if (!wanted) return all;
+  const unknown = wanted.filter((name) => !all.some((shape) => shape.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_SHAPES names unknown shapes ${JSON.stringify(unknown)}; known: ${
+        all.map((s) => s.name).join(", ")
+      }`,
+    );
+  }
+  return all.filter((shape) => wanted.includes(shape.name));
+}
+
+// --- measuring -------------------------------------------------------------------
+
+/**
+ * Answer lines shown more than once in the pane's history: tokens found on
+ * more than one row. The model printed each once, so a second row is a copy
+ * (or a stale version, e.g. a table row before its columns widened) left in
+ * the scrollback by a repaint.
+ */
+function tokenRows(lines: readonly string[]): Map<string, number> {
+  const rows = new Map<string, number>();
+  for (const line of lines) {
+    for (const found of new Set(line.match(TOKENS))) rows.set(found, (rows.get(found) ?? 0) + 1);
+  }
+  return rows;
+}
+
+/** Duplicated answer lines, and answer lines missing from the history (scrollback wiped). */
+function historyCheck(shape: Shape, history: readonly string[]) {
+  const rows = tokenRows(history);
+  const expected = tokenRows(shape.blocks.map((block) => block.text));
+  return {
+    duplicates: [...rows.values()].filter((count) => count > 1).length,
+    missing: [...expected.keys()].filter((found) => !rows.has(found)).length,
+  };
+}
+
+const PROBE_KEYS = "probe";
+
+/**
+ * Types {@linkcode PROBE_KEYS} one key at a time once the stream is a quarter
+ * through, timing each from send-keys until the editor row (the row below a
+ * rule) shows it; empty when the answer had finished by the last key.
+ */
+async function keystrokeEcho(tmux: TmuxSession): Promise<number[]> {
+  await waitForScreen(tmux, new RegExp(token(Math.floor(LINES / 4))), 120_000, 20);
+  const latencies: number[] = [];
+  for (let typed = 1; typed <= PROBE_KEYS.length; typed++) {
+    const expected = PROBE_KEYS.slice(0, typed);
+    const sentAt = nowEpochMs();
+    await tmux.type(expected.at(-1)!);
+    for (;;) {
+      const seenAt = nowEpochMs();
+      const screen = await tmux.screen();
+      const echoed = screen.some((line, i) =>
+        /^─{20,}$/.test(line) && screen[i + 1]?.trim() === expected
+      );
+      if (echoed) {
+        latencies.push(seenAt - sentAt);
+        break;
+      }
+      if (nowEpochMs() - sentAt > 10_000) throw new Error(`keystroke ${typed} never echoed`);
+    }
+    await sleep(100);
+  }
+  const finished = (await tmux.screen()).some((line) => line.includes(ANSWER_END));
+  return finished ? [] : latencies;
+}
+
+/** One program's figures for one shape: medians over runs, duplicates at their worst. */
+type Cell = Figures | { na: string };
+
+interface Figures {
+  cpuMs: number;
+  kib: number;
+  duplicates: number;
+  missing: number;
+  /** Keystroke echo times of every run (code shape only). */
+  keysMs: number[];
+}
+
+async function measureShape(
+  shape: Shape,
+  programs: Program[],
+  cwd: string,
+  server: FakeLlmServer,
+): Promise<Map<string, Cell>> {
+  const plan: StreamPlan = {
+    reply: answerStream(shape.blocks, DELTA_CHARS),
+    deltaMs: DELTA_MS,
+    historyMessages: HISTORY_MESSAGES,
+    pane: PANE,
+    ...(shape.name === "code" ? { probe: keystrokeEcho } : {}),
+  };
+  const samples = new Map<string, Figures[]>();
+  const failures = new Map<string, string>();
+  // Interleaved, so a change of load hits every program alike.
+  for (let round = 0; round < RUNS; round++) {
+    for (const program of programs) {
+      if (failures.has(program.name)) continue;
+      try {
+        const result = await measureStream(program, cwd, server, plan);
+        const sample = {
+          cpuMs: result.cpuMs,
+          kib: result.bytes / 1024,
+          ...historyCheck(shape, result.history),
+          keysMs: result.probed,
+        };
+        samples.set(program.name, [...samples.get(program.name) ?? [], sample]);
+      } catch (error) {
+        failures.set(program.name, errorText(error));
+      }
+    }
+  }
+  const cells = new Map<string, Cell>();
+  for (const program of programs) {
+    const failure = failures.get(program.name);
+    const runs = samples.get(program.name) ?? [];
+    cells.set(
+      program.name,
+      failure !== undefined ? { na: failure } : {
+        cpuMs: median(runs.map((r) => r.cpuMs)),
+        kib: median(runs.map((r) => r.kib)),
+        duplicates: Math.max(...runs.map((r) => r.duplicates)),
+        missing: Math.max(...runs.map((r) => r.missing)),
+        keysMs: runs.flatMap((r) => r.keysMs),
+      },
+    );
+  }
+  return cells;
+}
+
+// --- report ----------------------------------------------------------------------
+
+function ratioCell(ours: number, theirs: number, target: number): string {
+  const ratio = ours / theirs;
+  return `${ratio.toFixed(2)}× ${ratio <= target ? "ok" : "over"}`;
+}
+
+function printTable(
+  results: { shape: Shape; cells: Map<string, Cell> }[],
+  programs: Program[],
+): void {
+  const [ours, ...peers] = programs;
+  const header = [
+    "shape",
+    `${ours!.name} CPU`,
+    `${ours!.name} bytes`,
+    `${ours!.name} dup/missing`,
+    ...peers.flatMap((p) => [
+      `${p.name} CPU`,
+      `${p.name} bytes`,
+      `${p.name} dup/missing`,
+      `CPU ratio (≤${TARGET.cpu})`,
+      `bytes ratio (≤${TARGET.bytes})`,
+    ]),
+  ];
+  const figures = (cell: Cell | undefined) =>
+    cell === undefined || "na" in cell ? [`n/a (${cell?.na ?? "not run"})`, "", ""] : [
+      `${cell.cpuMs.toFixed(0)} ms`,
+      `${cell.kib.toFixed(0)} KiB`,
+      `${cell.duplicates}/${cell.missing}`,
+    ];
+  const lines = results.map(({ shape, cells }) => {
+    const base = cells.get(ours!.name);
+    return [
+      shape.name,
+      ...figures(base),
+      ...peers.flatMap((peer) => {
+        const theirs = cells.get(peer.name);
+        const both = base && theirs && !("na" in base) && !("na" in theirs);
+        return [
+          ...figures(theirs),
+          both ? ratioCell(base.cpuMs, theirs.cpuMs, TARGET.cpu) : "",
+          both ? ratioCell(base.kib, theirs.kib, TARGET.bytes) : "",
+        ];
+      }),
+    ];
+  });
+  printMarkdownTable(header, lines);
+}
+
+function printMarkdownTable(header: string[], lines: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const l of lines) console.log(line(l));
+}
+
+/** Keystroke echo while the code block streams, one row per program. */
+function printKeystrokes(cells: Map<string, Cell> | undefined, programs: Program[]): void {
+  if (cells === undefined) return;
+  const lines = programs.map((program) => {
+    const cell = cells.get(program.name);
+    if (cell === undefined || "na" in cell) return [program.name, "n/a", "", ""];
+    if (cell.keysMs.length === 0) return [program.name, "n/a (the answer ended first)", "", ""];
+    const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+    return [
+      program.name,
+      fmt(median(cell.keysMs)),
+      fmt(Math.max(...cell.keysMs)),
+      String(cell.keysMs.length),
+    ];
+  });
+  console.log("\nkeystroke to echo on screen while the code block streams (wall time):");
+  printMarkdownTable(["program", "median", "max", "keys"], lines);
+}
+
+async function commit(): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["rev-parse", "--short", "HEAD"],
+    cwd: new URL("..", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "null",
+  }).output().catch(() => undefined);
+  return out?.success ? new TextDecoder().decode(out.stdout).trim() : "unknown";
+}
+
+async function main(): Promise<void> {
+  if (!tmuxAvailable) {
+    console.log(
+      "stream_shapes_bench: tmux not found, nothing measured (it runs both programs in tmux)",
+    );
+    return;
+  }
+  const selected = selectedShapes();
+  const root = await Deno.makeTempDir({ prefix: "panto-shapes-bench-" });
+  const server = await FakeLlmServer.start();
+  try {
+    const cwd = join(root, "work");
+    await Deno.mkdir(cwd);
+    const { programs, columns, piVersion } = await preparePrograms(
+      root,
+      cwd,
+      server,
+      PI_NODE_PREFIX,
+    );
+    console.log(
+      `${new Date().toISOString()}, commit ${await commit()}; Deno ${Deno.version.deno}, ` +
+        `pi ${piVersion}; ${navigator.hardwareConcurrency} cores, ` +
+        `load average ${await loadAverage()}${QUICK ? "; QUICK sizes" : ""}`,
+    );
+    const results = [];
+    for (const shape of selected) {
+      const cells = await measureShape(shape, programs, cwd, server);
+      results.push({ shape, cells });
+      console.log(`  ${shape.name}: ${shape.what}; load average ${await loadAverage()}`);
+    }
+    console.log(
+      `${PANE.cols}×${PANE.rows} tmux pane; resumed session of ${HISTORY_MESSAGES} messages; ` +
+        `${DELTA_CHARS}-character deltas every ${DELTA_MS} ms; CPU of the process tree and ` +
+        `bytes to the pty from Enter until 0.5 s quiet (median of ${RUNS}); dup = answer ` +
+        `lines on more than one row of the whole tmux history afterwards, missing = answer lines ` +
+        `not in it (worst run); ratio = ` +
+        `panto ÷ pi`,
+    );
+    printTable(results, programs);
+    for (const column of columns) {
+      if ("reason" in column) console.log(`${column.name}: not run (${column.reason})`);
+    }
+    printKeystrokes(results.find((r) => r.shape.name === "code")?.cells, programs);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+}
+
+await main();
