@@ -13,7 +13,7 @@ import {
   onFatalError,
   onSignal,
   SIGNAL_NUMBERS,
-  stopSelf,
+  stopJob,
   type TerminalSignal,
 } from "./runtime/signals.ts";
 import { readStdin } from "./runtime/stdin.ts";
@@ -44,8 +44,8 @@ export interface TerminalIo {
   onSignal(signal: TerminalSignal, handler: () => void): () => void;
   /** Adds an uncaught-error hook; returns its remover. */
   onFatalError(handler: () => void): () => void;
-  /** Stops the process until SIGCONT. */
-  stopSelf(): void;
+  /** Stops the process's job until SIGCONT; `false` (nothing done) without job control. */
+  stopJob(): boolean;
   /** Exits the process. */
   exit(code: number): void;
 }
@@ -58,7 +58,7 @@ export const DENO_TERMINAL_IO: TerminalIo = {
   readInput: readStdin,
   onSignal,
   onFatalError,
-  stopSelf,
+  stopJob,
   exit: exitProcess,
 };
 
@@ -180,11 +180,18 @@ export class ProcessTerminal implements Terminal {
     stopReading?.().catch(() => {});
   }
 
-  /** Restores the terminal, stops the process, and re-enters raw mode and repaints on SIGCONT. */
-  suspend(): void {
-    if (!this.#active) return;
+  /**
+   * Restores the terminal and stops the process's job (with `deno task`
+   * and its shell, so the shell gets its prompt back); re-enters raw mode
+   * and repaints on SIGCONT. Returns `false` when there is no job control
+   * (nothing stopped; the terminal is back in raw mode at once).
+   */
+  suspend(): boolean {
+    if (!this.#active) return false;
     this.#restore();
-    this.#io.stopSelf();
+    if (this.#io.stopJob()) return true;
+    this.#resume();
+    return false;
   }
 
   #enterModes(): void {

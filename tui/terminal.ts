@@ -42,6 +42,10 @@ export interface Terminal {
   start(): void;
   /** Restores everything `start` changed. Safe to call twice. */
   stop(): void;
-  /** Restores the terminal and stops the process (job control); it repaints on resume. */
-  suspend?(): void;
+  /**
+   * Restores the terminal and stops the process's job (job control); it
+   * repaints on resume. Returns `false` when the process could not be
+   * stopped (no job control) and the terminal is still in use.
+   */
+  suspend?(): boolean;
 }

@@ -390,7 +390,10 @@ export class TUI extends Container {
   suspend(): void {
     if (this.terminal.suspend === undefined) return;
     this.#resumeNext = true;
-    this.terminal.suspend();
+    if (this.terminal.suspend()) return;
+    // Not stopped (no job control): the screen is as we left it.
+    this.#resumeNext = false;
+    this.requestRender(true);
   }
 
   #runScheduled(): void {

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { ProcessTerminal, type TerminalIo } from "../../tui/process_terminal.ts";
 import type { TerminalSignal } from "../../tui/runtime/signals.ts";
 import { TUI } from "../../tui/tui.ts";
+import { tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 import { Lines } from "./test_lines.ts";
+
+if (!tmuxAvailable) {
+  console.log("skipped: the ctrl+z test in process_terminal_test needs tmux on PATH");
+}
 
 const RESTORE_AFTER_KITTY = "\x1b[?2026l\x1b[<u\x1b[?2004l\x1b[?7h\x1b[?25h";
 
@@ -13,6 +18,7 @@ function fakeIo() {
   let fatal: (() => void) | undefined;
   let feed: ((text: string) => void) | undefined;
   let size = { columns: 80, rows: 24 };
+  let jobControl = true;
   const io: TerminalIo = {
     setRaw: (enabled) => log.push(`raw:${enabled}`),
     size: () => size,
@@ -33,7 +39,10 @@ function fakeIo() {
       fatal = handler;
       return () => fatal = undefined;
     },
-    stopSelf: () => log.push("SIGSTOP"),
+    stopJob: () => {
+      log.push("SIGSTOP");
+      return jobControl;
+    },
     exit: (code) => log.push(`exit:${code}`),
   };
   return {
@@ -44,6 +53,7 @@ function fakeIo() {
     crash: () => fatal?.(),
     type: (text: string) => feed?.(text),
     resizeTo: (columns: number, rows: number) => size = { columns, rows },
+    setJobControl: (available: boolean) => jobControl = available,
   };
 }
 
@@ -198,6 +208,20 @@ Deno.test("ProcessTerminal + TUI: ctrl+z parks the cursor, suspends, and resume 
   tui.stop();
 });
 
+Deno.test("ProcessTerminal: without job control ctrl+z stops nothing and the terminal stays in use", () => {
+  const { fake, terminal } = started();
+  fake.setJobControl(false);
+  fake.log.length = 0;
+  assert.equal(terminal.suspend(), false);
+  const stop = fake.log.indexOf("SIGSTOP");
+  assert.ok(stop > 0 && fake.log.indexOf("raw:false") < stop, "restored, then asked to stop");
+  assert.deepEqual(fake.log.slice(stop + 1, stop + 3), [
+    "raw:true",
+    `write:${JSON.stringify("\x1b[?2004h")}`,
+  ]);
+  terminal.stop();
+});
+
 Deno.test("ProcessTerminal: a suspend during keyboard negotiation leaves no fallback to fire later", async () => {
   const fake = fakeIo();
   const terminal = new ProcessTerminal({ io: fake.io, keyboardFallbackMs: 20 });
@@ -211,4 +235,46 @@ Deno.test("ProcessTerminal: a suspend during keyboard negotiation leaves no fall
     `nothing switched modifyOtherKeys on in the restored terminal: ${fake.log.join(", ")}`,
   );
   terminal.stop();
+});
+
+const REPO = new URL("../..", import.meta.url).pathname;
+
+Deno.test({
+  name: "ProcessTerminal in tmux: ctrl+z under `deno task` gives the shell its prompt; fg repaints",
+  ignore: !tmuxAvailable,
+  async fn() {
+    const tmux = await TmuxSession.start("bash --norc --noprofile -i", {
+      cols: 80,
+      rows: 20,
+      cwd: REPO,
+      env: {
+        PS1: "READY$ ",
+        HOME: Deno.env.get("HOME") ?? "/root",
+        DENO_DIR: Deno.env.get("DENO_DIR") ??
+          `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`,
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        TERM: "xterm-256color",
+      },
+    });
+    try {
+      await tmux.waitFor(/READY\$/);
+      await tmux.type("deno task tui-demo --messages=1 --interval=1");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/panto tui demo/);
+      await tmux.waitFor(/done/);
+      await tmux.keys("C-z");
+      // The whole job stopped (the task runner too), so the shell is back.
+      await tmux.waitFor(/Stopped.*deno task tui-demo[\s\S]*READY\$\s*$/, { timeoutMs: 5_000 });
+      await tmux.type("fg");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/fg[\s\S]*done\n>/, { timeoutMs: 5_000 });
+      await tmux.type("back again");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/you: back again/, { timeoutMs: 5_000 });
+      await tmux.keys("C-c");
+      await tmux.waitFor(/back again[\s\S]*READY\$\s*$/, { timeoutMs: 5_000 });
+    } finally {
+      await tmux.close();
+    }
+  },
 });

@@ -34,17 +34,59 @@ export function onSignal(signal: TerminalSignal, handler: () => void): () => voi
 }
 
 /**
- * Stops this process (job control). SIGSTOP rather than SIGTSTP, because a
- * self-sent SIGTSTP can be dropped for orphaned process groups.
+ * Stops this process's whole job (ctrl+z) until the shell's `fg`; returns
+ * `false`, doing nothing, when there is no job control to resume it.
+ *
+ * The whole process group, because under `deno task` the task runner is
+ * in our group: stopped alone, we leave it running, the shell keeps waiting
+ * for it and never prints its prompt. SIGSTOP, because `deno task` catches
+ * SIGTSTP (and the kernel drops SIGTSTP for orphaned groups).
  *
  * @example
  * ```ts ignore
- * import { stopSelf } from "./signals.ts";
- * stopSelf(); // returns after the shell's `fg`
+ * import { stopJob } from "./signals.ts";
+ * stopJob(); // returns after the shell's `fg`
  * ```
  */
-export function stopSelf(): void {
-  Deno.kill(Deno.pid, "SIGSTOP");
+export function stopJob(): boolean {
+  if (!hasJobControl()) return false;
+  Deno.kill(0, "SIGSTOP");
+  return true;
+}
+
+/**
+ * Whether a job-control shell put us in a job: our process group is not
+ * the session's own. When it is (e.g. `sh -c` as a session leader), no one
+ * could send SIGCONT and a stop would hang for good. Asked of /proc or of
+ * `ps`, whichever we may use without a permission prompt; when neither
+ * can tell, assume a shell.
+ */
+function hasJobControl(): boolean {
+  const ids = processGroupAndSession();
+  return ids === null || ids.group !== ids.session;
+}
+
+function processGroupAndSession(): { group: string; session: string } | null {
+  const stat = "/proc/self/stat";
+  try {
+    if (Deno.permissions.querySync({ name: "read", path: stat }).state === "granted") {
+      const text = Deno.readTextFileSync(stat);
+      // After "pid (name) ": state, ppid, pgrp, session.
+      const [, , group, session] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      if (group !== undefined && session !== undefined) return { group, session };
+    }
+    if (Deno.permissions.querySync({ name: "run", command: "ps" }).state === "granted") {
+      const { stdout } = new Deno.Command("ps", {
+        args: ["-o", "pgid=,sess=", "-p", String(Deno.pid)],
+        stderr: "null",
+      }).outputSync();
+      const [group, session] = new TextDecoder().decode(stdout).trim().split(/\s+/);
+      if (group && session) return { group, session };
+    }
+  } catch {
+    // No /proc, no ps: cannot tell.
+  }
+  return null;
 }
 
 /**
