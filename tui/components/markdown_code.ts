@@ -106,7 +106,8 @@ export class OpenCode implements OpenBlock {
     const closing = findClosing(tail, this.#closing);
     const content = closing === null ? tail : tail.slice(0, closing.start);
     const lines = contentLines(content, this.#whole);
-    const complete = closing === null ? content.split("\n").length - 1 : lines.length;
+    // Lines followed by another complete line are final, fence closed or not.
+    const complete = content.split("\n").length - 1;
     const { lines: styled, settled } = this.#highlighter.update(lines, complete);
     const from = this.#header === null ? this.#settledRows : 0;
     const settledRows = codeRows(styled.slice(0, settled), width);

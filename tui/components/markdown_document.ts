@@ -27,6 +27,8 @@ import { OpenTable } from "./markdown_table.ts";
 interface ClosedBlock {
   start: number;
   end: number;
+  /** Token type. */
+  type: string;
   /** Line count before the block (and its separator line). */
   top: number;
 }
@@ -34,6 +36,8 @@ interface ClosedBlock {
 /** The last content block. */
 interface OpenEntry {
   start: number;
+  /** Token type. */
+  type: string;
   /** Line count before the block (and its separator line). */
   top: number;
   /** Incremental renderer, or null: re-lexed from `start` on every change. */
@@ -150,12 +154,20 @@ export class MarkdownDocument implements NestedDocument {
     this.#relex(this.#firstAffected());
   }
 
-  /** Index of the first block to re-lex (the open block is `#closed.length`). */
+  /**
+   * Index of the first block to re-lex (the open block is `#closed.length`).
+   * A list before the open block is included: blank lines do not end a
+   * list, so the open block may turn out to be more of its items.
+   */
   #firstAffected(): number {
     if (this.#open === null) return 0;
-    if (this.#changedAt >= this.#open.start) return this.#closed.length;
-    const index = this.#closed.findIndex((block) => block.end > this.#changedAt);
-    return index === -1 ? this.#closed.length : index;
+    const touched = this.#closed.findIndex((block) => block.end > this.#changedAt);
+    let index = touched === -1 ? this.#closed.length : touched;
+    let previous = index - 1;
+    while (this.#closed[previous]?.type === "space") previous--;
+    const list = this.#closed[previous];
+    if (list !== undefined && list.type === "list") index = previous;
+    return index;
   }
 
   /** Re-lexes from block `index` to the end. */
@@ -168,16 +180,23 @@ export class MarkdownDocument implements NestedDocument {
     }
     this.#closed.length = Math.min(index, this.#closed.length);
     this.#open = null;
-    const previous = this.#lines.slice(top);
-    const cut = this.#cut;
-    this.#lines.length = top;
     this.#changedAt = Number.POSITIVE_INFINITY;
-    this.#add(lexBlocks(this.#source.from(start), this.#style.links), start);
+    this.#rewriteFrom(top, () => {
+      this.#lines.length = top;
+      this.#add(lexBlocks(this.#source.from(start), this.#style.links), start);
+    });
+  }
+
+  /** Runs `rewrite` (which changes lines from `from` on) and notes the first line it changed. */
+  #rewriteFrom(from: number, rewrite: () => void): void {
+    const previous = this.#lines.slice(from);
+    const cut = this.#cut;
+    rewrite();
     this.#cut = cut;
     const lines = this.#lines;
     let same = 0;
-    while (same < previous.length && previous[same] === lines[top + same]) same++;
-    if (same < previous.length || lines.length !== top + same) this.#noteCut(top + same);
+    while (same < previous.length && previous[same] === lines[from + same]) same++;
+    if (same < previous.length || lines.length !== from + same) this.#noteCut(from + same);
   }
 
   /** Appends blocks for `tokens` (starting at `offset`); the last content block stays open. */
@@ -197,7 +216,7 @@ export class MarkdownDocument implements NestedDocument {
 
   #closeAt(token: Token, start: number): void {
     const top = this.#lines.length;
-    this.#closed.push({ start, end: start + token.raw.length, top });
+    this.#closed.push({ start, end: start + token.raw.length, top, type: token.type });
     this.#push(this.#cachedRender(token));
   }
 
@@ -211,11 +230,11 @@ export class MarkdownDocument implements NestedDocument {
     const block = openBlock(token, start, context);
     const first = block?.update(this.#source.from(block.settledOffset)) ?? null;
     if (block === null || first === null || first.ended !== undefined) {
-      this.#open = { start, top, block: null };
+      this.#open = { start, top, type: token.type, block: null };
       this.#push(this.#cachedRender(token));
       return;
     }
-    this.#open = { start, top, block };
+    this.#open = { start, top, type: token.type, block };
     this.#push(first.rows);
   }
 
@@ -231,26 +250,26 @@ export class MarkdownDocument implements NestedDocument {
     const open = this.#open!;
     const total = update.from + update.rows.length;
     const rowStart = open.top > 0 && total > 0 ? open.top + 1 : open.top;
-    const lines = this.#lines;
-    if (rowStart !== open.top && lines.length === open.top) {
-      lines.push("");
-      this.#noteCut(open.top);
-    }
     const at = rowStart + update.from;
-    let same = 0;
-    while (same < update.rows.length && lines[at + same] === update.rows[same]) same++;
-    if (same < update.rows.length || lines.length !== at + update.rows.length) {
-      this.#noteCut(Math.min(at + same, lines.length));
-    }
-    for (let i = same; i < update.rows.length; i++) lines[at + i] = update.rows[i]!;
-    lines.length = total === 0 ? open.top : at + update.rows.length;
-    if (update.ended !== undefined) {
-      this.#closed.push({ start: open.start, end: update.ended.end, top: open.top });
+    const separatorAdded = rowStart > open.top && this.#lines.length <= open.top;
+    this.#rewriteFrom(separatorAdded ? open.top : Math.min(at, this.#lines.length), () => {
+      const lines = this.#lines;
+      if (rowStart > open.top) lines[open.top] = "";
+      lines.length = at;
+      for (const row of update.rows) lines.push(row);
+      if (total === 0) lines.length = open.top;
+      if (update.ended === undefined) return;
+      this.#closed.push({
+        start: open.start,
+        end: update.ended.end,
+        top: open.top,
+        type: open.type,
+      });
       this.#open = null;
       this.#add(update.ended.after, update.ended.end);
-      return;
-    }
-    if (open.block !== null) this.#source.settle(open.block.settledOffset);
+    });
+    const block = this.#open?.block ?? null;
+    if (block !== null) this.#source.settle(block.settledOffset);
   }
 
   /**

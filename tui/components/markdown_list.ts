@@ -15,13 +15,18 @@ import type { BlockContext, BlockUpdate, OpenBlock } from "./markdown_open_block
 /** An item ending in a blank line makes its list loose once another item follows. */
 const ENDS_WITH_BLANK_LINE = /\n[ \t]*\n[ \t]*$/;
 
-/** An open list block. */
+/**
+ * An open list block. The tail is lexed after the last settled item (kept
+ * as a prefix, ending in a blank line when the list is loose), so marked
+ * sees the tail items with the list's real spacing.
+ */
 export class OpenList implements OpenBlock {
   #settledOffset: number;
   #settledRows = 0;
   #settledItems = 0;
   #shape: ListShape | null = null;
-  #lastSettledEndsBlank = false;
+  /** The last settled item's source, lexed before the tail. */
+  #prefix = "";
   readonly #context: BlockContext;
 
   private constructor(start: number, context: BlockContext) {
@@ -40,29 +45,34 @@ export class OpenList implements OpenBlock {
 
   update(tail: string): BlockUpdate | null {
     const { width, style } = this.#context;
-    const tokens = lexBlocks(tail, style.links);
+    const prefix = this.#prefix;
+    const tokens = lexBlocks(prefix + tail, style.links);
     const list = tokens[0] as Tokens.List | undefined;
-    if (list?.type !== "list") return null;
+    if (list?.type !== "list" || (prefix !== "" && list.items[0]?.raw !== prefix)) return null;
     const shape = this.#shapeFor(list);
     if (shape === null) return null;
+    const items = prefix === "" ? list.items : list.items.slice(1);
     const from = this.#settledRows;
-    const rows: string[] = [];
     const firstIndex = this.#settledItems;
+    const rows: string[] = [];
     let offset = 0;
     let settling = true;
-    list.items.forEach((item, i) => {
+    items.forEach((item, i) => {
       const itemRows = listItemRows(shape, item, firstIndex + i, width, style, 0);
       rows.push(...itemRows);
-      settling &&= i < list.items.length - 1 && tail.startsWith(item.raw, offset);
+      settling &&= i < items.length - 1 && tail.startsWith(item.raw, offset);
       if (!settling) return;
       offset += item.raw.length;
       this.#settledRows += itemRows.length;
       this.#settledItems++;
-      this.#lastSettledEndsBlank = ENDS_WITH_BLANK_LINE.test(item.raw);
+      this.#prefix = shape.loose && !ENDS_WITH_BLANK_LINE.test(item.raw)
+        ? item.raw + "\n"
+        : item.raw;
     });
     const update: BlockUpdate = { from, rows };
     const after = tokens.slice(1);
-    if (hasContent(after)) update.ended = { end: this.#settledOffset + list.raw.length, after };
+    const end = this.#settledOffset + list.raw.length - prefix.length;
+    if (hasContent(after)) update.ended = { end, after };
     this.#settledOffset += offset;
     return update;
   }
@@ -74,7 +84,6 @@ export class OpenList implements OpenBlock {
       this.#shape = { ordered: list.ordered, start: list.start, loose: list.loose };
       return this.#shape;
     }
-    const loose = list.loose || (this.#settledItems > 0 && this.#lastSettledEndsBlank);
-    return list.ordered === shape.ordered && loose === shape.loose ? shape : null;
+    return list.ordered === shape.ordered && list.loose === shape.loose ? shape : null;
   }
 }
