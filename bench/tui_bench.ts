@@ -7,7 +7,12 @@
  *   12 words); CPU time and bytes written per frame;
  * - keystroke: one character typed in the input line (also under a
  *   1,000-line transcript, to show whether the cost depends on its length);
- * - resize: bytes written for one width change.
+ * - resize: bytes written for one width change;
+ * - keystroke while a code block streams: a 1,000-line fenced code block
+ *   streams into a markdown message (two deltas per code line) under a
+ *   1,000-line transcript, and a key is typed every other delta; CPU time of
+ *   the frames that draw a keystroke (mean and worst; target ≤ 16 ms, one
+ *   frame at 60 Hz), and bytes per delta.
  *
  * Run: `deno run -A bench/tui_bench.ts`
  *
@@ -15,10 +20,14 @@
  */
 import {
   Container as PiContainer,
+  Markdown as PiMarkdown,
+  type MarkdownTheme as PiMarkdownTheme,
   type Terminal as PiTerminal,
   TUI as PiTUI,
 } from "@mariozechner/pi-tui";
 import type { Component } from "../tui/component.ts";
+import { Markdown } from "../tui/components/markdown.ts";
+import { createTheme } from "../tui/theme.ts";
 import { Container } from "../tui/container.ts";
 import type { Terminal } from "../tui/terminal.ts";
 import { TUI } from "../tui/tui.ts";
@@ -28,6 +37,7 @@ const ROWS = 40;
 const LINES_PER_MESSAGE = 20;
 const DELTAS = 600;
 const KEYSTROKES = 600;
+const CODE_LINES = 1_000;
 
 /** A message: pre-rendered styled lines; appends touch only the last line. */
 class Message implements Component {
@@ -159,6 +169,17 @@ interface Harness {
   stop(): void;
 }
 
+/** An engine with a markdown message below the transcript, fed a delta at a time. */
+interface MarkdownHarness {
+  name: string;
+  sink: Sink;
+  input: InputLine;
+  /** Appends `delta` to the markdown message. */
+  stream(delta: string): void;
+  frame(): void;
+  stop(): void;
+}
+
 function buildTranscript(totalLines: number): Message[] {
   const messages = Array.from(
     { length: totalLines / LINES_PER_MESSAGE },
@@ -207,6 +228,121 @@ function pi(totalLines: number): Harness {
     frame: doRender,
     stop: () => tui.stop(),
   };
+}
+
+function pantoMarkdown(totalLines: number): MarkdownHarness {
+  const sink = new PantoSinkTerminal();
+  const tui = new TUI(sink);
+  const transcript = new Container();
+  for (const message of buildTranscript(totalLines)) transcript.addChild(message);
+  const markdown = new Markdown("", { theme: createTheme({ noColor: false }) });
+  const input = new InputLine();
+  tui.addChild(transcript);
+  tui.addChild(markdown);
+  tui.addChild(input);
+  tui.start();
+  return {
+    name: "@panto/tui",
+    sink,
+    input,
+    stream: (delta) => markdown.append(delta),
+    frame: () => tui.renderNow(),
+    stop: () => tui.stop(),
+  };
+}
+
+/** SGR open/close around a text, for pi's theme functions. */
+const sgr = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
+
+const PI_MARKDOWN_THEME: PiMarkdownTheme = {
+  heading: sgr(1, 22),
+  link: sgr(34, 39),
+  linkUrl: sgr(90, 39),
+  code: sgr(33, 39),
+  codeBlock: (text) => text,
+  codeBlockBorder: sgr(90, 39),
+  quote: sgr(3, 23),
+  quoteBorder: sgr(90, 39),
+  hr: sgr(90, 39),
+  listBullet: sgr(36, 39),
+  bold: sgr(1, 22),
+  italic: sgr(3, 23),
+  strikethrough: sgr(9, 29),
+  underline: sgr(4, 24),
+};
+
+function piMarkdown(totalLines: number): MarkdownHarness {
+  const sink = new PiSinkTerminal();
+  const tui = new PiTUI(sink);
+  const transcript = new PiContainer();
+  for (const message of buildTranscript(totalLines)) transcript.addChild(message);
+  // pi's Markdown takes the whole text again on every delta.
+  let text = "";
+  const markdown = new PiMarkdown(text, 0, 0, PI_MARKDOWN_THEME);
+  const input = new InputLine();
+  tui.addChild(transcript);
+  tui.addChild(markdown);
+  tui.addChild(input);
+  tui.start();
+  const doRender = (tui as unknown as { doRender(): void }).doRender.bind(tui);
+  return {
+    name: "pi-tui",
+    sink,
+    input,
+    stream: (delta) => markdown.setText(text += delta),
+    frame: doRender,
+    stop: () => tui.stop(),
+  };
+}
+
+/** The deltas of a fenced code block of `lines` lines: two per line. */
+function codeBlockDeltas(lines: number): string[] {
+  const deltas = ["```ts\n"];
+  for (let i = 0; i < lines; i++) {
+    deltas.push(`export function step${i}(input: string): number {`);
+    deltas.push(` return input.length + ${i}; }\n`);
+  }
+  return deltas;
+}
+
+interface KeystrokeWhileStreaming {
+  name: string;
+  meanMs: number;
+  worstMs: number;
+  bytesPerDelta: number;
+}
+
+/** Streams the code block, typing a key every other delta; times the frames that draw a key. */
+function keystrokeWhileStreaming(make: (lines: number) => MarkdownHarness) {
+  const harness = make(1_000);
+  harness.frame();
+  const deltas = codeBlockDeltas(CODE_LINES);
+  const bytesBefore = harness.sink.bytes;
+  let total = 0;
+  let worst = 0;
+  let keystrokes = 0;
+  for (const [i, delta] of deltas.entries()) {
+    harness.stream(delta);
+    if (i % 2 === 1) {
+      const started = performance.now();
+      harness.input.type("x");
+      harness.frame();
+      const elapsed = performance.now() - started;
+      total += elapsed;
+      worst = Math.max(worst, elapsed);
+      keystrokes++;
+    } else {
+      harness.frame();
+    }
+  }
+  const result: KeystrokeWhileStreaming = {
+    name: harness.name,
+    meanMs: total / keystrokes,
+    worstMs: worst,
+    bytesPerDelta: (harness.sink.bytes - bytesBefore) / deltas.length,
+  };
+  harness.stop();
+  return result;
 }
 
 interface Measure {
@@ -303,3 +439,26 @@ console.log(
 const keystrokeRatio = ours.results.keystroke10k!.microseconds /
   ours.results.keystroke1k!.microseconds;
 console.log(`our keystroke CPU, 10k vs 1k lines: ${keystrokeRatio.toFixed(2)}x`);
+
+// Warm up once, then measure each engine on the same stream.
+for (const make of [pantoMarkdown, piMarkdown]) keystrokeWhileStreaming(make);
+const streamingRows = [pantoMarkdown, piMarkdown].map(keystrokeWhileStreaming);
+console.log(
+  `\nkeystroke while a ${CODE_LINES}-line code block streams (under 1,000 lines, a key every other delta)`,
+);
+console.log(
+  ["engine".padEnd(14), "mean CPU".padStart(12), "worst CPU".padStart(12), "B/delta".padStart(10)]
+    .join(""),
+);
+for (const row of streamingRows) {
+  console.log(
+    [
+      row.name.padEnd(14),
+      format(row.meanMs, "ms").padStart(12),
+      format(row.worstMs, "ms").padStart(12),
+      format(row.bytesPerDelta, "B").padStart(10),
+    ].join(""),
+  );
+}
+const ourWorst = streamingRows[0]!.worstMs;
+console.log(`our worst keystroke frame: ${ourWorst <= 16 ? "within" : "OVER"} the 16 ms target`);
