@@ -9,6 +9,7 @@ import { Container, lastRenderChildEnds, lastRenderCut } from "./container.ts";
 import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
+import { sgrStateAt } from "./sgr_state.ts";
 import type { Terminal } from "./terminal.ts";
 import {
   expandTabs,
@@ -91,7 +92,8 @@ function lineUpdate(previous: string, text: string, width: number): string {
   if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;
   const column = visibleWidth(text.slice(0, cut));
   // Styles active at the cut must be re-applied: the terminal's state is reset between lines.
-  const tail = escape === -1 ? text.slice(cut) : sliceColumns(text, column, Infinity);
+  const style = escape === -1 ? "" : sgrStateAt(text.slice(0, cut));
+  const tail = style === null ? sliceColumns(text, column, Infinity) : style + text.slice(cut);
   const newWidth = visibleWidth(text);
   // Erase what the old line had beyond the new one (never at the last column: in the
   // pending-wrap state that would erase the last character).

@@ -5,6 +5,7 @@
  */
 import stripAnsi from "strip-ansi";
 import assert from "node:assert/strict";
+import { sgrStateAt } from "../../tui/sgr_state.ts";
 import { TUI } from "../../tui/tui.ts";
 import { startTui } from "../support/tui_screen.ts";
 import { VirtualTerminal } from "../support/virtual_terminal.ts";
@@ -134,4 +135,31 @@ Deno.test("streaming: wide characters before the change fall back to rewriting t
   assert.deepEqual(screens.delta, screens.full);
   assert.deepEqual(cells.map(([a]) => a), cells.map(([, b]) => b));
   assert.ok(stripAnsi(write).includes("漢字"), "the whole line is rewritten from column 0");
+});
+
+Deno.test("streaming: a highlighted line's delta re-sends only the style active at its end", async () => {
+  // Syntax highlighting: a colour change around every token before the cut.
+  const token = (color: number, text: string) => `\x1b[38;5;${color}m${text}\x1b[39m`;
+  const start = `\x1b[1m${token(176, "export")} ${token(75, "function")} ${token(180, "step")}(` +
+    `${token(73, "input")}: ${token(73, "string")}) ${token(215, "{")}`;
+  const delta = token(176, " return") + " input.length; }";
+  const { write, screens, cells } = await appendDelta(`${start}\x1b[0m`, `${start}${delta}\x1b[0m`);
+  assert.deepEqual(screens.delta, screens.full);
+  assert.deepEqual(cells.map(([a]) => a), cells.map(([, b]) => b), "bold and colours as drawn");
+  assert.equal(stripAnsi(write).replace(/[\r\n]/g, ""), stripAnsi(delta));
+  assert.ok(
+    write.length <= delta.length + 50,
+    `${write.length} bytes for a ${delta.length}-byte delta`,
+  );
+});
+
+Deno.test("sgrStateAt: the style at the end of a text, or null when unsure", () => {
+  assert.equal(sgrStateAt("plain"), "");
+  assert.equal(sgrStateAt("\x1b[1mbold \x1b[31mred\x1b[39m"), "\x1b[1m");
+  assert.equal(sgrStateAt("\x1b[1;3;38;5;200mx\x1b[22m"), "\x1b[3;38;5;200m");
+  assert.equal(sgrStateAt("\x1b[48;2;1;2;3m\x1b[7mx"), "\x1b[7;48;2;1;2;3m");
+  assert.equal(sgrStateAt("\x1b[4;31mx\x1b[0m"), "");
+  assert.equal(sgrStateAt("\x1b[4:3mcurly"), null, "sub-parameters are not tracked");
+  assert.equal(sgrStateAt("\x1b]8;;https://x\x07link"), null, "an open hyperlink is not SGR");
+  assert.equal(sgrStateAt("\x1b[38;5mx"), null, "a cut-short colour");
 });
