@@ -156,18 +156,26 @@ export class MarkdownDocument implements NestedDocument {
 
   /**
    * Index of the first block to re-lex (the open block is `#closed.length`).
-   * A list before the open block is included: blank lines do not end a
-   * list, so the open block may turn out to be more of its items.
+   * Blocks before it that could absorb what follows are included: a block
+   * right above (lazy continuation lines, a setext underline) and a list
+   * across blank lines (blank lines do not end a list).
    */
   #firstAffected(): number {
     if (this.#open === null) return 0;
     const touched = this.#closed.findIndex((block) => block.end > this.#changedAt);
     let index = touched === -1 ? this.#closed.length : touched;
-    let previous = index - 1;
-    while (this.#closed[previous]?.type === "space") previous--;
-    const list = this.#closed[previous];
-    if (list !== undefined && list.type === "list") index = previous;
-    return index;
+    for (;;) {
+      const above = this.#closed[index - 1];
+      if (above === undefined) return index;
+      if (above.type !== "space") {
+        index--;
+        continue;
+      }
+      let previous = index - 2;
+      while (this.#closed[previous]?.type === "space") previous--;
+      if (this.#closed[previous]?.type !== "list") return index;
+      index = previous;
+    }
   }
 
   /** Re-lexes from block `index` to the end. */
