@@ -10,7 +10,7 @@ export type { Key } from "./keys.ts";
 export { formatKey, matchesKey, parseKey } from "./keys.ts";
 export { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
 export { escapeTerminalText, sanitizeTerminalText, TerminalTextSanitizer } from "./sanitize.ts";
-export type { Terminal } from "./terminal.ts";
+export type { ScreenPosition, Terminal } from "./terminal.ts";
 export { ProcessTerminal } from "./process_terminal.ts";
 export type { ProcessTerminalOptions, TerminalIo } from "./process_terminal.ts";
 export { PASTE_END, PASTE_START, pastedText, StdinBuffer } from "./input_splitter.ts";

@@ -5,7 +5,7 @@
  */
 import { StdinBuffer } from "./input_splitter.ts";
 import { KeyboardNegotiator } from "./kitty.ts";
-import type { Terminal } from "./terminal.ts";
+import type { ScreenPosition, Terminal } from "./terminal.ts";
 import { type ConsoleSize, consoleSize } from "./runtime/console_size.ts";
 import { setRawMode } from "./runtime/raw_mode.ts";
 import {
@@ -24,6 +24,12 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 const SHOW_CURSOR = "\x1b[?25h";
 /** The engine turns auto-wrap off while it draws. */
 const AUTOWRAP_ON = "\x1b[?7h";
+/** Asks for the cursor position (DSR 6); the answer is `CSI row ; col R`. */
+const CURSOR_QUERY = "\x1b[6n";
+// deno-lint-ignore no-control-regex
+const CURSOR_REPORT = /^\x1b\[(\d+);(\d+)R$/;
+/** How long to wait for a cursor report (a terminal that does not answer). */
+const CURSOR_REPORT_TIMEOUT_MS = 250;
 /** Ends a synchronized update, in case we are interrupted between frames. */
 const SYNC_END = "\x1b[?2026l";
 
@@ -99,6 +105,7 @@ export class ProcessTerminal implements Terminal {
   #active = false;
   #cleanups: (() => void)[] = [];
   #stopReading: (() => Promise<void>) | undefined;
+  #cursorWaiters: ((position: ScreenPosition | null) => void)[] = [];
 
   /** Creates the terminal; nothing changes until {@linkcode ProcessTerminal.start}. */
   constructor(options: ProcessTerminalOptions = {}) {
@@ -169,6 +176,7 @@ export class ProcessTerminal implements Terminal {
 
   /** Restores the terminal and stops reading input. Safe to call twice. */
   stop(): void {
+    for (const answer of [...this.#cursorWaiters]) answer(null);
     this.#restore();
     for (const cleanup of this.#cleanups) cleanup();
     this.#cleanups = [];
@@ -192,6 +200,25 @@ export class ProcessTerminal implements Terminal {
     if (this.#io.stopJob()) return true;
     this.#resume();
     return false;
+  }
+
+  /**
+   * Asks where the cursor is (DSR 6): resolves with the 0-based position
+   * from the terminal's report, or `null` after 250 ms without one. While a
+   * question is open, a report is taken as its answer, not as a key.
+   */
+  cursorPosition(): Promise<ScreenPosition | null> {
+    if (!this.#active) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const answer = (position: ScreenPosition | null) => {
+        clearTimeout(timer);
+        this.#cursorWaiters = this.#cursorWaiters.filter((waiter) => waiter !== answer);
+        resolve(position);
+      };
+      const timer = setTimeout(() => answer(null), CURSOR_REPORT_TIMEOUT_MS);
+      this.#cursorWaiters.push(answer);
+      this.#io.write(CURSOR_QUERY);
+    });
   }
 
   #enterModes(): void {
@@ -231,6 +258,12 @@ export class ProcessTerminal implements Terminal {
 
   #dispatch(sequence: string): void {
     if (this.#negotiator.handle(sequence)) return;
+    const report = this.#cursorWaiters.length > 0 ? CURSOR_REPORT.exec(sequence) : null;
+    if (report !== null) {
+      const position = { row: Number(report[1]) - 1, col: Number(report[2]) - 1 };
+      for (const answer of [...this.#cursorWaiters]) answer(position);
+      return;
+    }
     for (const handler of this.#inputHandlers) handler(sequence);
   }
 }

@@ -38,6 +38,12 @@ export interface Terminal {
    * error), so the engine can park the cursor below its content.
    */
   onBeforeRestore?(handler: () => void): void;
+  /**
+   * Asks the terminal where its cursor is (DSR 6). Resolves with the
+   * 0-based position, or `null` when no answer came in time. The engine
+   * asks after a resize, to find its lines where the terminal moved them.
+   */
+  cursorPosition?(): Promise<ScreenPosition | null>;
   /** Enters raw mode and enables the input protocols. */
   start(): void;
   /** Restores everything `start` changed. Safe to call twice. */
@@ -48,4 +54,22 @@ export interface Terminal {
    * stopped (no job control) and the terminal is still in use.
    */
   suspend?(): boolean;
+}
+
+/**
+ * A 0-based position on the screen, as {@linkcode Terminal.cursorPosition}
+ * reports the cursor's.
+ *
+ * @example
+ * ```ts
+ * import type { ScreenPosition } from "@panto/tui";
+ * const topLeft: ScreenPosition = { row: 0, col: 0 };
+ * console.assert(topLeft.row === 0);
+ * ```
+ */
+export interface ScreenPosition {
+  /** Screen row, 0 at the top. */
+  row: number;
+  /** Column, 0 at the left. */
+  col: number;
 }

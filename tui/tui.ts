@@ -10,7 +10,7 @@ import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
 import { sgrStateAt } from "./sgr_state.ts";
-import type { Terminal } from "./terminal.ts";
+import type { ScreenPosition, Terminal } from "./terminal.ts";
 import {
   expandTabs,
   SGR_RESET,
@@ -246,8 +246,14 @@ export class TUI extends Container {
   #painted = false;
   #width = 0;
   #rows = 0;
-  /** Content line the hardware cursor is on. */
+  /** Content line the hardware cursor is on, and its column. */
   #cursorLine = 0;
+  #cursorCol = 0;
+  /** The last cursor-position query after a resize (0: none), while it is unanswered. */
+  #cursorQuery = 0;
+  #awaitingCursor = false;
+  /** Where the terminal said the cursor is after the last resize, until a frame uses it. */
+  #cursorReport: ScreenPosition | null = null;
   /**
    * The content line on the screen's top row, or a later one: lines above it
    * are the terminal's history and are never written again. After a resize
@@ -265,10 +271,7 @@ export class TUI extends Container {
     this.keybindings = options.keybindings ?? new Keybindings();
     this.#minFrameIntervalMs = options.minFrameIntervalMs ?? 16;
     terminal.onInput((sequence) => this.#handleInput(sequence));
-    terminal.onResize(() => {
-      this.#repaintNext = true;
-      this.requestRender();
-    });
+    terminal.onResize(() => this.#resized());
     terminal.onBeforeRestore?.(() => this.#parkCursor());
   }
 
@@ -398,8 +401,36 @@ export class TUI extends Container {
     this.requestRender(true);
   }
 
+  /**
+   * After a resize, asks the terminal where the cursor is (when it can
+   * say) before repainting: the terminal has moved rows between the screen
+   * and its history, and the answer tells exactly where our lines went.
+   */
+  #resized(): void {
+    this.#repaintNext = true;
+    this.#cursorReport = null;
+    const ask = this.terminal.cursorPosition?.bind(this.terminal);
+    // A resume paints below the shell's lines: no need to find ours.
+    if (ask === undefined || !this.#painted || this.#resumeNext) return this.requestRender();
+    const query = ++this.#cursorQuery;
+    this.#awaitingCursor = true;
+    const answered = (position: ScreenPosition | null) => {
+      if (query !== this.#cursorQuery) return; // a newer resize asked again, or a frame went on
+      this.#awaitingCursor = false;
+      this.#cursorReport = position;
+      this.requestRender();
+    };
+    ask().then(answered, () => answered(null));
+  }
+
   #runScheduled(): void {
     if (!this.#scheduled) return;
+    if (this.#awaitingCursor) {
+      // The answer schedules the frame.
+      this.#scheduled = false;
+      this.#timer = undefined;
+      return;
+    }
     this.#scheduled = false;
     this.#timer = undefined;
     this.renderNow();
@@ -509,6 +540,10 @@ export class TUI extends Container {
     this.#resumeNext = false;
     this.#historyNext = false;
     this.#painted = true;
+    // A report is only true until we write; a late answer would be stale.
+    this.#cursorReport = null;
+    this.#awaitingCursor = false;
+    this.#cursorQuery++;
     this.#overlayRange = overlays.length === 0 ? null : {
       first: Math.min(...overlays.map((o) => o.firstLine)),
       last: Math.max(...overlays.map((o) => o.firstLine + o.lines.length)),
@@ -715,7 +750,9 @@ export class TUI extends Container {
   ): void {
     this.stats.screenRepaints++;
     const oldLength = this.#screen.length;
-    const oldTop = this.#topAfterResize();
+    const report = this.#cursorReport;
+    const located = report === null ? null : this.#locate(report);
+    const oldTop = located?.line ?? this.#topAfterResize();
     const kept = this.#firstDifference(length, composed, 0);
     let top = oldTop;
     if (kept < oldTop) {
@@ -725,14 +762,20 @@ export class TUI extends Container {
         ? Math.max(kept, oldTop + length - oldLength)
         : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept));
     }
-    if (this.#reflowed(previous.columns)) {
+    let rowOfTop = 0;
+    if (located !== null) {
+      // The rows above hold the end of a split line or lines pulled back from history.
+      rowOfTop = located.row;
+      this.#out += `\x1b[${rowOfTop + 1};1H`;
+      this.#cursorLine = oldTop;
+    } else if (this.#reflowed(previous.columns)) {
       // Rows above the cursor hold split lines: cursor moves relative to it would be off.
       // Paint from the top-left corner instead (a cursor move, not an erase).
       this.#out += HOME;
       this.#cursorLine = oldTop;
     }
     this.#top = oldTop;
-    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows);
+    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - rowOfTop);
     this.#diff(length, composed, this.#top);
   }
 
@@ -753,6 +796,27 @@ export class TUI extends Container {
       top--;
     }
     return Math.min(this.#cursorLine, top);
+  }
+
+  /**
+   * The first content line wholly on screen (not above our old top row) and
+   * its row, from the cursor's row as the terminal reports it: the lines
+   * above the cursor's, each as many rows as the terminal splits it into at
+   * the new width, stacked up.
+   */
+  #locate(report: ScreenPosition): { line: number; row: number } {
+    const rowsOf = (line: number) =>
+      Math.max(1, Math.ceil(visibleWidth(this.#screen[line] ?? "") / this.#width));
+    let line = this.#cursorLine;
+    // On a split line the cursor is in the part holding its column.
+    let row = report.row - Math.min(rowsOf(line) - 1, Math.floor(this.#cursorCol / this.#width));
+    // Above our top row the terminal shows history (pulled back on a taller screen), which
+    // may differ from our lines there: those rows are left alone.
+    while (line > this.#top && rowsOf(line - 1) <= row) {
+      row -= rowsOf(line - 1);
+      line--;
+    }
+    return { line, row: Math.max(0, row) };
   }
 
   /** Whether the terminal split some line on screen when it got narrower than `columns`. */
@@ -815,6 +879,7 @@ export class TUI extends Container {
     else if (target > from) this.#out += "\r\n".repeat(target - from);
     else this.#out += "\r";
     this.#cursorLine = target;
+    this.#cursorCol = 0;
     this.#top = Math.max(this.#top, target - this.#rows + 1);
   }
 
@@ -834,9 +899,11 @@ export class TUI extends Container {
       if (target.line !== this.#cursorLine || this.#out !== "" || this.#cursorShown !== true) {
         this.#moveTo(target.line);
         this.#out += `\x1b[${target.col + 1}G`;
+        this.#cursorCol = target.col;
       }
     } else if (this.#out !== "") {
       this.#out += "\r";
+      this.#cursorCol = 0;
     }
     if (visible !== this.#cursorShown) {
       this.#out += visible ? SHOW_CURSOR : HIDE_CURSOR;

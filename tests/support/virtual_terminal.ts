@@ -8,7 +8,7 @@
 import xterm from "@xterm/headless";
 import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
 import { StdinBuffer } from "../../tui/input_splitter.ts";
-import type { Terminal } from "../../tui/terminal.ts";
+import type { ScreenPosition, Terminal } from "../../tui/terminal.ts";
 
 const { Terminal: XtermTerminal } = xterm;
 
@@ -38,6 +38,8 @@ export interface VirtualTerminalOptions {
    * non-blank rows into scrollback. Default false (plain xterm).
    */
   scrollOnClear?: boolean;
+  /** Whether `cursorPosition()` answers, as most terminals do (default true). */
+  reportsCursor?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export class VirtualTerminal implements Terminal {
   /** Total UTF-16 code units written. */
   bytesWritten = 0;
   #started = false;
+  readonly #reportsCursor: boolean;
 
   /** Creates a `columns`×`rows` emulator. */
   constructor(columns: number, rows: number, options: VirtualTerminalOptions = {}) {
@@ -76,6 +79,7 @@ export class VirtualTerminal implements Terminal {
       scrollOnEraseInDisplay: options.scrollOnClear ?? false,
     });
     if (options.scrollOnClear) this.#scrollOnClearFromHome();
+    this.#reportsCursor = options.reportsCursor ?? true;
     // The graphemes addon makes xterm measure clusters like string-width does.
     const graphemes = new UnicodeGraphemesAddon();
     this.#xterm.loadAddon(graphemes);
@@ -108,6 +112,16 @@ export class VirtualTerminal implements Terminal {
     this.#pending = new Promise((resolve) => {
       this.#xterm.write(data, () => previous.then(resolve));
     });
+  }
+
+  /**
+   * Where the cursor is once every write so far is processed, as a
+   * terminal answers DSR 6 (`null` with `reportsCursor: false`).
+   */
+  async cursorPosition(): Promise<ScreenPosition | null> {
+    await this.flush();
+    if (!this.#reportsCursor) return null;
+    return { row: this.#xterm.buffer.active.cursorY, col: this.#xterm.buffer.active.cursorX };
   }
 
   /** Registers an input handler. */

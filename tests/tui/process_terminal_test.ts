@@ -177,6 +177,29 @@ Deno.test("ProcessTerminal: suspend restores and stops; SIGCONT re-enters and re
   terminal.stop();
 });
 
+Deno.test("ProcessTerminal: cursorPosition asks DSR 6 and takes the report as its answer", async () => {
+  const { fake, terminal, inputs } = started();
+  fake.log.length = 0;
+  const asked = terminal.cursorPosition();
+  assert.deepEqual(fake.log, [`write:${JSON.stringify("\x1b[6n")}`]);
+  fake.type("\x1b[12;5R");
+  assert.deepEqual(await asked, { row: 11, col: 4 });
+  assert.deepEqual(inputs, [], "the report is not a key");
+  fake.type("\x1b[1;2R");
+  assert.deepEqual(
+    inputs,
+    ["\x1b[1;2R"],
+    "with no question open, the same bytes are a key (shift+F3)",
+  );
+  terminal.stop();
+});
+
+Deno.test("ProcessTerminal: cursorPosition gives up without an answer", async () => {
+  const { terminal } = started();
+  assert.equal(await terminal.cursorPosition(), null);
+  terminal.stop();
+});
+
 Deno.test("ProcessTerminal: SIGWINCH refreshes the size", () => {
   const { fake, terminal, events } = started();
   fake.resizeTo(120, 40);

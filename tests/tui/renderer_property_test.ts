@@ -34,7 +34,7 @@ type Edit =
   | { kind: "extend"; leaf: number; at: number; suffix: string; keep: number }
   | { kind: "truncate"; leaf: number; keep: number }
   | { kind: "replace"; leaf: number; lines: string[] }
-  | { kind: "resize"; columns: number; rows: number };
+  | { kind: "resize"; columns: number; rows: number; answered: boolean };
 
 const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
   {
@@ -86,6 +86,7 @@ const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
       kind: fc.constant("resize" as const),
       columns: fc.integer({ min: 4, max: 30 }),
       rows: fc.integer({ min: 2, max: 10 }),
+      answered: fc.boolean(),
     }),
   },
 );
@@ -113,11 +114,17 @@ function build(tree: string[][][], tui: TUI): Lines[] {
   return leaves;
 }
 
-function apply(edit: Edit, leaves: Lines[], terminal: VirtualTerminal): void {
-  if (edit.kind === "resize") {
-    terminal.resize(edit.columns, edit.rows);
-    return;
-  }
+/**
+ * Resizes; with `answered`, waits for the engine's cursor-position question
+ * to be answered before the frame (else the frame goes on without it).
+ */
+async function resize(terminal: VirtualTerminal, edit: Edit & { kind: "resize" }) {
+  terminal.resize(edit.columns, edit.rows);
+  if (edit.answered) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+async function apply(edit: Edit, leaves: Lines[], terminal: VirtualTerminal): Promise<void> {
+  if (edit.kind === "resize") return await resize(terminal, edit);
   const leaf = leaves[edit.leaf % leaves.length]!;
   switch (edit.kind) {
     case "append":
@@ -196,7 +203,7 @@ Deno.test("renderer property: the screen shows the content's tail, whatever the 
           );
           let resized = false;
           for (const [step, edit] of edits.entries()) {
-            apply(edit, leaves, terminal);
+            await apply(edit, leaves, terminal);
             resized ||= edit.kind === "resize";
             await frame(tui, terminal);
             const content = plainLines(leaves, terminal.columns);
@@ -225,7 +232,7 @@ const uniqueLine = fc.constant(null).map(() => `#${nextTag++}`);
 type HistoryEdit =
   | { kind: "append"; leaf: number; count: number }
   | { kind: "replace"; leaf: number; at: number; count: number; remove: number }
-  | { kind: "resize"; columns: number; rows: number }
+  | { kind: "resize"; columns: number; rows: number; answered: boolean }
   | { kind: "force" };
 
 const historyEditArbitrary: fc.Arbitrary<HistoryEdit> = fc.oneof(
@@ -245,12 +252,18 @@ const historyEditArbitrary: fc.Arbitrary<HistoryEdit> = fc.oneof(
     kind: fc.constant("resize" as const),
     columns: fc.integer({ min: 8, max: 30 }),
     rows: fc.integer({ min: 2, max: 10 }),
+    answered: fc.boolean(),
   }),
   fc.record({ kind: fc.constant("force" as const) }),
 );
 
-function applyHistoryEdit(edit: HistoryEdit, leaves: Lines[], terminal: VirtualTerminal, tui: TUI) {
-  if (edit.kind === "resize") return terminal.resize(edit.columns, edit.rows);
+async function applyHistoryEdit(
+  edit: HistoryEdit,
+  leaves: Lines[],
+  terminal: VirtualTerminal,
+  tui: TUI,
+) {
+  if (edit.kind === "resize") return await resize(terminal, edit);
   if (edit.kind === "force") return tui.requestRender(true);
   const leaf = leaves[edit.leaf % leaves.length]!;
   const fresh = () => fc.sample(uniqueLine, 1)[0]!;
@@ -283,7 +296,7 @@ Deno.test("renderer property: history never gets a second copy of a line (tmux s
           tui.start();
           await frame(tui, terminal);
           for (const [step, edit] of edits.entries()) {
-            applyHistoryEdit(edit, leaves, terminal, tui);
+            await applyHistoryEdit(edit, leaves, terminal, tui);
             await frame(tui, terminal);
             const seen = new Set<string>();
             for (const line of terminal.allLines().filter((line) => line !== "")) {

@@ -353,3 +353,75 @@ Deno.test("renderer: a tab before the cursor marker counts as the spaces it beco
   assert.equal(t.terminal.screenLines()[0], "a   bc");
   assert.deepEqual(t.terminal.cursor(), { x: 5, y: 0 });
 });
+
+/** An engine on an emulator that models tmux's scroll-on-clear, optionally without cursor reports. */
+function historyScreen(columns: number, rows: number, reportsCursor = true) {
+  const terminal = new VirtualTerminal(columns, rows, { scrollOnClear: true, reportsCursor });
+  const tui = new TUI(terminal);
+  tui.start();
+  return {
+    terminal,
+    tui,
+    async [Symbol.asyncDispose]() {
+      tui.stop();
+      await terminal.flush();
+      terminal.dispose();
+    },
+  };
+}
+
+/** Resizes, lets the engine's cursor question be answered, and draws the frame. */
+async function resizeAnswered(tui: TUI, terminal: VirtualTerminal, columns: number, rows: number) {
+  terminal.resize(columns, rows);
+  await terminal.flush();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await frame(tui, terminal);
+}
+
+Deno.test("renderer: a resize finds its lines from the cursor report: none lost, none twice", async () => {
+  await using t = historyScreen(30, 10);
+  const body = new Lines(numbered(20));
+  // The cursor sits on the input line; the terminal drops the footer rows below it first.
+  // A full-width rule above it: a narrower terminal splits it in two rows.
+  const rule = {
+    render: (width: number) => ["=".repeat(width)],
+    firstLineChanged: () => null,
+    invalidate() {},
+  };
+  const editor = new Lines([`> typing${CURSOR_MARKER}`]);
+  const footer = new Lines(["footer one", "footer two"]);
+  t.tui.addChild(body);
+  t.tui.addChild(rule);
+  t.tui.addChild(editor);
+  t.tui.addChild(footer);
+  await frame(t.tui, t.terminal);
+  const onceEach = () => {
+    const all = t.terminal.allLines();
+    for (const line of [...body.lines, "> typing", "footer one", "footer two"]) {
+      const count = all.filter((row) => row === line).length;
+      assert.equal(count, 1, `${line} appears ${count} times in ${JSON.stringify(all)}`);
+    }
+  };
+  await resizeAnswered(t.tui, t.terminal, 24, 6);
+  assert.deepEqual(t.terminal.screenLines().slice(-3), ["> typing", "footer one", "footer two"]);
+  onceEach();
+  await resizeAnswered(t.tui, t.terminal, 30, 12);
+  onceEach();
+  await resizeAnswered(t.tui, t.terminal, 30, 5);
+  onceEach();
+  assert.equal(t.terminal.screenLines().at(-1), "footer two");
+});
+
+Deno.test("renderer: without a cursor report a resize still adds no copies to history", async () => {
+  await using t = historyScreen(30, 10, false);
+  const body = new Lines(numbered(20));
+  t.tui.addChild(body);
+  t.tui.addChild(new Lines([`> typing${CURSOR_MARKER}`, "footer"]));
+  await frame(t.tui, t.terminal);
+  for (const [columns, rows] of [[30, 6], [20, 12], [30, 4]] as const) {
+    await resizeAnswered(t.tui, t.terminal, columns, rows);
+    const all = t.terminal.allLines().filter((line) => line !== "");
+    assert.equal(new Set(all).size, all.length, `no line twice: ${JSON.stringify(all)}`);
+    assert.equal(t.terminal.screenLines().filter((line) => line !== "").at(-1), "footer");
+  }
+});
