@@ -7,6 +7,7 @@
  */
 import { ProviderError } from "../errors.ts";
 import { classifyHttpErrorRedacting, hostOf, redactSecrets } from "./error_classification.ts";
+import { RequestGuard } from "./request_guard.ts";
 import { type SseEvent, SseParser } from "./sse.ts";
 
 export { classifyHttpError, classifyStreamError, parseRetryAfter } from "./error_classification.ts";
@@ -37,11 +38,14 @@ type Phase = "response headers" | "the error body" | "the next chunk";
  * so that consumers pay one async step per chunk, not per event.
  *
  * Throws a {@linkcode ProviderError}: classified from the body for a non-2xx
- * reply; `timeout` when nothing arrives for `idleTimeoutMs` (waiting for the
- * headers or between chunks); `network` when the connection fails or breaks.
- * When `req.signal` aborts it stops at once and throws an error for which
- * {@linkcode isAbortError} is true. The response body is always released,
- * also when the consumer stops iterating early.
+ * reply; `invalid_request` for a 2xx reply that is not an event stream, or
+ * for a redirect to another origin (only same-origin redirects are followed,
+ * so the headers, key included, never reach another server); `timeout` when
+ * nothing arrives for `idleTimeoutMs` (waiting for the headers or between
+ * chunks); `network` when the connection fails or breaks. When `req.signal`
+ * aborts it stops at once, however much was streamed, and throws an error
+ * for which {@linkcode isAbortError} is true. The response body is always
+ * released, also when the consumer stops iterating early.
  *
  * @param req The request.
  * @returns Batches of events, in order; the stream's trailing unterminated event is dropped.
@@ -62,31 +66,25 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
   if (req.signal.aborted) throw toAbortError(req.signal);
   const host = hostOf(req.url);
   const secrets = secretValues(req.headers);
-  const controller = new AbortController();
-  const idle = new IdleTimer(req.idleTimeoutMs, () => controller.abort());
-  const forwardAbort = () => controller.abort();
-  req.signal.addEventListener("abort", forwardAbort, { once: true });
+  const guard = new RequestGuard(req.signal, req.idleTimeoutMs);
   let phase: Phase = "response headers";
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let finished = false;
   try {
-    const response = await idle.during(fetch(req.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
-      body: JSON.stringify(req.body, wellFormed),
-      signal: controller.signal,
-    }));
+    const { response, url } = await postFollowingRedirects(req, guard);
     reader = response.body?.getReader();
+    if (reader) guard.watch(reader);
     if (!response.ok) {
       phase = "the error body";
-      const text = reader ? await readBounded(reader, idle) : "";
-      throw classifyHttpErrorRedacting(response.status, text, response.headers, req.url, secrets);
+      const text = reader ? await readBounded(reader, guard) : "";
+      throw classifyHttpErrorRedacting(response.status, text, response.headers, url, secrets);
     }
+    assertEventStream(response, url);
     if (!reader) return;
     phase = "the next chunk";
     const parser = new SseParser();
     for (;;) {
-      const { done, value } = await idle.during(reader.read());
+      const { done, value } = await guard.wait(reader.read());
       if (done) break;
       const events = parser.push(value);
       if (events.length > 0) yield events;
@@ -95,12 +93,98 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
     const last = parser.end();
     if (last.length > 0) yield last;
   } catch (error) {
-    throw translateError(error, { req, host, phase, idle, secrets });
+    throw translateError(error, { req, host, phase, guard, secrets });
   } finally {
-    idle.stop();
-    req.signal.removeEventListener("abort", forwardAbort);
+    guard.dispose();
     if (reader && !finished) await reader.cancel().catch(() => {});
   }
+}
+
+/** Most same-origin redirects followed before giving up. */
+const MAX_REDIRECTS = 5;
+
+/** Redirects that keep the method and body (301 and 302 too: every client re-POSTs them to an API). */
+const FOLLOWED_REDIRECTS: ReadonlySet<number> = new Set([301, 302, 307, 308]);
+
+/**
+ * POSTs the request, following redirects only within the same origin (the
+ * headers carry the key: they must never reach another server).
+ */
+async function postFollowingRedirects(
+  req: SseRequest,
+  guard: RequestGuard,
+): Promise<{ response: Response; url: string }> {
+  let url = req.url;
+  for (let hops = 0;; hops++) {
+    const response = await post(url, req, guard);
+    if (response.status < 300 || response.status > 399) return { response, url };
+    await response.body?.cancel();
+    const location = response.headers.get("location");
+    const target = location === null ? undefined : URL.parse(location, url) ?? undefined;
+    const sameOrigin = target !== undefined && target.origin === new URL(url).origin;
+    if (!sameOrigin || !FOLLOWED_REDIRECTS.has(response.status) || hops >= MAX_REDIRECTS) {
+      throw refusedRedirect(url, response.status, location, sameOrigin, req);
+    }
+    url = target.href;
+  }
+}
+
+/** One POST without following redirects; a reply that comes after a stop is released. */
+async function post(url: string, req: SseRequest, guard: RequestGuard): Promise<Response> {
+  const pending = fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
+    body: JSON.stringify(req.body, wellFormed),
+    redirect: "manual",
+    signal: guard.signal,
+  });
+  try {
+    return await guard.wait(pending);
+  } catch (error) {
+    void pending.then((late) => late.body?.cancel(), () => {});
+    throw error;
+  }
+}
+
+function refusedRedirect(
+  url: string,
+  status: number,
+  location: string | null,
+  sameOrigin: boolean,
+  req: SseRequest,
+): ProviderError {
+  const where = location === null
+    ? "without a Location"
+    : `to ${redactSecrets(redactUrl(location, location), secretValues(req.headers))}`;
+  const why = location === null
+    ? ""
+    : !sameOrigin
+    ? ": panto does not follow a redirect to another server, which would receive the API key; " +
+      "if you trust it, set the provider's baseUrl (or --base-url) to it"
+    : `: too many redirects or a redirect (${status}) that does not keep the request`;
+  return new ProviderError("invalid_request", `${hostOf(url)} answered ${status} ${where}${why}`, {
+    status,
+  });
+}
+
+/**
+ * A 2xx reply must be an event stream: an HTML page or a JSON document
+ * means the base URL points at the wrong server or path, and retrying
+ * cannot help. A reply without a content type is read as a stream.
+ */
+function assertEventStream(response: Response, url: string): void {
+  const type = response.headers.get("content-type");
+  if (type === null) return;
+  const mediaType = type.split(";", 1)[0]!.trim().toLowerCase();
+  if (mediaType === "text/event-stream") return;
+  throw new ProviderError(
+    "invalid_request",
+    `${hostOf(url)} answered ${response.status} with content-type ${mediaType}, ` +
+      `not an event stream: check --base-url / baseUrl (the request went to ${
+        redactUrl(url, url)
+      })`,
+    { status: response.status },
+  );
 }
 
 /**
@@ -151,19 +235,20 @@ interface ErrorContext {
   req: SseRequest;
   host: string;
   phase: Phase;
-  idle: IdleTimer;
+  guard: RequestGuard;
   secrets: readonly string[];
 }
 
 function translateError(error: unknown, context: ErrorContext): unknown {
-  const { req, host, phase, idle } = context;
+  const { req, host, phase, guard } = context;
   if (req.signal.aborted) return toAbortError(req.signal);
   if (error instanceof ProviderError) return error;
-  if (idle.fired) {
+  if (guard.timedOut) {
     return new ProviderError(
       "timeout",
       `${host} sent nothing for ${req.idleTimeoutMs} ms while we waited for ${phase} ` +
-        `(idle timeout; raise idleTimeoutMs if this server is slow to answer)`,
+        `(idle timeout: raise the idleTimeoutMs setting, for this provider or for all, ` +
+        `if this server is slow to answer)`,
     );
   }
   const detail = redactSecrets(redactUrl(errorText(error), req.url), context.secrets);
@@ -176,55 +261,19 @@ function translateError(error: unknown, context: ErrorContext): unknown {
 /** Reads at most {@linkcode MAX_ERROR_BODY_BYTES} of an error body as text. */
 async function readBounded(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  idle: IdleTimer,
+  guard: RequestGuard,
 ): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   let total = 0;
   while (total < MAX_ERROR_BODY_BYTES) {
-    const { done, value } = await idle.during(reader.read());
+    const { done, value } = await guard.wait(reader.read());
     if (done) return text + decoder.decode();
     const kept = value.subarray(0, MAX_ERROR_BODY_BYTES - total);
     total += kept.length;
     text += decoder.decode(kept, { stream: true });
   }
   return text + decoder.decode();
-}
-
-/**
- * Fires `onIdle` when a wrapped wait lasts longer than the timeout. Only
- * waits on the network count: time the consumer spends between events does
- * not, so a slow consumer cannot cause a timeout.
- */
-class IdleTimer {
-  #timeoutMs: number;
-  #onIdle: () => void;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Whether the timeout fired. */
-  fired = false;
-
-  constructor(timeoutMs: number, onIdle: () => void) {
-    this.#timeoutMs = timeoutMs;
-    this.#onIdle = onIdle;
-  }
-
-  async during<T>(wait: Promise<T>): Promise<T> {
-    this.stop();
-    this.#timer = setTimeout(() => {
-      this.fired = true;
-      this.#onIdle();
-    }, this.#timeoutMs);
-    try {
-      return await wait;
-    } finally {
-      this.stop();
-    }
-  }
-
-  stop(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
 }
 
 /**

@@ -103,6 +103,16 @@ export type FakeReply =
     afterBytes: number;
     source: FakeSource;
   } & FakeStreamOptions)
+  | {
+    /**
+     * A text turn of `deltas` text deltas (`line 0\n`, `line 1\n`, …),
+     * generated as fast as the client reads; `Infinity` never ends. Counts
+     * what it sent in {@linkcode FakeLlmServer.longDeltasSent}.
+     */
+    kind: "long";
+    deltas: number;
+    headerDelayMs?: number;
+  }
   | ({
     kind: "slow";
     /** Pause before each chunk after the first (ms). Chunks are SSE events unless `chunkSize` is set. */
@@ -166,6 +176,8 @@ export class FakeLlmServer {
   readonly #closing = new AbortController();
   readonly #pumps = new Set<Promise<void>>();
   #messageCount = 0;
+  /** Text deltas sent so far by `long` replies. */
+  longDeltasSent = 0;
 
   private constructor(options: FakeLlmServerOptions) {
     this.#options = options;
@@ -242,6 +254,9 @@ export class FakeLlmServer {
       return jsonError(503, "fake server: closing");
     }
     if (reply.kind === "http_error") return httpErrorResponse(reply);
+    if (reply.kind === "long") {
+      return this.#longResponse(reply.deltas, protocol, modelOf(this.requests.at(-1)?.body), life);
+    }
     const plan = await this.#plan(reply, protocol, this.requests.at(-1)?.body);
     return this.#streamResponse(plan, life);
   }
@@ -258,8 +273,50 @@ export class FakeLlmServer {
     return life;
   }
 
+  /** Streams a `long` reply, a batch of deltas per pull, until done, cancelled or closing. */
+  #longResponse(
+    deltas: number,
+    protocol: FakeProtocol,
+    model: string,
+    life: AbortController,
+  ): Response {
+    const marker = "§"; // one character: the turn sends it as a single delta
+    const wire = sseText(turnEvents(protocol, {
+      blocks: [{ type: "text", text: marker }],
+      model,
+      messageId: this.#nextMessageId(),
+    }));
+    const start = wire.lastIndexOf("\n\n", wire.indexOf(marker)) + 2;
+    const end = wire.indexOf("\n\n", start) + 2;
+    const [head, delta, tail] = [wire.slice(0, start), wire.slice(start, end), wire.slice(end)];
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        controller.enqueue(encoder.encode(head));
+        life.signal.addEventListener("abort", () => {
+          try {
+            controller.close();
+          } catch {
+            // Already closed or cancelled.
+          }
+        }, { once: true });
+      },
+      pull: (controller) => {
+        if (life.signal.aborted) return;
+        let text = "";
+        for (let i = 0; i < 20 && sent < deltas; i++, sent++, this.longDeltasSent++) {
+          text += delta.replace(marker, `line ${sent}\\n`);
+        }
+        controller.enqueue(encoder.encode(sent < deltas ? text : text + tail));
+        if (sent >= deltas) controller.close();
+      },
+      cancel: () => life.abort(),
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  }
+
   async #plan(
-    reply: Exclude<FakeReply, { kind: "http_error" }>,
+    reply: Exclude<FakeReply, { kind: "http_error" | "long" }>,
     protocol: FakeProtocol,
     requestBody: unknown,
   ): Promise<StreamPlan> {

@@ -1,0 +1,94 @@
+/**
+ * Stops a streaming request at once when the caller aborts or the server
+ * stays silent too long.
+ *
+ * @module
+ */
+
+/**
+ * Ends a request from outside: the caller's abort, or the idle timeout of a
+ * network wait. Aborting `fetch`'s signal is not enough: once the response
+ * headers have arrived, Deno's fetch may no longer listen to it, and the
+ * body then streams on to its end whatever was aborted. So a stop also
+ * cancels the body's reader and makes the pending wait reject at once.
+ */
+export class RequestGuard {
+  /** The signal to give `fetch`; aborted on a stop. */
+  readonly signal: AbortSignal;
+  /** Whether the idle timeout fired. */
+  timedOut = false;
+  readonly #controller = new AbortController();
+  readonly #stopped = Promise.withResolvers<never>();
+  readonly #caller: AbortSignal;
+  readonly #idleTimeoutMs: number;
+  readonly #onAbort = () => this.#stop();
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * @param caller The caller's signal: its abort stops the request.
+   * @param idleTimeoutMs How long one network wait may last (ms).
+   */
+  constructor(caller: AbortSignal, idleTimeoutMs: number) {
+    this.signal = this.#controller.signal;
+    this.#caller = caller;
+    this.#idleTimeoutMs = idleTimeoutMs;
+    // A stop while nothing waits must not count as an unhandled rejection.
+    this.#stopped.promise.catch(() => {});
+    caller.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** Whether the request was stopped (caller abort or idle timeout). */
+  get stopped(): boolean {
+    return this.#controller.signal.aborted;
+  }
+
+  /**
+   * Cancels `reader` when the request stops (at once if it has).
+   *
+   * @param reader The response body's reader.
+   */
+  watch(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+    this.#reader = reader;
+    if (this.stopped) void reader.cancel().catch(() => {});
+  }
+
+  /**
+   * Waits for a network step; rejects as soon as the request stops, and
+   * stops it when the step takes longer than the idle timeout. Time spent
+   * outside these waits (the consumer's) does not count.
+   *
+   * @param step The network step (headers, a body read).
+   * @returns What the step resolved to.
+   */
+  async wait<T>(step: Promise<T>): Promise<T> {
+    this.#clearTimer();
+    this.#timer = setTimeout(() => {
+      this.timedOut = true;
+      this.#stop();
+    }, this.#idleTimeoutMs);
+    try {
+      return await Promise.race([step, this.#stopped.promise]);
+    } finally {
+      this.#clearTimer();
+    }
+  }
+
+  /** Clears the timer and stops listening to the caller's signal. */
+  dispose(): void {
+    this.#clearTimer();
+    this.#caller.removeEventListener("abort", this.#onAbort);
+  }
+
+  #stop(): void {
+    if (this.stopped) return;
+    this.#controller.abort();
+    if (this.#reader) void this.#reader.cancel().catch(() => {});
+    this.#stopped.reject(new DOMException("The request was stopped", "AbortError"));
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

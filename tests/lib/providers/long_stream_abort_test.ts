@@ -1,0 +1,118 @@
+/**
+ * An abort stops a provider stream at once however much it has streamed,
+ * for both protocols, also when `fetch` no longer listens to its signal
+ * once the headers have arrived (as Deno's fetch may, on long streams).
+ */
+import assert from "node:assert/strict";
+import type { ApiStyle } from "../../../lib/config.ts";
+import type { AssistantResult, ProviderRequest } from "../../../lib/providers/provider.ts";
+import { streamForApi } from "../../../lib/providers/registry.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+
+const APIS: readonly ApiStyle[] = ["anthropic-messages", "openai-chat"];
+/** Text deltas read before the abort. */
+const ABORT_AFTER = 12_000;
+
+function requestFor(server: FakeLlmServer, api: ApiStyle, signal: AbortSignal): ProviderRequest {
+  return {
+    config: {
+      api,
+      baseUrl: api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl,
+      model: "fake-model",
+      reasoning: "off",
+      apiKey: "sk-test-long-stream",
+    },
+    system: "",
+    messages: [],
+    tools: [],
+    signal,
+    idleTimeoutMs: 10_000,
+  };
+}
+
+interface Outcome {
+  result: AssistantResult;
+  deltasBefore: number;
+  msAfterAbort: number;
+}
+
+/**
+ * Streams an endless reply and aborts after {@linkcode ABORT_AFTER} text
+ * deltas, from a timer (as a signal handler or a key press would), while
+ * the stream keeps being read.
+ */
+async function abortLongStream(server: FakeLlmServer, api: ApiStyle): Promise<Outcome> {
+  server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
+  const controller = new AbortController();
+  const stream = streamForApi(api)(requestFor(server, api, controller.signal));
+  let deltas = 0;
+  let abortedAt: number | undefined;
+  for (;;) {
+    const step = await stream.next();
+    if (step.done) {
+      assert.ok(abortedAt !== undefined, "the endless stream ended before the abort");
+      return {
+        result: step.value,
+        deltasBefore: deltas,
+        msAfterAbort: performance.now() - abortedAt,
+      };
+    }
+    deltas += step.value.filter((event) => event.type === "content_delta").length;
+    if (deltas >= ABORT_AFTER && abortedAt === undefined) {
+      abortedAt = performance.now();
+      setTimeout(() => controller.abort(), 0);
+    }
+    assert.ok(deltas < 2 * ABORT_AFTER, `still streaming after ${deltas} deltas`);
+  }
+}
+
+async function assertStoppedAtOnce(outcome: Outcome, server: FakeLlmServer): Promise<void> {
+  assert.equal(outcome.result.stopReason, "aborted");
+  assert.ok(outcome.msAfterAbort < 1_000, `stopped ${outcome.msAfterAbort} ms after the abort`);
+  const [block] = outcome.result.content;
+  assert.equal(block?.type, "text");
+  const text = block.type === "text" ? block.text : "";
+  assert.ok(text.startsWith("line 0\nline 1\n"), "the partial answer is kept");
+  assert.ok(text.includes(`line ${ABORT_AFTER - 1}\n`));
+  // The connection is closed: the server stops producing.
+  const sent = server.longDeltasSent;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(server.longDeltasSent, sent, "the server is still streaming");
+}
+
+/** Runs `body` with a `fetch` that ignores its signal (what Deno's does to a long body). */
+async function withFetchIgnoringItsSignal(body: () => Promise<void>): Promise<void> {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input, init) => realFetch(input, { ...init, signal: null });
+  try {
+    await body();
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}
+
+for (const api of APIS) {
+  Deno.test(`${api}: an abort after ${ABORT_AFTER} streamed deltas stops the stream at once`, async () => {
+    const server = await FakeLlmServer.start();
+    try {
+      const outcome = await abortLongStream(server, api);
+      await assertStoppedAtOnce(outcome, server);
+      assert.ok(outcome.deltasBefore >= ABORT_AFTER);
+    } finally {
+      await server.close();
+    }
+  });
+
+  Deno.test(`${api}: the abort stops the body even when fetch no longer listens to it`, async () => {
+    const server = await FakeLlmServer.start();
+    try {
+      await withFetchIgnoringItsSignal(async () => {
+        const outcome = await abortLongStream(server, api);
+        await assertStoppedAtOnce(outcome, server);
+      });
+      // Sanitizers: the body was released, no timer is left.
+    } finally {
+      await server.close();
+    }
+  });
+}
