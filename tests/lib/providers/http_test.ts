@@ -1010,3 +1010,76 @@ Deno.test("streamSse: a trailing event without a blank line is dropped (V22)", a
     assert.deepEqual(events.map((e) => e.data), ["one"]);
   });
 });
+
+Deno.test("streamSse: a redirect to another origin is refused and the key never goes there", async () => {
+  await withFakeServer(async (elsewhere) => {
+    await withFakeServer(async (server) => {
+      elsewhere.enqueue({ kind: "turn", blocks: BLOCKS });
+      const location = `${elsewhere.url}${FAKE_PATHS.anthropic}?from=redirect`;
+      server.enqueue({ kind: "http_error", status: 307, headers: { location } });
+      const { events, error } = await drain(request(server, "anthropic"));
+      assert.equal(events.length, 0);
+      assert.deepEqual(elsewhere.requests, [], "nothing reached the other origin");
+      assert.ok(error instanceof ProviderError, String(error));
+      assert.equal(error.kind, "invalid_request");
+      assert.equal(error.retryable, false);
+      assert.equal(error.status, 307);
+      assert.ok(error.message.includes(`answered 307 to ${elsewhere.url}${FAKE_PATHS.anthropic}`));
+      assert.match(error.message, /does not follow a redirect to another server/);
+      assert.match(error.message, /baseUrl/);
+      assertNoKey(error);
+    });
+  });
+});
+
+Deno.test("streamSse: a same-origin redirect is followed with the same request", async () => {
+  await withFakeServer(async (server) => {
+    server.enqueue(
+      {
+        kind: "http_error",
+        status: 308,
+        headers: { location: `${FAKE_PATHS.openai}?hop=2` },
+      },
+      { kind: "turn", blocks: BLOCKS },
+    );
+    const req = request(server, "openai", { url: `${server.url}${FAKE_PATHS.openai}?hop=1` });
+    const { events, error } = await drain(req);
+    assert.equal(error, undefined);
+    assert.equal(events.at(-1)?.data, "[DONE]");
+    assert.equal(server.requests.length, 2);
+    const second = server.requests[1];
+    assert.equal(second?.method, "POST");
+    assert.equal(second?.headers["x-api-key"], FAKE_KEY);
+    assert.deepEqual(second?.body, { model: "test-model", stream: true });
+  });
+});
+
+Deno.test("streamSse: a 200 reply that is not an event stream is reported as such", async () => {
+  await withFakeServer(async (server) => {
+    const pages: [string, string][] = [
+      ["text/html; charset=utf-8", "<!doctype html><title>Welcome to nginx!</title>"],
+      ["application/json", '{"id":"chatcmpl-1","choices":[]}'],
+    ];
+    for (const [contentType, body] of pages) {
+      server.enqueue({
+        kind: "http_error",
+        status: 200,
+        headers: { "content-type": contentType },
+        body,
+      });
+      const { events, error } = await drain(request(server, "openai"));
+      assert.equal(events.length, 0);
+      assert.ok(error instanceof ProviderError, String(error));
+      assert.equal(error.kind, "invalid_request");
+      assert.equal(error.retryable, false, "retrying cannot help");
+      const mediaType = contentType.split(";")[0];
+      assert.ok(
+        error.message.includes(
+          `answered 200 with content-type ${mediaType}, not an event stream: check --base-url / baseUrl`,
+        ),
+        error.message,
+      );
+      assert.ok(error.message.includes(`${server.url}${FAKE_PATHS.openai}`));
+    }
+  });
+});
