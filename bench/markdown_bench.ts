@@ -1,8 +1,14 @@
 /**
- * Markdown streaming cost: a 2,000-line answer arrives in ~20-character
- * deltas and is rendered after each one, as the chat does. Ours (block
- * cache: only the open block is re-lexed) beside pi-tui's `Markdown` (which
- * re-lexes and re-renders the whole text per frame), same deltas, same width.
+ * Markdown streaming cost, ours beside pi-tui's `Markdown` (which re-lexes
+ * and re-renders the whole text per frame), same deltas, same width:
+ *
+ * 1. a 2,000-line mixed answer arriving in 20-character deltas, rendered
+ *    after each one, as the chat does (total time);
+ * 2. one open block of 100, 1,000 and 5,000 lines of each kind a model
+ *    streams (paragraph, TypeScript fence, list, quote, table, thinking):
+ *    the mean cost of the next 20-character deltas, each followed by a
+ *    render. Flat cost means the 5,000-line figure stays near the 100-line
+ *    one. pi gets our highlight.js colouring for code, so both colour it.
  *
  * Run: `deno run -A bench/markdown_bench.ts [lines=2000] [width=100]`
  *
@@ -10,7 +16,9 @@
  */
 import { Markdown as PiMarkdown } from "@mariozechner/pi-tui";
 import type { MarkdownTheme } from "@mariozechner/pi-tui";
+import { highlightCode } from "../tui/components/code_highlight.ts";
 import { Markdown } from "../tui/components/markdown.ts";
+import { Thinking } from "../tui/components/thinking.ts";
 import { createTheme } from "../tui/theme.ts";
 
 const LINES = Number(Deno.args[0] ?? 2000);
@@ -60,6 +68,7 @@ const piTheme: MarkdownTheme = {
   italic: (t) => `\x1b[3m${t}\x1b[23m`,
   strikethrough: (t) => `\x1b[9m${t}\x1b[29m`,
   underline: (t) => `\x1b[4m${t}\x1b[24m`,
+  highlightCode: (code, lang) => highlightCode(code, lang, createTheme({ noColor: false })),
 };
 
 interface Result {
@@ -118,3 +127,142 @@ const piResult = run("pi-tui", text, (delta) => {
 report(piResult);
 
 console.log(`ratio: pi-tui / panto = ${(piResult.totalMs / panto.totalMs).toFixed(1)}x`);
+
+// --- Part 2: one open block per kind, at several lengths. -----------------
+
+/** How each kind's open block starts and how its line `n` reads. */
+const KINDS: Record<string, { head: string; line: (n: number) => string; thinking?: boolean }> = {
+  paragraph: {
+    head: "",
+    line: (n) => `Line ${n} of one long paragraph, with **bold**, *emphasis* and \`code\` spans.\n`,
+  },
+  "code (ts)": {
+    head: "```ts\n",
+    line: (n) =>
+      [
+        `export function step${n}(input: string): number {`,
+        `  // count the words of step ${n}`,
+        `  const words = input.split(/\\s+/).filter((w) => w !== "");`,
+        `  return words.length + ${n}; /* done */`,
+        "}",
+      ][n % 5] + "\n",
+  },
+  list: {
+    head: "",
+    line: (n) => `- item ${n} with a [link](https://example.com/${n}) and *emphasis*\n`,
+  },
+  quote: {
+    head: "",
+    line: (n) => `> quoted line ${n}, with **bold** words to wrap at the width\n`,
+  },
+  table: {
+    head: "| name | value | note |\n|---|---:|---|\n",
+    line: (n) => `| row ${n % 100} | ${n % 1000} | a note for the row, **bold** |\n`,
+  },
+  thinking: {
+    head: "",
+    line: (n) => `Thinking line ${n}: consider the *cache* and the \`tail\` of the block.\n`,
+    thinking: true,
+  },
+};
+
+const SIZES = [100, 1000, 5000];
+/** Deltas measured per case (fewer for a slow peer, within a time budget). */
+const MEASURED_DELTAS = 60;
+const PEER_BUDGET_MS = 1500;
+
+interface Streamer {
+  start(text: string): void;
+  append(delta: string): void;
+}
+
+function pantoStreamer(thinking: boolean): Streamer {
+  const theme = createTheme({ noColor: false });
+  const component = thinking ? new Thinking({ theme }) : new Markdown("", { theme });
+  return {
+    start(text) {
+      component.append(text);
+      component.render(WIDTH);
+    },
+    append(delta) {
+      component.append(delta);
+      component.render(WIDTH);
+    },
+  };
+}
+
+function piStreamer(thinking: boolean): Streamer {
+  const style = thinking
+    ? { italic: true, color: (t: string) => `\x1b[90m${t}\x1b[39m` }
+    : undefined;
+  const component = new PiMarkdown("", 0, 0, piTheme, style);
+  let text = "";
+  return {
+    start(initial) {
+      text = initial;
+      component.setText(text);
+      component.render(WIDTH);
+    },
+    append(delta) {
+      text += delta;
+      component.setText(text);
+      component.render(WIDTH);
+    },
+  };
+}
+
+/** Mean µs per delta once the open block has `lines` lines. */
+function perDelta(
+  make: () => Streamer,
+  head: string,
+  line: (n: number) => string,
+  lines: number,
+  budgetMs: number,
+): number {
+  let text = head;
+  for (let n = 0; n < lines; n++) text += line(n);
+  let more = "";
+  for (let n = lines; more.length < MEASURED_DELTAS * DELTA; n++) more += line(n);
+  const streamer = make();
+  streamer.start(text);
+  const start = performance.now();
+  let count = 0;
+  for (; count < MEASURED_DELTAS; count++) {
+    streamer.append(more.slice(count * DELTA, (count + 1) * DELTA));
+    if (count >= 2 && performance.now() - start > budgetMs) {
+      count++;
+      break;
+    }
+  }
+  return ((performance.now() - start) / count) * 1000;
+}
+
+function formatMicros(micros: number): string {
+  return micros >= 10_000 ? `${(micros / 1000).toFixed(1)} ms` : `${micros.toFixed(0)} µs`;
+}
+
+console.log(
+  `\nopen block per kind: mean per ${DELTA}-char delta (append + render at width ${WIDTH})`,
+);
+const header = [
+  "kind",
+  ...SIZES.map((n) => `panto ${n}`),
+  "5000/100",
+  ...SIZES.map((n) => `pi-tui ${n}`),
+];
+const rows: string[][] = [header];
+for (const [kind, { head, line, thinking = false }] of Object.entries(KINDS)) {
+  perDelta(() => pantoStreamer(thinking), head, line, 100, Infinity); // warm-up
+  const ours = SIZES.map((n) => perDelta(() => pantoStreamer(thinking), head, line, n, Infinity));
+  const peer = SIZES.map((n) =>
+    perDelta(() => piStreamer(thinking), head, line, n, PEER_BUDGET_MS)
+  );
+  const flat = (ours[2] ?? 0) / (ours[0] ?? 1);
+  rows.push([kind, ...ours.map(formatMicros), `${flat.toFixed(2)}x`, ...peer.map(formatMicros)]);
+}
+const widths = header.map((_, column) =>
+  Math.max(...rows.map((row) => (row[column] ?? "").length))
+);
+for (const row of rows) {
+  console.log(row.map((cell, column) => cell.padStart(widths[column] ?? 0)).join("  "));
+}

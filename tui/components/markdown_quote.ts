@@ -35,7 +35,7 @@ export class OpenQuote implements OpenBlock {
   /** An open block for a quote without lazy lines, or null. */
   static from(token: Token, start: number, context: BlockContext): OpenQuote | null {
     if (token.type !== "blockquote") return null;
-    const lazy = token.raw.split("\n").some((line) => !MARKER.test(line));
+    const lazy = token.raw.replace(/\n+$/, "").split("\n").some((line) => !MARKER.test(line));
     return lazy ? null : new OpenQuote(start, context);
   }
 

@@ -169,29 +169,35 @@ function maxLineWidth(text: string): number {
   return Math.max(0, ...text.split("\n").map(visibleWidth));
 }
 
-function sameLayout(a: readonly number[] | null, b: readonly number[] | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.length === b.length && a.every((width, i) => width === b[i]);
+/** Settled body rows rendered for one layout. */
+interface LayoutRows {
+  frame: TableFrame;
+  /** Lines of the first `rows` settled rows. */
+  lines: string[];
+  rows: number;
 }
+
+/** Layouts whose settled rows are kept (a partial cell can widen a column and shrink back). */
+const KEPT_LAYOUTS = 4;
 
 /**
  * An open table: body rows before the last are settled, and their cells
  * kept. Column widths depend on every row, so settled rows are reused only
- * while the layout is unchanged; a row that widens a column re-renders the
- * table once (widths only grow, and stop changing once the table fills the
- * width).
+ * while the layout is unchanged; when a row changes a width, the settled
+ * rows are rendered for the new layout once, and kept for the last few
+ * layouts (a half-streamed `**bold` cell widens its column until it closes).
  */
 export class OpenTable implements OpenBlock {
   /** The header and delimiter lines: the tail is lexed after them. */
   readonly #head: string;
   #settledOffset: number;
-  #settledRows = 0;
-  #started = false;
   /** Rendered cells of the settled body rows. */
   readonly #cells: string[][] = [];
   /** Column widths of the header and the settled rows. */
   #natural: number[] | null = null;
-  #frame: TableFrame | null = null;
+  /** Settled rows per layout key; the current layout was used last. */
+  readonly #layouts = new Map<string, LayoutRows>();
+  #current: string | null = null;
   readonly #context: BlockContext;
 
   private constructor(head: string, start: number, context: BlockContext) {
@@ -212,49 +218,66 @@ export class OpenTable implements OpenBlock {
   }
 
   update(tail: string): BlockUpdate | null {
-    const { width, style } = this.#context;
+    const { style } = this.#context;
     const tokens = lexBlocks(this.#head + tail, style.links);
     const table = tokens[0] as Tokens.Table | undefined;
     if (table?.type !== "table" || !table.raw.startsWith(this.#head)) return null;
     const { headers, rows } = tableCells(table, style);
     this.#natural ??= naturalWidths([headers], headers.length);
-    const natural = naturalWidths(rows, headers.length, this.#natural);
-    const layout = tableLayout(natural, width);
-    const previous = this.#frame;
-    const frame: TableFrame = previous !== null && sameLayout(previous.layout, layout)
-      ? previous
-      : {
-        layout,
-        headers,
-        align: table.align,
-        width,
-        border: (t) => style.theme.fg("mdTableBorder", t),
-      };
-    const relayout = frame !== previous;
-    const lines = relayout ? tableHead(frame) : [];
-    if (relayout) this.#cells.forEach((row, i) => lines.push(...tableRow(frame, row, i)));
-    const base = relayout ? 0 : this.#settledRows;
-    let settledLines = base + lines.length;
+    const layout = tableLayout(
+      naturalWidths(rows, headers.length, this.#natural),
+      this.#context.width,
+    );
+    const key = layout === null ? "stacked" : layout.join(",");
+    const settled = this.#settledFor(key, layout, headers, table.align);
+    const relayout = key !== this.#current;
+    this.#current = key;
+    const head = tableHead(settled.frame);
+    const lines = relayout ? [...head, ...settled.lines] : [];
+    const from = relayout ? 0 : head.length + settled.lines.length;
     let offset = 0;
     rows.forEach((row, i) => {
-      lines.push(...tableRow(frame, row, this.#cells.length + i));
+      const rowLines = tableRow(settled.frame, row, this.#cells.length);
+      lines.push(...rowLines);
       if (i === rows.length - 1) return;
-      settledLines = base + lines.length;
       offset = tail.indexOf("\n", offset) + 1;
+      this.#cells.push(row);
+      settled.lines.push(...rowLines);
+      settled.rows++;
     });
-    lines.push(...tableFoot(frame));
-    const update: BlockUpdate = { from: base, rows: lines };
+    lines.push(...tableFoot(settled.frame));
+    const update: BlockUpdate = { from, rows: lines };
     const after = tokens.slice(1);
     if (hasContent(after)) {
       update.ended = { end: this.#settledOffset + table.raw.length - this.#head.length, after };
     }
-    const settled = rows.slice(0, -1);
-    this.#cells.push(...settled);
-    this.#natural = naturalWidths(settled, headers.length, this.#natural);
+    this.#natural = naturalWidths(rows.slice(0, -1), headers.length, this.#natural);
     this.#settledOffset += offset;
-    this.#settledRows = settledLines;
-    this.#frame = frame;
-    this.#started = true;
     return update;
+  }
+
+  /** The settled rows rendered for layout `key` (rendering those not yet rendered for it). */
+  #settledFor(
+    key: string,
+    layout: number[] | null,
+    headers: readonly string[],
+    align: readonly Align[],
+  ): LayoutRows {
+    const { width, style } = this.#context;
+    let entry = this.#layouts.get(key);
+    if (entry === undefined) {
+      const border = (text: string) => style.theme.fg("mdTableBorder", text);
+      entry = { frame: { layout, headers, align, width, border }, lines: [], rows: 0 };
+      if (this.#layouts.size >= KEPT_LAYOUTS) {
+        const oldest = this.#layouts.keys().next().value;
+        if (oldest !== undefined) this.#layouts.delete(oldest);
+      }
+    }
+    this.#layouts.delete(key);
+    this.#layouts.set(key, entry);
+    for (; entry.rows < this.#cells.length; entry.rows++) {
+      entry.lines.push(...tableRow(entry.frame, this.#cells[entry.rows] ?? [], entry.rows));
+    }
+    return entry;
   }
 }
