@@ -26,6 +26,7 @@
  * `BENCH_SHAPES_HISTORY` (earlier messages, 300), `BENCH_SHAPES_LINES` (1000),
  * `BENCH_SHAPES_TABLE_ROWS` (300), `BENCH_SHAPES_DELTA_CHARS` (20),
  * `BENCH_SHAPES_DELTA_MS` (2), `BENCH_QUICK=1` (sizes ÷5: a smoke run),
+ * `BENCH_SHAPES_DUMP=DIR` (writes each pane's final history there),
  * `BENCH_PI_NODE_PREFIX` (adds pi on node, as in `cli_bench.ts`).
  *
  * @module
@@ -60,6 +61,7 @@ const TABLE_ROWS = knob("BENCH_SHAPES_TABLE_ROWS", scale(300), 2);
 const DELTA_CHARS = knob("BENCH_SHAPES_DELTA_CHARS", 20);
 const DELTA_MS = knob("BENCH_SHAPES_DELTA_MS", 2, 0);
 const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX");
+const DUMP_DIR = Deno.env.get("BENCH_SHAPES_DUMP");
 const PANE: PaneSize = { cols: 120, rows: 40 };
 /** The targets of the whole-program figure: ours at most this fraction of pi's. */
 const TARGET = { cpu: 0.33, bytes: 0.2 };
@@ -280,6 +282,10 @@ async function measureShape(
       if (failures.has(program.name)) continue;
       try {
         const result = await measureStream(program, cwd, server, plan);
+        if (DUMP_DIR) {
+          const file = `${shape.name}-${program.name.replace(/\W+/g, "_")}-${round + 1}.txt`;
+          await Deno.writeTextFile(join(DUMP_DIR, file), result.history.join("\n"));
+        }
         const sample = {
           cpuMs: result.cpuMs,
           kib: result.bytes / 1024,
