@@ -207,3 +207,15 @@ Deno.test("markdown streaming: a long open block settles (cut stays near the tai
     assert.ok(first !== null && first >= before - 3, `${kind}: cut ${first} of ${before} lines`);
   }
 });
+
+Deno.test("markdown streaming: runs longer than the segment and chunk caps stream as fresh renders", () => {
+  const comment = Array.from({ length: 55 }, (_, i) => ` * comment line ${i}`).join("\n");
+  const strayTick = Array.from({ length: 55 }, (_, i) => `prose line ${i} with *em* and a`).join(
+    "\n",
+  );
+  const texts = [
+    "```ts\n/*\n" + comment + "\n */\nconst after = `template\n" + comment + "\n`;\n```\n\nEnd.",
+    "Start with a stray ` tick\n" + strayTick + "\nand a closing ` tick.\n\nNext.",
+  ];
+  for (const text of texts) checkStream(text, [37, 11], 40, markdown());
+});
