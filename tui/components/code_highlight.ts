@@ -149,6 +149,8 @@ export class CodeHighlighter {
   readonly #theme: Theme;
   /** Lines of the open chunk known not to end it, up to this index. */
   #openThrough = -1;
+  /** A closed chunk of complete lines, not settled yet (indexes relative to the settled lines). */
+  #kept: { start: number; end: number; chunk: Chunk } | null = null;
 
   /** Colours `language` (a highlight.js name or alias; unknown: plain) with `theme`. */
   constructor(language: string | undefined, theme: Theme) {
@@ -172,7 +174,7 @@ export class CodeHighlighter {
     let settled = 0;
     let through = this.#openThrough;
     for (let k = through + 1; k < lines.length - 1; k++) {
-      const chunk = highlightChunk(lines.slice(start, k + 1), language, this.#theme);
+      const chunk = this.#chunk(lines, start, k, language, k < stable);
       if (!chunk.atRoot && k - start + 1 < MAX_CHUNK_LINES) {
         if (start === settled && k < stable) through = k;
         continue;
@@ -188,7 +190,30 @@ export class CodeHighlighter {
       out.push(...highlightChunk(lines.slice(start), language, this.#theme).lines);
     }
     this.#openThrough = through - settled;
+    const kept = this.#kept;
+    this.#kept = kept !== null && kept.start >= settled
+      ? { ...kept, start: kept.start - settled, end: kept.end - settled }
+      : null;
     return { lines: out, settled };
+  }
+
+  /**
+   * Highlights lines `start…end`. A closed chunk of complete lines that is
+   * not settled yet (the next line might still be the last) is kept, so the
+   * next update does not highlight it again.
+   */
+  #chunk(
+    lines: readonly string[],
+    start: number,
+    end: number,
+    language: string,
+    complete: boolean,
+  ): Chunk {
+    const kept = this.#kept;
+    if (kept !== null && kept.start === start && kept.end === end) return kept.chunk;
+    const chunk = highlightChunk(lines.slice(start, end + 1), language, this.#theme);
+    if (complete && chunk.atRoot) this.#kept = { start, end, chunk };
+    return chunk;
   }
 }
 
