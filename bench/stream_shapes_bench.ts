@@ -16,7 +16,7 @@
  * (scrollback and screen), the lines of the answer found on more than one
  * row (dup) or on none (missing). Every line of every answer carries its own
  * `Q<5 digits>` token, so an answer line on two rows was repainted into the
- * scrollback, and one on no row was wiped from it. For the code block, five
+ * scrollback, and one on no row was wiped from it. For the code block, ten
  * keystrokes typed while it streams are timed from send-keys until the
  * editor shows them (wall time, capture-pane polled back to back).
  *
@@ -217,7 +217,7 @@ function historyCheck(shape: Shape, history: readonly string[]) {
   };
 }
 
-const PROBE_KEYS = "probe";
+const PROBE_KEYS = "keystrokes";
 
 /**
  * Types {@linkcode PROBE_KEYS} one key at a time once the stream is a quarter
