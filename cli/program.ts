@@ -6,6 +6,7 @@ import { runSessionsCommand } from "./commands/sessions.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
 import { CliError, UsageError } from "./errors.ts";
+import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
 import { runPrintMode } from "./print_mode.ts";
 import { loadExtensions } from "./load_extensions.ts";
 import { openStore } from "./session_store.ts";
@@ -43,8 +44,11 @@ async function printMode(args: ChatArgs): Promise<number> {
   const app = await setupApp(args);
   for (const notice of app.notices) writeStderr(`panto: ${notice}\n`);
   const abort = new AbortController();
-  const onInterrupt = () => abort.abort();
-  Deno.addSignalListener("SIGINT", onInterrupt);
+  const stopListening = listenForInterrupts((signal) => {
+    // A second signal while the first one's abort is saving: leave now.
+    if (abort.signal.aborted) Deno.exit(interruptExitCode(abort.signal.reason));
+    abort.abort(signal);
+  });
   try {
     await loadExtensions(app, args, {
       mode: "print",
@@ -66,7 +70,7 @@ async function printMode(args: ChatArgs): Promise<number> {
       abort.signal,
     );
   } finally {
-    Deno.removeSignalListener("SIGINT", onInterrupt);
+    stopListening();
     await app.store.close();
   }
 }

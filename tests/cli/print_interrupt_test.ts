@@ -1,0 +1,191 @@
+/**
+ * Print mode stopped from outside, as a real process: SIGINT, SIGTERM and
+ * SIGHUP after more than 10,000 streamed events stop it within a second
+ * with 128 + the signal's number, the partial answer saved as aborted; a
+ * reader that closes the pipe (`| head -1`) ends it quietly.
+ */
+import assert from "node:assert/strict";
+import type { ApiStyle } from "@panto/lib";
+import { openStore } from "../../cli/session_store.ts";
+import { FakeLlmServer } from "../support/fake_llm_server.ts";
+
+const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
+const KEY = "sk-test-SECRET-interrupt-7";
+/** Events streamed before the signal. */
+const SIGNAL_AFTER = 10_500;
+
+interface Fixture {
+  server: FakeLlmServer;
+  home: string;
+}
+
+async function withFixture(body: (fixture: Fixture) => Promise<void>): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    await body({ server, home });
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** `panto -p` against the fake server, with a temporary home (never ~/.panto). */
+function pantoArgs(fixture: Fixture, api: ApiStyle, extra: readonly string[]): string[] {
+  const baseUrl = api === "anthropic-messages"
+    ? fixture.server.anthropicBaseUrl
+    : fixture.server.openaiBaseUrl;
+  return ["-p", ...extra, "--api", api, "--base-url", baseUrl, "-m", "m1"];
+}
+
+function pantoEnv(home: string): Record<string, string> {
+  const realHome = Deno.env.get("HOME") ?? "/root";
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
+    HOME: home,
+    PANTO_HOME: home,
+    NO_COLOR: "1",
+    ANTHROPIC_API_KEY: KEY,
+    OPENAI_API_KEY: KEY,
+  };
+}
+
+function spawnPanto(fixture: Fixture, args: readonly string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    clearEnv: true,
+    env: pantoEnv(fixture.home),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Reads stdout line by line until `enough` holds for the lines so far; returns them. */
+async function readLinesUntil(
+  lines: AsyncIterator<string>,
+  enough: (count: number) => boolean,
+): Promise<number> {
+  let count = 0;
+  while (!enough(count)) {
+    const next = await lines.next();
+    if (next.done) throw new Error(`stdout ended after ${count} lines`);
+    if (next.value.includes('"type":"content_delta"')) count++;
+  }
+  return count;
+}
+
+async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let rest = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    const parts = (rest + chunk).split("\n");
+    rest = parts.pop() ?? "";
+    yield* parts;
+  }
+  if (rest) yield rest;
+}
+
+async function textOf(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return await new Response(stream).text();
+}
+
+/** The saved session's messages. */
+async function savedMessages(home: string) {
+  const flags = { store: undefined, storeUrl: undefined, sessionDir: undefined, noSession: false };
+  const store = openStore(flags, home);
+  try {
+    const [session] = await store.list();
+    assert.ok(session, "a session was saved");
+    const conversation = await store.load(session.id);
+    return conversation?.messages ?? [];
+  } finally {
+    await store.close();
+  }
+}
+
+async function assertSavedAborted(home: string, prompt: string): Promise<void> {
+  const messages = (await savedMessages(home)).filter((m) => m.role !== "system");
+  assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
+  const [user, assistant] = messages;
+  assert.match(JSON.stringify(user?.content), new RegExp(prompt));
+  assert.equal(assistant?.stopReason, "aborted");
+  const text = JSON.stringify(assistant?.content);
+  assert.ok(text.includes("line 0\\n") && text.includes("line 9999\\n"), "the partial answer");
+}
+
+const SIGNAL_CASES: [ApiStyle, Deno.Signal, number][] = [
+  ["anthropic-messages", "SIGINT", 130],
+  ["openai-chat", "SIGINT", 130],
+  ["anthropic-messages", "SIGTERM", 143],
+  ["openai-chat", "SIGHUP", 129],
+];
+
+for (const [api, signal, code] of SIGNAL_CASES) {
+  Deno.test(`panto -p --mode json (${api}): ${signal} after ${SIGNAL_AFTER} events exits ${code} within a second, partial answer saved`, async () => {
+    await withFixture(async (fixture) => {
+      fixture.server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
+      const child = spawnPanto(
+        fixture,
+        pantoArgs(fixture, api, ["--mode", "json", "count forever"]),
+      );
+      const stderr = textOf(child.stderr);
+      const lines = linesOf(child.stdout);
+      await readLinesUntil(lines, (count) => count >= SIGNAL_AFTER);
+      const signalled = performance.now();
+      child.kill(signal);
+      await readLinesUntil(lines, () => false).catch(() => {});
+      const status = await child.status;
+      const elapsed = performance.now() - signalled;
+      assert.equal(status.code, code, await stderr);
+      assert.ok(elapsed < 1_000, `exited ${Math.round(elapsed)} ms after ${signal}`);
+      assert.equal(await stderr, "panto: aborted\n");
+      await assertSavedAborted(fixture.home, "count forever");
+    });
+  });
+}
+
+Deno.test("panto -p (anthropic-messages): SIGINT in text mode prints and saves the partial answer", async () => {
+  await withFixture(async (fixture) => {
+    const { server } = fixture;
+    server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
+    const child = spawnPanto(fixture, pantoArgs(fixture, "anthropic-messages", ["count on"]));
+    const [stdout, stderr] = [textOf(child.stdout), textOf(child.stderr)];
+    // The server runs ahead of what panto has read by the buffers between them.
+    while (server.longDeltasSent < 8 * SIGNAL_AFTER) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const signalled = performance.now();
+    child.kill("SIGINT");
+    const status = await child.status;
+    const elapsed = performance.now() - signalled;
+    assert.equal(status.code, 130, await stderr);
+    assert.ok(elapsed < 1_000, `exited ${Math.round(elapsed)} ms after SIGINT`);
+    assert.ok((await stdout).startsWith("line 0\nline 1\n"));
+    await assertSavedAborted(fixture.home, "count on");
+  });
+});
+
+for (const mode of ["text", "json"] as const) {
+  Deno.test(`panto -p --mode ${mode} | head -1: a closed pipe ends it quietly`, async () => {
+    await withFixture(async (fixture) => {
+      // Text mode writes the whole answer at the end: make it larger than a pipe's buffer.
+      const deltas = mode === "text" ? 40_000 : Number.POSITIVE_INFINITY;
+      fixture.server.enqueue({ kind: "long", deltas });
+      const panto = [Deno.execPath(), "run", "-A", "--quiet", MAIN].concat(
+        pantoArgs(fixture, "openai-chat", ["--mode", mode, "piped"]),
+      ).map((word) => `'${word}'`).join(" ");
+      const output = await new Deno.Command("bash", {
+        args: ["-c", panto + ' 2>"$PANTO_HOME/stderr" | head -1; echo "${PIPESTATUS[0]}"'],
+        clearEnv: true,
+        env: pantoEnv(fixture.home),
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const [first, status] = new TextDecoder().decode(output.stdout).split("\n");
+      assert.ok(first?.includes(mode === "text" ? "line 0" : '"type":'), first);
+      assert.equal(status, "141", "the exit code of a process whose reader left");
+      assert.equal(await Deno.readTextFile(`${fixture.home}/stderr`), "", "nothing reported");
+    });
+  });
+}
