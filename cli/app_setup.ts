@@ -43,6 +43,8 @@ export interface App {
   extraTools: Tool[];
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
   notices: string[];
+  /** What to do with the project's untrusted extensions (as for its config). */
+  untrustedProject: UntrustedProjectPolicy;
   /** Slash commands of extensions, for help and completion. */
   extensionCommands?: () => { name: string; description: string }[];
 }
@@ -77,11 +79,13 @@ export interface SetupOptions {
 export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Promise<App> {
   const cwd = options.cwd ?? Deno.cwd();
   const pantoHome = options.pantoHome ?? resolvePantoHome(readEnv, cwd);
+  const untrustedProject = options.untrustedProject ??
+    (args.trustProjectConfig ? "trust" : "refuse");
   const config = await loadConfig({
     pantoHome,
     cwd,
     env: readEnv,
-    untrustedProject: options.untrustedProject ?? (args.trustProjectConfig ? "trust" : "refuse"),
+    untrustedProject,
     ...(options.keybindingActions ? { keybindingActions: options.keybindingActions } : {}),
   });
   // Checked before any request: an answer that cannot be saved would be lost.
@@ -127,6 +131,7 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
       systemPrompt: prompt.text,
       extraTools: [],
       notices: [...config.notices, ...prompt.warnings],
+      untrustedProject,
     };
   } catch (error) {
     await store.close();

@@ -4,6 +4,7 @@ import type { App } from "./app_setup.ts";
 import type { ChatArgs } from "./args.ts";
 import type { NotifyLevel } from "./extensions/extension_api.ts";
 import { discoverExtensions } from "./extensions/discover.ts";
+import { settleExtensionTrust } from "./extensions/extension_trust.ts";
 import { VERSION } from "./version.ts";
 
 /** What the app lends extensions. */
@@ -23,7 +24,9 @@ export interface ExtensionSurface {
 /**
  * Discovers and loads the extensions (`$PANTO_HOME/extensions`,
  * `.panto/extensions`, `-e`), registering their tools with the agent.
- * A failing extension is reported and disabled; panto goes on.
+ * A failing extension is reported and disabled; panto goes on. The
+ * project's own extensions load only once trusted (see
+ * `settleExtensionTrust`).
  *
  * @param app The wired app.
  * @param args The parsed command line.
@@ -36,12 +39,19 @@ export async function loadExtensions(
   args: ChatArgs,
   surface: ExtensionSurface,
 ): Promise<ExtensionHost | undefined> {
-  const paths = await discoverExtensions({
+  const discovered = await discoverExtensions({
     pantoHome: app.pantoHome,
     cwd: app.cwd,
     extra: args.extensions,
     includeDefaults: !args.noExtensions,
   });
+  const { paths, notice } = await settleExtensionTrust(
+    discovered,
+    app.cwd,
+    app.pantoHome,
+    app.untrustedProject,
+  );
+  if (notice) surface.notify(notice, "warning");
   if (paths.length === 0) return undefined;
   const [{ ExtensionHost }, { UiEvents }] = await Promise.all([
     import("./extensions/extension_host.ts"),

@@ -155,9 +155,8 @@ export async function settleProjectTrust(
  * @param layer The project layer.
  * @returns `true` when the remembered hash for the directory matches the text.
  */
-export async function isProjectTrusted(pantoHome: string, layer: ProjectLayer): Promise<boolean> {
-  const trusted = await readTrustFile(pantoHome);
-  return trusted[layer.projectDir] === await contentHash(layer.text);
+export function isProjectTrusted(pantoHome: string, layer: ProjectLayer): Promise<boolean> {
+  return isTrusted(pantoHome, "projects", layer.projectDir, layer.text);
 }
 
 /**
@@ -168,20 +167,61 @@ export async function isProjectTrusted(pantoHome: string, layer: ProjectLayer): 
  * @param pantoHome panto's home.
  * @param layer The project layer.
  */
-export async function trustProject(pantoHome: string, layer: ProjectLayer): Promise<void> {
+export function trustProject(pantoHome: string, layer: ProjectLayer): Promise<void> {
+  return rememberTrust(pantoHome, "projects", layer.projectDir, layer.text);
+}
+
+/** What a trust record is about: a project's config file, or its extension modules. */
+export type TrustSection = "projects" | "extensions";
+
+/**
+ * Whether the user trusted `content` (a config file's text, or a digest of
+ * extension modules) for this directory.
+ *
+ * @param pantoHome panto's home.
+ * @param section What the content is.
+ * @param projectDir The project directory.
+ * @param content The text whose hash must match the remembered one.
+ * @returns `true` when it matches.
+ */
+export async function isTrusted(
+  pantoHome: string,
+  section: TrustSection,
+  projectDir: string,
+  content: string,
+): Promise<boolean> {
   const trusted = await readTrustFile(pantoHome);
-  trusted[layer.projectDir] = await contentHash(layer.text);
+  return trusted[section][projectDir] === await contentHash(content);
+}
+
+/**
+ * Remembers the hash of `content` for this directory in
+ * `$PANTO_HOME/trusted_projects.json` (mode 0600, replaced atomically).
+ *
+ * @param pantoHome panto's home.
+ * @param section What the content is.
+ * @param projectDir The project directory.
+ * @param content The trusted text.
+ */
+export async function rememberTrust(
+  pantoHome: string,
+  section: TrustSection,
+  projectDir: string,
+  content: string,
+): Promise<void> {
+  const trusted = await readTrustFile(pantoHome);
+  trusted[section][projectDir] = await contentHash(content);
   await Deno.mkdir(pantoHome, { recursive: true, mode: 0o700 });
   const path = join(pantoHome, TRUST_FILE);
   const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify({ projects: trusted }, null, 2) + "\n", {
-    mode: 0o600,
-  });
+  await Deno.writeTextFile(temporary, JSON.stringify(trusted, null, 2) + "\n", { mode: 0o600 });
   await Deno.chmod(temporary, 0o600);
   await Deno.rename(temporary, path);
 }
 
-async function readTrustFile(pantoHome: string): Promise<Record<string, string>> {
+type TrustRecords = Record<TrustSection, Record<string, string>>;
+
+async function readTrustFile(pantoHome: string): Promise<TrustRecords> {
   const path = join(pantoHome, TRUST_FILE);
   let text: string | undefined;
   try {
@@ -192,14 +232,18 @@ async function readTrustFile(pantoHome: string): Promise<Record<string, string>>
       `${path} ${error.message}: delete it (panto writes it anew when you next trust a project)`,
     );
   }
-  if (text === undefined) return {};
+  const records: TrustRecords = { projects: {}, extensions: {} };
+  if (text === undefined) return records;
   try {
-    const projects = JSON.parse(text)?.projects;
-    return typeof projects === "object" && projects !== null ? projects : {};
+    const parsed = JSON.parse(text);
+    for (const section of ["projects", "extensions"] as const) {
+      const entries = parsed?.[section];
+      if (typeof entries === "object" && entries !== null) records[section] = entries;
+    }
   } catch {
     // A damaged file trusts nothing; trusting again rewrites it.
-    return {};
   }
+  return records;
 }
 
 async function contentHash(text: string): Promise<string> {

@@ -1,4 +1,9 @@
 import { readEnv } from "../env.ts";
+import {
+  formatUntrustedExtensions,
+  trustProjectExtensions,
+  untrustedProjectExtensions,
+} from "../extensions/extension_trust.ts";
 import { readTerminalLine, writeStderr } from "../stdio.ts";
 import { loadConfigLayers, type LoadConfigOptions, resolvePantoHome } from "./load_config.ts";
 import {
@@ -19,13 +24,16 @@ export interface TrustPromptIo {
 
 /**
  * Asks, before the chat starts, whether to trust a project config that
- * changes security-relevant settings and is not trusted yet. "y" trusts the
+ * changes security-relevant settings, and the project's own extensions,
+ * when they are not trusted yet. "y" trusts the
  * file as shown (remembered until it changes); anything else runs without
  * those settings.
  *
  * @param options Where the config files are.
  * @param trustFlag `--trust-project-config` was given: trust without asking.
  * @param io The terminal.
+ * @param askAboutExtensions Also ask about the project's own extension
+ *   modules (`.panto/extensions`), which run as code (false with `--no-extensions`).
  * @returns The policy for loading the config: `ignore` when declined; else
  *   `refuse`, which loads the now trusted file as it is and refuses one
  *   changed since the question; `trust` for the flag.
@@ -43,22 +51,41 @@ export async function confirmProjectTrust(
   options: LoadConfigOptions,
   trustFlag: boolean,
   io: TrustPromptIo,
+  askAboutExtensions = true,
 ): Promise<UntrustedProjectPolicy> {
   if (trustFlag) return "trust";
   const { project } = await loadConfigLayers(options);
-  if (!project) return "refuse";
-  const risky = riskySettings(project.before, project.after);
-  if (risky.length === 0 || await isProjectTrusted(options.pantoHome, project)) return "refuse";
+  const risky = project ? riskySettings(project.before, project.after) : [];
+  const configQuestion = project && risky.length > 0 &&
+      !await isProjectTrusted(options.pantoHome, project)
+    ? `${project.shown} changes security-relevant settings:\n${formatRiskySettings(risky)}\n`
+    : undefined;
+  const extensions = askAboutExtensions
+    ? await untrustedProjectExtensions(options.cwd, options.pantoHome)
+    : undefined;
+  if (!configQuestion && !extensions) return "refuse";
+  const extensionQuestion = extensions
+    ? `This project ships extensions:\n${formatUntrustedExtensions(extensions)}\n`
+    : "";
   io.write(
-    `${project.shown} changes security-relevant settings:\n${
-      formatRiskySettings(risky)
-    }\nTrust this file and use them? panto asks again if the file changes. [y/N] `,
+    `${configQuestion ?? ""}${extensionQuestion}Trust ${
+      configQuestion && extensions
+        ? "them"
+        : configQuestion
+        ? "this file and use them"
+        : "and load them"
+    }? panto asks again if they change. [y/N] `,
   );
   if (isYes(await io.readLine())) {
-    await trustProject(options.pantoHome, project);
+    if (configQuestion && project) await trustProject(options.pantoHome, project);
+    if (extensions) await trustProjectExtensions(options.pantoHome, extensions);
     return "refuse";
   }
-  io.write(`panto: running without these settings of ${project.shown}\n`);
+  const without = [
+    configQuestion && project ? `these settings of ${project.shown}` : "",
+    extensions ? "this project's extensions" : "",
+  ].filter(Boolean).join(" and ");
+  io.write(`panto: running without ${without}\n`);
   return "ignore";
 }
 
@@ -67,16 +94,19 @@ export async function confirmProjectTrust(
  * interactive mode: call it before the terminal UI takes over.
  *
  * @param trustFlag `--trust-project-config` was given.
+ * @param askAboutExtensions Also ask about the project's extensions (false with `--no-extensions`).
  * @returns The policy to pass to `setupApp`.
  */
 export function confirmProjectTrustOnTerminal(
   trustFlag: boolean,
+  askAboutExtensions = true,
 ): Promise<UntrustedProjectPolicy> {
   const cwd = Deno.cwd();
   return confirmProjectTrust(
     { pantoHome: resolvePantoHome(readEnv, cwd), cwd, env: readEnv },
     trustFlag,
     { write: writeStderr, readLine: readTerminalLine },
+    askAboutExtensions,
   );
 }
 

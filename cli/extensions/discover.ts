@@ -55,7 +55,29 @@ export async function discoverExtensions(options: DiscoverOptions): Promise<stri
 
 /** The two directories extensions load from, in load order. */
 function extensionDirectories(pantoHome: string, cwd: string): string[] {
-  return [join(pantoHome, "extensions"), join(cwd, ".panto", "extensions")];
+  return [join(pantoHome, "extensions"), projectExtensionDirectory(cwd)];
+}
+
+/**
+ * The directory of the project's own extensions, which a cloned repository
+ * may ship: they load only once the user trusts them.
+ *
+ * @param cwd The working directory.
+ * @returns `<cwd>/.panto/extensions`.
+ */
+export function projectExtensionDirectory(cwd: string): string {
+  return join(cwd, ".panto", "extensions");
+}
+
+/**
+ * The extension modules directly in the project's `.panto/extensions`,
+ * sorted by name (none when the directory is missing).
+ *
+ * @param cwd The working directory.
+ * @returns Absolute paths.
+ */
+export function projectExtensionModules(cwd: string): Promise<string[]> {
+  return modulesIn(projectExtensionDirectory(cwd));
 }
 
 /** Whether a file name looks like an extension module. */

@@ -42,7 +42,10 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
     );
   }
   // Asked in the terminal's line mode, before the UI takes it over.
-  const untrustedProject = await confirmProjectTrustOnTerminal(args.trustProjectConfig);
+  const untrustedProject = await confirmProjectTrustOnTerminal(
+    args.trustProjectConfig,
+    !args.noExtensions,
+  );
   const keybindings = new Keybindings(APP_KEYBINDINGS);
   const theme = createTheme();
   const tui = new TUI(new ProcessTerminal(), { keybindings });
