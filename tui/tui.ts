@@ -102,6 +102,16 @@ function lineUpdate(previous: string, text: string, width: number): string {
   return `\x1b[${column + 1}G${tail}${erase}`;
 }
 
+/**
+ * Drops trailing spaces of an unstyled line: invisible, but terminals
+ * disagree on whether they count when a narrower screen splits the line
+ * (tmux does not count them), and the engine must know how many rows each
+ * line became.
+ */
+function trimSpaces(line: string): string {
+  return line.endsWith(" ") ? line.replace(/ +$/, "") : line;
+}
+
 /** Whether the escape sequence starting at `start` ends at or before `end`. */
 function completeEscapeBefore(text: string, start: number, end: number): boolean {
   if (text[start + 1] !== "[") return false;
@@ -577,9 +587,9 @@ export class TUI extends Container {
   #sanitize(index: number, line: string): string {
     if (PLAIN_ASCII.test(line)) {
       this.#markers.delete(index);
-      if (line.length <= this.#width) return line;
+      if (line.length <= this.#width) return trimSpaces(line);
       this.stats.truncatedLines++;
-      return line.slice(0, this.#width);
+      return trimSpaces(line.slice(0, this.#width));
     }
     // The marker is measured after tabs are expanded, so a tab before it counts.
     let text = dropControls(expandTabs(line));
@@ -593,7 +603,8 @@ export class TUI extends Container {
       this.stats.truncatedLines++;
       text = truncateToWidth(text, this.#width);
     }
-    return text.includes("\x1b") && !text.endsWith(SGR_RESET) ? text + SGR_RESET : text;
+    if (!text.includes("\x1b")) return trimSpaces(text);
+    return text.endsWith(SGR_RESET) ? text : text + SGR_RESET;
   }
 
   /** Places the overlays on the screen whose top row shows content line `viewportTop`. */
@@ -851,7 +862,7 @@ export class TUI extends Container {
    * holding the first change (the transcript) scroll into history, each
    * once, instead of being overwritten; the children after it (editor,
    * footer) are erased and drawn again rather than kept as copies. The new
-   * content is drawn from its first changed line on a fresh screen.
+   * content is drawn whole on a fresh screen, as a new program's would be.
    * `childEnds` are where the children's lines ended in the old frame.
    */
   #moveScreenToHistory(
@@ -867,7 +878,7 @@ export class TUI extends Container {
     this.#eraseFrom(end);
     if (end > this.#top) this.#moveTo(end - 1 + this.#rows);
     const blank = this.#top;
-    this.#remap(Math.min(changed, end), composed, (line) => line >= blank ? "" : undefined);
+    this.#remap(0, composed, (line) => line >= blank ? "" : undefined);
     this.#diff(length, composed, this.#top);
   }
 
