@@ -76,6 +76,12 @@ export interface ProcessTerminalOptions {
   escapeTimeoutMs?: number;
   /** Wait for a keyboard protocol answer before falling back to modifyOtherKeys (default 150 ms). */
   keyboardFallbackMs?: number;
+  /**
+   * Restore the terminal and exit 128+n on SIGTERM, SIGHUP and SIGINT
+   * (default true). Pass false when the app handles them (to save its work
+   * first): it must then call `stop()` before it exits.
+   */
+  exitOnSignals?: boolean;
 }
 
 const FATAL_SIGNALS: readonly TerminalSignal[] = ["SIGTERM", "SIGHUP", "SIGINT"];
@@ -85,7 +91,8 @@ const FATAL_SIGNALS: readonly TerminalSignal[] = ["SIGTERM", "SIGHUP", "SIGINT"]
  * long-lived stdin reader, bracketed paste, Kitty keyboard protocol with a
  * modifyOtherKeys fallback, SIGWINCH resizes, job control (`suspend()`,
  * repaint on SIGCONT), and restoration on every exit path: `stop()`,
- * SIGTERM/SIGHUP/SIGINT (then exit 128+n) and uncaught errors.
+ * SIGTERM/SIGHUP/SIGINT (then exit 128+n, unless the app handles them) and
+ * uncaught errors.
  *
  * @example
  * ```ts ignore
@@ -101,6 +108,7 @@ export class ProcessTerminal implements Terminal {
   readonly #restoreHandlers: (() => void)[] = [];
   readonly #buffer: StdinBuffer;
   readonly #negotiator: KeyboardNegotiator;
+  readonly #exitOnSignals: boolean;
   #size: ConsoleSize;
   #active = false;
   #cleanups: (() => void)[] = [];
@@ -110,6 +118,7 @@ export class ProcessTerminal implements Terminal {
   /** Creates the terminal; nothing changes until {@linkcode ProcessTerminal.start}. */
   constructor(options: ProcessTerminalOptions = {}) {
     this.#io = options.io ?? DENO_TERMINAL_IO;
+    this.#exitOnSignals = options.exitOnSignals ?? true;
     this.#size = this.#io.size();
     const escapeOptions = options.escapeTimeoutMs === undefined
       ? {}
@@ -164,7 +173,7 @@ export class ProcessTerminal implements Terminal {
     this.#cleanups = [
       this.#io.onSignal("SIGWINCH", () => this.#refreshSize()),
       this.#io.onSignal("SIGCONT", () => this.#resume()),
-      ...FATAL_SIGNALS.map((signal) =>
+      ...(this.#exitOnSignals ? FATAL_SIGNALS : []).map((signal) =>
         this.#io.onSignal(signal, () => {
           this.#restore();
           this.#io.exit(128 + SIGNAL_NUMBERS[signal]);

@@ -13,6 +13,11 @@ import { type App, setupApp } from "../app_setup.ts";
 import { applyKeybindings } from "../config/apply_keybindings.ts";
 import { confirmProjectTrustOnTerminal } from "../config/trust_prompt.ts";
 import { UsageError } from "../errors.ts";
+import {
+  interruptExitCode,
+  type InterruptSignal,
+  listenForInterrupts,
+} from "../interrupt_signals.ts";
 import { loadExtensions } from "../load_extensions.ts";
 import { ChatApp } from "./chat_app.ts";
 import { sessionItems } from "./slash_commands.ts";
@@ -48,8 +53,11 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
   );
   const keybindings = new Keybindings(APP_KEYBINDINGS);
   const theme = createTheme();
-  const tui = new TUI(new ProcessTerminal(), { keybindings });
+  // Signals quit the chat as ctrl+d does, so that a running turn saves its partial answer.
+  const tui = new TUI(new ProcessTerminal({ exitOnSignals: false }), { keybindings });
+  const signals = new SignalQuit(tui);
   tui.start();
+  const stopListening = listenForInterrupts((signal) => signals.handle(signal));
   try {
     const app = await setupApp(args, {
       pick: (store) => pickSession(tui, theme, store),
@@ -57,14 +65,47 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       untrustedProject,
     });
     try {
-      await chat(app, args, tui, keybindings, theme);
+      await chat(app, args, tui, keybindings, theme, signals);
     } finally {
       tui.stop();
       await app.store.close();
     }
-    return 0;
+    return signals.exitCode;
   } finally {
+    stopListening();
     tui.stop();
+  }
+}
+
+/**
+ * What SIGTERM, SIGHUP and SIGINT do: quit the chat as ctrl+d does (the
+ * interrupted turn saves its partial answer), then exit with 128 + the
+ * signal's number. Before the chat runs, or on a second signal, leave at
+ * once, the terminal restored.
+ */
+class SignalQuit {
+  /** Quits the chat, once it runs. */
+  quit: (() => void) | undefined;
+  readonly #tui: TUI;
+  #received: InterruptSignal | undefined;
+
+  constructor(tui: TUI) {
+    this.#tui = tui;
+  }
+
+  /** The exit code: 0 unless a signal quit. */
+  get exitCode(): number {
+    return this.#received === undefined ? 0 : interruptExitCode(this.#received);
+  }
+
+  handle(signal: InterruptSignal): void {
+    if (this.#received === undefined && this.quit !== undefined) {
+      this.#received = signal;
+      this.quit();
+      return;
+    }
+    this.#tui.stop();
+    Deno.exit(interruptExitCode(this.#received ?? signal));
   }
 }
 
@@ -75,10 +116,12 @@ async function chat(
   tui: TUI,
   keybindings: Keybindings,
   theme: Theme,
+  signals: SignalQuit,
 ): Promise<void> {
   applyKeybindings(keybindings, app.config);
   const quit = Promise.withResolvers<void>();
   const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
+  signals.quit = () => chatApp.quit();
   const host = await loadExtensions(app, args, {
     mode: "interactive",
     uiEvents: chatApp.uiEvents,
