@@ -168,7 +168,7 @@ const KINDS: Record<string, { head: string; line: (n: number) => string; thinkin
 
 const SIZES = [100, 1000, 5000];
 /** Deltas measured per case (fewer for a slow peer, within a time budget). */
-const MEASURED_DELTAS = 60;
+const MEASURED_DELTAS = 200;
 const PEER_BUDGET_MS = 1500;
 /** Unmeasured deltas before timing ours (JIT, and layouts a table meets first). */
 const PANTO_WARM_UP = 20;
@@ -213,10 +213,17 @@ function piStreamer(thinking: boolean): Streamer {
   };
 }
 
+/** Per-delta cost of one case: median (robust to GC pauses and neighbours) and mean. */
+interface DeltaCost {
+  median: number;
+  mean: number;
+}
+
 /**
- * Mean µs per delta once the open block has `lines` lines: the block is
- * built in one append, `warmUp` deltas follow unmeasured (first-use costs),
- * then up to {@linkcode MEASURED_DELTAS} are timed, at least 3, within `budgetMs`.
+ * Cost per delta once the open block has `lines` lines: the block is built
+ * in one append, `warmUp` deltas follow unmeasured (JIT, first-use costs),
+ * then up to {@linkcode MEASURED_DELTAS} are timed one by one (at least 3,
+ * within `budgetMs`).
  */
 function perDelta(
   make: () => Streamer,
@@ -225,7 +232,7 @@ function perDelta(
   lines: number,
   warmUp: number,
   budgetMs: number,
-): number {
+): DeltaCost {
   let text = head;
   for (let n = 0; n < lines; n++) text += line(n);
   let more = "";
@@ -237,14 +244,17 @@ function perDelta(
   const streamer = make();
   streamer.start(text);
   for (const delta of deltas.slice(0, warmUp)) streamer.append(delta);
+  const times: number[] = [];
   const start = performance.now();
-  let count = 0;
   for (const delta of deltas.slice(warmUp)) {
+    const before = performance.now();
     streamer.append(delta);
-    count++;
-    if (count >= 3 && performance.now() - start > budgetMs) break;
+    times.push((performance.now() - before) * 1000);
+    if (times.length >= 3 && performance.now() - start > budgetMs) break;
   }
-  return ((performance.now() - start) / count) * 1000;
+  const sorted = times.toSorted((a, b) => a - b);
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, mean };
 }
 
 function formatMicros(micros: number): string {
@@ -252,12 +262,15 @@ function formatMicros(micros: number): string {
 }
 
 console.log(
-  `\nopen block per kind: mean per ${DELTA}-char delta (append + render at width ${WIDTH})`,
+  `\nopen block per kind: median (and mean) µs per ${DELTA}-char delta, append + render at width` +
+    ` ${WIDTH}; ours: ${MEASURED_DELTAS} deltas after ${PANTO_WARM_UP} unmeasured;` +
+    ` pi: up to ${MEASURED_DELTAS} within ${PEER_BUDGET_MS} ms`,
 );
 const header = [
   "kind",
   ...SIZES.map((n) => `panto ${n}`),
   "5000/100",
+  "panto mean 100/5000",
   ...SIZES.map((n) => `pi-tui ${n}`),
 ];
 const rows: string[][] = [header];
@@ -268,8 +281,15 @@ for (const [kind, { head, line, thinking = false }] of Object.entries(KINDS)) {
   const peer = SIZES.map((n) =>
     perDelta(() => piStreamer(thinking), head, line, n, 1, PEER_BUDGET_MS)
   );
-  const flat = (ours[2] ?? 0) / (ours[0] ?? 1);
-  rows.push([kind, ...ours.map(formatMicros), `${flat.toFixed(2)}x`, ...peer.map(formatMicros)]);
+  const first = ours[0] ?? { median: 1, mean: 1 };
+  const last = ours.at(-1) ?? first;
+  rows.push([
+    kind,
+    ...ours.map((cost) => formatMicros(cost.median)),
+    `${(last.median / first.median).toFixed(2)}x`,
+    `${formatMicros(first.mean)} / ${formatMicros(last.mean)}`,
+    ...peer.map((cost) => formatMicros(cost.median)),
+  ]);
 }
 const widths = header.map((_, column) =>
   Math.max(...rows.map((row) => (row[column] ?? "").length))

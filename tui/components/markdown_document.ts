@@ -260,6 +260,30 @@ export class MarkdownDocument implements NestedDocument {
     const rowStart = open.top > 0 && total > 0 ? open.top + 1 : open.top;
     const at = rowStart + update.from;
     const separatorAdded = rowStart > open.top && this.#lines.length <= open.top;
+    if (update.ended === undefined && !separatorAdded && total > 0) {
+      this.#overwrite(at, update.rows);
+    } else {
+      this.#replaceOpen(update, rowStart, at, separatorAdded);
+    }
+    const block = this.#open?.block ?? null;
+    if (block !== null) this.#source.settle(block.settledOffset);
+  }
+
+  /** Writes `rows` from line `at` on (the end of the lines), noting the first that differs. */
+  #overwrite(at: number, rows: readonly string[]): void {
+    const lines = this.#lines;
+    const length = lines.length;
+    let same = 0;
+    while (same < rows.length && lines[at + same] === rows[same]) same++;
+    for (let i = same; i < rows.length; i++) lines[at + i] = rows[i]!;
+    lines.length = at + rows.length;
+    if (same < rows.length || length !== lines.length) this.#noteCut(Math.min(at + same, length));
+  }
+
+  /** The open block's rows when its separator appears or it ends (rare: compares a snapshot). */
+  #replaceOpen(update: BlockUpdate, rowStart: number, at: number, separatorAdded: boolean): void {
+    const open = this.#open!;
+    const total = update.from + update.rows.length;
     this.#rewriteFrom(separatorAdded ? open.top : Math.min(at, this.#lines.length), () => {
       const lines = this.#lines;
       if (rowStart > open.top) lines[open.top] = "";
@@ -276,8 +300,6 @@ export class MarkdownDocument implements NestedDocument {
       this.#open = null;
       this.#add(update.ended.after, update.ended.end);
     });
-    const block = this.#open?.block ?? null;
-    if (block !== null) this.#source.settle(block.settledOffset);
   }
 
   /**
