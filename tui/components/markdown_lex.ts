@@ -34,7 +34,5 @@ export function lexBlocks(source: string, links: Links): Token[] {
 
 /** Lexes inline markdown (one paragraph's text), resolving references from `links`. */
 export function lexInline(source: string, links: Links): Token[] {
-  const instance = lexer(links);
-  const tokens = instance.inlineTokens(source);
-  return tokens;
+  return lexer(links).inlineTokens(source);
 }
