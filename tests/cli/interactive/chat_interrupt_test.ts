@@ -1,8 +1,8 @@
 /**
- * Interrupting a long answer in the chat: esc after more than 10,000
- * streamed events stops the turn at once, for both protocols, and the
- * partial answer is saved as aborted — also when `fetch` no longer listens
- * to its signal (as Deno's may on a long stream).
+ * Interrupting a long answer in the chat: esc (or a double ctrl+c) after
+ * more than 10,000 streamed events ends the turn at once, for both
+ * protocols, and the partial answer is saved as aborted, also when `fetch`
+ * no longer listens to its signal (as Deno's may on a long stream).
  */
 import assert from "node:assert/strict";
 import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
@@ -83,3 +83,18 @@ for (const [model, api] of [["fast", "openai-chat"], ["smart", "anthropic-messag
     });
   });
 }
+
+Deno.test("chat: a double ctrl+c after 10,000+ streamed events quits and saves the partial answer", async () => {
+  await withFetchIgnoringItsSignal(async (deltasRead) => {
+    await withChat(async (chat) => {
+      await startEndlessAnswer(chat, "count on", deltasRead);
+      const pressed = performance.now();
+      await chat.press(KEYS.ctrlC, KEYS.ctrlC);
+      assert.equal(chat.quitCount, 1);
+      await chat.chat.settled();
+      const elapsed = performance.now() - pressed;
+      assert.ok(elapsed < 1_000, `the turn ended ${Math.round(elapsed)} ms after the quit`);
+      await assertSavedAborted(chat, "count on");
+    });
+  });
+});
