@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
 
@@ -258,5 +259,33 @@ Deno.test("panto -p: multi-step tool use on a temp project writes, edits, runs a
   } finally {
     await server.close();
     await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("panto -p: a provider's idleTimeoutMs is the idle timeout, and the timeout names it", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const config = JSON.parse(await Deno.readTextFile(join(home, "config.json")));
+    config.providers.fakeopenai.idleTimeoutMs = 300;
+    await Deno.writeTextFile(join(home, "config.json"), JSON.stringify(config));
+    const first = 'data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n';
+    server.enqueue({
+      kind: "stall",
+      afterBytes: first.length,
+      source: { kind: "sse", body: first + first },
+    });
+    const started = performance.now();
+    const run = await runPanto(["-p", "hello"], { env: { PANTO_HOME: home } });
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(performance.now() - started < 10_000);
+    assert.match(
+      run.stderr,
+      /sent nothing for 300 ms while we waited for the next chunk \(idle timeout: raise the idleTimeoutMs setting, for this provider or for all,/,
+    );
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
   }
 });
