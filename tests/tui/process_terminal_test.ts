@@ -142,6 +142,18 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]
   });
 }
 
+Deno.test("ProcessTerminal: with exitOnSignals false the app handles the signals", () => {
+  const fake = fakeIo();
+  const terminal = new ProcessTerminal({ io: fake.io, exitOnSignals: false });
+  terminal.start();
+  for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+    assert.equal(fake.signals.has(signal), false, `${signal} is left to the app`);
+  }
+  assert.ok(fake.signals.has("SIGWINCH"));
+  terminal.stop();
+  assert.ok(fake.log.includes("raw:false"), "stop() still restores");
+});
+
 Deno.test("ProcessTerminal: an uncaught error restores the terminal", () => {
   const { fake, terminal } = started();
   fake.log.length = 0;
