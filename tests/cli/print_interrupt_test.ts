@@ -77,9 +77,10 @@ async function readLinesUntil(
 }
 
 async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
   let rest = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    const parts = (rest + chunk).split("\n");
+  for await (const chunk of stream) {
+    const parts = (rest + decoder.decode(chunk, { stream: true })).split("\n");
     rest = parts.pop() ?? "";
     yield* parts;
   }
