@@ -10,7 +10,8 @@ import type { Token } from "marked";
 import { renderBlock } from "./markdown_blocks.ts";
 import { OpenCode } from "./markdown_code.ts";
 import type { MarkdownStyle } from "./markdown_inline.ts";
-import { lexBlocks } from "./markdown_lex.ts";
+import { definitions, lexBlocks } from "./markdown_lex.ts";
+import type { Definition } from "./markdown_lex.ts";
 import { OpenList } from "./markdown_list.ts";
 import type {
   BlockContext,
@@ -31,6 +32,8 @@ interface ClosedBlock {
   type: string;
   /** Line count before the block (and its separator line). */
   top: number;
+  /** Link reference definitions in the block. */
+  definitions: Definition[];
 }
 
 /** The last content block. */
@@ -42,6 +45,8 @@ interface OpenEntry {
   top: number;
   /** Incremental renderer, or null: re-lexed from `start` on every change. */
   block: OpenBlock | null;
+  /** Link reference definitions in the block when it opened. */
+  definitions: Definition[];
 }
 
 function commonPrefixLength(a: string, b: string): number {
@@ -183,16 +188,33 @@ export class MarkdownDocument implements NestedDocument {
     const from = this.#closed[index] ?? this.#open;
     const start = index === 0 ? 0 : from?.start ?? 0;
     const top = index === 0 ? 0 : from?.top ?? 0;
-    if (start === 0 && this.#ownsLinks) {
-      for (const key of Object.keys(this.#style.links)) delete this.#style.links[key];
-    }
     this.#closed.length = Math.min(index, this.#closed.length);
     this.#open = null;
     this.#changedAt = Number.POSITIVE_INFINITY;
+    this.#resetLinks();
+    const tokens = lexBlocks(this.#source.from(start), this.#style.links);
     this.#rewriteFrom(top, () => {
       this.#lines.length = top;
-      this.#add(lexBlocks(this.#source.from(start), this.#style.links), start);
+      this.#add(tokens, start);
     });
+  }
+
+  /**
+   * Link definitions are those of the closed blocks (the first of a label
+   * wins, as in marked); blocks being added contribute theirs in `#add`.
+   * A half-streamed definition thus never outlives its text. A nested
+   * document only reads its parent's.
+   */
+  #resetLinks(): void {
+    if (!this.#ownsLinks) return;
+    const links = this.#style.links;
+    for (const key of Object.keys(links)) delete links[key];
+    for (const block of this.#closed) this.#define(block.definitions);
+  }
+
+  #define(found: readonly Definition[]): void {
+    if (!this.#ownsLinks) return;
+    for (const [label, target] of found) this.#style.links[label] ??= target;
   }
 
   /** Runs `rewrite` (which changes lines from `from` on) and notes the first line it changed. */
@@ -209,6 +231,7 @@ export class MarkdownDocument implements NestedDocument {
 
   /** Appends blocks for `tokens` (starting at `offset`); the last content block stays open. */
   #add(tokens: readonly Token[], offset: number): void {
+    this.#define(definitions(tokens));
     let last = tokens.length - 1;
     while (last >= 0 && tokens[last]?.type === "space") last--;
     let start = offset;
@@ -224,7 +247,13 @@ export class MarkdownDocument implements NestedDocument {
 
   #closeAt(token: Token, start: number): void {
     const top = this.#lines.length;
-    this.#closed.push({ start, end: start + token.raw.length, top, type: token.type });
+    this.#closed.push({
+      start,
+      end: start + token.raw.length,
+      top,
+      type: token.type,
+      definitions: definitions([token]),
+    });
     this.#push(this.#cachedRender(token));
   }
 
@@ -238,11 +267,11 @@ export class MarkdownDocument implements NestedDocument {
     const block = openBlock(token, start, context);
     const first = block?.update(this.#source.from(block.settledOffset)) ?? null;
     if (block === null || first === null || first.ended !== undefined) {
-      this.#open = { start, top, type: token.type, block: null };
+      this.#open = { start, top, type: token.type, block: null, definitions: definitions([token]) };
       this.#push(this.#cachedRender(token));
       return;
     }
-    this.#open = { start, top, type: token.type, block };
+    this.#open = { start, top, type: token.type, block, definitions: definitions([token]) };
     this.#push(first.rows);
   }
 
@@ -296,6 +325,7 @@ export class MarkdownDocument implements NestedDocument {
         end: update.ended.end,
         top: open.top,
         type: open.type,
+        definitions: open.definitions,
       });
       this.#open = null;
       this.#add(update.ended.after, update.ended.end);

@@ -5,7 +5,7 @@
  * @module
  */
 import { getDefaults, Lexer, Tokenizer } from "marked";
-import type { Links, Token, Tokens } from "marked";
+import type { Links, MarkedToken, Token, Tokens } from "marked";
 
 /**
  * Strikethrough only with `~~`: models write "~5 minutes" and a lone tilde
@@ -25,11 +25,29 @@ function lexer(links: Links): Lexer {
   return instance;
 }
 
-/** Lexes a document; definitions found are added to `links`. */
+/** Lexes a document, resolving references from `links` and the definitions in `source`. */
 export function lexBlocks(source: string, links: Links): Token[] {
-  const tokens = lexer(links).lex(source);
-  Object.assign(links, tokens.links);
-  return tokens;
+  return lexer(links).lex(source);
+}
+
+/** A link reference definition: its label and target. */
+export type Definition = [label: string, target: Links[string]];
+
+/** The link reference definitions in `tokens` (nested ones included), in order. */
+export function definitions(tokens: readonly Token[]): Definition[] {
+  const found: Definition[] = [];
+  const walk = (list: readonly Token[]) => {
+    for (const token of list) {
+      const marked = token as MarkedToken;
+      if (marked.type === "def") {
+        found.push([marked.tag, { href: marked.href, title: marked.title }]);
+      }
+      if (marked.type === "list") marked.items.forEach((item) => walk(item.tokens));
+      else if (marked.type === "blockquote") walk(marked.tokens);
+    }
+  };
+  walk(tokens);
+  return found;
 }
 
 /** Lexes inline markdown (one paragraph's text), resolving references from `links`. */

@@ -54,7 +54,7 @@ export class OpenQuote implements OpenBlock {
       const last = i === lines.length - 1;
       if (marker !== null) {
         content.push(line.slice(marker[0].length));
-      } else if (last && BLANK.test(line) && line.length < 4) {
+      } else if (last && line === "") {
         break;
       } else if (!last && BLANK.test(line) && content.length > 0) {
         const after = lexBlocks(tail.slice(offset - 1), this.#context.style.links);

@@ -106,7 +106,20 @@ const block = fc.oneof(
   { arbitrary: list, weight: 2 },
   { arbitrary: quote, weight: 2 },
   { arbitrary: table, weight: 2 },
-  { arbitrary: fc.constantFrom("# Heading", "## Sub *heading*", "---", "Setext\n===="), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      "# Heading",
+      "## Sub *heading*",
+      "---",
+      "Setext\n====",
+      "    indented code\n    more",
+      "<div>\nhtml *block*\n</div>",
+      "1) paren item\n2) next",
+      "+ plus item\n  continued",
+      "[ref]: https://e.x/ref",
+    ),
+    weight: 1,
+  },
 );
 const document = fc.array(fc.tuple(block, fc.constantFrom("\n\n", "\n\n", "\n", "\n\n\n")), {
   minLength: 1,
