@@ -8,8 +8,8 @@ import { Markdown } from "./markdown.ts";
 import type { MarkdownOptions } from "./markdown.ts";
 
 /**
- * Assistant text rendered as markdown. Feed deltas with `append`; only the
- * open (last) markdown block is re-rendered per delta.
+ * Assistant text rendered as markdown. Feed deltas with `append`; a delta
+ * re-renders only the part of the last block that can still change.
  *
  * @example
  * ```ts
