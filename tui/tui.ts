@@ -671,14 +671,81 @@ export class TUI extends Container {
     const changed = this.#firstDifference(length, composed, start);
     if (changed >= this.#top) return this.#diff(length, composed, changed);
     // A change in lines that are already history (ctrl+o on a tool call that scrolled
-    // away). History keeps the old version; the screen keeps showing what followed the
-    // change, which moved by as many lines as the content grew or shrank.
+    // away). History keeps the old version; the screen goes on from where the lines it
+    // shows went in the new content.
     for (let line = changed; line < Math.min(this.#top, length); line++) {
       if (composed(line) !== this.#screen[line]) this.stats.frozenLineEdits++;
     }
-    const top = Math.max(changed, this.#top + length - this.#screen.length);
+    const top = this.#newTop(length, composed, changed, this.#top) ??
+      this.#afterHistory(length, composed, changed, this.#top) ?? changed;
     this.#remap(top, composed, (line) => this.#screen[line]);
     this.#diff(length, composed, this.#top);
+  }
+
+  /**
+   * The new content line to show first after a change above the screen's
+   * first line `top`: where the first line on screen that still exists
+   * went (moved by as many lines as the content grew or shrank above it,
+   * or found by its text and the rows after it), preceded by any new lines
+   * between it and the last line in history. Lines before that are history
+   * already. `null` when no line on screen is left.
+   */
+  #newTop(
+    length: number,
+    composed: (line: number) => string,
+    changed: number,
+    top: number,
+  ): number | null {
+    const end = Math.min(this.#screen.length, top + this.#rows);
+    const shifted = top + length - this.#screen.length;
+    const matches = (from: number, to: number) => {
+      let count = 0;
+      for (let row = 0; from + row < end && to + row < length; row++) {
+        if (composed(to + row) === this.#screen[from + row]) count++;
+      }
+      return count;
+    };
+    if (shifted >= changed && matches(top, shifted) === end - top) return shifted;
+    const places = new Map<string, number[]>();
+    for (let line = changed; line < length; line++) {
+      const text = composed(line);
+      const seen = places.get(text);
+      if (seen === undefined) places.set(text, [line]);
+      else seen.push(line);
+    }
+    for (let line = top; line < end; line++) {
+      let best = -1;
+      let bestCount = 0;
+      for (const place of places.get(this.#screen[line]!) ?? []) {
+        const count = matches(line, place);
+        if (count >= bestCount) [best, bestCount] = [place, count];
+      }
+      if (best === -1) continue;
+      const lastInHistory = this.#screen[top - 1];
+      for (let place = best - 1; place >= Math.max(changed, best - this.#rows); place--) {
+        if (composed(place) === lastInHistory) return place + 1;
+      }
+      return best;
+    }
+    return null;
+  }
+
+  /**
+   * When no line on screen is left after a change above it: the line after
+   * the last one whose text is in history since the change (so none is
+   * shown twice); `null` when none is.
+   */
+  #afterHistory(
+    length: number,
+    composed: (line: number) => string,
+    changed: number,
+    top: number,
+  ): number | null {
+    const history = new Set(this.#screen.slice(changed, top).filter((line) => line !== ""));
+    for (let line = length - 1; line >= changed; line--) {
+      if (history.has(composed(line))) return line + 1;
+    }
+    return null;
   }
 
   /**
@@ -767,11 +834,13 @@ export class TUI extends Container {
     const kept = this.#firstDifference(length, composed, 0);
     let top = oldTop;
     if (kept < oldTop) {
-      // Lines above the screen changed (re-wrapped to the new width): estimate where
-      // the first line not yet in history went.
-      top = previous.columns === this.#width
-        ? Math.max(kept, oldTop + length - oldLength)
-        : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept));
+      // Lines above the screen changed (or re-wrapped to the new width): find where the
+      // lines on screen went, else estimate where the first line not in history went.
+      top = this.#newTop(length, composed, kept, oldTop) ??
+        this.#afterHistory(length, composed, kept, oldTop) ??
+        (previous.columns === this.#width
+          ? kept
+          : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept)));
     }
     let rowOfTop = 0;
     if (located !== null) {

@@ -425,3 +425,61 @@ Deno.test("renderer: without a cursor report a resize still adds no copies to hi
     assert.equal(t.terminal.screenLines().filter((line) => line !== "").at(-1), "footer");
   }
 });
+
+Deno.test("renderer: answer, tool call, resizes, expand/collapse, picker, shrink, new session: each line once", async () => {
+  await using t = historyScreen(40, 10);
+  const transcript = new Container();
+  const answer = new Lines();
+  const tool = new Lines(["tool: read", "output 1"]);
+  const loader = new Lines(["⠋ working"]);
+  const editor = new Lines([`> ${CURSOR_MARKER}`]);
+  const footer = {
+    render: (width: number) => ["─".repeat(width), "model fast"],
+    firstLineChanged: () => null,
+    invalidate() {},
+  };
+  transcript.addChild(new Lines(["welcome"]));
+  transcript.addChild(answer);
+  transcript.addChild(tool);
+  for (const child of [transcript, loader, editor, footer]) t.tui.addChild(child);
+  for (let i = 0; i < 30; i++) {
+    answer.append(`answer ${i}`);
+    await frame(t.tui, t.terminal);
+  }
+  const expanded = ["tool: read", ...Array.from({ length: 12 }, (_, i) => `output ${i + 1}`)];
+  tool.set(expanded); // ctrl+o with the tool call on screen
+  await frame(t.tui, t.terminal);
+  await resizeAnswered(t.tui, t.terminal, 30, 7);
+  await resizeAnswered(t.tui, t.terminal, 40, 10);
+  answer.edit(2, "answer 2 (restyled)"); // a change far above the screen: frozen
+  tool.set(["tool: read", "output 1"]); // collapse
+  await frame(t.tui, t.terminal);
+  const picker = t.tui.showOverlay(new Lines(["fast", "smart"]), { anchor: "center" });
+  await frame(t.tui, t.terminal);
+  picker.close();
+  await frame(t.tui, t.terminal);
+  loader.set([]); // the loader goes away on a full screen
+  await frame(t.tui, t.terminal);
+  const before = t.terminal.allLines();
+  transcript.clear(); // /new
+  transcript.addChild(new Lines(["welcome", "New session."]));
+  t.tui.keepScreenInHistory();
+  await frame(t.tui, t.terminal);
+
+  const all = t.terminal.allLines();
+  const newSession = all.lastIndexOf("welcome");
+  const old = all.slice(0, newSession).filter((line) => line !== "" && !line.startsWith("─"));
+  const counts = new Map<string, number>();
+  for (const line of old) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const twice = [...counts].filter(([, count]) => count > 1);
+  assert.deepEqual(twice, [], `lines twice in:\n${all.join("\n")}`);
+  for (let i = 3; i < 30; i++) assert.equal(counts.get(`answer ${i}`), 1, `answer ${i}`);
+  assert.ok(before.includes("answer 29"));
+  assert.deepEqual(t.terminal.screenLines().slice(0, 5), [
+    "welcome",
+    "New session.",
+    ">",
+    "─".repeat(40),
+    "model fast",
+  ]);
+});
