@@ -401,12 +401,22 @@ export class TUI extends Container {
     this.requestRender();
   }
 
-  /** Suspends the process (ctrl+z), when the terminal supports job control. */
+  /**
+   * Suspends the process (ctrl+z), when the terminal supports job control:
+   * clears the rows we drew on screen and leaves the cursor where they
+   * started, for the shell; the visible tail is drawn again on resume.
+   */
   suspend(): void {
     if (this.terminal.suspend === undefined) return;
+    if (this.#painted) {
+      // Our rows on screen are cleared (not pushed into history), so the tail painted
+      // again after `fg` is the only copy of them; the shell's prompt takes their place.
+      this.#eraseFrom(this.#top);
+      this.#screen.length = Math.min(this.#screen.length, this.#top);
+    }
     this.#resumeNext = true;
     if (this.terminal.suspend()) return;
-    // Not stopped (no job control): the screen is as we left it.
+    // Not stopped (no job control): draw the screen again.
     this.#resumeNext = false;
     this.requestRender(true);
   }

@@ -483,3 +483,49 @@ Deno.test("renderer: answer, tool call, resizes, expand/collapse, picker, shrink
     "model fast",
   ]);
 });
+
+/** An emulated terminal with job control: `suspend` restores, `resume` plays the shell's part. */
+class SuspendableTerminal extends VirtualTerminal {
+  readonly #beforeRestore: (() => void)[] = [];
+  override onBeforeRestore(handler: () => void): void {
+    this.#beforeRestore.push(handler);
+    super.onBeforeRestore(handler);
+  }
+  suspend(): boolean {
+    for (const handler of this.#beforeRestore) handler();
+    return true;
+  }
+  /** The shell prints its lines, then `fg` continues us (a SIGCONT repaints like a resize). */
+  resume(shellOutput: string): void {
+    this.write(shellOutput);
+    this.resize(this.columns, this.rows);
+  }
+}
+
+Deno.test("renderer: ctrl+z and fg leave each line once in history, the shell's lines between", async () => {
+  const terminal = new SuspendableTerminal(30, 6, { scrollOnClear: true });
+  const tui = new TUI(terminal);
+  try {
+    tui.addChild(new Lines(numbered(20)));
+    tui.addChild(new Lines([`> ${CURSOR_MARKER}`]));
+    tui.start();
+    await frame(tui, terminal);
+    terminal.feed("\x1a");
+    await terminal.flush();
+    assert.deepEqual(terminal.screenLines(), ["", "", "", "", "", ""], "our rows are cleared");
+    terminal.resume("[1]+  Stopped\r\n$ fg\r\n");
+    await frame(tui, terminal);
+    const all = terminal.allLines().filter((line) => line !== "");
+    assert.deepEqual(all, [
+      ...numbered(15),
+      "[1]+  Stopped",
+      "$ fg",
+      ...numbered(20).slice(15),
+      ">",
+    ]);
+  } finally {
+    tui.stop();
+    await terminal.flush();
+    terminal.dispose();
+  }
+});
