@@ -8,21 +8,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { writeFakeConfig } from "../support/fake_config.ts";
-import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { withFakeHome } from "../support/fake_config.ts";
+import type { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { type PantoRun, runPanto } from "../support/run_panto.ts";
-
-async function withHome(fn: (server: FakeLlmServer, home: string) => Promise<void>): Promise<void> {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-  try {
-    await writeFakeConfig(home, server);
-    await fn(server, home);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-  }
-}
 
 function answer(server: FakeLlmServer, text: string): void {
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
@@ -39,7 +27,7 @@ function assertUsageLine(run: PantoRun, ...patterns: RegExp[]): void {
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 Deno.test("store check: an unwritable --session-dir stops panto before any request", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "never asked");
     const file = join(home, "file.txt");
@@ -63,7 +51,7 @@ Deno.test("store check: an unwritable --session-dir stops panto before any reque
 });
 
 Deno.test("store check: bad SQLite databases are one-line usage errors naming the file", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     const sqlite = (url: string) =>
       runPanto(["-p", "hi", "--store", "sqlite", "--store-url", url], { env });
@@ -91,7 +79,7 @@ Deno.test("store check: bad SQLite databases are one-line usage errors naming th
 });
 
 Deno.test("store check: a refused PostgreSQL connection names the URL without its password", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = listener.addr.port;
     listener.close();
@@ -111,7 +99,7 @@ Deno.test("store check: a refused PostgreSQL connection names the URL without it
 });
 
 Deno.test("a planted lock symlink is not followed, and the store error is not a failed request", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "first answer");
     assert.equal((await runPanto(["-p", "first"], { env })).code, 0);
@@ -136,7 +124,7 @@ Deno.test("a planted lock symlink is not followed, and the store error is not a 
 });
 
 Deno.test("credentials in --base-url are neither stored in the session nor shown", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "basic auth works");
     const baseUrl = server.url.replace("//", "//bob:hunter2pw@");
@@ -172,7 +160,7 @@ Deno.test("credentials in --base-url are neither stored in the session nor shown
 });
 
 Deno.test("sessions repair: a file that lost its header line keeps its first message", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "the answer");
     assert.equal((await runPanto(["-p", "--no-tools", "the question"], { env })).code, 0);

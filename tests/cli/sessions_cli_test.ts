@@ -6,21 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFakeConfig } from "../support/fake_config.ts";
-import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { withFakeHome } from "../support/fake_config.ts";
+import type { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
-
-async function withHome(fn: (server: FakeLlmServer, home: string) => Promise<void>): Promise<void> {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-  try {
-    await writeFakeConfig(home, server);
-    await fn(server, home);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-  }
-}
 
 function answer(server: FakeLlmServer, text: string): void {
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
@@ -44,7 +32,7 @@ async function sessionsJson(
 }
 
 Deno.test("sessions: -p saves a session, -c and -r continue it, the model is pre-selected", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "one");
     assert.equal((await runPanto(["-p", "first question", "-m", "smart"], { env })).code, 0);
@@ -83,7 +71,7 @@ Deno.test("sessions: -p saves a session, -c and -r continue it, the model is pre
 });
 
 Deno.test("sessions: list, show, rename, export and rm", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "the answer");
     assert.equal((await runPanto(["-p", "a question about zebras"], { env })).code, 0);
@@ -114,7 +102,7 @@ Deno.test("sessions: list, show, rename, export and rm", async () => {
 });
 
 Deno.test("sessions: a bad config exits 2 naming the field and touches no session", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "saved");
     assert.equal((await runPanto(["-p", "keep me"], { env })).code, 0);
@@ -137,7 +125,7 @@ Deno.test("sessions: a bad config exits 2 naming the field and touches no sessio
 });
 
 Deno.test("sessions: --no-session keeps nothing; --store sqlite keeps sessions in one database", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "forgotten");
     assert.equal((await runPanto(["-p", "--no-session", "ephemeral"], { env })).code, 0);
@@ -155,7 +143,7 @@ Deno.test("sessions: --no-session keeps nothing; --store sqlite keeps sessions i
 });
 
 Deno.test("sessions: -c with no session and -r with an unknown id are usage errors", async () => {
-  await withHome(async (_server, home) => {
+  await withFakeHome(async (_server, home) => {
     const env = { PANTO_HOME: home };
     const none = await runPanto(["-p", "-c", "hello"], { env });
     assert.equal(none.code, 2);
@@ -178,7 +166,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 }
 
 Deno.test("sessions: a corrupt session fails closed, repair keeps the valid lines and backs up the file", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     answer(server, "first answer");
     assert.equal((await runPanto(["-p", "first"], { env })).code, 0);

@@ -6,8 +6,7 @@
  * "On a terminal" runs go through `script`, which gives panto a pty.
  */
 import assert from "node:assert/strict";
-import { writeFakeConfig } from "../support/fake_config.ts";
-import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { withFakeHome } from "../support/fake_config.ts";
 import { runPanto } from "../support/run_panto.ts";
 import { shellQuote } from "../support/tmux.ts";
 
@@ -48,20 +47,8 @@ async function runOnTerminal(args: readonly string[], home: string): Promise<str
   return text;
 }
 
-async function withHome(fn: (server: FakeLlmServer, home: string) => Promise<void>): Promise<void> {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-  try {
-    await writeFakeConfig(home, server);
-    await fn(server, home);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-  }
-}
-
 Deno.test("print mode: a piped answer is exact; a provider error body is escaped on stderr", async () => {
-  await withHome(async (server, home) => {
+  await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `answer${HOSTILE}end` }] });
     const piped = await runPanto(["-p", "hello"], { env });
@@ -85,7 +72,7 @@ Deno.test({
   name: "print mode: on a terminal the answer is shown without its escapes",
   ignore: !scriptAvailable,
   fn: () =>
-    withHome(async (server, home) => {
+    withFakeHome(async (server, home) => {
       server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `answer${HOSTILE}end` }] });
       const shown = await runOnTerminal(["-p", "hello"], home);
       assert.ok(!shown.includes("\x1b") && !CONTROL.test(shown), JSON.stringify(shown));
@@ -97,7 +84,7 @@ Deno.test({
   name: "sessions: a stored prompt's escapes stay out of the table and off a terminal",
   ignore: !scriptAvailable,
   fn: () =>
-    withHome(async (server, home) => {
+    withFakeHome(async (server, home) => {
       const env = { PANTO_HOME: home };
       server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "ok" }] });
       const saved = await runPanto(["-p", `first-prompt${HOSTILE}`], { env });

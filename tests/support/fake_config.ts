@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { FakeLlmServer } from "./fake_llm_server.ts";
+import { FakeLlmServer } from "./fake_llm_server.ts";
 
 /**
  * Writes `<home>/config.json` pointing panto at the fake server: model
@@ -29,4 +29,24 @@ export async function writeFakeConfig(
       ...extra,
     }),
   );
+}
+
+/**
+ * Runs `fn` with a fake server and a temporary `PANTO_HOME` configured for
+ * it by {@linkcode writeFakeConfig}; both are gone afterwards.
+ *
+ * @param fn The test body, given the server and the home directory.
+ */
+export async function withFakeHome(
+  fn: (server: FakeLlmServer, home: string) => Promise<void>,
+): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    await writeFakeConfig(home, server);
+    await fn(server, home);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
 }
