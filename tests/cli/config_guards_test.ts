@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Keybindings } from "@panto/tui";
 import { agentConfig } from "../../cli/config/agent_config.ts";
 import { applyKeybindings } from "../../cli/config/apply_keybindings.ts";
@@ -18,7 +17,7 @@ import { buildSystemPrompt } from "../../cli/system_prompt.ts";
 import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
-import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
 const mkfifoAvailable = await new Deno.Command("mkfifo", { args: ["--version"], stdout: "null" })
   .output().then((r) => r.success, () => false);
@@ -281,8 +280,6 @@ Deno.test("guards: a malformed key binding is a one-line usage error naming the 
   );
 });
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
-
 Deno.test({
   name: "guards: the chat exits 2 on a malformed key binding, with no stack trace",
   ignore: !tmuxAvailable,
@@ -293,20 +290,8 @@ Deno.test({
         JSON.stringify({ keybindings: { "app.exit": "hyper+q" } }),
       );
       const tmux = await TmuxSession.start(
-        `${shellQuote(Deno.execPath())} run -A ${
-          shellQuote(MAIN)
-        } -m m --base-url http://127.0.0.1:9/v1; echo exit=$?; sleep 60`,
-        {
-          cwd: dirs.project,
-          env: {
-            HOME: dirs.home,
-            PANTO_HOME: dirs.pantoHome,
-            DENO_DIR: Deno.env.get("DENO_DIR") ??
-              join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
-            TERM: "xterm-256color",
-            PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-          },
-        },
+        `${PANTO_SH_COMMAND} -m m --base-url http://127.0.0.1:9/v1; echo exit=$?; sleep 60`,
+        { cwd: dirs.project, env: pantoPaneEnv(dirs.home, dirs.pantoHome) },
       );
       try {
         const screen = (await tmux.waitFor(/exit=\d/, { inHistory: true })).join("\n");

@@ -6,12 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
-import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
 if (!tmuxAvailable) {
   console.log("skipped: history_tmux_test needs tmux on PATH (apt-get install -y tmux)");
 }
@@ -49,19 +47,11 @@ Deno.test({
     const notes = Array.from({ length: 20 }, (_, i) => `note ${i + 1}`);
     await Deno.writeTextFile(join(project, "notes.txt"), notes.join("\n") + "\n");
     await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-    const tmux = await TmuxSession.start(`${shellQuote(Deno.execPath())} run -A ${MAIN}`, {
+    const tmux = await TmuxSession.start(PANTO_SH_COMMAND, {
       cols: 100,
       rows: 30,
       cwd: project,
-      env: {
-        PANTO_HOME: home,
-        HOME: home,
-        DENO_DIR: Deno.env.get("DENO_DIR") ??
-          join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
-        TERM: "xterm-256color",
-        NO_COLOR: "1",
-        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      },
+      env: pantoPaneEnv(home),
     });
     try {
       assert.equal(

@@ -5,12 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
-import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
+import {
+  PANTO_SH_COMMAND,
+  pantoPaneEnv,
+  shellQuote,
+  tmuxAvailable,
+  TmuxSession,
+} from "../support/tmux.ts";
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
 if (!tmuxAvailable) {
   console.log("skipped: interactive_tmux_test needs tmux on PATH (apt-get install -y tmux)");
 }
@@ -34,24 +38,13 @@ async function start(): Promise<Fixture> {
   );
   await Deno.writeTextFile(join(project, "notes.txt"), notes.join("\n") + "\n");
   await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-  const command =
-    `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)}; echo exit=$? > ${
-      shellQuote(status)
-    }; ` +
+  const command = `${PANTO_SH_COMMAND}; echo exit=$? > ${shellQuote(status)}; ` +
     `stty -a >> ${shellQuote(status)}; sleep 60`;
   const tmux = await TmuxSession.start(command, {
     cols: 100,
     rows: 30,
     cwd: project,
-    env: {
-      PANTO_HOME: home,
-      HOME: home,
-      // The pane's HOME is a temp dir: keep Deno's module cache where it is.
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
-      TERM: "xterm-256color",
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    },
+    env: pantoPaneEnv(home),
   });
   return { server, project, home, status, tmux };
 }

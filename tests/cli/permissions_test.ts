@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { childEnv } from "../support/child_env.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
@@ -16,13 +17,7 @@ async function task(cwd: string, home: string, args: string[], env: Record<strin
     args: ["task", "--quiet", "--config", CONFIG, "panto", ...args],
     cwd,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
-      NO_COLOR: "1",
-      ...env,
-    },
+    env: { ...childEnv(home), NO_COLOR: "1", ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

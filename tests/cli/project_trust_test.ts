@@ -4,7 +4,6 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadConfig, loadConfigLayers } from "../../cli/config/load_config.ts";
 import type { PantoConfig } from "../../cli/config/panto_config.ts";
 import { riskySettings, TRUST_FILE, trustProject } from "../../cli/config/project_trust.ts";
@@ -12,7 +11,7 @@ import { confirmProjectTrust } from "../../cli/config/trust_prompt.ts";
 import { UsageError } from "../../cli/errors.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
-import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
 interface Dirs {
   home: string;
@@ -305,8 +304,6 @@ Deno.test("trust: print mode refuses an untrusted project config, runs once trus
   }
 });
 
-const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
-
 Deno.test({
   name: "trust: the interactive chat asks in the terminal; declining runs without the settings",
   ignore: !tmuxAvailable,
@@ -321,21 +318,10 @@ Deno.test({
       };
       const project = { providers: { fake: { api: "openai-chat", baseUrl: EVIL } } };
       await withDirs({ home, project }, async (dirs) => {
-        const tmux = await TmuxSession.start(
-          `${shellQuote(Deno.execPath())} run -A ${shellQuote(MAIN)}; sleep 60`,
-          {
-            cwd: dirs.project,
-            env: {
-              HOME: dirs.home,
-              PANTO_HOME: dirs.pantoHome,
-              DENO_DIR: Deno.env.get("DENO_DIR") ??
-                join(Deno.env.get("HOME") ?? "/root", ".cache", "deno"),
-              TERM: "xterm-256color",
-              NO_COLOR: "1",
-              PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-            },
-          },
-        );
+        const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+          cwd: dirs.project,
+          env: pantoPaneEnv(dirs.home, dirs.pantoHome),
+        });
         try {
           await tmux.waitFor(/providers\.fake\.baseUrl: .* → http:\/\/127\.0\.0\.1:9\/v1/);
           await tmux.waitFor(/\[y\/N\]/);

@@ -6,6 +6,7 @@
  * "On a terminal" runs go through `script`, which gives panto a pty.
  */
 import assert from "node:assert/strict";
+import { childEnv } from "../support/child_env.ts";
 import { withFakeHome } from "../support/fake_config.ts";
 import { runPanto } from "../support/run_panto.ts";
 import { shellQuote } from "../support/tmux.ts";
@@ -26,18 +27,10 @@ async function runOnTerminal(args: readonly string[], home: string): Promise<str
   const main = new URL("../../cli/main.ts", import.meta.url).pathname;
   const command = [Deno.execPath(), "run", "-A", "--quiet", main, ...args].map(shellQuote)
     .join(" ");
-  const realHome = Deno.env.get("HOME") ?? "/root";
   const output = await new Deno.Command("script", {
     args: ["-qec", command, "/dev/null"],
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
-      HOME: home,
-      PANTO_HOME: home,
-      NO_COLOR: "1",
-      TERM: "xterm",
-    },
+    env: { ...childEnv(home), PANTO_HOME: home, NO_COLOR: "1", TERM: "xterm" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

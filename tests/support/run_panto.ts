@@ -1,3 +1,5 @@
+import { childEnv } from "./child_env.ts";
+
 /** The result of running the panto program. */
 export interface PantoRun {
   code: number;
@@ -40,19 +42,11 @@ async function spawnPanto(
   options: RunPantoOptions,
   home: string,
 ): Promise<PantoRun> {
-  const realHome = Deno.env.get("HOME") ?? "/root";
   const command = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     cwd: options.cwd ?? Deno.cwd(),
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${realHome}/.cache/deno`,
-      HOME: home,
-      PANTO_HOME: home,
-      NO_COLOR: "1",
-      ...options.env,
-    },
+    env: { ...childEnv(home), PANTO_HOME: home, NO_COLOR: "1", ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

@@ -2,6 +2,8 @@
  * A program running in a real pty: a private tmux server (its own socket),
  * driven with send-keys and read with capture-pane.
  */
+import { fileURLToPath } from "node:url";
+import { childEnv } from "./child_env.ts";
 
 /** Whether tmux can be run here (tests print why they skip when not). */
 export const tmuxAvailable: boolean = await new Deno.Command("tmux", {
@@ -126,4 +128,20 @@ export class TmuxSession {
 /** Quotes a string for sh. */
 export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The sh command that runs panto from this checkout with every permission. */
+export const PANTO_SH_COMMAND: string = `${shellQuote(Deno.execPath())} run -A ${
+  shellQuote(fileURLToPath(new URL("../../cli/main.ts", import.meta.url)))
+}`;
+
+/**
+ * The environment of a tmux pane running panto: {@linkcode childEnv}, the
+ * given PANTO_HOME, a 256-colour TERM, and NO_COLOR.
+ *
+ * @param home The pane's HOME.
+ * @param pantoHome Its PANTO_HOME (default: `home`).
+ */
+export function pantoPaneEnv(home: string, pantoHome: string = home): Record<string, string> {
+  return { ...childEnv(home), PANTO_HOME: pantoHome, TERM: "xterm-256color", NO_COLOR: "1" };
 }
