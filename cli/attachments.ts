@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import type { ImageBlock } from "@panto/lib";
 import { looksBinary, SNIFF_BYTES } from "./tools/binary_sniff.ts";
 import { imageMediaType, MAX_IMAGE_BYTES } from "./tools/image_types.ts";
-import { readAtMost } from "./tools/read_at_most.ts";
+import { readAtMost } from "./read_at_most.ts";
 import { formatBytes } from "./tools/truncate.ts";
 import { resolveWorkspacePath } from "./tools/workspace_path.ts";
 

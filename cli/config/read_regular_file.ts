@@ -1,3 +1,4 @@
+import { readOpenFileAtMost } from "../read_at_most.ts";
 import { formatByteSize } from "./byte_size.ts";
 
 /** Largest config, key bindings or AGENTS.md file panto reads (1 MiB). */
@@ -59,17 +60,9 @@ export async function readRegularTextFile(
   checkSize(info.size, maxBytes);
   using file = await Deno.open(path);
   checkKind(await file.stat());
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const buffer = new Uint8Array(64 * 1024);
-    const read = await file.read(buffer);
-    if (read === null) break;
-    total += read;
-    checkSize(total, maxBytes);
-    chunks.push(buffer.subarray(0, read));
-  }
-  return new TextDecoder().decode(concat(chunks, total));
+  const bytes = await readOpenFileAtMost(file, maxBytes);
+  checkSize(bytes.length, maxBytes);
+  return new TextDecoder().decode(bytes);
 }
 
 function checkKind(info: Deno.FileInfo): void {
@@ -88,14 +81,4 @@ function kindName(info: Deno.FileInfo): string {
 function checkSize(size: number, maxBytes: number): void {
   if (size <= maxBytes) return;
   throw new FileRefusedError(`is larger than ${formatByteSize(maxBytes)}`);
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }

@@ -65,18 +65,20 @@ export class FileLines {
    * @returns The line, or `undefined` at the end of the file.
    */
   async next(keepBytes: number, scanBytes: number): Promise<ReadLine | undefined> {
-    const parts: Uint8Array[] = [];
+    // Decoded piece by piece: a character split between chunks is held until its end comes.
+    const decoder = new TextDecoder();
+    let text = "";
     let seen = 0;
     let kept = 0;
     const found = await this.#line((piece) => {
       const keep = piece.subarray(0, Math.max(0, keepBytes - kept));
-      if (keep.length) parts.push(keep.slice());
+      if (keep.length) text += decoder.decode(keep, { stream: true });
       kept += keep.length;
       seen += piece.length;
       return seen <= scanBytes;
     });
     if (found === false) return undefined;
-    return { text: new TextDecoder().decode(concat(parts, kept)), complete: found === true };
+    return { text: text + decoder.decode(), complete: found === true };
   }
 
   /**
@@ -127,15 +129,4 @@ export class FileLines {
     this.#end = read;
     return true;
   }
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
