@@ -1,4 +1,5 @@
 import { SessionStoreError } from "./errors.ts";
+import { nullIfMissing } from "./null_if_missing.ts";
 
 /** Attempts at opening a lock file that another process creates or removes meanwhile. */
 const OPEN_ATTEMPTS = 3;
@@ -67,7 +68,7 @@ async function openLockFile(path: string): Promise<Deno.FsFile> {
 
 /** The open lock file, or `null` when another process created or replaced it meanwhile. */
 async function tryOpenLockFile(path: string): Promise<Deno.FsFile | null> {
-  const before = await lstatOrNull(path);
+  const before = await nullIfMissing(Deno.lstat(path));
   if (before) checkRegular(path, before);
   let file: Deno.FsFile;
   try {
@@ -94,7 +95,7 @@ async function tryOpenLockFile(path: string): Promise<Deno.FsFile | null> {
 
 async function isFileAtPath(file: Deno.FsFile, path: string): Promise<boolean> {
   const opened = await file.stat();
-  const atPath = await lstatOrNull(path);
+  const atPath = await nullIfMissing(Deno.lstat(path));
   if (!atPath) return false;
   checkRegular(path, atPath);
   return opened.dev === atPath.dev && opened.ino === atPath.ino;
@@ -109,15 +110,6 @@ function notRegular(path: string): SessionStoreError {
     `Session lock file ${path} is a symbolic link or not a regular file, so it was not ` +
       `opened: remove it (a lock file holds only the pid of the process writing the session)`,
   );
-}
-
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
-  try {
-    return await Deno.lstat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
 }
 
 async function readAll(file: Deno.FsFile): Promise<string> {

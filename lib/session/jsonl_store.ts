@@ -11,6 +11,7 @@ import {
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
 import { checkSessionId, isSessionId } from "./ids.ts";
+import { nullIfMissing } from "./null_if_missing.ts";
 import {
   headerLine,
   JSONL_FORMAT_VERSION,
@@ -512,7 +513,7 @@ export class FileSystemJSONLStore implements SessionStore {
     let file: Deno.FsFile | null = null;
     try {
       const path = this.#path(id);
-      const stat = await statFile(path);
+      const stat = await nullIfMissing(Deno.stat(path));
       if (!stat) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
       if (!stat.isFile) throw notAFile(path);
       file = await Deno.open(path, { read: true, write: true });
@@ -621,7 +622,7 @@ export class FileSystemJSONLStore implements SessionStore {
     if (writer?.file) {
       return { info: structuredClone(writer.summary), size: writer.size, mtimeMs: 0 };
     }
-    const stat = await statFile(this.#path(id));
+    const stat = await nullIfMissing(Deno.stat(this.#path(id)));
     if (!stat?.isFile) return null;
     const fresh = await this.#readSidecar(id, stat);
     if (fresh) return fresh;
@@ -658,12 +659,12 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   async #exists(id: string): Promise<boolean> {
-    return (await statFile(this.#path(id))) !== null;
+    return (await nullIfMissing(Deno.stat(this.#path(id)))) !== null;
   }
 
   async #readParsed(id: string): Promise<ParsedSession | null> {
     const path = this.#path(id);
-    const stat = await statFile(path);
+    const stat = await nullIfMissing(Deno.stat(path));
     if (!stat) return null;
     if (!stat.isFile) throw notAFile(path);
     return parseSession(await Deno.readFile(path), path);
@@ -711,15 +712,6 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
 function newestFirst(a: SessionInfo, b: SessionInfo): number {
   if (a.modified !== b.modified) return a.modified < b.modified ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-async function statFile(path: string): Promise<Deno.FileInfo | null> {
-  try {
-    return await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw error;
-  }
 }
 
 /**
