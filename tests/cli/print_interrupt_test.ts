@@ -13,6 +13,12 @@ const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 const KEY = "sk-test-SECRET-interrupt-7";
 /** Events streamed before the signal. */
 const SIGNAL_AFTER = 10_500;
+/**
+ * For the SIGINT cases, how long the answer streams first (ms), with every
+ * garbage collection a full one: that is what makes Deno's fetch lose its
+ * abort (V8 runs one now and then on its own; the bug showed after 30 s).
+ */
+const LONG_RUN_MS = 3_000;
 
 interface Fixture {
   server: FakeLlmServer;
@@ -38,7 +44,7 @@ function pantoArgs(fixture: Fixture, api: ApiStyle, extra: readonly string[]): s
   return ["-p", ...extra, "--api", api, "--base-url", baseUrl, "-m", "m1"];
 }
 
-function pantoEnv(home: string): Record<string, string> {
+function pantoEnv(home: string, v8Flags = ""): Record<string, string> {
   const realHome = Deno.env.get("HOME") ?? "/root";
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -48,24 +54,25 @@ function pantoEnv(home: string): Record<string, string> {
     NO_COLOR: "1",
     ANTHROPIC_API_KEY: KEY,
     OPENAI_API_KEY: KEY,
+    ...(v8Flags ? { DENO_V8_FLAGS: v8Flags } : {}),
   };
 }
 
-function spawnPanto(fixture: Fixture, args: readonly string[]): Deno.ChildProcess {
+function spawnPanto(fixture: Fixture, args: readonly string[], v8Flags = ""): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
     clearEnv: true,
-    env: pantoEnv(fixture.home),
+    env: pantoEnv(fixture.home, v8Flags),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
 }
 
-/** Reads stdout line by line until `enough` holds for the lines so far; returns them. */
+/** Reads stdout line by line until `enough` holds for the text deltas so far; returns their count. */
 async function readLinesUntil(
   lines: AsyncIterator<string>,
-  enough: (count: number) => boolean,
+  enough: (deltas: number) => boolean,
 ): Promise<number> {
   let count = 0;
   while (!enough(count)) {
@@ -85,6 +92,18 @@ async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<stri
     yield* parts;
   }
   if (rest) yield rest;
+}
+
+/** Waits for the process to exit; kills it and fails when it is still running after `ms`. */
+async function exitWithin(child: Deno.ChildProcess, ms: number): Promise<Deno.CommandStatus> {
+  const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+  try {
+    const status = await child.status;
+    assert.notEqual(status.signal, "SIGKILL", `still running ${ms} ms after the signal`);
+    return status;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function textOf(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -115,28 +134,31 @@ async function assertSavedAborted(home: string, prompt: string): Promise<void> {
   assert.ok(text.includes("line 0\\n") && text.includes("line 9999\\n"), "the partial answer");
 }
 
-const SIGNAL_CASES: [ApiStyle, Deno.Signal, number][] = [
-  ["anthropic-messages", "SIGINT", 130],
-  ["openai-chat", "SIGINT", 130],
-  ["anthropic-messages", "SIGTERM", 143],
-  ["openai-chat", "SIGHUP", 129],
+const SIGNAL_CASES: [ApiStyle, Deno.Signal, number, number][] = [
+  ["anthropic-messages", "SIGINT", 130, LONG_RUN_MS],
+  ["openai-chat", "SIGINT", 130, LONG_RUN_MS],
+  ["anthropic-messages", "SIGTERM", 143, 0],
+  ["openai-chat", "SIGHUP", 129, 0],
 ];
 
-for (const [api, signal, code] of SIGNAL_CASES) {
+for (const [api, signal, code, runMs] of SIGNAL_CASES) {
   Deno.test(`panto -p --mode json (${api}): ${signal} after ${SIGNAL_AFTER} events exits ${code} within a second, partial answer saved`, async () => {
     await withFixture(async (fixture) => {
       fixture.server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
-      const child = spawnPanto(
-        fixture,
-        pantoArgs(fixture, api, ["--mode", "json", "count forever"]),
-      );
+      const args = pantoArgs(fixture, api, ["--mode", "json", "count forever"]);
+      const child = spawnPanto(fixture, args, runMs > 0 ? "--gc-global" : "");
       const stderr = textOf(child.stderr);
       const lines = linesOf(child.stdout);
-      await readLinesUntil(lines, (count) => count >= SIGNAL_AFTER);
+      const started = performance.now();
+      await readLinesUntil(
+        lines,
+        (deltas) => deltas >= SIGNAL_AFTER && performance.now() - started >= runMs,
+      );
       const signalled = performance.now();
       child.kill(signal);
-      await readLinesUntil(lines, () => false).catch(() => {});
-      const status = await child.status;
+      const drained = readLinesUntil(lines, () => false).catch(() => {});
+      const status = await exitWithin(child, 5_000);
+      await drained;
       const elapsed = performance.now() - signalled;
       assert.equal(status.code, code, await stderr);
       assert.ok(elapsed < 1_000, `exited ${Math.round(elapsed)} ms after ${signal}`);
@@ -158,7 +180,7 @@ Deno.test("panto -p (anthropic-messages): SIGINT in text mode prints and saves t
     }
     const signalled = performance.now();
     child.kill("SIGINT");
-    const status = await child.status;
+    const status = await exitWithin(child, 5_000);
     const elapsed = performance.now() - signalled;
     assert.equal(status.code, 130, await stderr);
     assert.ok(elapsed < 1_000, `exited ${Math.round(elapsed)} ms after SIGINT`);
