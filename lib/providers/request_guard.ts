@@ -7,10 +7,12 @@
 
 /**
  * Ends a request from outside: the caller's abort, or the idle timeout of a
- * network wait. Aborting `fetch`'s signal is not enough: once the response
- * headers have arrived, Deno's fetch may no longer listen to it, and the
- * body then streams on to its end whatever was aborted. So a stop also
- * cancels the body's reader and makes the pending wait reject at once.
+ * network wait. Aborting `fetch`'s signal is not enough: Deno's fetch ends
+ * the body through the request's own signal, which follows ours only
+ * through a weak reference; once the headers have arrived nothing else
+ * keeps it, and after a full garbage collection the body streams on to its
+ * end whatever was aborted. So a stop also cancels the body's reader and
+ * makes the pending wait reject at once.
  */
 export class RequestGuard {
   /** The signal to give `fetch`; aborted on a stop. */
