@@ -19,6 +19,7 @@
  * @module
  */
 import {
+  type Component as PiComponent,
   Container as PiContainer,
   Markdown as PiMarkdown,
   type MarkdownTheme as PiMarkdownTheme,
@@ -188,66 +189,57 @@ function buildTranscript(totalLines: number): Message[] {
   return messages;
 }
 
-function panto(totalLines: number): Harness {
-  const sink = new PantoSinkTerminal();
-  const tui = new TUI(sink);
-  const transcript = new Container();
-  const messages = buildTranscript(totalLines);
-  for (const message of messages) transcript.addChild(message);
-  const input = new InputLine();
-  tui.addChild(transcript);
-  tui.addChild(input);
-  tui.start();
-  return {
-    name: "@panto/tui",
-    sink,
-    streaming: messages.at(-1)!,
-    input,
-    frame: () => tui.renderNow(),
-    stop: () => tui.stop(),
-  };
+/** An engine drawing the transcript and then `below`, started. */
+interface Started {
+  sink: Sink & { resize(columns: number): void };
+  frame(): void;
+  stop(): void;
 }
 
-function pi(totalLines: number): Harness {
+function startPanto(transcript: Message[], ...below: Component[]): Started {
+  const sink = new PantoSinkTerminal();
+  const tui = new TUI(sink);
+  const container = new Container();
+  for (const message of transcript) container.addChild(message);
+  tui.addChild(container);
+  for (const component of below) tui.addChild(component);
+  tui.start();
+  return { sink, frame: () => tui.renderNow(), stop: () => tui.stop() };
+}
+
+function startPi(transcript: Message[], ...below: PiComponent[]): Started {
   const sink = new PiSinkTerminal();
   const tui = new PiTUI(sink);
-  const transcript = new PiContainer();
-  const messages = buildTranscript(totalLines);
-  for (const message of messages) transcript.addChild(message);
-  const input = new InputLine();
-  tui.addChild(transcript);
-  tui.addChild(input);
+  const container = new PiContainer();
+  for (const message of transcript) container.addChild(message);
+  tui.addChild(container);
+  for (const component of below) tui.addChild(component);
   tui.start();
   // pi-tui renders from a timer; call its frame function directly to measure one frame.
   const doRender = (tui as unknown as { doRender(): void }).doRender.bind(tui);
-  return {
-    name: "pi-tui",
-    sink,
-    streaming: messages.at(-1)!,
-    input,
-    frame: doRender,
-    stop: () => tui.stop(),
-  };
+  return { sink, frame: doRender, stop: () => tui.stop() };
+}
+
+function panto(totalLines: number): Harness {
+  const messages = buildTranscript(totalLines);
+  const input = new InputLine();
+  return { name: "@panto/tui", streaming: messages.at(-1)!, input, ...startPanto(messages, input) };
+}
+
+function pi(totalLines: number): Harness {
+  const messages = buildTranscript(totalLines);
+  const input = new InputLine();
+  return { name: "pi-tui", streaming: messages.at(-1)!, input, ...startPi(messages, input) };
 }
 
 function pantoMarkdown(totalLines: number): MarkdownHarness {
-  const sink = new PantoSinkTerminal();
-  const tui = new TUI(sink);
-  const transcript = new Container();
-  for (const message of buildTranscript(totalLines)) transcript.addChild(message);
   const markdown = new Markdown("", { theme: createTheme({ noColor: false }) });
   const input = new InputLine();
-  tui.addChild(transcript);
-  tui.addChild(markdown);
-  tui.addChild(input);
-  tui.start();
   return {
     name: "@panto/tui",
-    sink,
     input,
     stream: (delta) => markdown.append(delta),
-    frame: () => tui.renderNow(),
-    stop: () => tui.stop(),
+    ...startPanto(buildTranscript(totalLines), markdown, input),
   };
 }
 
@@ -272,26 +264,15 @@ const PI_MARKDOWN_THEME: PiMarkdownTheme = {
 };
 
 function piMarkdown(totalLines: number): MarkdownHarness {
-  const sink = new PiSinkTerminal();
-  const tui = new PiTUI(sink);
-  const transcript = new PiContainer();
-  for (const message of buildTranscript(totalLines)) transcript.addChild(message);
   // pi's Markdown takes the whole text again on every delta.
   let text = "";
   const markdown = new PiMarkdown(text, 0, 0, PI_MARKDOWN_THEME);
   const input = new InputLine();
-  tui.addChild(transcript);
-  tui.addChild(markdown);
-  tui.addChild(input);
-  tui.start();
-  const doRender = (tui as unknown as { doRender(): void }).doRender.bind(tui);
   return {
     name: "pi-tui",
-    sink,
     input,
     stream: (delta) => markdown.setText(text += delta),
-    frame: doRender,
-    stop: () => tui.stop(),
+    ...startPi(buildTranscript(totalLines), markdown, input),
   };
 }
 
