@@ -120,10 +120,12 @@ async function postFollowingRedirects(
     if (response.status < 300 || response.status > 399) return { response, url };
     await response.body?.cancel();
     const location = response.headers.get("location");
-    const target = location === null ? undefined : URL.parse(location, url) ?? undefined;
-    const sameOrigin = target !== undefined && target.origin === new URL(url).origin;
-    if (!sameOrigin || !FOLLOWED_REDIRECTS.has(response.status) || hops >= MAX_REDIRECTS) {
-      throw refusedRedirect(url, response.status, location, sameOrigin, req);
+    const target = location === null ? null : URL.parse(location, url);
+    if (
+      target?.origin !== new URL(url).origin || !FOLLOWED_REDIRECTS.has(response.status) ||
+      hops >= MAX_REDIRECTS
+    ) {
+      throw refusedRedirect(url, response.status, location, target);
     }
     url = target.href;
   }
@@ -146,25 +148,25 @@ async function post(url: string, req: SseRequest, guard: RequestGuard): Promise<
   }
 }
 
+/** The error for a redirect not followed; the target is shown without its query (it may hold a key). */
 function refusedRedirect(
   url: string,
   status: number,
   location: string | null,
-  sameOrigin: boolean,
-  req: SseRequest,
+  target: URL | null,
 ): ProviderError {
-  const where = location === null
-    ? "without a Location"
-    : `to ${redactSecrets(redactUrl(location, location), secretValues(req.headers))}`;
-  const why = location === null
-    ? ""
-    : !sameOrigin
-    ? ": panto does not follow a redirect to another server, which would receive the API key; " +
-      "if you trust it, set the provider's baseUrl (or --base-url) to it"
-    : `: too many redirects or a redirect (${status}) that does not keep the request`;
-  return new ProviderError("invalid_request", `${hostOf(url)} answered ${status} ${where}${why}`, {
-    status,
-  });
+  const answered = `${hostOf(url)} answered ${status}`;
+  const message = location === null
+    ? `${answered} without a Location`
+    : target === null
+    ? `${answered} with an invalid Location`
+    : target.origin !== new URL(url).origin
+    ? `${answered} to ${target.origin}${target.pathname}: panto does not follow a redirect to ` +
+      `another server, which would receive the API key; if you trust it, set the provider's ` +
+      `baseUrl (or --base-url) to it`
+    : `${answered} to ${target.origin}${target.pathname}: too many redirects, or a redirect ` +
+      `that does not keep the request`;
+  return new ProviderError("invalid_request", message, { status });
 }
 
 /**
@@ -175,7 +177,7 @@ function refusedRedirect(
 function assertEventStream(response: Response, url: string): void {
   const type = response.headers.get("content-type");
   if (type === null) return;
-  const mediaType = type.split(";", 1)[0]!.trim().toLowerCase();
+  const mediaType = type.split(";", 1)[0]!.trim().toLowerCase().slice(0, 100);
   if (mediaType === "text/event-stream") return;
   throw new ProviderError(
     "invalid_request",
