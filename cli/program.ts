@@ -9,7 +9,7 @@ import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
 import { runPrintMode } from "./print_mode.ts";
 import { loadExtensions } from "./load_extensions.ts";
-import { openStore } from "./session_store.ts";
+import { openStore, storeFailureAsUsage } from "./session_store.ts";
 import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 
 /**
@@ -31,6 +31,8 @@ async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
   const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
   try {
     return await runSessionsCommand(store, args, writeStdout);
+  } catch (error) {
+    throw storeFailureAsUsage(args, error);
   } finally {
     await store.close();
   }

@@ -108,6 +108,23 @@ function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): Ses
   }
 }
 
+/**
+ * A failure of the store itself (a sessions directory that is a file, a
+ * database that refuses connections) as a usage error with the flags that
+ * fix it; errors about one session (not found, corrupt, in use) and any
+ * other error are returned as they are.
+ *
+ * @param flags The store flags.
+ * @param error What a store operation threw.
+ * @returns The error to throw.
+ */
+export function storeFailureAsUsage(flags: StoreFlags, error: unknown): unknown {
+  if (!(error instanceof SessionStoreError) || error.constructor !== SessionStoreError) {
+    return error;
+  }
+  return storeUsageError(flags.store ?? "jsonl", error);
+}
+
 /** A store's own complaint plus the flags that fix it; anything else is a bug and stays as it is. */
 function storeUsageError(kind: StoreKind, error: unknown): unknown {
   if (!(error instanceof SessionStoreError)) return error;

@@ -13,6 +13,8 @@ export { escapeTerminalText, sanitizeTerminalText, TerminalTextSanitizer } from 
 export type { ScreenPosition, Terminal } from "./terminal.ts";
 export { ProcessTerminal } from "./process_terminal.ts";
 export type { ProcessTerminalOptions, TerminalIo } from "./process_terminal.ts";
+export type { ConsoleSize } from "./runtime/console_size.ts";
+export type { TerminalSignal } from "./runtime/signals.ts";
 export { PASTE_END, PASTE_START, pastedText, StdinBuffer } from "./input_splitter.ts";
 export type { StdinBufferOptions } from "./input_splitter.ts";
 export { KeyboardNegotiator } from "./kitty.ts";

@@ -206,7 +206,7 @@ for (const mode of ["text", "json"] as const) {
         stderr: "piped",
       }).output();
       const [first, status] = new TextDecoder().decode(output.stdout).split("\n");
-      assert.ok(first?.includes(mode === "text" ? "line 0" : '"type":'), first);
+      assert.ok(first?.includes(mode === "text" ? "line 0" : '"type":'), String(first));
       assert.equal(status, "141", "the exit code of a process whose reader left");
       assert.equal(await Deno.readTextFile(`${fixture.home}/stderr`), "", "nothing reported");
     });

@@ -98,6 +98,28 @@ Deno.test("store check: a refused PostgreSQL connection names the URL without it
   });
 });
 
+Deno.test("panto sessions: an unusable store is a one-line usage error; an unknown id stays one too", async () => {
+  await withFakeHome(async (_server, home) => {
+    const env = { PANTO_HOME: home };
+    const file = join(home, "file.txt");
+    await Deno.writeTextFile(file, "a file, not a directory");
+    const listed = await runPanto(["sessions", "--session-dir", join(file, "sessions")], { env });
+    assertUsageLine(listed, /is not a directory/, /--session-dir DIR/);
+
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close();
+    const url = `postgres://panto:hunter2pw@127.0.0.1:${port}/sessions`;
+    const refused = await runPanto(["sessions", "--store", "postgres", "--store-url", url], {
+      env,
+    });
+    assertUsageLine(refused, /could not be used/, /--store-url/);
+    assert.doesNotMatch(refused.stderr, /hunter2pw/);
+
+    assertUsageLine(await runPanto(["sessions", "show", "nope"], { env }), /No session matches/);
+  });
+});
+
 Deno.test("a planted lock symlink is not followed, and the store error is not a failed request", async () => {
   await withFakeHome(async (server, home) => {
     const env = { PANTO_HOME: home };

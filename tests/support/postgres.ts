@@ -134,13 +134,21 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
 }
 
 async function command(user: string | null, program: string, args: string[]): Promise<void> {
-  const [cmd, cmdArgs] = user ? ["runuser", ["-u", user, "--", program, ...args]] : [program, args];
+  const [cmd, cmdArgs] = user
+    ? [runuserPath(), ["-u", user, "--", program, ...args]]
+    : [program, args];
   const output = await new Deno.Command(cmd, { args: cmdArgs, stdout: "piped", stderr: "piped" })
     .output();
   if (!output.success) {
     const text = new TextDecoder().decode(output.stderr) || new TextDecoder().decode(output.stdout);
     throw new Error(`${program} ${args.join(" ")} failed (exit ${output.code}): ${text.trim()}`);
   }
+}
+
+/** Debian keeps runuser in /usr/sbin, which a non-login PATH may lack. */
+function runuserPath(): string {
+  const found = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find(exists);
+  return found ?? "runuser";
 }
 
 async function systemUser(name: string): Promise<{ uid: number; gid: number }> {
