@@ -25,6 +25,10 @@ import { errorMessage } from "../error_message.ts";
  *   `input: {}` and is kept in `invalidInput`. A server that sends the whole
  *   input in `content_block_start` and no deltas is honoured.
  * - Usage is the last value the server reported for each field, never a sum.
+ * - Content blocks and a stop reason already in `message_start` (compatible
+ *   servers that send a whole answer at once) are kept, as the official SDK
+ *   keeps them; the blocks stay open until their `content_block_stop` or
+ *   `message_stop`.
  * - A second `message_start` with the same id is a duplicate and ignored; one
  *   with another id means a gateway restarted the generation: everything is
  *   reset and block indices start again at 0. A `block_start` for a server
@@ -123,7 +127,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
         this.#blockDelta(Number(payload.index), asObject(payload.delta), out);
         break;
       case "message_start":
-        this.#messageStart(asObject(payload.message));
+        this.#messageStart(asObject(payload.message), out);
         break;
       case "content_block_start":
         this.#blockStart(Number(payload.index), asObject(payload.content_block), out);
@@ -195,7 +199,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
     }
   }
 
-  #messageStart(message: WireObject): void {
+  #messageStart(message: WireObject, out: ProviderStreamEvent[]): void {
     const id = typeof message.id === "string" ? message.id : undefined;
     if (id !== undefined && id === this.#messageId) return; // a duplicate, not a restart
     this.#messageId = id;
@@ -204,6 +208,12 @@ class AnthropicMessageAssembler implements MessageAssembler {
     this.#usage = emptyUsage();
     this.#stopReason = undefined;
     overlayUsage(this.#usage, asObject(message.usage));
+    this.#setStopReason(message.stop_reason);
+    // Some compatible servers send the whole answer here. As in the official
+    // SDK, these blocks are the message's first and later events address them
+    // by their position.
+    const preset = Array.isArray(message.content) ? message.content : [];
+    preset.forEach((block, index) => this.#blockStart(index, asObject(block), out));
   }
 
   #blockStart(index: number, wire: WireObject, out: ProviderStreamEvent[]): void {
@@ -265,11 +275,14 @@ class AnthropicMessageAssembler implements MessageAssembler {
   }
 
   #messageDelta(delta: WireObject, usage: WireObject): void {
-    if (typeof delta.stop_reason === "string") {
-      // Unknown reasons (added to the API later) are read as a normal end.
-      this.#stopReason = STOP_REASONS.get(delta.stop_reason) ?? "end_turn";
-    }
+    this.#setStopReason(delta.stop_reason);
     overlayUsage(this.#usage, usage);
+  }
+
+  #setStopReason(wire: unknown): void {
+    if (typeof wire !== "string") return; // null while the message is still going
+    // Unknown reasons (added to the API later) are read as a normal end.
+    this.#stopReason = STOP_REASONS.get(wire) ?? "end_turn";
   }
 }
 

@@ -19,9 +19,12 @@ import { errorMessage } from "../error_message.ts";
  *
  * - Blocks are numbered in the order they start: reasoning
  *   (`reasoning_content`, `reasoning` or `reasoning_text`, the first that is
- *   non-empty; OpenRouter's `reasoning_details` repeat it and are ignored),
- *   text (`content`, and `refusal` text), then tool calls. Text or reasoning
- *   that resumes after another block starts a new block.
+ *   non-empty; else the text and summaries of `reasoning_details`, which
+ *   OpenRouter sends as a copy of `reasoning`), text (`content`, and
+ *   `refusal` text), then tool calls. A `content` array (Mistral's reasoning
+ *   models) is read in order: `text` chunks are text, `thinking` chunks
+ *   reasoning. Text or reasoning that resumes after another block starts a
+ *   new block.
  * - Tool-call fragments are keyed by `index`; without one (Mistral) by `id`;
  *   with neither they extend the last call. An empty `id` never overwrites a
  *   real one (Alibaba). A fragment that resends a complete call whose
@@ -230,12 +233,30 @@ class ChatCompletionAssembler implements MessageAssembler {
     const reasoning = reasoningOf(delta);
     if (reasoning !== undefined) this.#streamText("thinking", reasoning, out);
     if (typeof delta.content === "string") this.#streamText("text", delta.content, out);
+    if (Array.isArray(delta.content)) {
+      for (const part of delta.content) this.#contentPart(asObject(part), out);
+    }
     if (typeof delta.refusal === "string" && delta.refusal !== "") {
       this.#refused = true;
       this.#streamText("text", delta.refusal, out);
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const fragment of delta.tool_calls) this.#toolFragment(asObject(fragment), out);
+    }
+  }
+
+  /**
+   * One typed chunk of an array `content` (Mistral's reasoning models):
+   * `{type:"text",text}`, or `{type:"thinking",thinking:[{type:"text",text}…]}`.
+   */
+  #contentPart(part: WireObject, out: ProviderStreamEvent[]): void {
+    if (part.type === "text" && typeof part.text === "string") {
+      this.#streamText("text", part.text, out);
+    } else if (part.type === "thinking" && Array.isArray(part.thinking)) {
+      for (const inner of part.thinking) {
+        const { type, text } = asObject(inner);
+        if (type === "text" && typeof text === "string") this.#streamText("thinking", text, out);
+      }
     }
   }
 
@@ -401,12 +422,30 @@ function reportedUsage(chunk: WireObject, choice: WireObject): WireObject | unde
   return isObject(choice.usage) ? choice.usage : undefined;
 }
 
-/** The delta's reasoning text, under whichever name the server uses. */
+/**
+ * The delta's reasoning text, under whichever name the server uses. OpenRouter
+ * repeats `reasoning` in `reasoning_details`, so those are read only when no
+ * plain field carries text (Snowflake sends nothing else).
+ */
 function reasoningOf(delta: WireObject): string | undefined {
   for (const value of [delta.reasoning_content, delta.reasoning, delta.reasoning_text]) {
     if (typeof value === "string" && value !== "") return value;
   }
-  return undefined;
+  if (!Array.isArray(delta.reasoning_details)) return undefined;
+  const text = delta.reasoning_details.map(detailText).join("");
+  return text === "" ? undefined : text;
+}
+
+/**
+ * The readable text of one `reasoning_details` entry. `reasoning.encrypted`
+ * data is dropped: Chat Completions requests have no place to send it back,
+ * so a redacted block would be kept for nothing.
+ */
+function detailText(detail: unknown): string {
+  const { type, text, summary } = asObject(detail);
+  if (type === "reasoning.text" && typeof text === "string") return text;
+  if (type === "reasoning.summary" && typeof summary === "string") return summary;
+  return "";
 }
 
 function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {

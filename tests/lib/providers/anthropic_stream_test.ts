@@ -737,6 +737,42 @@ Deno.test("anthropic stream: a repeated message_start with the same id keeps the
   assert.equal(restarted.usage.inputTokens, 8);
 });
 
+Deno.test("anthropic stream: content and stop reason already in message_start are kept, as the SDK keeps them", async () => {
+  const body = sse("message_start", {
+    type: "message_start",
+    message: {
+      id: "msg_whole",
+      type: "message",
+      role: "assistant",
+      model: "compatible",
+      content: [
+        { type: "thinking", thinking: "Easy.", signature: "sig" },
+        { type: "text", text: "Hello" },
+        { type: "tool_use", id: "toolu_0", name: "echo", input: { say: "hi" } },
+      ],
+      stop_reason: "tool_use",
+      stop_sequence: null,
+      usage: { input_tokens: 4, output_tokens: 7 },
+    },
+  }) + sse("content_block_delta", {
+    type: "content_block_delta",
+    index: 1,
+    delta: { type: "text_delta", text: ", world" },
+  }) + sse("message_stop", { type: "message_stop" });
+  const result = await run(sseEvents([body]));
+  assert.deepEqual(result.content, [
+    { type: "thinking", thinking: "Easy.", signature: "sig" },
+    { type: "text", text: "Hello, world" },
+    { type: "tool_use", id: "toolu_0", name: "echo", input: { say: "hi" } },
+  ]);
+  assert.equal(result.result?.stopReason, "tool_use");
+  const texts = result.events.flatMap((event) =>
+    event.type === "content_delta" ? [`${event.blockIndex}:${event.text}`] : []
+  );
+  assert.deepEqual(texts, ["0:Easy.", "1:Hello", "1:, world"]);
+  assert.deepEqual(ours(result), fromSdk(await sdkMessage(encode(body))));
+});
+
 Deno.test("anthropic stream: events without `event:` lines are dispatched by their payload type", async () => {
   const body = (START + TEXT_BLOCK + STOP).replaceAll(/^event: .*\n/gm, "");
   const result = await run(sseEvents([body]));

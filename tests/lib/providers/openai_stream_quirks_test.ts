@@ -1,7 +1,8 @@
 /**
  * `parseOpenAIStream` on hand-written streams for quirks no recording
  * covers: cut connections, malformed chunks, resent and renumbered tool
- * calls, interleaved reasoning, aborts and source failures.
+ * calls, interleaved reasoning, Mistral's array content, reasoning sent only
+ * as `reasoning_details`, aborts and source failures.
  */
 import assert from "node:assert/strict";
 import { ProviderError } from "../../../lib/errors.ts";
@@ -239,6 +240,57 @@ Deno.test("openai stream: reasoning_content and reasoning carrying the same text
     sse(chunk({ reasoning_content: "same", reasoning: "same" }), chunk({}, "stop"), "[DONE]"),
   );
   assert.deepEqual(result.content, [{ type: "thinking", thinking: "same" }]);
+});
+
+Deno.test("openai stream: Mistral's array content streams thinking chunks as reasoning, text chunks as text", async () => {
+  const thinking = (text: string) => ({ type: "thinking", thinking: [{ type: "text", text }] });
+  const { events, result } = await parse(
+    sse(
+      chunk({ role: "assistant", content: "" }),
+      chunk({ content: [thinking("Let me")] }),
+      chunk({ content: [thinking(" count.")] }),
+      chunk({ content: [thinking(" Done."), { type: "text", text: "Four" }] }),
+      chunk({ content: [{ type: "text", text: "." }] }),
+      chunk({ content: "" }, "stop"),
+      "[DONE]",
+    ),
+  );
+  assert.deepEqual(result.content, [
+    { type: "thinking", thinking: "Let me count. Done." },
+    { type: "text", text: "Four." },
+  ]);
+  assert.deepEqual(events.map((event) => `${event.type}:${event.blockIndex}`), [
+    "block_start:0",
+    "content_delta:0",
+    "content_delta:0",
+    "content_delta:0",
+    "block_complete:0",
+    "block_start:1",
+    "content_delta:1",
+    "content_delta:1",
+    "block_complete:1",
+  ]);
+});
+
+Deno.test("openai stream: reasoning sent only as reasoning_details is thinking; encrypted data is dropped", async () => {
+  const { result } = await parse(
+    sse(
+      chunk({ reasoning_details: [{ type: "reasoning.text", text: "Add", index: 0 }] }),
+      chunk({
+        reasoning_details: [
+          { type: "reasoning.text", text: " them.", index: 0 },
+          { type: "reasoning.encrypted", data: "opaque==", index: 1 },
+          { type: "reasoning.summary", summary: " Sum is 4.", index: 2 },
+        ],
+      }),
+      chunk({ content: "4" }, "stop"),
+      "[DONE]",
+    ),
+  );
+  assert.deepEqual(result.content, [
+    { type: "thinking", thinking: "Add them. Sum is 4." },
+    { type: "text", text: "4" },
+  ]);
 });
 
 Deno.test("openai stream: finish_reason stop with calls is tool_use; content_filter is refusal", async () => {
