@@ -32,8 +32,8 @@ import { NullStore } from "./session/null_store.ts";
 import type { Session } from "./session/session.ts";
 import type { PersistentMessage } from "./session/types.ts";
 import { EventChannel, type Stream } from "./stream.ts";
-import type { Tool, ToolSource } from "./tool.ts";
-import { type CallOutcome, ToolRegistry } from "./tool_registry.ts";
+import type { Tool, ToolHooks, ToolSource } from "./tool.ts";
+import { ToolRegistry } from "./tool_registry.ts";
 import { emptyUsage } from "./usage.ts";
 
 const DEFAULT_MAX_TURNS = 50;
@@ -47,6 +47,8 @@ export interface AgentOptions {
   session?: Session;
   /** The conversation to continue (e.g. `await session.load()`); a new one when absent. */
   conversation?: Conversation;
+  /** Hooks around every tool call; replace them later with {@linkcode Agent.setHooks}. */
+  hooks?: ToolHooks;
 }
 
 /** A user turn: text plus optional images and metadata. */
@@ -116,15 +118,17 @@ export class Agent {
   #session: Session;
   #conversation: Conversation;
   #tools = new ToolRegistry();
+  #hooks: ToolHooks;
   #running: EventChannel | undefined;
   #compacting = false;
 
   /**
    * Creates an agent.
    *
-   * @param options Config, session and conversation.
+   * @param options Config, session, conversation and tool hooks.
    */
   constructor(options: AgentOptions) {
+    this.#hooks = options.hooks ?? {};
     this.#config = options.config;
     this.#session = options.session ?? new NullStore().create();
     this.#conversation = options.conversation ?? new Conversation();
@@ -163,6 +167,40 @@ export class Agent {
    */
   registerTool(tool: Tool): void {
     this.#tools.register(tool);
+  }
+
+  /**
+   * Removes a tool. A call the model makes to it afterwards (even in the
+   * current run) gets an error result saying it is not available.
+   *
+   * @param name The tool's registered name.
+   * @returns Whether a tool of that name was registered.
+   */
+  unregisterTool(name: string): boolean {
+    return this.#tools.unregister(name);
+  }
+
+  /**
+   * The registered tools, in registration order (a copy). Tools of a
+   * source appear once a run has listed them.
+   */
+  get tools(): readonly Tool[] {
+    return this.#tools.tools();
+  }
+
+  /** The hooks around tool calls. */
+  get hooks(): ToolHooks {
+    return this.#hooks;
+  }
+
+  /**
+   * Replaces the hooks around tool calls (`{}` removes them). Allowed during
+   * a run: calls that have not started yet use the new hooks.
+   *
+   * @param hooks `beforeToolCall` and `afterToolCall`.
+   */
+  setHooks(hooks: ToolHooks): void {
+    this.#hooks = hooks;
   }
 
   /**
@@ -402,22 +440,25 @@ export class Agent {
     channel: EventChannel,
     signal: AbortSignal,
   ): Promise<void> {
-    const runOne = async (call: ToolUseBlock): Promise<ToolResultBlock> => {
-      channel.push({ type: "tool_dispatch_start", call });
-      const outcome: CallOutcome = await this.#tools.execute(call, signal);
-      outcome.parts = await this.#downsize(outcome.parts);
+    const runOne = async (modelCall: ToolUseBlock): Promise<ToolResultBlock> => {
+      const { call, result } = await this.#tools.execute(modelCall, {
+        signal,
+        hooks: this.#hooks,
+        onStart: (final) => channel.push({ type: "tool_dispatch_start", call: final }),
+      });
+      const parts = await this.#downsize(result.parts);
       channel.push({
         type: "tool_dispatch_complete",
         call,
-        result: outcome.parts,
-        isError: outcome.isError,
+        result: parts,
+        isError: result.isError,
       });
       return {
         type: "tool_result",
         toolUseId: call.id,
         toolName: call.name,
-        content: outcome.parts,
-        isError: outcome.isError,
+        content: parts,
+        isError: result.isError,
       };
     };
     const results: ToolResultBlock[] = [];

@@ -20,7 +20,22 @@ export { Conversation } from "./conversation.ts";
 export * from "./config.ts";
 export type * from "./events.ts";
 export * from "./errors.ts";
-export type { JsonSchema, Tool, ToolContext, ToolDecl, ToolOutput, ToolSource } from "./tool.ts";
+export type {
+  AfterToolCallContext,
+  AfterToolCallHook,
+  BeforeToolCallContext,
+  BeforeToolCallHook,
+  JsonSchema,
+  Tool,
+  ToolCall,
+  ToolCallDecision,
+  ToolCallResult,
+  ToolContext,
+  ToolDecl,
+  ToolHooks,
+  ToolOutput,
+  ToolSource,
+} from "./tool.ts";
 export { ResultParts } from "./tool.ts";
 export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";

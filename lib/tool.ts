@@ -81,6 +81,142 @@ export interface ToolSource {
   tools(): readonly Tool[] | Promise<readonly Tool[]>;
 }
 
+/** One call the model made, as a hook sees it (the tool's registered name). */
+export interface ToolCall {
+  /** The provider-assigned call id. */
+  id: string;
+  /** The tool's registered name. */
+  name: string;
+  /** The arguments, already checked against the tool's schema. */
+  input: Record<string, unknown>;
+}
+
+/**
+ * The result of one call: the parts the model will see and whether they
+ * are an error.
+ *
+ * @example An error result
+ * ```ts
+ * import type { ToolCallResult } from "@panto/lib";
+ * const result: ToolCallResult = { parts: [{ type: "text", text: "no such file" }], isError: true };
+ * console.assert(result.isError);
+ * ```
+ */
+export interface ToolCallResult {
+  /** Parts the model will see. */
+  parts: ResultPart[];
+  /** True when the call failed. */
+  isError: boolean;
+}
+
+/** Passed to a {@linkcode BeforeToolCallHook}. */
+export interface BeforeToolCallContext {
+  /** The call (a copy: changing it has no effect; return `input` instead). */
+  call: ToolCall;
+  /** The declaration of the tool about to run. */
+  tool: ToolDecl;
+  /** Aborted when the turn is cancelled; an approval prompt should close. */
+  signal: AbortSignal;
+}
+
+/**
+ * What a {@linkcode BeforeToolCallHook} decides: run the call (with its own
+ * arguments, or with `input` instead), or refuse it with a `reason` the
+ * model reads.
+ *
+ * @example Refuse a call
+ * ```ts
+ * import type { ToolCallDecision } from "@panto/lib";
+ * const decision: ToolCallDecision = { action: "deny", reason: "writes outside the project are not allowed" };
+ * console.assert(decision.action === "deny");
+ * ```
+ */
+export type ToolCallDecision =
+  | { action: "allow"; input?: Record<string, unknown> }
+  | { action: "deny"; reason: string };
+
+/**
+ * Called before each call of a registered tool, once its arguments passed
+ * the schema. Returning nothing allows the call. Changed arguments are
+ * checked against the schema again, so a hook cannot crash a tool. A hook
+ * that throws becomes an error result; an abort while it is pending ends
+ * the call like any other abort.
+ *
+ * @example Deny `bash` and pin `read` to one file
+ * ```ts
+ * import type { BeforeToolCallHook } from "@panto/lib";
+ * const hook: BeforeToolCallHook = ({ call }) => {
+ *   if (call.name === "bash") return { action: "deny", reason: "bash is disabled here" };
+ *   if (call.name === "read") return { action: "allow", input: { ...call.input, path: "README.md" } };
+ * };
+ * const signal = new AbortController().signal;
+ * const tool = { name: "bash", description: "", inputSchema: {} };
+ * const decision = await hook({ call: { id: "1", name: "bash", input: {} }, tool, signal });
+ * console.assert(decision?.action === "deny");
+ * ```
+ */
+export type BeforeToolCallHook = (
+  context: BeforeToolCallContext,
+) => ToolCallDecision | undefined | void | Promise<ToolCallDecision | undefined | void>;
+
+/** Passed to an {@linkcode AfterToolCallHook}. */
+export interface AfterToolCallContext {
+  /** The call as the tool received it (after a `beforeToolCall` change). */
+  call: ToolCall;
+  /** The declaration of the tool that ran. */
+  tool: ToolDecl;
+  /** What the tool produced. */
+  result: ToolCallResult;
+  /** Aborted when the turn is cancelled. */
+  signal: AbortSignal;
+}
+
+/**
+ * Called after each call a tool ran (successfully or not); may return a
+ * replacement result, or nothing to keep it. Not called for calls that never
+ * ran (unknown tool, bad arguments, denied, aborted first). A hook that
+ * throws replaces the result with an error result.
+ *
+ * @example Redact a token from every result
+ * ```ts
+ * import type { AfterToolCallHook } from "@panto/lib";
+ * const hook: AfterToolCallHook = ({ result }) => ({
+ *   ...result,
+ *   parts: result.parts.map((p) => p.type === "text" ? { ...p, text: p.text.replaceAll("s3cr3t", "***") } : p),
+ * });
+ * const signal = new AbortController().signal;
+ * const out = await hook({
+ *   call: { id: "1", name: "cat", input: {} },
+ *   tool: { name: "cat", description: "", inputSchema: {} },
+ *   result: { parts: [{ type: "text", text: "key=s3cr3t" }], isError: false },
+ *   signal,
+ * });
+ * console.assert(out?.parts[0]?.type === "text" && out.parts[0].text === "key=***");
+ * ```
+ */
+export type AfterToolCallHook = (
+  context: AfterToolCallContext,
+) => ToolCallResult | undefined | void | Promise<ToolCallResult | undefined | void>;
+
+/**
+ * Hooks around every tool call of an `Agent`: pass them as
+ * `new Agent({ hooks })` or replace them with `agent.setHooks(hooks)`.
+ *
+ * @example Log every call
+ * ```ts
+ * import type { ToolHooks } from "@panto/lib";
+ * const seen: string[] = [];
+ * const hooks: ToolHooks = { afterToolCall: ({ call }) => void seen.push(call.name) };
+ * console.assert(typeof hooks.afterToolCall === "function");
+ * ```
+ */
+export interface ToolHooks {
+  /** Allows, denies or changes each call before it runs. */
+  beforeToolCall?: BeforeToolCallHook;
+  /** Rewrites or annotates each result after the tool ran. */
+  afterToolCall?: AfterToolCallHook;
+}
+
 /**
  * Helpers to build tool results.
  *

@@ -1,21 +1,45 @@
 import { Validator } from "@cfworker/json-schema";
-import type { ResultPart, ToolUseBlock } from "./content.ts";
+import type { ToolUseBlock } from "./content.ts";
 import { errorMessage } from "./error_message.ts";
 import { ToolRegistrationError } from "./errors.ts";
-import type { Tool, ToolDecl, ToolOutput, ToolSource } from "./tool.ts";
+import type {
+  BeforeToolCallHook,
+  Tool,
+  ToolCall,
+  ToolCallResult,
+  ToolDecl,
+  ToolHooks,
+  ToolOutput,
+  ToolSource,
+} from "./tool.ts";
 
 /** Names both wire protocols accept as they are. */
 const WIRE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Names we accept at all: no whitespace or control characters, bounded length. */
 const ACCEPTABLE_NAME = /^[^\s\p{Cc}]{1,128}$/u;
 
-/** The outcome of running one call. */
-export interface CallOutcome {
-  /** Parts the model will see. */
-  parts: ResultPart[];
-  /** True when the call failed. */
-  isError: boolean;
+/** A finished call: the call as the tool received it, and what the model will see. */
+export interface Dispatched {
+  /** The call, with the input a `beforeToolCall` hook gave it. */
+  call: ToolUseBlock;
+  /** The final result. */
+  result: ToolCallResult;
 }
+
+/** How {@linkcode ToolRegistry.execute} runs a call. */
+export interface ExecuteOptions {
+  /** Aborts the hooks and the tool. */
+  signal: AbortSignal;
+  /** Hooks around the call. */
+  hooks: ToolHooks;
+  /** Called once, with the final call, just before the tool runs or the call is refused. */
+  onStart: (call: ToolUseBlock) => void;
+}
+
+/** A call ready to run, or refused with its error result. */
+type Prepared =
+  | { call: ToolUseBlock; entry: Entry; refused?: undefined }
+  | { call: ToolUseBlock; refused: ToolCallResult };
 
 interface Entry {
   tool: Tool;
@@ -101,6 +125,26 @@ export class ToolRegistry {
     }));
   }
 
+  /**
+   * Removes a tool; a call the model makes to it later gets an
+   * "is not available" error result.
+   *
+   * @param name The tool's registered name.
+   * @returns Whether it was registered.
+   */
+  unregister(name: string): boolean {
+    const entry = this.#byName.get(name);
+    if (!entry) return false;
+    this.#byName.delete(name);
+    this.#byWireName.delete(entry.wireName);
+    return true;
+  }
+
+  /** The registered tools, in registration order. */
+  tools(): Tool[] {
+    return [...this.#byName.values()].map((entry) => entry.tool);
+  }
+
   /** Declarations as registered (for provenance). */
   decls(): ToolDecl[] {
     return [...this.#byName.values()].map((entry) => entry.tool.decl);
@@ -117,33 +161,75 @@ export class ToolRegistry {
   }
 
   /**
-   * Runs one call. Never throws: unknown tools, bad arguments, thrown errors
-   * and aborts all become error results.
+   * Runs one call through the hooks and the tool. Never throws: unknown
+   * tools, bad arguments, denials, thrown errors (of tools or hooks) and
+   * aborts all become error results.
    *
    * @param call The call, with the tool's registered name.
-   * @param signal Aborts the tool.
-   * @returns What the model will see.
+   * @param options Signal, hooks and a start callback.
+   * @returns The final call and what the model will see.
    */
-  async execute(call: ToolUseBlock, signal: AbortSignal): Promise<CallOutcome> {
+  async execute(call: ToolUseBlock, options: ExecuteOptions): Promise<Dispatched> {
+    const prepared = await this.#prepare(call, options);
+    options.onStart(prepared.call);
+    if (prepared.refused) return { call: prepared.call, result: prepared.refused };
+    const result = await this.#run(prepared.entry, prepared.call, options.signal);
+    return { call: prepared.call, result: await afterHook(prepared, result, options) };
+  }
+
+  /** Checks the call and asks the `beforeToolCall` hook. */
+  async #prepare(call: ToolUseBlock, options: ExecuteOptions): Promise<Prepared> {
     const entry = this.#byName.get(call.name);
-    if (!entry) return errorOutcome(this.#unknownToolMessage(call.name));
+    if (!entry) return { call, refused: errorOutcome(this.#unknownToolMessage(call.name)) };
     if (call.invalidInput !== undefined) {
-      return errorOutcome(
-        `The arguments for ${call.name} were not valid JSON (the output may have been cut off): ${
-          clip(call.invalidInput)
-        }. Send the call again with complete JSON arguments.`,
-      );
+      return {
+        call,
+        refused: errorOutcome(
+          `The arguments for ${call.name} were not valid JSON (the output may have been cut off): ${
+            clip(call.invalidInput)
+          }. Send the call again with complete JSON arguments.`,
+        ),
+      };
     }
-    let problem: string | null;
+    const problem = this.#check(entry, call.input);
+    if (problem) {
+      return {
+        call,
+        refused: errorOutcome(
+          `${problem}. Arguments received: ${
+            clip(JSON.stringify(call.input))
+          }. Fix them to match the tool's schema and call it again.`,
+        ),
+      };
+    }
+    const hook = options.hooks.beforeToolCall;
+    if (!hook || options.signal.aborted) return { call, entry };
+    let input: Record<string, unknown>;
     try {
-      problem = this.#validate(entry, call.input);
+      input = await beforeHook(hook, entry, call, options.signal);
     } catch (error) {
-      // A schema the validator cannot apply (e.g. an unresolved $ref) is the tool's fault.
-      return errorOutcome(
-        `${call.name} was not run: its input schema could not be applied: ${errorMessage(error)}`,
-      );
+      // An abort is reported by #run, like an abort before any tool started.
+      if (options.signal.aborted) return { call, entry };
+      const refusal = error instanceof Denied
+        ? `${call.name} was denied: ${error.message}`
+        : `${call.name} was not run: its beforeToolCall hook failed: ${errorMessage(error)}`;
+      return { call, refused: errorOutcome(refusal) };
     }
-    if (problem) return errorOutcome(problem);
+    if (input === call.input) return { call, entry };
+    const changed = { ...call, input };
+    // Re-checked so a hook cannot hand the tool arguments its schema rules out.
+    const changedProblem = this.#check(entry, input);
+    if (!changedProblem) return { call: changed, entry };
+    return {
+      call: changed,
+      refused: errorOutcome(
+        `${changedProblem} (as changed by the beforeToolCall hook), so ${call.name} was not run`,
+      ),
+    };
+  }
+
+  /** Runs the tool itself; an abort already signalled skips it. */
+  async #run(entry: Entry, call: ToolUseBlock, signal: AbortSignal): Promise<ToolCallResult> {
     if (signal.aborted) return errorOutcome(`${call.name} was not run: the turn was aborted`);
     try {
       const running = Promise.resolve(entry.tool.execute(call.input, { signal, callId: call.id }));
@@ -151,6 +237,18 @@ export class ToolRegistry {
     } catch (error) {
       if (signal.aborted) return errorOutcome(`${call.name} was aborted: ${errorMessage(error)}`);
       return errorOutcome(`${call.name} failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** The schema problem with `input` ("Invalid arguments for …: …"), or null. */
+  #check(entry: Entry, input: Record<string, unknown>): string | null {
+    try {
+      return this.#validate(entry, input);
+    } catch (error) {
+      // A schema the validator cannot apply (e.g. an unresolved $ref) is the tool's fault.
+      return `${entry.tool.decl.name} was not run: its input schema could not be applied: ${
+        errorMessage(error)
+      }`;
     }
   }
 
@@ -162,11 +260,7 @@ export class ToolRegistry {
       .filter((e) => e.keyword !== "properties" && e.keyword !== "$ref")
       .slice(0, 5)
       .map((e) => `${e.instanceLocation.replace(/^#/, "") || "/"}: ${e.error}`);
-    return `Invalid arguments for ${entry.tool.decl.name}: ${
-      details.join("; ")
-    }. Arguments received: ${
-      clip(JSON.stringify(input))
-    }. Fix them to match the tool's schema and call it again.`;
+    return `Invalid arguments for ${entry.tool.decl.name}: ${details.join("; ")}`;
   }
 
   #unknownToolMessage(name: string): string {
@@ -198,12 +292,87 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function normalise(output: ToolOutput): CallOutcome {
+/** A `deny` decision, carried to the one place that turns refusals into results. */
+class Denied extends Error {}
+
+/**
+ * Asks the hook; resolves with the input to run with (`call.input` itself
+ * when unchanged), rejects with {@linkcode Denied}, the hook's error, or the
+ * abort reason.
+ */
+async function beforeHook(
+  hook: BeforeToolCallHook,
+  entry: Entry,
+  call: ToolUseBlock,
+  signal: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const context = { call: hookCall(call), tool: entry.tool.decl, signal };
+  const decision: unknown = await untilAborted(Promise.resolve().then(() => hook(context)), signal);
+  if (decision === undefined) return call.input;
+  if (isRecord(decision) && decision.action === "deny" && typeof decision.reason === "string") {
+    throw new Denied(decision.reason);
+  }
+  if (isRecord(decision) && decision.action === "allow") {
+    if (decision.input === undefined) return call.input;
+    if (isRecord(decision.input)) return decision.input;
+  }
+  throw new Error(
+    `it returned ${
+      clip(JSON.stringify(decision) ?? String(decision), 200)
+    }; return undefined, { action: "allow", input? } or { action: "deny", reason }`,
+  );
+}
+
+/** Lets the `afterToolCall` hook replace the result; its failure or an abort replaces it with an error. */
+async function afterHook(
+  prepared: { call: ToolUseBlock; entry: Entry },
+  result: ToolCallResult,
+  options: ExecuteOptions,
+): Promise<ToolCallResult> {
+  const hook = options.hooks.afterToolCall;
+  if (!hook) return result;
+  const { call, entry } = prepared;
+  const { signal } = options;
+  // The hook may exist to redact: once aborted, a result it never saw is not sent on.
+  if (signal.aborted) return errorOutcome(`${call.name} was aborted`);
+  const context = { call: hookCall(call), tool: entry.tool.decl, result, signal };
+  try {
+    const replaced: unknown = await untilAborted(
+      Promise.resolve().then(() => hook(context)),
+      signal,
+    );
+    if (replaced === undefined) return result;
+    if (isRecord(replaced) && Array.isArray(replaced.parts)) {
+      return { parts: replaced.parts, isError: replaced.isError === true };
+    }
+    throw new Error(
+      `it returned ${
+        clip(JSON.stringify(replaced) ?? String(replaced), 200)
+      }; return undefined or { parts, isError }`,
+    );
+  } catch (error) {
+    if (signal.aborted) return errorOutcome(`${call.name} was aborted`);
+    return errorOutcome(
+      `${call.name} ran, but its afterToolCall hook failed: ${errorMessage(error)}`,
+    );
+  }
+}
+
+/** The call as hooks see it: a copy, so a hook editing it in place changes nothing. */
+function hookCall(call: ToolUseBlock): ToolCall {
+  return { id: call.id, name: call.name, input: structuredClone(call.input) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function normalise(output: ToolOutput): ToolCallResult {
   if (Array.isArray(output)) return { parts: output, isError: false };
   return { parts: output.parts, isError: output.isError ?? false };
 }
 
-function errorOutcome(message: string): CallOutcome {
+function errorOutcome(message: string): ToolCallResult {
   return { parts: [{ type: "text", text: message }], isError: true };
 }
 
