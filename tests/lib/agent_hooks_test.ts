@@ -304,6 +304,22 @@ hookTest("an abort while beforeToolCall waits ends the run as aborted", {}, asyn
   assert.equal(setup.server.requests.length, 1, "no request after the abort");
 });
 
+hookTest("an abort while afterToolCall waits drops the result it never saw", {}, async (setup) => {
+  const controller = new AbortController();
+  setup.agent.setHooks({
+    afterToolCall: () => {
+      controller.abort();
+      return new Promise<undefined>(() => {});
+    },
+  });
+  const stream = setup.agent.run("go", { signal: controller.signal });
+  const [complete] = completions(await drain(stream));
+  assert.equal(stream.state, "aborted");
+  assert.equal(setup.runs.length, 1);
+  assert.equal(complete!.isError, true);
+  assert.equal(firstText(complete!.result), "echo was aborted");
+});
+
 Deno.test("Agent hooks: parallel calls with async hooks keep the model's order", async () => {
   const server = await FakeLlmServer.start();
   try {
