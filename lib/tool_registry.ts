@@ -181,27 +181,8 @@ export class ToolRegistry {
   async #prepare(call: ToolUseBlock, options: ExecuteOptions): Promise<Prepared> {
     const entry = this.#byName.get(call.name);
     if (!entry) return { call, refused: errorOutcome(this.#unknownToolMessage(call.name)) };
-    if (call.invalidInput !== undefined) {
-      return {
-        call,
-        refused: errorOutcome(
-          `The arguments for ${call.name} were not valid JSON (the output may have been cut off): ${
-            clip(call.invalidInput)
-          }. Send the call again with complete JSON arguments.`,
-        ),
-      };
-    }
-    const problem = this.#check(entry, call.input);
-    if (problem) {
-      return {
-        call,
-        refused: errorOutcome(
-          `${problem}. Arguments received: ${
-            clip(JSON.stringify(call.input))
-          }. Fix them to match the tool's schema and call it again.`,
-        ),
-      };
-    }
+    const refused = this.#checkModelCall(entry, call);
+    if (refused) return { call, refused };
     const hook = options.hooks.beforeToolCall;
     if (!hook || options.signal.aborted) return { call, entry };
     let input: Record<string, unknown>;
@@ -218,14 +199,32 @@ export class ToolRegistry {
     if (input === call.input) return { call, entry };
     const changed = { ...call, input };
     // Re-checked so a hook cannot hand the tool arguments its schema rules out.
-    const changedProblem = this.#check(entry, input);
-    if (!changedProblem) return { call: changed, entry };
-    return {
-      call: changed,
-      refused: errorOutcome(
-        `${changedProblem} (as changed by the beforeToolCall hook), so ${call.name} was not run`,
-      ),
-    };
+    const changedRefused = this.#check(
+      entry,
+      input,
+      (problem) =>
+        `${problem} (as changed by the beforeToolCall hook), so ${call.name} was not run`,
+    );
+    return changedRefused ? { call: changed, refused: changedRefused } : { call: changed, entry };
+  }
+
+  /** The error result for arguments the model sent broken or off-schema, or null. */
+  #checkModelCall(entry: Entry, call: ToolUseBlock): ToolCallResult | null {
+    if (call.invalidInput !== undefined) {
+      return errorOutcome(
+        `The arguments for ${call.name} were not valid JSON (the output may have been cut off): ${
+          clip(call.invalidInput)
+        }. Send the call again with complete JSON arguments.`,
+      );
+    }
+    return this.#check(
+      entry,
+      call.input,
+      (problem) =>
+        `${problem}. Arguments received: ${
+          clip(JSON.stringify(call.input))
+        }. Fix them to match the tool's schema and call it again.`,
+    );
   }
 
   /** Runs the tool itself; an abort already signalled skips it. */
@@ -240,16 +239,24 @@ export class ToolRegistry {
     }
   }
 
-  /** The schema problem with `input` ("Invalid arguments for …: …"), or null. */
-  #check(entry: Entry, input: Record<string, unknown>): string | null {
+  /** An error result when `input` fails the schema (worded by `describe`), else null. */
+  #check(
+    entry: Entry,
+    input: Record<string, unknown>,
+    describe: (problem: string) => string,
+  ): ToolCallResult | null {
+    let problem: string | null;
     try {
-      return this.#validate(entry, input);
+      problem = this.#validate(entry, input);
     } catch (error) {
       // A schema the validator cannot apply (e.g. an unresolved $ref) is the tool's fault.
-      return `${entry.tool.decl.name} was not run: its input schema could not be applied: ${
-        errorMessage(error)
-      }`;
+      return errorOutcome(
+        `${entry.tool.decl.name} was not run: its input schema could not be applied: ${
+          errorMessage(error)
+        }`,
+      );
     }
+    return problem === null ? null : errorOutcome(describe(problem));
   }
 
   #validate(entry: Entry, input: Record<string, unknown>): string | null {
