@@ -37,6 +37,13 @@ export type {
   ToolSource,
 } from "./tool.ts";
 export { ResultParts } from "./tool.ts";
+export {
+  defineTool,
+  type DefineToolOptions,
+  type ToolArgsIssue,
+  type ToolArgsResult,
+  type ToolArgsSchema,
+} from "./define_tool.ts";
 export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
 export { NullStore } from "./session/null_store.ts";
@@ -50,6 +57,24 @@ export {
   type RunOptions,
   type UserMessage,
 } from "./agent.ts";
+export type {
+  AssistantResult,
+  ProviderRequest,
+  ProviderStreamEvent,
+  StreamMessage,
+} from "./providers/provider.ts";
+export { registerProvider } from "./providers/registry.ts";
+export {
+  type ParseProviderStream,
+  type ProviderHttpRequest,
+  providerStream,
+} from "./providers/stream_provider.ts";
+export { type SseEvent, SseParser } from "./providers/sse.ts";
+export { isAbortError, type SseRequest, streamSse } from "./providers/http.ts";
+export { streamAnthropicMessages } from "./providers/anthropic_messages.ts";
+export { parseAnthropicStream } from "./providers/anthropic_stream.ts";
+export { streamOpenAIChat } from "./providers/openai_chat.ts";
+export { parseOpenAIStream } from "./providers/openai_stream.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
 export {
