@@ -24,6 +24,7 @@ import type {
   AssistantResult,
   ProviderRequest,
   ProviderStreamEvent,
+  StreamMessage,
 } from "./providers/provider.ts";
 import { isAbortError } from "./providers/http.ts";
 import { retryDelayMs, sleep } from "./providers/retry.ts";
@@ -49,6 +50,13 @@ export interface AgentOptions {
   conversation?: Conversation;
   /** Hooks around every tool call; replace them later with {@linkcode Agent.setHooks}. */
   hooks?: ToolHooks;
+  /**
+   * Streams the model's replies instead of the provider registered for
+   * `config.provider.api` (kept across {@linkcode Agent.setConfig}): a test
+   * double, or a wire protocol of the embedder's own. `config.provider`
+   * still names the model in the session and is passed to it.
+   */
+  provider?: StreamMessage;
 }
 
 /** A user turn: text plus optional images and metadata. */
@@ -96,21 +104,35 @@ export interface RunOptions {
  * or the turn limit is reached. Everything it adds to the conversation is
  * persisted as it happens; the embedder never calls a persist function.
  *
- * @example Run one turn with a tool
- * ```ts ignore
- * import { Agent, FileSystemJSONLStore, ResultParts } from "@panto/lib";
- * const store = new FileSystemJSONLStore({ dir: "./sessions" });
+ * @example Run one turn with a tool (offline, against a scripted provider)
+ * ```ts
+ * import { Agent, emptyUsage, NullStore, ResultParts, type StreamMessage } from "@panto/lib";
+ * // Replies in turn: a call to `now`, then a text answer. A real provider
+ * // also yields batches of block events while it streams.
+ * const replies = [
+ *   [{ type: "tool_use", id: "call_1", name: "now", input: {} }],
+ *   [{ type: "text", text: "It is late." }],
+ * ] as const;
+ * let turn = 0;
+ * const provider: StreamMessage = async function* () {
+ *   const content = structuredClone(replies[turn++] ?? []);
+ *   const stopReason = content[0]?.type === "tool_use" ? "tool_use" : "end_turn";
+ *   return { content: [...content], usage: emptyUsage(), stopReason };
+ * };
  * const agent = new Agent({
- *   config: { provider: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", reasoning: "off", apiKey: Deno.env.get("ANTHROPIC_API_KEY")! } },
- *   session: store.create(),
+ *   config: { provider: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", reasoning: "off" } },
+ *   session: new NullStore().create(), // or e.g. new FileSystemJSONLStore({ dir: "./sessions" }).create()
+ *   provider, // omit it to use the provider `config.provider.api` names
  * });
  * agent.registerTool({
  *   decl: { name: "now", description: "The current time", inputSchema: { type: "object", properties: {} } },
  *   execute: () => ResultParts.fromText(new Date().toISOString()),
  * });
+ * let answer = "";
  * for await (const event of agent.run("What time is it?")) {
- *   if (event.type === "content_delta" && event.kind === "text") await Deno.stdout.write(new TextEncoder().encode(event.text));
+ *   if (event.type === "message_complete") answer = event.message.content.map((b) => b.type === "text" ? b.text : "").join("");
  * }
+ * if (answer !== "It is late." || turn !== 2) throw new Error(`unexpected answer ${answer}`);
  * ```
  */
 export class Agent {
@@ -119,16 +141,18 @@ export class Agent {
   #conversation: Conversation;
   #tools = new ToolRegistry();
   #hooks: ToolHooks;
+  #provider: StreamMessage | undefined;
   #running: EventChannel | undefined;
   #compacting = false;
 
   /**
    * Creates an agent.
    *
-   * @param options Config, session, conversation and tool hooks.
+   * @param options Config, session, conversation, tool hooks and provider.
    */
   constructor(options: AgentOptions) {
     this.#hooks = options.hooks ?? {};
+    this.#provider = options.provider;
     this.#config = options.config;
     this.#session = options.session ?? new NullStore().create();
     this.#conversation = options.conversation ?? new Conversation();
@@ -369,7 +393,7 @@ export class Agent {
       signal,
       idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     };
-    const generator = streamForApi(this.#config.provider.api)(request);
+    const generator = this.#streamMessage()(request);
     while (true) {
       const step = await generator.next();
       if (step.done) return step.value;
@@ -536,6 +560,7 @@ export class Agent {
       instructions: options.instructions,
       signal,
       idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      stream: this.#streamMessage(),
     };
     const parts: string[] = [];
     if (plan.summarise.length) {
@@ -566,6 +591,11 @@ export class Agent {
     };
     channel?.push({ type: "compaction", summary, tokensBefore, reason });
     return result;
+  }
+
+  /** The injected provider, else the one registered for the configured protocol. */
+  #streamMessage(): StreamMessage {
+    return this.#provider ?? streamForApi(this.#config.provider.api);
   }
 
   #decodeBlock(block: ContentBlock): ContentBlock {

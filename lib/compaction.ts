@@ -2,8 +2,7 @@ import type { ContentBlock } from "./content.ts";
 import type { ProviderConfig } from "./config.ts";
 import { contextMessages } from "./conversation.ts";
 import type { Message } from "./message.ts";
-import type { ProviderRequest } from "./providers/provider.ts";
-import { streamForApi } from "./providers/registry.ts";
+import type { ProviderRequest, StreamMessage } from "./providers/provider.ts";
 
 /** Default tokens kept verbatim after compaction. */
 export const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
@@ -222,6 +221,8 @@ export interface SummariseOptions {
   signal: AbortSignal;
   /** Idle timeout (ms). */
   idleTimeoutMs: number;
+  /** Streams the summarising request: the agent's provider. */
+  stream: StreamMessage;
 }
 
 /**
@@ -254,7 +255,7 @@ export async function summarise(
     signal: options.signal,
     idleTimeoutMs: options.idleTimeoutMs,
   };
-  const generator = streamForApi(options.provider.api)(request);
+  const generator = options.stream(request);
   let step = await generator.next();
   while (!step.done) step = await generator.next();
   if (step.value.stopReason === "aborted") {

@@ -1,6 +1,24 @@
 /** The wire protocol a provider speaks. */
 export type ApiStyle = "anthropic-messages" | "openai-chat";
 
+/**
+ * A wire protocol's name: a built-in {@linkcode ApiStyle}, or a protocol
+ * added with {@linkcode registerProvider}. The built-in names stay typed for
+ * completion; `ApiStyle` stays closed because only the built-ins need no
+ * code from the embedder (the CLI validates its config against them).
+ *
+ * @example A registered protocol's name
+ * ```ts
+ * import type { ApiName } from "@panto/lib";
+ * const api: ApiName = "my-gateway";
+ * console.assert(api === "my-gateway");
+ * ```
+ */
+export type ApiName =
+  | ApiStyle
+  // The intersection keeps the literals from collapsing into `string`, so editors still complete them.
+  | (string & Record<never, never>);
+
 /** How hard the model should think. `off` sends no reasoning parameters. */
 export type ReasoningLevel = "off" | "low" | "medium" | "high";
 
@@ -42,8 +60,8 @@ export interface OpenAICompat {
  * ```
  */
 export interface ProviderConfig {
-  /** Wire protocol. */
-  api: ApiStyle;
+  /** Wire protocol: a built-in {@linkcode ApiStyle} or a name given to {@linkcode registerProvider}. */
+  api: ApiName;
   /**
    * Base URL, following each vendor SDK's convention: Anthropic without
    * `/v1` (`https://api.anthropic.com`), OpenAI with it

@@ -1,4 +1,4 @@
-import type { ApiStyle } from "./config.ts";
+import type { ApiName } from "./config.ts";
 import type { ContentBlock } from "./content.ts";
 import type { Usage } from "./usage.ts";
 
@@ -50,7 +50,7 @@ export interface Message {
   /** Assistant messages: tokens the provider reported. */
   usage?: Usage;
   /** Assistant messages: the wire protocol that produced it (for cross-model hand-off). */
-  api?: ApiStyle;
+  api?: ApiName;
   /** Assistant messages: the model that produced it. */
   model?: string;
   /** Opaque JSON the library never interprets and always round-trips. */

@@ -38,8 +38,37 @@ export interface AssistantResult {
  * A provider streams block events and returns the assembled message. The
  * events come in batches (the events one network chunk completed, never an
  * empty batch), so a consumer pays one async step per chunk, not per event.
- * It throws {@linkcode ProviderError} on failure; the error's `partial` holds
- * whatever was assembled before it.
+ * It throws {@linkcode ProviderError} on failure (its `kind` decides whether
+ * the agent retries); the error's `partial` holds whatever was assembled
+ * before it. When `request.signal` fires it returns what it has with stop
+ * reason `aborted` (or throws an abort error; see `isAbortError`).
+ *
+ * Pass one to `new Agent({ provider })`, or name it with `registerProvider`.
+ *
+ * @example A provider that echoes the last user message, streaming it as one text block
+ * ```ts
+ * import { emptyUsage, messageText, type StreamMessage } from "@panto/lib";
+ * const echo: StreamMessage = async function* (request) {
+ *   const last = request.messages.at(-1);
+ *   const text = last ? messageText(last) : "";
+ *   yield [{ type: "block_start", blockIndex: 0, kind: "text" }];
+ *   yield [{ type: "content_delta", blockIndex: 0, kind: "text", text }];
+ *   const block = { type: "text" as const, text };
+ *   yield [{ type: "block_complete", blockIndex: 0, block }];
+ *   return { content: [block], usage: emptyUsage(), stopReason: "end_turn" };
+ * };
+ * const stream = echo({
+ *   config: { api: "echo", baseUrl: "", model: "echo", reasoning: "off" },
+ *   system: "",
+ *   messages: [{ role: "user", content: [{ type: "text", text: "hi" }], timestamp: "" }],
+ *   tools: [],
+ *   signal: new AbortController().signal,
+ *   idleTimeoutMs: 1000,
+ * });
+ * let step = await stream.next();
+ * while (!step.done) step = await stream.next();
+ * console.assert(step.value.content[0]?.type === "text");
+ * ```
  */
 export type StreamMessage = (
   request: ProviderRequest,

@@ -1,24 +1,69 @@
-import type { ApiStyle } from "../config.ts";
+import type { ApiName } from "../config.ts";
 import { streamAnthropicMessages } from "./anthropic_messages.ts";
 import { streamOpenAIChat } from "./openai_chat.ts";
 import type { StreamMessage } from "./provider.ts";
 
-const PROVIDERS: Record<ApiStyle, StreamMessage> = {
-  "anthropic-messages": streamAnthropicMessages,
-  "openai-chat": streamOpenAIChat,
-};
+/** Process-wide: the protocol names `ProviderConfig.api` may use. */
+const PROVIDERS = new Map<string, StreamMessage>([
+  ["anthropic-messages", streamAnthropicMessages],
+  ["openai-chat", streamOpenAIChat],
+]);
 
 /**
- * The provider implementation for a wire protocol.
+ * Adds a wire protocol, or replaces one (a built-in included), under a name
+ * that `ProviderConfig.api` can then use. The registry is process-wide; to
+ * give a single agent its own provider, pass `provider` to the `Agent`
+ * instead.
  *
- * @param api The protocol.
- * @returns Its streaming function.
+ * @param api The protocol's name, e.g. `"my-gateway"`.
+ * @param stream Streams one assistant message (see {@linkcode StreamMessage}).
+ * @returns A function that restores what the name meant before (nothing, or the replaced provider).
+ * @throws {TypeError} When `api` is empty.
+ *
+ * @example Register a protocol that always answers "pong"
+ * ```ts
+ * import { Agent, emptyUsage, registerProvider } from "@panto/lib";
+ * const unregister = registerProvider("pong", async function* () {
+ *   return { content: [{ type: "text", text: "pong" }], usage: emptyUsage(), stopReason: "end_turn" };
+ * });
+ * const agent = new Agent({
+ *   config: { provider: { api: "pong", baseUrl: "", model: "pong-1", reasoning: "off" } },
+ * });
+ * for await (const _ of agent.run("ping"));
+ * console.assert(agent.conversation.messages.at(-1)?.content[0]?.type === "text");
+ * unregister();
+ * ```
  */
-export function streamForApi(api: ApiStyle): StreamMessage {
-  const stream = PROVIDERS[api];
-  if (!stream) {
+export function registerProvider(api: string, stream: StreamMessage): () => void {
+  if (api.trim() === "") {
     throw new TypeError(
-      `Unknown API style ${JSON.stringify(api)}: use "anthropic-messages" or "openai-chat"`,
+      'Cannot register a provider under an empty API name: use e.g. "my-gateway"',
+    );
+  }
+  const previous = PROVIDERS.get(api);
+  PROVIDERS.set(api, stream);
+  return () => {
+    if (PROVIDERS.get(api) !== stream) return; // replaced again since: leave the newer one
+    if (previous) PROVIDERS.set(api, previous);
+    else PROVIDERS.delete(api);
+  };
+}
+
+/**
+ * The provider registered for a wire protocol.
+ *
+ * @param api The protocol's name.
+ * @returns Its streaming function.
+ * @throws {TypeError} Naming the unknown protocol and the registered ones.
+ */
+export function streamForApi(api: ApiName): StreamMessage {
+  const stream = PROVIDERS.get(api);
+  if (!stream) {
+    const known = [...PROVIDERS.keys()].map((name) => JSON.stringify(name)).join(", ");
+    throw new TypeError(
+      `Unknown API style ${
+        JSON.stringify(api)
+      }: use one of ${known}, or add it with registerProvider()`,
     );
   }
   return stream;

@@ -16,6 +16,14 @@ export interface SseEvent {
  *
  * Hand-written because the common npm parser (`eventsource-parser`) does not
  * decode bytes and we want one pass over the text with no extra copies.
+ *
+ * @example Parse a stream split mid-line
+ * ```ts
+ * import { SseParser } from "@panto/lib";
+ * const parser = new SseParser();
+ * const events = [...parser.push("event: ping\ndata: {\"a\""), ...parser.push(":1}\n\n")];
+ * console.assert(events.length === 1 && events[0]?.type === "ping" && events[0]?.data === '{"a":1}');
+ * ```
  */
 export class SseParser {
   // ignoreBOM keeps U+FEFF in the text so that #consume strips exactly one,

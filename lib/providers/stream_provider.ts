@@ -32,12 +32,15 @@ export type ParseProviderStream = (
  * `request.signal` fires, what was assembled so far is returned with stop
  * reason `aborted` instead of an error.
  *
- * @example
- * ```ts ignore
- * import { providerStream } from "./stream_provider.ts";
- * import { buildAnthropicRequest } from "./anthropic_request.ts";
- * import { parseAnthropicStream } from "./anthropic_stream.ts";
- * const streamAnthropic = providerStream(buildAnthropicRequest, parseAnthropicStream);
+ * @example An OpenAI-compatible gateway that wants its own auth header
+ * ```ts
+ * import { parseOpenAIStream, providerStream } from "@panto/lib";
+ * const streamGateway = providerStream((request) => ({
+ *   url: `${request.config.baseUrl}/chat/completions`,
+ *   headers: { "content-type": "application/json", "x-gateway-key": request.config.apiKey ?? "" },
+ *   body: { model: request.config.model, stream: true, messages: [] },
+ * }), parseOpenAIStream);
+ * console.assert(typeof streamGateway === "function");
  * ```
  *
  * @param build Builds the URL, headers and body of a request.

@@ -93,7 +93,7 @@ const sidecarSchema = z.object({
     messageCount: z.number(),
     lastUserMessage: z.string(),
     wire: z.object({
-      apiStyle: z.enum(["anthropic-messages", "openai-chat"]),
+      apiStyle: z.string().min(1),
       baseUrl: z.string(),
       model: z.string(),
       reasoning: z.enum(["off", "low", "medium", "high"]),

@@ -71,7 +71,7 @@ const messageSchema: z.ZodType<Message> = z.object({
 });
 
 const wireSchema: z.ZodType<WireIdentity> = z.object({
-  apiStyle: z.enum(["anthropic-messages", "openai-chat"]),
+  apiStyle: z.string().min(1),
   baseUrl: z.string(),
   model: z.string(),
   reasoning: z.enum(["off", "low", "medium", "high"]),

@@ -1,4 +1,4 @@
-import type { ApiStyle, ReasoningLevel } from "../config.ts";
+import type { ApiName, ReasoningLevel } from "../config.ts";
 import type { Conversation } from "../conversation.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
@@ -11,7 +11,7 @@ import type { Session } from "./session.ts";
  */
 export interface WireIdentity {
   /** Wire protocol. */
-  apiStyle: ApiStyle;
+  apiStyle: ApiName;
   /** Base URL the request went to, without credentials (user info and query values are `***`). */
   baseUrl: string;
   /** Model name sent to the server. */
