@@ -106,23 +106,16 @@ export interface RunOptions {
  *
  * @example Run one turn with a tool (offline, against a scripted provider)
  * ```ts
- * import { Agent, emptyUsage, NullStore, ResultParts, type StreamMessage } from "@panto/lib";
- * // Replies in turn: a call to `now`, then a text answer. A real provider
- * // also yields batches of block events while it streams.
- * const replies = [
+ * import { Agent, NullStore, ResultParts, scriptedProvider } from "@panto/lib";
+ * // The model's replies in turn: a call to `now`, then an answer.
+ * const provider = scriptedProvider([
  *   [{ type: "tool_use", id: "call_1", name: "now", input: {} }],
- *   [{ type: "text", text: "It is late." }],
- * ] as const;
- * let turn = 0;
- * const provider: StreamMessage = async function* () {
- *   const content = structuredClone(replies[turn++] ?? []);
- *   const stopReason = content[0]?.type === "tool_use" ? "tool_use" : "end_turn";
- *   return { content: [...content], usage: emptyUsage(), stopReason };
- * };
+ *   "It is late.",
+ * ]);
  * const agent = new Agent({
  *   config: { provider: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", reasoning: "off" } },
  *   session: new NullStore().create(), // or e.g. new FileSystemJSONLStore({ dir: "./sessions" }).create()
- *   provider, // omit it to use the provider `config.provider.api` names
+ *   provider, // omit it to use the provider `config.provider.api` names (then set `apiKey`)
  * });
  * agent.registerTool({
  *   decl: { name: "now", description: "The current time", inputSchema: { type: "object", properties: {} } },
@@ -130,9 +123,11 @@ export interface RunOptions {
  * });
  * let answer = "";
  * for await (const event of agent.run("What time is it?")) {
- *   if (event.type === "message_complete") answer = event.message.content.map((b) => b.type === "text" ? b.text : "").join("");
+ *   if (event.type === "content_delta" && event.kind === "text") answer += event.text;
  * }
- * if (answer !== "It is late." || turn !== 2) throw new Error(`unexpected answer ${answer}`);
+ * if (answer !== "It is late.") throw new Error(`unexpected answer ${answer}`);
+ * // The tool result went back to the model with the second request.
+ * if (provider.requests[1]?.messages.at(-1)?.role !== "tool") throw new Error("no tool result sent");
  * ```
  */
 export class Agent {

@@ -65,6 +65,11 @@ export type {
 } from "./providers/provider.ts";
 export { registerProvider } from "./providers/registry.ts";
 export {
+  type ScriptedProvider,
+  scriptedProvider,
+  type ScriptedReply,
+} from "./providers/scripted_provider.ts";
+export {
   type ParseProviderStream,
   type ProviderHttpRequest,
   providerStream,

@@ -8,13 +8,14 @@ import {
   type Event,
   FileSystemJSONLStore,
   ProviderError,
-  type ProviderRequest,
   type ProviderStreamEvent,
   registerProvider,
   ResultParts,
+  scriptedProvider,
   type StreamMessage,
   streamOpenAIChat,
   type Tool,
+  type ToolUseBlock,
 } from "@panto/lib";
 import { streamForApi } from "../../lib/providers/registry.ts";
 import { MemoryStore } from "../support/memory_store.ts";
@@ -26,39 +27,6 @@ function configFor(api: string, extra: Partial<Config> = {}): Config {
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     ...extra,
   };
-}
-
-/** One scripted reply: streamed as block events, then returned whole. */
-type Reply = ContentBlock[] | ProviderError;
-
-/** A provider that answers with `replies` in turn and records every request it gets. */
-function scripted(replies: Reply[]): { provider: StreamMessage; requests: ProviderRequest[] } {
-  const requests: ProviderRequest[] = [];
-  const provider: StreamMessage = async function* (request) {
-    requests.push(structuredClone({ ...request, signal: undefined }) as never);
-    const reply = replies.shift();
-    if (reply === undefined) throw new Error("the script ran out of replies");
-    if (reply instanceof ProviderError) throw reply;
-    for (const [blockIndex, block] of reply.entries()) yield blockEvents(blockIndex, block);
-    const stopReason = reply.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
-    return { content: reply, usage: { ...emptyUsage(), outputTokens: 3 }, stopReason };
-  };
-  return { provider, requests };
-}
-
-function blockEvents(blockIndex: number, block: ContentBlock): ProviderStreamEvent[] {
-  if (block.type === "tool_use") {
-    return [
-      { type: "block_start", blockIndex, kind: "tool_use", toolUse: block },
-      { type: "block_complete", blockIndex, block },
-    ];
-  }
-  const text = block.type === "text" ? block.text : "";
-  return [
-    { type: "block_start", blockIndex, kind: "text" },
-    { type: "content_delta", blockIndex, kind: "text", text },
-    { type: "block_complete", blockIndex, block },
-  ];
 }
 
 async function drain(stream: AsyncIterable<Event>): Promise<Event[]> {
@@ -76,7 +44,7 @@ const echoTool: Tool = {
   execute: (args) => ResultParts.fromText(`echo: ${args.text}`),
 };
 
-const callEcho: ContentBlock = {
+const callEcho: ToolUseBlock = {
   type: "tool_use",
   id: "call_1",
   name: "echo",
@@ -84,7 +52,7 @@ const callEcho: ContentBlock = {
 };
 
 Deno.test("an injected provider runs a two-step tool turn offline, with events and persistence", async () => {
-  const { provider, requests } = scripted([[callEcho], [{ type: "text", text: "All done." }]]);
+  const provider = scriptedProvider([[callEcho], [{ type: "text", text: "All done." }]]);
   const store = new MemoryStore();
   // No provider is registered under this name: the registry is not consulted.
   const agent = new Agent({ config: configFor("unregistered"), session: store.create(), provider });
@@ -95,6 +63,7 @@ Deno.test("an injected provider runs a two-step tool turn offline, with events a
 
   assert.deepEqual(events.map((e) => e.type), [
     "block_start",
+    "content_delta",
     "block_complete",
     "message_complete",
     "tool_dispatch_start",
@@ -110,10 +79,10 @@ Deno.test("an injected provider runs a two-step tool turn offline, with events a
   assert.equal(last.stopReason, "end_turn");
   assert.equal(last.requests, 2);
   // The provider got the full request: system prompt, tools, and the tool result on the second call.
-  assert.equal(requests[0]?.system, "Be brief.");
-  assert.deepEqual(requests[0]?.tools.map((t) => t.name), ["echo"]);
-  assert.equal(requests[0]?.config.model, "scripted-1");
-  const toolMessage = requests[1]?.messages.at(-1);
+  assert.equal(provider.requests[0]?.system, "Be brief.");
+  assert.deepEqual(provider.requests[0]?.tools.map((t) => t.name), ["echo"]);
+  assert.equal(provider.requests[0]?.config.model, "scripted-1");
+  const toolMessage = provider.requests[1]?.messages.at(-1);
   assert.equal(toolMessage?.role, "tool");
   const result = toolMessage?.content[0];
   assert.ok(result?.type === "tool_result");
@@ -129,11 +98,10 @@ Deno.test("an injected provider runs a two-step tool turn offline, with events a
   ]);
   assert.equal(stored[4]?.wire?.apiStyle, "unregistered");
   assert.equal(stored[4]?.message.model, "scripted-1");
-  assert.equal(stored[4]?.usage?.outputTokens, 3);
 });
 
 Deno.test("an injected provider also writes the compaction summary", async () => {
-  const { provider, requests } = scripted([
+  const provider = scriptedProvider([
     [{ type: "text", text: "first answer" }],
     [{ type: "text", text: "second answer" }],
     [{ type: "text", text: "OLDER" }],
@@ -147,12 +115,12 @@ Deno.test("an injected provider also writes the compaction summary", async () =>
   await drain(agent.run("two"));
   const compaction = await agent.compact();
   assert.equal(compaction?.summary, "OLDER\n\n## Current turn so far\nPREFIX");
-  assert.equal(requests.length, 4);
-  assert.deepEqual(requests[2]?.tools, []);
+  assert.equal(provider.requests.length, 4);
+  assert.deepEqual(provider.requests[2]?.tools, []);
 });
 
 Deno.test("registerProvider makes a new API name usable through config, also across a session reload", async () => {
-  const { provider } = scripted([[{ type: "text", text: "from the gateway" }]]);
+  const provider = scriptedProvider([[{ type: "text", text: "from the gateway" }]]);
   const unregister = registerProvider("seam-gateway", provider);
   const dir = await Deno.makeTempDir();
   try {
@@ -182,7 +150,7 @@ Deno.test("registerProvider makes a new API name usable through config, also acr
 });
 
 Deno.test("registerProvider replaces a built-in, and its undo restores the built-in", async () => {
-  const { provider } = scripted([[{ type: "text", text: "replaced" }]]);
+  const provider = scriptedProvider([[{ type: "text", text: "replaced" }]]);
   const unregister = registerProvider("openai-chat", provider);
   try {
     const agent = new Agent({ config: configFor("openai-chat") });
@@ -198,7 +166,7 @@ Deno.test("registerProvider replaces a built-in, and its undo restores the built
 });
 
 Deno.test("a custom provider's retryable ProviderError is retried like a built-in's", async () => {
-  const { provider, requests } = scripted([
+  const provider = scriptedProvider([
     new ProviderError("rate_limit", "slow down", { status: 429 }),
     [{ type: "text", text: "ok now" }],
   ]);
@@ -208,7 +176,7 @@ Deno.test("a custom provider's retryable ProviderError is retried like a built-i
   assert.ok(retry?.type === "provider_retry");
   assert.equal(retry.error.kind, "rate_limit");
   assert.equal(retry.error.status, 429);
-  assert.equal(requests.length, 2);
+  assert.equal(provider.requests.length, 2);
   assert.equal(events.at(-1)?.type, "turn_complete");
 });
 
@@ -217,7 +185,7 @@ Deno.test("a custom provider's fatal ProviderError fails the run and keeps its p
     status: 401,
     partial: { content: [{ type: "text", text: "half an ans" }], usage: emptyUsage() },
   });
-  const { provider } = scripted([failure]);
+  const provider = scriptedProvider([failure]);
   const store = new MemoryStore();
   const agent = new Agent({ config: configFor("unregistered"), session: store.create(), provider });
   await assert.rejects(drain(agent.run("hello")), (error) => error === failure);
@@ -265,3 +233,21 @@ for (const onAbort of ["return", "throw"] as const) {
     assert.deepEqual(assistant?.content, kept);
   });
 }
+
+Deno.test("scriptedProvider streams the tool arguments and fails clearly when the script runs out", async () => {
+  const provider = scriptedProvider([[callEcho]]);
+  const agent = new Agent({ config: configFor("unregistered"), provider });
+  agent.registerTool(echoTool);
+  const events: Event[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const event of agent.run("hi")) events.push(event);
+    })(),
+    /request 2 has no reply \(the script has 1\): add one/,
+  );
+  const delta = events.find((e) => e.type === "content_delta");
+  assert.ok(delta?.type === "content_delta");
+  assert.equal(delta.kind, "tool_input");
+  assert.deepEqual(JSON.parse(delta.text), { text: "hi" });
+  assert.equal(events.filter((e) => e.type === "tool_dispatch_complete").length, 1);
+});
