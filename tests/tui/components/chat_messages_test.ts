@@ -40,7 +40,11 @@ Deno.test("assistant message: streams markdown with the cut near the tail", () =
   message.append("# Title\n\nFirst paragraph.\n\nSecond");
   message.render(40);
   message.append(" paragraph grows");
-  assert.equal(message.firstLineChanged(), 4, "the growing paragraph's line, the first that differs");
+  assert.equal(
+    message.firstLineChanged(),
+    4,
+    "the growing paragraph's line, the first that differs",
+  );
   assert.deepEqual(message.render(40), [
     "# Title",
     "",
