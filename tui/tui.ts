@@ -724,18 +724,30 @@ export class TUI extends Container {
       else seen.push(line);
     }
     for (let line = top; line < end; line++) {
+      // Repeated lines (a table's wrapped rows, blank lines) match in many places: the
+      // best supported place wins, and among equals the one nearest where the line
+      // would be had only the end grown. Picking a far one would skip every line between.
+      const expected = line + length - this.#screen.length;
       let best = -1;
       let bestCount = 0;
       for (const place of places.get(this.#screen[line]!) ?? []) {
         const count = matches(line, place);
-        if (count >= bestCount) [best, bestCount] = [place, count];
+        const nearer = Math.abs(place - expected) < Math.abs(best - expected);
+        if (count > bestCount || (count === bestCount && nearer)) {
+          [best, bestCount] = [place, count];
+        }
       }
       if (best === -1) continue;
-      const lastInHistory = this.#screen[top - 1];
-      for (let place = best - 1; place >= Math.max(changed, best - this.#rows); place--) {
-        if (composed(place) === lastInHistory) return place + 1;
-      }
-      return best;
+      // The lines just above the surviving one are shown too, up to its old row (less
+      // what grew between: it may have pushed the line down), unless history has them
+      // already (a collapse): those would be copies. Blank lines are everywhere, so they
+      // neither stop nor count.
+      const history = new Set(this.#screen.slice(changed, top).filter((text) => text !== ""));
+      const grown = Math.max(0, length - this.#screen.length);
+      const lowest = Math.max(changed, best - (line - top) - grown);
+      let start = best;
+      while (start > lowest && !history.has(composed(start - 1))) start--;
+      return start;
     }
     return null;
   }
