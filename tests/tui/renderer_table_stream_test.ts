@@ -17,7 +17,9 @@ function wideTable(rows: number): string {
   const header = "| id | service | state | memory | owner | updated | region | note |";
   const rule = "|---|---|---|---:|---|---|---|---|";
   const row = (i: number) =>
-    `| ${token(i)} | service-${i} | ${i % 3 ? "running" : "stopped"} | ${(i * 1.5).toFixed(1)} MiB` +
+    `| ${token(i)} | service-${i} | ${i % 3 ? "running" : "stopped"} | ${
+      (i * 1.5).toFixed(1)
+    } MiB` +
     ` | owner-${i % 17} | 2026-11-${String(1 + (i % 28)).padStart(2, "0")} | eu-west-${i % 3}` +
     ` | restarted ${i % 5} times after the nightly deploy |`;
   return [header, rule, ...Array.from({ length: rows }, (_, i) => row(i))].join("\n");
