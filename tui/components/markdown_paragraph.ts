@@ -90,8 +90,17 @@ function segmentRows(tokens: readonly Token[], width: number, style: MarkdownSty
   return wrapText(renderInline(tokens, style), width);
 }
 
-/** Splits paragraph text into segments and renders each. */
-export function paragraphSegments(text: string, width: number, style: MarkdownStyle): Segment[] {
+/**
+ * Splits paragraph text into segments and renders each; with
+ * `splitLongLine`, a long last segment is also cut inside its line (for an
+ * open paragraph, whose settled part is then cached).
+ */
+export function paragraphSegments(
+  text: string,
+  width: number,
+  style: MarkdownStyle,
+  splitLongLine = false,
+): Segment[] {
   const lines = text.split("\n");
   const segments: Segment[] = [];
   let start = 0;
@@ -110,11 +119,63 @@ export function paragraphSegments(text: string, width: number, style: MarkdownSt
     startOffset = lineOffset;
   }
   const last = text.slice(startOffset);
+  const split = splitLongLine ? splitAtSettledRow(last, width, style) : null;
+  if (split) {
+    segments.push({ offset: startOffset, rows: split.head });
+    segments.push({ offset: startOffset + split.restOffset, rows: split.rest });
+    return segments;
+  }
   segments.push({
     offset: startOffset,
     rows: segmentRows(lexInline(last, style.links), width, style),
   });
   return segments;
+}
+
+/**
+ * A segment this long is cut inside its last line, at a settled row (see
+ * {@linkcode splitAtSettledRow}): models write a paragraph as one line, and
+ * without this cut every delta would re-wrap the whole of it.
+ */
+export const LONG_SEGMENT_CHARS = 1500;
+
+/** Spaces tried as cuts per render, newest first: each try lexes the text before it. */
+const CUT_TRIES = 8;
+
+/**
+ * Cuts a long segment at a space where its wrapped rows can no longer
+ * change: the text before is closed (no inline construct open), the word
+ * after starts with a letter (so the rest lexes as a paragraph) and is
+ * followed by at least two rows of text (so that word, which decides the
+ * break, is complete). The cut is kept only when the two halves wrap to
+ * exactly the rows of the whole, so rendering in pieces never differs.
+ */
+function splitAtSettledRow(
+  text: string,
+  width: number,
+  style: MarkdownStyle,
+): { head: string[]; rest: string[]; restOffset: number } | null {
+  if (text.length < LONG_SEGMENT_CHARS) return null;
+  const newline = text.lastIndexOf("\n");
+  for (
+    let cut = text.lastIndexOf(" ", text.length - 3 * width), tries = 0;
+    cut > newline && tries < CUT_TRIES;
+    cut = text.lastIndexOf(" ", cut - 1), tries++
+  ) {
+    if (!/^\p{L}/u.test(text.slice(cut + 1, cut + 2)) || text[cut - 1] === " ") continue;
+    const head = text.slice(0, cut);
+    const headTokens = lexInline(head, style.links);
+    if (!allClosed(headTokens, head)) continue;
+    const headRows = segmentRows(headTokens, width, style);
+    const rest = segmentRows(lexInline(text.slice(cut + 1), style.links), width, style);
+    const whole = segmentRows(lexInline(text, style.links), width, style);
+    const same = whole.length === headRows.length + rest.length &&
+      whole.every((row, i) =>
+        row === (i < headRows.length ? headRows[i] : rest[i - headRows.length])
+      );
+    return same ? { head: headRows, rest, restOffset: cut + 1 } : null;
+  }
+  return null;
 }
 
 /** A paragraph's rows (its text rendered segment by segment). */
@@ -148,7 +209,7 @@ export class OpenParagraph implements OpenBlock {
     const tokens = lexBlocks(tail, style.links);
     const first = tokens[0] as Tokens.Paragraph | undefined;
     if (first?.type !== "paragraph" || !first.raw.startsWith(first.text)) return null;
-    const segments = paragraphSegments(first.text, width, style);
+    const segments = paragraphSegments(first.text, width, style, true);
     const rows = segments.flatMap((segment) => segment.rows);
     const update: BlockUpdate = { from: this.#started ? this.#settledRows : 0, rows };
     const after = tokens.slice(1);

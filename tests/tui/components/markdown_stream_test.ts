@@ -232,3 +232,13 @@ Deno.test("markdown streaming: runs longer than the segment and chunk caps strea
   ];
   for (const text of texts) checkStream(text, [37, 11], 40, markdown());
 });
+
+Deno.test("markdown streaming: a paragraph written as one long line (cut inside it at settled rows) streams as a fresh render", () => {
+  const sentence = (i: number) =>
+    `Sentence ${i} has **bold ${i}**, \`code\`, _em_ and [a link](https://x.dev/${i}) in it.`;
+  const long = Array.from({ length: 30 }, (_, i) => sentence(i)).join(" ");
+  const stray = `A stray * star and ${long} then *closed* at last.`;
+  checkStream(long, [23, 7, 41], 30, markdown());
+  checkStream(stray, [37], 80, markdown());
+  checkStream(long, [29], 40, () => new Thinking({ theme: COLOR }));
+});
