@@ -137,7 +137,7 @@ export function paragraphSegments(
  * {@linkcode splitAtSettledRow}): models write a paragraph as one line, and
  * without this cut every delta would re-wrap the whole of it.
  */
-export const LONG_SEGMENT_CHARS = 1500;
+export const LONG_SEGMENT_CHARS = 600;
 
 /** Spaces tried as cuts per render, newest first: each try lexes the text before it. */
 const CUT_TRIES = 8;
