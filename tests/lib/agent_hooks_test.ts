@@ -8,37 +8,12 @@ import {
   type Tool,
   type ToolHooks,
 } from "@panto/lib";
-import { FakeLlmServer, type FakeReply, type FakeSource } from "../support/fake_llm_server.ts";
+import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { MemoryStore } from "../support/memory_store.ts";
+import { drain, fakeServerConfig, textTurn, toolTurn } from "../support/agent_fixtures.ts";
 
 function configFor(server: FakeLlmServer, api: ApiStyle, extra: Partial<Config> = {}): Config {
-  return {
-    provider: {
-      api,
-      baseUrl: api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl,
-      model: "fake-model",
-      reasoning: "off",
-      apiKey: "sk-test-hooks",
-    },
-    retry: { baseDelayMs: 10, maxDelayMs: 2000 },
-    ...extra,
-  };
-}
-
-function textTurn(text: string): FakeSource & FakeReply {
-  return { kind: "turn", blocks: [{ type: "text", text }] };
-}
-
-function toolTurn(
-  ...calls: { id: string; name: string; input: Record<string, unknown> }[]
-): FakeSource & FakeReply {
-  return { kind: "turn", blocks: calls.map((c) => ({ type: "tool_use" as const, ...c })) };
-}
-
-async function drain(stream: AsyncIterable<Event>): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
+  return fakeServerConfig(server, api, "sk-test-hooks", extra);
 }
 
 /** An echo tool that records the arguments of every run. */

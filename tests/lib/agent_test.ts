@@ -6,52 +6,23 @@ import {
   type Event,
   ProviderError,
   ResultParts,
-  type Tool,
 } from "@panto/lib";
-import { FakeLlmServer, type FakeReply, type FakeSource } from "../support/fake_llm_server.ts";
+import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { MemoryStore } from "../support/memory_store.ts";
+import {
+  drain,
+  echoTool,
+  fakeServerConfig,
+  textTurn,
+  toolTurn,
+} from "../support/agent_fixtures.ts";
 
 const APIS: ApiStyle[] = ["anthropic-messages", "openai-chat"];
 const SECRET = "sk-test-SECRET-agent-0123456789";
 
 function configFor(server: FakeLlmServer, api: ApiStyle, extra: Partial<Config> = {}): Config {
-  return {
-    provider: {
-      api,
-      baseUrl: api === "anthropic-messages" ? server.anthropicBaseUrl : server.openaiBaseUrl,
-      model: "fake-model",
-      reasoning: "off",
-      apiKey: SECRET,
-    },
-    retry: { baseDelayMs: 10, maxDelayMs: 2000 },
-    ...extra,
-  };
+  return fakeServerConfig(server, api, SECRET, extra);
 }
-
-function textTurn(text: string): FakeSource & FakeReply {
-  return { kind: "turn", blocks: [{ type: "text", text }] };
-}
-
-function toolTurn(
-  ...calls: { id: string; name: string; input: Record<string, unknown> }[]
-): FakeSource & FakeReply {
-  return { kind: "turn", blocks: calls.map((c) => ({ type: "tool_use" as const, ...c })) };
-}
-
-async function drain(stream: AsyncIterable<Event>): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-const echoTool: Tool = {
-  decl: {
-    name: "echo",
-    description: "Echo the text",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  execute: (args) => ResultParts.fromText(`echo: ${args.text}`),
-};
 
 /** Runs `fn` once per API with a fresh fake server. */
 function forEachApi(

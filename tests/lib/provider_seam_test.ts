@@ -10,15 +10,14 @@ import {
   ProviderError,
   type ProviderStreamEvent,
   registerProvider,
-  ResultParts,
   scriptedProvider,
   type StreamMessage,
   streamOpenAIChat,
-  type Tool,
   type ToolUseBlock,
 } from "@panto/lib";
 import { streamForApi } from "../../lib/providers/registry.ts";
 import { MemoryStore } from "../support/memory_store.ts";
+import { drain, echoTool } from "../support/agent_fixtures.ts";
 
 /** A config whose api has no provider behind it: only an injected one can answer. */
 function configFor(api: string, extra: Partial<Config> = {}): Config {
@@ -28,21 +27,6 @@ function configFor(api: string, extra: Partial<Config> = {}): Config {
     ...extra,
   };
 }
-
-async function drain(stream: AsyncIterable<Event>): Promise<Event[]> {
-  const events: Event[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
-const echoTool: Tool = {
-  decl: {
-    name: "echo",
-    description: "Echo the text",
-    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  },
-  execute: (args) => ResultParts.fromText(`echo: ${args.text}`),
-};
 
 const callEcho: ToolUseBlock = {
   type: "tool_use",
