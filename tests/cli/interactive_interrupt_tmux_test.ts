@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openStore } from "../../cli/session_store.ts";
 import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { savedMessages } from "../support/saved_session.ts";
 import { shellQuote, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
 const MAIN = fileURLToPath(new URL("../../cli/main.ts", import.meta.url));
@@ -46,19 +46,6 @@ async function waitForStatus(path: string): Promise<string> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`panto did not exit: no status in ${path}`);
-}
-
-async function savedMessages(home: string) {
-  const flags = { store: undefined, storeUrl: undefined, sessionDir: undefined, noSession: false };
-  const store = openStore(flags, home);
-  try {
-    const [session] = await store.list();
-    assert.ok(session, "a session was saved");
-    const conversation = await store.load(session.id);
-    return (conversation?.messages ?? []).filter((m) => m.role !== "system");
-  } finally {
-    await store.close();
-  }
 }
 
 for (const [how, quit, code, runMs] of QUITS) {

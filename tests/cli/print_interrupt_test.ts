@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { ApiStyle } from "@panto/lib";
-import { openStore } from "../../cli/session_store.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
+import { savedMessages } from "../support/saved_session.ts";
 
 const MAIN = new URL("../../cli/main.ts", import.meta.url).pathname;
 const KEY = "sk-test-SECRET-interrupt-7";
@@ -110,22 +110,8 @@ async function textOf(stream: ReadableStream<Uint8Array>): Promise<string> {
   return await new Response(stream).text();
 }
 
-/** The saved session's messages. */
-async function savedMessages(home: string) {
-  const flags = { store: undefined, storeUrl: undefined, sessionDir: undefined, noSession: false };
-  const store = openStore(flags, home);
-  try {
-    const [session] = await store.list();
-    assert.ok(session, "a session was saved");
-    const conversation = await store.load(session.id);
-    return conversation?.messages ?? [];
-  } finally {
-    await store.close();
-  }
-}
-
 async function assertSavedAborted(home: string, prompt: string): Promise<void> {
-  const messages = (await savedMessages(home)).filter((m) => m.role !== "system");
+  const messages = await savedMessages(home);
   assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
   const [user, assistant] = messages;
   assert.match(JSON.stringify(user?.content), new RegExp(prompt));
