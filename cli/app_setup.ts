@@ -1,7 +1,7 @@
 import {
   Agent,
   type Conversation,
-  match,
+  modelsMatchingSession,
   type Session,
   type SessionStore,
   type Tool,
@@ -182,7 +182,7 @@ function chooseModel(
 ): ModelSelection {
   const adHoc = args.api !== undefined || args.baseUrl !== undefined;
   if (!args.model && !adHoc && resumed) {
-    const candidates = match(modelChoices(config), resumed.info);
+    const candidates = modelsMatchingSession(modelChoices(config), resumed.info);
     if (candidates.length === 1) return resolveModel(config, candidates[0]!.alias, args);
   }
   return resolveModel(config, args.model ?? (adHoc ? undefined : defaultFromKeys(config)), args);

@@ -1,4 +1,10 @@
-import { type Agent, type Event, type Message, messageText, type UserMessage } from "@panto/lib";
+import {
+  type Agent,
+  type AgentEvent,
+  type Message,
+  messageText,
+  type UserMessage,
+} from "@panto/lib";
 import { turnFailureMessage } from "./error_message.ts";
 import { CliError } from "./errors.ts";
 import { BROKEN_PIPE_EXIT_CODE, interruptExitCode } from "./interrupt_signals.ts";
@@ -86,14 +92,14 @@ class ClosableOutput {
 }
 
 /** Retries and tool failures go to stderr so a user sees why print mode is slow or odd. */
-function reportProgress(event: Event, output: PrintOutput): void {
+function reportProgress(event: AgentEvent, output: PrintOutput): void {
   if (event.type === "provider_retry") {
     output.stderr(
       `panto: ${event.error.message}; retrying in ${
         Math.round(event.delayMs / 100) / 10
       }s (attempt ${event.attempt})\n`,
     );
-  } else if (event.type === "turn_complete" && event.turnLimitReached) {
+  } else if (event.type === "run_complete" && event.turnLimitReached) {
     output.stderr(
       `panto: stopped after ${event.requests} model requests (turn limit); raise it with --max-turns\n`,
     );

@@ -28,7 +28,7 @@ import type {
 } from "./providers/provider.ts";
 import { isAbortError } from "./providers/http.ts";
 import { retryDelayMs, sleep } from "./providers/retry.ts";
-import { wireIdentity } from "./session/match.ts";
+import { wireIdentity } from "./session/session_models.ts";
 import { NullStore } from "./session/null_store.ts";
 import type { Session } from "./session/session.ts";
 import type { PersistentMessage } from "./session/types.ts";
@@ -330,7 +330,7 @@ export class Agent {
 
   #finish(channel: EventChannel, stopReason: StopReason, requests: number, limit: boolean): void {
     channel.setState(stopReason === "aborted" ? "aborted" : "done");
-    channel.push({ type: "turn_complete", stopReason, requests, turnLimitReached: limit });
+    channel.push({ type: "run_complete", stopReason, requests, turnLimitReached: limit });
   }
 
   /** One model response, retried on retryable errors; added to the conversation and persisted. */
@@ -616,7 +616,7 @@ export class Agent {
   #assertIdle(action: string): void {
     if (this.#running) {
       throw new Error(
-        `Cannot ${action} while a run is in progress: wait for turn_complete or cancel the stream`,
+        `Cannot ${action} while a run is in progress: wait for run_complete or cancel the stream`,
       );
     }
     if (this.#compacting) {

@@ -101,9 +101,9 @@ export interface CompactionEvent {
 }
 
 /** The run finished: the model gave a final answer, hit the turn limit, or was aborted. */
-export interface TurnCompleteEvent {
+export interface RunCompleteEvent {
   /** Discriminator. */
-  type: "turn_complete";
+  type: "run_complete";
   /** The stop reason of the last assistant message. */
   stopReason: StopReason;
   /** How many model requests the run made. */
@@ -117,14 +117,14 @@ export interface TurnCompleteEvent {
  *
  * @example Print streamed text
  * ```ts
- * import type { Event } from "@panto/lib";
- * function show(event: Event): string {
+ * import type { AgentEvent } from "@panto/lib";
+ * function show(event: AgentEvent): string {
  *   return event.type === "content_delta" && event.kind === "text" ? event.text : "";
  * }
  * console.assert(show({ type: "content_delta", blockIndex: 0, kind: "text", text: "a" }) === "a");
  * ```
  */
-export type Event =
+export type AgentEvent =
   | BlockStartEvent
   | ContentDeltaEvent
   | BlockCompleteEvent
@@ -133,4 +133,4 @@ export type Event =
   | ToolDispatchCompleteEvent
   | ProviderRetryEvent
   | CompactionEvent
-  | TurnCompleteEvent;
+  | RunCompleteEvent;

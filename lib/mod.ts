@@ -47,7 +47,7 @@ export {
 export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
 export { NullStore } from "./session/null_store.ts";
-export { match, type ModelChoice, wireIdentity } from "./session/match.ts";
+export { type ModelChoice, modelsMatchingSession, wireIdentity } from "./session/session_models.ts";
 export { redactUrl } from "./session/redact_url.ts";
 export {
   Agent,

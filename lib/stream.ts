@@ -1,4 +1,4 @@
-import type { Event } from "./events.ts";
+import type { AgentEvent } from "./events.ts";
 
 /**
  * Where a run is: streaming a model response, running tools, or finished
@@ -20,7 +20,7 @@ export type StreamState = "streaming" | "dispatching_tools" | "done" | "failed" 
  * console.log(stream.state); // "done"
  * ```
  */
-export interface Stream extends AsyncIterable<Event> {
+export interface Stream extends AsyncIterable<AgentEvent> {
   /** The run's state machine. */
   readonly state: StreamState;
   /**
@@ -28,14 +28,14 @@ export interface Stream extends AsyncIterable<Event> {
    * read. Rejects with the run's error (after every earlier event) when it
    * failed.
    */
-  next(): Promise<Event | null>;
+  next(): Promise<AgentEvent | null>;
   /** Aborts the run; the partial answer is kept and persisted. */
   cancel(): void;
 }
 
 /** The producer side of a {@linkcode Stream}; internal to the agent. */
 export class EventChannel implements Stream {
-  #queue: Event[] = [];
+  #queue: AgentEvent[] = [];
   #head = 0;
   /** Readers waiting for the next event (several may wait at once). */
   #waiters: (() => void)[] = [];
@@ -61,7 +61,7 @@ export class EventChannel implements Stream {
   }
 
   /** Queues an event for the consumer. */
-  push(event: Event): void {
+  push(event: AgentEvent): void {
     this.#queue.push(event);
     this.#wake();
   }
@@ -86,7 +86,7 @@ export class EventChannel implements Stream {
   }
 
   /** The next event, or `null` once the run has ended and every event was read. */
-  async next(): Promise<Event | null> {
+  async next(): Promise<AgentEvent | null> {
     while (this.#head >= this.#queue.length && !this.#closed) {
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
@@ -107,7 +107,7 @@ export class EventChannel implements Stream {
   }
 
   /** Iterates the events until the run ends (throws when it failed). */
-  async *[Symbol.asyncIterator](): AsyncIterator<Event> {
+  async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
     while (true) {
       const event = await this.next();
       if (event === null) return;

@@ -1,7 +1,7 @@
 import {
   Agent,
+  type AgentEvent,
   estimateContextTokens,
-  type Event,
   messageText,
   Pricing,
   PricingRegistry,
@@ -408,7 +408,7 @@ export class ChatApp {
     }
   }
 
-  #onEvent(event: Event): void {
+  #onEvent(event: AgentEvent): void {
     if (event.type === "message_complete") this.#updateFooter();
     if (event.type === "tool_dispatch_start") {
       this.#loader?.setMessage(`Running ${sanitizeTerminalText(event.call.name)}`);

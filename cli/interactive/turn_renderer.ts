@@ -1,4 +1,4 @@
-import type { Event } from "@panto/lib";
+import type { AgentEvent } from "@panto/lib";
 import type { Component, ToolUse } from "@panto/tui";
 import type { StreamedBlock, TranscriptView } from "./transcript_view.ts";
 
@@ -37,7 +37,7 @@ export class TurnRenderer {
   }
 
   /** Applies one event. */
-  handle(event: Event): void {
+  handle(event: AgentEvent): void {
     switch (event.type) {
       case "block_start":
         return this.#start(event.blockIndex, event.kind, event.toolUse);
@@ -77,7 +77,7 @@ export class TurnRenderer {
       case "compaction":
         this.#transcript.append(this.#view.compaction(event.summary, event.tokensBefore));
         return;
-      case "turn_complete":
+      case "run_complete":
         if (event.turnLimitReached) {
           this.#notify(
             `Stopped after ${event.requests} model requests (the turn limit).`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { match, type SessionInfo } from "@panto/lib";
+import { modelsMatchingSession, type SessionInfo } from "@panto/lib";
 import { agentConfig } from "../../cli/config/agent_config.ts";
 import { loadConfig, resolvePantoHome } from "../../cli/config/load_config.ts";
 import { modelChoices, resolveModel } from "../../cli/config/model_registry.ts";
@@ -518,7 +518,7 @@ Deno.test("config: --base-url or --api make an ad hoc provider, ignoring the con
   assert.equal(selection.pricing, undefined);
 });
 
-Deno.test("config: modelChoices feed match() for pre-selection on resume, without keys", async () => {
+Deno.test("config: modelChoices feed modelsMatchingSession() for pre-selection on resume, without keys", async () => {
   const config = await load({ [HOME_CONFIG]: ALIASES });
   const choices = modelChoices(config);
   assert.deepEqual(choices.map((c) => c.alias), ["sonnet", "qwen"]);
@@ -536,7 +536,7 @@ Deno.test("config: modelChoices feed match() for pre-selection on resume, withou
       reasoning: "off",
     },
   };
-  assert.deepEqual(match(choices, info).map((c) => c.alias), ["qwen"]);
+  assert.deepEqual(modelsMatchingSession(choices, info).map((c) => c.alias), ["qwen"]);
 });
 
 Deno.test("config: agentConfig carries retry, compaction and tool concurrency", async () => {

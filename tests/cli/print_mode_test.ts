@@ -78,7 +78,7 @@ for (const api of ["anthropic-messages", "openai-chat"] as const) {
       const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
       const types = events.map((e) => e.type);
       assert.ok(types.includes("block_start") && types.includes("content_delta"));
-      assert.equal(types.at(-1), "turn_complete");
+      assert.equal(types.at(-1), "run_complete");
       const text = events.filter((e) => e.type === "content_delta").map((e) => e.text).join("");
       assert.equal(text, "hi there");
       assert.match(

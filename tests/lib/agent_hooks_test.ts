@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import {
   Agent,
+  type AgentEvent,
   type ApiStyle,
   type Config,
-  type Event,
   ResultParts,
   type Tool,
   type ToolHooks,
@@ -37,7 +37,7 @@ function recordingEcho(): { tool: Tool; runs: Record<string, unknown>[] } {
   return { tool, runs };
 }
 
-function completions(events: Event[]) {
+function completions(events: AgentEvent[]) {
   return events.flatMap((e) => e.type === "tool_dispatch_complete" ? [e] : []);
 }
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import {
   Agent,
+  type AgentEvent,
   type ApiStyle,
   type Config,
-  type Event,
   ProviderError,
   ResultParts,
 } from "@panto/lib";
@@ -60,7 +60,7 @@ forEachApi(
     assert.deepEqual(complete.result, [{ type: "text", text: "echo: hi" }]);
     assert.equal(complete.isError, false);
     const last = events.at(-1);
-    assert.ok(last?.type === "turn_complete");
+    assert.ok(last?.type === "run_complete");
     assert.equal(last.stopReason, "end_turn");
     assert.equal(last.requests, 2);
 
@@ -174,7 +174,7 @@ forEachApi("stops at the turn limit", async (server, api) => {
   agent.registerTool(echoTool);
   const events = await drain(agent.run("loop forever"));
   const last = events.at(-1);
-  assert.ok(last?.type === "turn_complete");
+  assert.ok(last?.type === "run_complete");
   assert.equal(last.turnLimitReached, true);
   assert.equal(server.requests.length, 2);
 });
@@ -287,7 +287,7 @@ forEachApi(
     const store = new MemoryStore();
     const agent = new Agent({ config: configFor(server, api), session: store.create() });
     const stream = agent.run("count");
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     for await (const event of stream) {
       events.push(event);
       if (event.type === "content_delta") stream.cancel();
@@ -301,7 +301,7 @@ forEachApi(
     const stored = store.stored(agent.sessionId);
     assert.equal(stored.at(-1)?.message.stopReason, "aborted");
     const last = events.at(-1);
-    assert.ok(last?.type === "turn_complete" && last.stopReason === "aborted");
+    assert.ok(last?.type === "run_complete" && last.stopReason === "aborted");
   },
 );
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Agent, type Config, Conversation, type Event, type Message } from "@panto/lib";
+import { Agent, type AgentEvent, type Config, Conversation, type Message } from "@panto/lib";
 import { DEFAULT_COMPACTION_PROMPT, estimateTokens, planCompaction } from "../../lib/compaction.ts";
 import { contextMessages } from "../../lib/conversation.ts";
 import {
@@ -147,7 +147,7 @@ Deno.test("Agent.compact summarises old messages, keeps recent ones, persists, a
       session: (await store.resolve(agent.sessionId))!,
       conversation: (await store.load(agent.sessionId))!,
     });
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     for await (const event of resumed.run("and now?")) events.push(event);
     const next = JSON.stringify(server.requests[1]!.body);
     assert.match(next, /SUMMARY: the user asked ten questions\./);
@@ -166,7 +166,7 @@ Deno.test("a run compacts automatically near the context window", async () => {
     const config = configFor(server, { compaction: { keepRecentTokens: 300, reserveTokens: 100 } });
     config.provider.contextWindow = 2000;
     const agent = new Agent({ config, conversation: history(10, 200) });
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     for await (const event of agent.run("next question")) events.push(event);
     const compaction = events.find((e) => e.type === "compaction");
     assert.ok(compaction?.type === "compaction");
@@ -195,7 +195,7 @@ Deno.test("a context overflow error triggers compaction and one retry", async ()
       { kind: "turn", blocks: [{ type: "text", text: "overflow summary" }] },
       { kind: "turn", blocks: [{ type: "text", text: "answer after retry" }] },
     );
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     for await (const event of agent.run("go on")) events.push(event);
     const compaction = events.find((e) => e.type === "compaction");
     assert.ok(compaction?.type === "compaction" && compaction.reason === "overflow");
@@ -234,14 +234,14 @@ Deno.test("aborting during an automatic compaction ends the run as aborted", asy
     const session = store.create();
     const agent = new Agent({ config, session, conversation: history(10, 200) });
     const stream = agent.run("next question");
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     const started = Date.now();
     setTimeout(() => stream.cancel(), 50);
     for await (const event of stream) events.push(event);
     assert.ok(Date.now() - started < 1500, "the abort stops the summarising request");
     assert.equal(stream.state, "aborted");
     const last = events.at(-1);
-    assert.ok(last?.type === "turn_complete" && last.stopReason === "aborted");
+    assert.ok(last?.type === "run_complete" && last.stopReason === "aborted");
     assert.equal(server.requests.length, 1, "no model request follows the aborted compaction");
     assert.ok(!events.some((e) => e.type === "compaction"));
     const stored = store.stored(session.id).map((p) => p.message);

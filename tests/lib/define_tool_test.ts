@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { Agent, type ApiStyle, defineTool, type Event, ResultParts, type Tool } from "@panto/lib";
+import {
+  Agent,
+  type AgentEvent,
+  type ApiStyle,
+  defineTool,
+  ResultParts,
+  type Tool,
+} from "@panto/lib";
 import { z } from "zod";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 
@@ -182,7 +189,7 @@ for (const api of APIS) {
         }),
         execute: ({ a, b }) => ResultParts.fromText(String(a + b)),
       }));
-      const events: Event[] = [];
+      const events: AgentEvent[] = [];
       for await (const event of agent.run("add 2 and 3")) events.push(event);
 
       const first = JSON.stringify(server.requests[0]!.body);

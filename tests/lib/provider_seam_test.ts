@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import {
   Agent,
+  type AgentEvent,
   type AssistantResult,
   type Config,
   type ContentBlock,
   emptyUsage,
-  type Event,
   FileSystemJSONLStore,
   ProviderError,
   type ProviderStreamEvent,
@@ -56,10 +56,10 @@ Deno.test("an injected provider runs a two-step tool turn offline, with events a
     "content_delta",
     "block_complete",
     "message_complete",
-    "turn_complete",
+    "run_complete",
   ]);
   const last = events.at(-1);
-  assert.ok(last?.type === "turn_complete");
+  assert.ok(last?.type === "run_complete");
   assert.equal(last.stopReason, "end_turn");
   assert.equal(last.requests, 2);
   // The provider got the full request: system prompt, tools, and the tool result on the second call.
@@ -161,7 +161,7 @@ Deno.test("a custom provider's retryable ProviderError is retried like a built-i
   assert.equal(retry.error.kind, "rate_limit");
   assert.equal(retry.error.status, 429);
   assert.equal(provider.requests.length, 2);
-  assert.equal(events.at(-1)?.type, "turn_complete");
+  assert.equal(events.at(-1)?.type, "run_complete");
 });
 
 Deno.test("a custom provider's fatal ProviderError fails the run and keeps its partial text", async () => {
@@ -202,13 +202,13 @@ for (const onAbort of ["return", "throw"] as const) {
       provider: abortable(onAbort),
     });
     const controller = new AbortController();
-    const events: Event[] = [];
+    const events: AgentEvent[] = [];
     for await (const event of agent.run("hello", { signal: controller.signal })) {
       events.push(event);
       if (event.type === "content_delta") controller.abort();
     }
     const last = events.at(-1);
-    assert.ok(last?.type === "turn_complete");
+    assert.ok(last?.type === "run_complete");
     assert.equal(last.stopReason, "aborted");
     const assistant = store.stored(agent.sessionId).at(-1)?.message;
     assert.equal(assistant?.stopReason, "aborted");
@@ -222,7 +222,7 @@ Deno.test("scriptedProvider streams the tool arguments and fails clearly when th
   const provider = scriptedProvider([[callEcho]]);
   const agent = new Agent({ config: configFor("unregistered"), provider });
   agent.registerTool(echoTool);
-  const events: Event[] = [];
+  const events: AgentEvent[] = [];
   await assert.rejects(
     (async () => {
       for await (const event of agent.run("hi")) events.push(event);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { Event } from "@panto/lib";
+import type { AgentEvent } from "@panto/lib";
 import { EventChannel } from "../../lib/stream.ts";
 
-const delta = (text: string): Event => ({
+const delta = (text: string): AgentEvent => ({
   type: "content_delta",
   blockIndex: 0,
   kind: "text",

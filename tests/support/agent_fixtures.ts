@@ -2,7 +2,7 @@
  * Shared pieces of the agent tests: a config pointing at the fake LLM
  * server, scripted turns, an echo tool and a stream drain.
  */
-import { type ApiStyle, type Config, type Event, ResultParts, type Tool } from "@panto/lib";
+import { type AgentEvent, type ApiStyle, type Config, ResultParts, type Tool } from "@panto/lib";
 import type { FakeLlmServer, FakeReply, FakeSource } from "./fake_llm_server.ts";
 
 /**
@@ -46,8 +46,8 @@ export function toolTurn(
 }
 
 /** Every event of a stream, in order. */
-export async function drain(stream: AsyncIterable<Event>): Promise<Event[]> {
-  const events: Event[] = [];
+export async function drain(stream: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
   for await (const event of stream) events.push(event);
   return events;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Agent, type Event } from "@panto/lib";
+import { Agent, type AgentEvent } from "@panto/lib";
 import { type Component, ToolUse } from "@panto/tui";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { callTool, kittyCtrlShift, makeHarness } from "./host_harness.ts";
@@ -54,7 +54,7 @@ Deno.test("word_count example: the model calls its tool through a real agent", a
         },
       });
       for (const tool of harness.tools.values()) agent.registerTool(tool);
-      const events: Event[] = [];
+      const events: AgentEvent[] = [];
       for await (const event of agent.run("How many words are in notes.txt?")) events.push(event);
       const done = events.find((e) => e.type === "tool_dispatch_complete");
       assert.ok(done?.type === "tool_dispatch_complete");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
   FileSystemJSONLStore,
-  match,
+  modelsMatchingSession,
   PostgresStore,
   type ProviderConfig,
   redactUrl,
@@ -241,7 +241,7 @@ Deno.test("base-URL credentials never reach the stored wire identity", async () 
     const reader = new FileSystemJSONLStore({ dir });
     const [info] = await reader.list();
     await reader.close();
-    assert.equal(match([{ alias: "m", provider }], info!).length, 1);
+    assert.equal(modelsMatchingSession([{ alias: "m", provider }], info!).length, 1);
   });
 });
 

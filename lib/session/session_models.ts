@@ -21,14 +21,17 @@ export interface ModelChoice {
  *
  * @example
  * ```ts
- * import { match } from "@panto/lib";
+ * import { modelsMatchingSession } from "@panto/lib";
  * const provider = { api: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4o", reasoning: "off" } as const;
  * const info = { id: "x", created: "", modified: "", messageCount: 1, lastUserMessage: "",
  *   wire: { apiStyle: "openai-chat", baseUrl: "https://api.openai.com/v1", model: "gpt-4o", reasoning: "off" } } as const;
- * console.assert(match([{ alias: "4o", provider }], info).length === 1);
+ * console.assert(modelsMatchingSession([{ alias: "4o", provider }], info).length === 1);
  * ```
  */
-export function match(models: readonly ModelChoice[], info: SessionInfo): ModelChoice[] {
+export function modelsMatchingSession(
+  models: readonly ModelChoice[],
+  info: SessionInfo,
+): ModelChoice[] {
   const wire = info.wire;
   if (!wire) return [];
   return models.filter((choice) => sameWire(wireIdentity(choice.provider), wire));
