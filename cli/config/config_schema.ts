@@ -262,8 +262,14 @@ function jsonProblem(text: string, error: ParseError): string {
   return JSON_PROBLEMS[code] ?? code;
 }
 
-/** `models.sonnet.reasoning: expected one of "off", "low", got "max"`. */
-function describeIssue(issue: z.core.$ZodIssue): string {
+/**
+ * One validation problem for a person: where, what was expected, what was
+ * found — `models.sonnet.reasoning: expected one of "off", "low", got "max"`.
+ *
+ * @param issue A zod issue.
+ * @returns The sentence.
+ */
+export function describeIssue(issue: z.core.$ZodIssue): string {
   const where = formatPath(issue.path);
   return where ? `${where}: ${describeProblem(issue)}` : describeProblem(issue);
 }
@@ -278,10 +284,11 @@ function describeProblem(issue: z.core.$ZodIssue): string {
     case "invalid_type":
       if (issue.input === undefined) return `missing; expected ${typeName(issue.expected)}`;
       return `expected ${typeName(issue.expected)}${got}`;
-    case "invalid_value":
-      return `expected ${issue.values.length === 1 ? "" : "one of "}${
-        issue.values.map((v) => JSON.stringify(v)).join(", ")
-      }${got}`;
+    case "invalid_value": {
+      const values = issue.values.map((v) => JSON.stringify(v)).join(", ");
+      const expected = `expected ${issue.values.length === 1 ? "" : "one of "}${values}`;
+      return issue.input === undefined ? `missing; ${expected}` : `${expected}${got}`;
+    }
     case "too_small":
       return `expected ${
         boundText(issue.origin, issue.minimum, issue.inclusive ?? true, "small")

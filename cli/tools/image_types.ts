@@ -15,6 +15,9 @@ const IMAGE_TYPES: Readonly<Record<string, string>> = {
   ".webp": "image/webp",
 };
 
+/** The media types of the images panto sends. */
+export const IMAGE_MEDIA_TYPES: readonly string[] = [...new Set(Object.values(IMAGE_TYPES))];
+
 /**
  * The media type of an image file, by its extension (any case).
  *
