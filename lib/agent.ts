@@ -5,8 +5,8 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from "./content.ts";
-import { downsizeImage } from "./image.ts";
-import type { Config } from "./config.ts";
+import { downsizeImage, ImageError } from "./image.ts";
+import type { ApiName, Config } from "./config.ts";
 import {
   DEFAULT_COMPACTION_PROMPT,
   DEFAULT_KEEP_RECENT_TOKENS,
@@ -17,7 +17,9 @@ import {
 } from "./compaction.ts";
 import { prepareContext } from "./context.ts";
 import { Conversation } from "./conversation.ts";
-import { ProviderError } from "./errors.ts";
+import { errorMessage } from "./error_message.ts";
+import { ProviderError, type ProviderErrorKind, ToolSourceError } from "./errors.ts";
+import type { RunErrorEvent, RunErrorKind } from "./events.ts";
 import type { Message, StopReason } from "./message.ts";
 import { streamForApi } from "./providers/registry.ts";
 import type {
@@ -29,6 +31,7 @@ import type {
 import { isAbortError } from "./providers/http.ts";
 import { retryDelayMs, sleep } from "./providers/retry.ts";
 import { wireIdentity } from "./session/session_models.ts";
+import { SessionStoreError } from "./session/errors.ts";
 import { NullStore } from "./session/null_store.ts";
 import type { Session } from "./session/session.ts";
 import type { PersistentMessage } from "./session/types.ts";
@@ -59,7 +62,7 @@ export interface AgentOptions {
   provider?: StreamMessage;
 }
 
-/** A user turn: text plus optional images and metadata. */
+/** A user message: text plus optional images and metadata. */
 export interface UserMessage {
   /** The text. */
   text: string;
@@ -95,19 +98,31 @@ export interface CompactionResult {
 export interface RunOptions {
   /** Aborts the run (same as `stream.cancel()`). */
   signal?: AbortSignal;
+  /**
+   * Messages to steer the run while it works: called after each batch of
+   * tool results, before the next model request. Each message it returns is
+   * added to the conversation as a user message (persisted, images
+   * downsized) and reported by a `steer_applied` event; the model sees them
+   * with the next request. Not called when the run ends instead (final
+   * answer, abort, `maxTurns`): messages still queued then are the caller's
+   * to send, e.g. as the next run. A callback that throws fails the run.
+   */
+  steering?: () => UserMessage[];
 }
 
 /**
  * An agent: a conversation, a session that persists it, a tool set, and a
  * provider configuration. `run` submits a user message and loops — model
  * request, tool calls, results back — until the model gives a final answer
- * or the turn limit is reached. Everything it adds to the conversation is
- * persisted as it happens; the embedder never calls a persist function.
+ * or `maxTurns` model requests were made. That whole loop is a *run*; each
+ * call to the model within it is a *request*. Everything a run adds to the
+ * conversation is persisted as it happens; the embedder never calls a
+ * persist function.
  *
- * @example Run one turn with a tool (offline, against a scripted provider)
+ * @example A run with a tool call: two requests (offline, against a scripted provider)
  * ```ts
  * import { Agent, NullStore, ResultParts, scriptedProvider } from "@panto/lib";
- * // The model's replies in turn: a call to `now`, then an answer.
+ * // The model's replies, one per request: a call to `now`, then an answer.
  * const provider = scriptedProvider([
  *   [{ type: "tool_use", id: "call_1", name: "now", input: {} }],
  *   "It is late.",
@@ -153,7 +168,13 @@ export class Agent {
     this.#conversation = options.conversation ?? new Conversation();
   }
 
-  /** The live conversation (borrowed: edit it between runs for context surgery). */
+  /**
+   * The live conversation (borrowed). Editing it between runs (context
+   * surgery) changes what the next request sends, but in memory only: the
+   * session keeps what was persisted, so a reloaded session has none of the
+   * edits. The persisted route is the session's `replaceConversation`
+   * (coming with Sessions v2).
+   */
   get conversation(): Conversation {
     return this.#conversation;
   }
@@ -282,11 +303,14 @@ export class Agent {
   }
 
   /**
-   * Submits a user message and starts the loop.
+   * Submits a user message and starts a run: model requests and tool calls
+   * until a final answer, an abort or `maxTurns` requests. A failed run
+   * ends with a `run_error` event, then the stream's `next()` rejects.
    *
    * @param message The user's text, or text with images and metadata.
-   * @param options An abort signal.
+   * @param options An abort signal and a steering callback.
    * @returns The stream of events.
+   * @throws {Error} While another run or a compaction is in progress.
    */
   run(message: string | UserMessage, options: RunOptions = {}): Stream {
     this.#assertIdle("start a run");
@@ -297,8 +321,11 @@ export class Agent {
     options.signal?.addEventListener("abort", onAbort, { once: true });
     this.#running = channel;
     const user = typeof message === "string" ? { text: message } : message;
-    this.#loop(user, channel, abort.signal)
-      .then(() => channel.close(), (error) => channel.fail(error))
+    this.#loop(user, channel, abort.signal, options.steering)
+      .then(() => channel.close(), (error) => {
+        channel.push({ type: "run_error", error: runErrorSummary(error) });
+        channel.fail(error);
+      })
       .finally(() => {
         options.signal?.removeEventListener("abort", onAbort);
         this.#running = undefined;
@@ -306,16 +333,19 @@ export class Agent {
     return channel;
   }
 
-  async #loop(user: UserMessage, channel: EventChannel, signal: AbortSignal): Promise<void> {
-    const images = await this.#downsize(user.images ?? [], true);
-    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images];
-    await this.#persist([this.#conversation.addUserMessage(blocks, user.metadata)]);
+  async #loop(
+    user: UserMessage,
+    channel: EventChannel,
+    signal: AbortSignal,
+    steering: (() => UserMessage[]) | undefined,
+  ): Promise<void> {
+    channel.push({ type: "run_start", message: await this.#addUserMessage(user) });
     await this.#tools.loadSources();
     const maxTurns = this.#config.maxTurns ?? DEFAULT_MAX_TURNS;
     for (let requests = 1;; requests++) {
       channel.setState("streaming");
       await this.#compactIfNearWindow(channel, signal);
-      const message = await this.#respond(channel, signal);
+      const message = await this.#respond(channel, signal, requests);
       const calls = message.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
       const stopReason = message.stopReason ?? "end_turn";
       if (stopReason === "aborted" || calls.length === 0) {
@@ -325,7 +355,19 @@ export class Agent {
       await this.#dispatch(calls, channel, signal);
       if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
+      for (const steer of steering?.() ?? []) {
+        channel.push({ type: "steer_applied", message: await this.#addUserMessage(steer) });
+      }
     }
+  }
+
+  /** Adds a user message (images downsized; an unreadable one fails the run) and persists it. */
+  async #addUserMessage(user: UserMessage): Promise<Message> {
+    const images = await this.#downsize(user.images ?? [], true);
+    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images];
+    const message = this.#conversation.addUserMessage(blocks, user.metadata);
+    await this.#persist([message]);
+    return message;
   }
 
   #finish(channel: EventChannel, stopReason: StopReason, requests: number, limit: boolean): void {
@@ -333,12 +375,13 @@ export class Agent {
     channel.push({ type: "run_complete", stopReason, requests, turnLimitReached: limit });
   }
 
-  /** One model response, retried on retryable errors; added to the conversation and persisted. */
-  async #respond(channel: EventChannel, signal: AbortSignal): Promise<Message> {
+  /** One model request, retried on retryable errors; its reply is added to the conversation and persisted. */
+  async #respond(channel: EventChannel, signal: AbortSignal, request: number): Promise<Message> {
     let compactedForOverflow = false;
     for (let attempt = 1;; attempt++) {
       let streamed = false;
       try {
+        channel.push({ type: "message_start", request });
         const result = await this.#stream(channel, signal, () => (streamed = true));
         return await this.#commitAssistant(channel, result);
       } catch (error) {
@@ -417,10 +460,8 @@ export class Agent {
     const message = this.#conversation.addAssistantMessage(
       result.content.map((block) => this.#decodeBlock(block)),
       result.usage,
+      { stopReason: result.stopReason, ...this.#producer() },
     );
-    message.stopReason = result.stopReason;
-    message.api = this.#config.provider.api;
-    message.model = this.#config.provider.model;
     await this.#persist([message]);
     channel.push({
       type: "message_complete",
@@ -446,12 +487,14 @@ export class Agent {
     const message = this.#conversation.addAssistantMessage(
       content.map((block) => this.#decodeBlock(block)),
       error.partial?.usage ?? emptyUsage(),
+      { stopReason: "error", errorMessage: error.message, ...this.#producer() },
     );
-    message.stopReason = "error";
-    message.errorMessage = error.message;
-    message.api = this.#config.provider.api;
-    message.model = this.#config.provider.model;
     await this.#persist([message]);
+  }
+
+  /** The protocol and model an assistant message is stamped with (for cross-model hand-off). */
+  #producer(): { api: ApiName; model: string } {
+    return { api: this.#config.provider.api, model: this.#config.provider.model };
   }
 
   async #dispatch(
@@ -464,6 +507,8 @@ export class Agent {
         signal,
         hooks: this.#hooks,
         onStart: (final) => channel.push({ type: "tool_dispatch_start", call: final }),
+        onProgress: (final, partial) =>
+          channel.push({ type: "tool_progress", call: final, partial }),
       });
       const parts = await this.#downsize(result.parts);
       channel.push({
@@ -570,9 +615,11 @@ export class Agent {
       );
     }
     const summary = parts.join("\n\n");
-    const summaryMessage = this.#conversation.addCompactionSummary(summary, tokensBefore);
-    const block = summaryMessage.content[0];
-    if (block?.type === "compaction_summary") block.keptMessages = plan.keep.length;
+    const summaryMessage = this.#conversation.addCompactionSummary(
+      summary,
+      tokensBefore,
+      plan.keep.length,
+    );
     // Copies carry no usage: it was counted once on the original, and a stale
     // figure would make the context look as large as before compaction.
     const copies = plan.keep.map(({ usage: _spent, ...rest }) => structuredClone(rest));
@@ -627,11 +674,26 @@ export class Agent {
   }
 }
 
-function errorSummary(error: ProviderError): { kind: string; message: string; status?: number } {
-  const summary: { kind: string; message: string; status?: number } = {
+function errorSummary(
+  error: ProviderError,
+): { kind: ProviderErrorKind; message: string; status?: number } {
+  const summary: { kind: ProviderErrorKind; message: string; status?: number } = {
     kind: error.kind,
     message: error.message,
   };
   if (error.status !== undefined) summary.status = error.status;
   return summary;
+}
+
+/** What a failed run reports in its `run_error` event. */
+function runErrorSummary(error: unknown): RunErrorEvent["error"] {
+  if (error instanceof ProviderError) return errorSummary(error);
+  return { kind: runErrorKind(error), message: errorMessage(error) };
+}
+
+function runErrorKind(error: unknown): RunErrorKind {
+  if (error instanceof SessionStoreError) return "session";
+  if (error instanceof ImageError) return "image";
+  if (error instanceof ToolSourceError) return "tool_source";
+  return "other";
 }

@@ -1,5 +1,8 @@
+/** Every {@linkcode ApiStyle}, for validation and help text. */
+export const API_STYLES = ["anthropic-messages", "openai-chat"] as const;
+
 /** The wire protocol a provider speaks. */
-export type ApiStyle = "anthropic-messages" | "openai-chat";
+export type ApiStyle = typeof API_STYLES[number];
 
 /**
  * A wire protocol's name: a built-in {@linkcode ApiStyle}, or a protocol
@@ -19,14 +22,11 @@ export type ApiName =
   // The intersection keeps the literals from collapsing into `string`, so editors still complete them.
   | (string & Record<never, never>);
 
-/** How hard the model should think. `off` sends no reasoning parameters. */
-export type ReasoningLevel = "off" | "low" | "medium" | "high";
-
-/** Every {@linkcode ApiStyle}, for validation and help text. */
-export const API_STYLES: readonly ApiStyle[] = ["anthropic-messages", "openai-chat"];
-
 /** Every {@linkcode ReasoningLevel}, for validation and help text. */
-export const REASONING_LEVELS: readonly ReasoningLevel[] = ["off", "low", "medium", "high"];
+export const REASONING_LEVELS = ["off", "low", "medium", "high"] as const;
+
+/** How hard the model should think. `off` sends no reasoning parameters. */
+export type ReasoningLevel = typeof REASONING_LEVELS[number];
 
 /**
  * Quirks of OpenAI-compatible servers. Unset fields are detected from the

@@ -1,6 +1,25 @@
-import type { ContentBlock, SystemMode, ToolResultBlock } from "./content.ts";
+import type {
+  CompactionSummaryBlock,
+  ContentBlock,
+  SystemMode,
+  ToolResultBlock,
+} from "./content.ts";
 import type { Message } from "./message.ts";
 import { addUsage, emptyUsage, type Usage } from "./usage.ts";
+
+/**
+ * What an assistant message says about how it was produced, given when it
+ * is added so the message is complete from the start.
+ *
+ * @example
+ * ```ts
+ * import { type AssistantDetails, Conversation } from "@panto/lib";
+ * const details: AssistantDetails = { stopReason: "end_turn", api: "openai-chat", model: "m" };
+ * const message = new Conversation().addAssistantMessage([], undefined, details);
+ * console.assert(message.model === "m");
+ * ```
+ */
+export type AssistantDetails = Pick<Message, "stopReason" | "errorMessage" | "api" | "model">;
 
 /**
  * A single linear chain of messages, with builders for each kind and direct
@@ -56,10 +75,11 @@ export class Conversation {
    *
    * @param blocks The assistant's blocks.
    * @param usage Tokens the provider reported, if known.
+   * @param details Why it stopped, what failed, and which protocol and model produced it.
    * @returns The message added.
    */
-  addAssistantMessage(blocks: ContentBlock[], usage?: Usage): Message {
-    const message: Message = { role: "assistant", content: blocks, timestamp: now() };
+  addAssistantMessage(blocks: ContentBlock[], usage?: Usage, details?: AssistantDetails): Message {
+    const message: Message = { role: "assistant", content: blocks, timestamp: now(), ...details };
     if (usage) message.usage = usage;
     return this.#push(message);
   }
@@ -100,11 +120,13 @@ export class Conversation {
    *
    * @param summary The summary text.
    * @param tokensBefore Estimated tokens of the context it replaced.
+   * @param keptMessages How many copies of recent messages follow it.
    * @returns The message added.
    */
-  addCompactionSummary(summary: string, tokensBefore?: number): Message {
-    const block: ContentBlock = { type: "compaction_summary", summary };
+  addCompactionSummary(summary: string, tokensBefore?: number, keptMessages?: number): Message {
+    const block: CompactionSummaryBlock = { type: "compaction_summary", summary };
     if (tokensBefore !== undefined) block.tokensBefore = tokensBefore;
+    if (keptMessages !== undefined) block.keptMessages = keptMessages;
     return this.#push({ role: "user", content: [block], timestamp: now() });
   }
 

@@ -1,5 +1,6 @@
 import type { ContentBlock } from "./content.ts";
 import type { Usage } from "./usage.ts";
+import { errorMessage } from "./error_message.ts";
 
 /**
  * How a provider failure is classified. `rate_limit`, `overloaded`,
@@ -105,5 +106,36 @@ export class ToolRegistrationError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ToolRegistrationError";
+  }
+}
+
+/**
+ * A tool source could not list its tools; the run that asked fails with it.
+ * The source is asked again at the next run.
+ *
+ * @example
+ * ```ts
+ * import { ToolSourceError } from "@panto/lib";
+ * const error = new ToolSourceError("mcp", new Error("connection refused"));
+ * console.assert(error.message === 'Tool source "mcp" failed to list its tools: connection refused');
+ * ```
+ */
+export class ToolSourceError extends Error {
+  /** The source's name. */
+  readonly source: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param source The source's name.
+   * @param cause What its `tools()` threw.
+   */
+  constructor(source: string, cause: unknown) {
+    super(
+      `Tool source ${JSON.stringify(source)} failed to list its tools: ${errorMessage(cause)}`,
+      { cause },
+    );
+    this.name = "ToolSourceError";
+    this.source = source;
   }
 }

@@ -1,6 +1,31 @@
 import type { ContentBlock, ResultPart, ToolUseBlock } from "./content.ts";
+import type { ProviderErrorKind } from "./errors.ts";
 import type { Message, StopReason } from "./message.ts";
 import type { Usage } from "./usage.ts";
+
+/**
+ * The first event of a run: the user message, as added to the conversation
+ * and persisted. A run that fails before (an unreadable image, a store that
+ * cannot save) sends only {@linkcode RunErrorEvent}.
+ */
+export interface RunStartEvent {
+  /** Discriminator. */
+  type: "run_start";
+  /** The user message as added (images downsized). */
+  message: Message;
+}
+
+/**
+ * A model request begins: an assistant message is about to stream. Sent
+ * before every attempt, so a retried request sends it again (after its
+ * {@linkcode ProviderRetryEvent}).
+ */
+export interface MessageStartEvent {
+  /** Discriminator. */
+  type: "message_start";
+  /** Which model request of the run this is, from 1 (as counted by `run_complete.requests`). */
+  request: number;
+}
 
 /** The kind of a streamed content block. */
 export type BlockKind = "text" | "thinking" | "redacted_thinking" | "tool_use";
@@ -62,6 +87,20 @@ export interface ToolDispatchStartEvent {
   call: ToolUseBlock;
 }
 
+/**
+ * A running tool reported progress through `ToolContext.onUpdate`: one event
+ * per call of it. Progress reported after the tool finished or after an
+ * abort is dropped. The model never sees it; only the final result is sent.
+ */
+export interface ToolProgressEvent {
+  /** Discriminator. */
+  type: "tool_progress";
+  /** The call (as in `tool_dispatch_start`). */
+  call: ToolUseBlock;
+  /** What the tool reported so far (a text update arrives as one text part). */
+  partial: ResultPart[];
+}
+
 /** A tool call finished (or failed, or was refused for bad arguments). */
 export interface ToolDispatchCompleteEvent {
   /** Discriminator. */
@@ -74,7 +113,7 @@ export interface ToolDispatchCompleteEvent {
   isError: boolean;
 }
 
-/** A provider request failed with a retryable error; the agent waits and tries again. */
+/** A model request failed with a retryable error; the agent waits and tries again. */
 export interface ProviderRetryEvent {
   /** Discriminator. */
   type: "provider_retry";
@@ -83,7 +122,7 @@ export interface ProviderRetryEvent {
   /** How long the agent waits before retrying. */
   delayMs: number;
   /** What went wrong (no key material). */
-  error: { kind: string; message: string; status?: number };
+  error: { kind: ProviderErrorKind; message: string; status?: number };
   /** True when blocks of the failed attempt were already streamed: consumers drop them. */
   discardedPartial: boolean;
 }
@@ -100,7 +139,19 @@ export interface CompactionEvent {
   reason: "manual" | "threshold" | "overflow";
 }
 
-/** The run finished: the model gave a final answer, hit the turn limit, or was aborted. */
+/**
+ * User messages from `RunOptions.steering` were added to the conversation
+ * (and persisted) after a batch of tool results, before the next model
+ * request: one event per message, in order.
+ */
+export interface SteerAppliedEvent {
+  /** Discriminator. */
+  type: "steer_applied";
+  /** The user message as added (images downsized). */
+  message: Message;
+}
+
+/** The run finished: the model gave a final answer, hit the request limit, or was aborted. */
 export interface RunCompleteEvent {
   /** Discriminator. */
   type: "run_complete";
@@ -108,12 +159,37 @@ export interface RunCompleteEvent {
   stopReason: StopReason;
   /** How many model requests the run made. */
   requests: number;
-  /** True when the run stopped because of `maxTurns`. */
+  /** True when the run stopped because it made `maxTurns` model requests. */
   turnLimitReached: boolean;
 }
 
 /**
- * Everything an agent run reports, in order.
+ * Why a run failed: a provider's classification, or `session` (the store
+ * could not save), `image` (the user's image could not be read),
+ * `tool_source` (a tool source could not list its tools), `other`
+ * (anything else, e.g. a steering callback that threw).
+ */
+export type RunErrorKind = ProviderErrorKind | "session" | "image" | "tool_source" | "other";
+
+/**
+ * The run failed. This is its last event; the stream's `next()` then
+ * rejects with the error itself, so a consumer that only reads events still
+ * sees why.
+ */
+export interface RunErrorEvent {
+  /** Discriminator. */
+  type: "run_error";
+  /** What went wrong (no key material); `status` is the HTTP status of a provider failure. */
+  error: { kind: RunErrorKind; message: string; status?: number };
+}
+
+/**
+ * Everything a run (one `Agent.run`) reports, in order: `run_start`; for
+ * each model request `message_start`, the block events and
+ * `message_complete`; for each tool call `tool_dispatch_start`, any
+ * `tool_progress` and `tool_dispatch_complete`; `steer_applied` before the
+ * next request; `provider_retry` and `compaction` when they happen; and
+ * last `run_complete`, or `run_error` when the run failed.
  *
  * @example Print streamed text
  * ```ts
@@ -125,12 +201,17 @@ export interface RunCompleteEvent {
  * ```
  */
 export type AgentEvent =
+  | RunStartEvent
+  | MessageStartEvent
   | BlockStartEvent
   | ContentDeltaEvent
   | BlockCompleteEvent
   | MessageCompleteEvent
   | ToolDispatchStartEvent
+  | ToolProgressEvent
   | ToolDispatchCompleteEvent
   | ProviderRetryEvent
   | CompactionEvent
-  | RunCompleteEvent;
+  | SteerAppliedEvent
+  | RunCompleteEvent
+  | RunErrorEvent;

@@ -3,24 +3,47 @@ import type { ContentBlock } from "./content.ts";
 import type { Usage } from "./usage.ts";
 
 /**
+ * Every {@linkcode Role}, for validation.
+ *
+ * @example
+ * ```ts
+ * import { ROLES } from "@panto/lib";
+ * console.assert(ROLES.includes("tool"));
+ * ```
+ */
+export const ROLES = ["system", "user", "assistant", "tool"] as const;
+
+/**
  * Who a message is from. Tool results travel in `tool` messages; system
  * prompt entries in `system` messages.
  */
-export type Role = "system" | "user" | "assistant" | "tool";
+export type Role = typeof ROLES[number];
+
+/**
+ * Every {@linkcode StopReason}, for validation.
+ *
+ * @example
+ * ```ts
+ * import { STOP_REASONS } from "@panto/lib";
+ * console.assert(STOP_REASONS.includes("aborted"));
+ * ```
+ */
+export const STOP_REASONS = [
+  "end_turn",
+  "tool_use",
+  "max_tokens",
+  "stop_sequence",
+  "refusal",
+  "pause_turn",
+  "aborted",
+  "error",
+] as const;
 
 /**
  * Why an assistant message ended. `aborted` and `error` mark partial
  * messages kept after a cancelled or failed turn.
  */
-export type StopReason =
-  | "end_turn"
-  | "tool_use"
-  | "max_tokens"
-  | "stop_sequence"
-  | "refusal"
-  | "pause_turn"
-  | "aborted"
-  | "error";
+export type StopReason = typeof STOP_REASONS[number];
 
 /**
  * One entry of a {@linkcode Conversation}.

@@ -15,8 +15,8 @@
 export * from "./usage.ts";
 export type * from "./content.ts";
 export type { Message, Role, StopReason } from "./message.ts";
-export { messageText } from "./message.ts";
-export { Conversation } from "./conversation.ts";
+export { messageText, ROLES, STOP_REASONS } from "./message.ts";
+export { type AssistantDetails, Conversation } from "./conversation.ts";
 export * from "./config.ts";
 export type * from "./events.ts";
 export * from "./errors.ts";

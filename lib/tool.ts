@@ -18,7 +18,12 @@ export type JsonSchema = Record<string, unknown>;
  * ```
  */
 export interface ToolDecl {
-  /** Name: 1–64 characters of `[A-Za-z0-9_-]`. */
+  /**
+   * Name: 1–128 characters, without whitespace or control characters
+   * (registration throws a `ToolRegistrationError` otherwise). Names of 1–64
+   * characters of `[A-Za-z0-9_-]` are sent as they are; others are encoded
+   * for the wire (e.g. `mcp.read` → `mcp_read`) and decoded back.
+   */
   name: string;
   /** What the tool does, for the model. */
   description: string;
@@ -28,10 +33,18 @@ export interface ToolDecl {
 
 /** Passed to {@linkcode Tool.execute}. */
 export interface ToolContext {
-  /** Aborted when the turn is cancelled; long-running tools must stop. */
+  /** Aborted when the run is cancelled; long-running tools must stop. */
   signal: AbortSignal;
   /** The id of the call being answered. */
   callId: string;
+  /**
+   * Reports progress while the tool runs (e.g. output so far): each call
+   * emits one `tool_progress` event with what it is given (text becomes one
+   * text part). Calls after the tool returned or after an abort are
+   * dropped. The model sees only the final result. The agent always passes
+   * it; it is optional so a tool can be called directly, as in tests.
+   */
+  onUpdate?: (partial: ResultPart[] | string) => void;
 }
 
 /**
@@ -64,8 +77,10 @@ export interface Tool {
 }
 
 /**
- * A provider of many tools (e.g. an MCP server), asked for its tools at the
- * start of each run.
+ * A provider of many tools (e.g. an MCP server). A registered source is
+ * asked for its tools once, at the start of the next run (after the user
+ * message is added); its tools then stay registered. A source that fails
+ * to list is asked again at the start of the following run.
  *
  * @example A static source
  * ```ts
@@ -77,7 +92,7 @@ export interface Tool {
 export interface ToolSource {
   /** A name for error messages. */
   name: string;
-  /** The tools this source offers now. */
+  /** The tools this source offers (asked once, when a run first loads the source). */
   tools(): readonly Tool[] | Promise<readonly Tool[]>;
 }
 
@@ -115,7 +130,7 @@ export interface BeforeToolCallContext {
   call: ToolCall;
   /** The declaration of the tool about to run. */
   tool: ToolDecl;
-  /** Aborted when the turn is cancelled; an approval prompt should close. */
+  /** Aborted when the run is cancelled; an approval prompt should close. */
   signal: AbortSignal;
 }
 
@@ -167,7 +182,7 @@ export interface AfterToolCallContext {
   tool: ToolDecl;
   /** What the tool produced. */
   result: ToolCallResult;
-  /** Aborted when the turn is cancelled. */
+  /** Aborted when the run is cancelled. */
   signal: AbortSignal;
 }
 

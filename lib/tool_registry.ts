@@ -1,7 +1,7 @@
 import { Validator } from "@cfworker/json-schema";
-import type { ToolUseBlock } from "./content.ts";
+import type { ResultPart, ToolUseBlock } from "./content.ts";
 import { errorMessage } from "./error_message.ts";
-import { ToolRegistrationError } from "./errors.ts";
+import { ToolRegistrationError, ToolSourceError } from "./errors.ts";
 import type {
   BeforeToolCallHook,
   Tool,
@@ -34,6 +34,8 @@ export interface ExecuteOptions {
   hooks: ToolHooks;
   /** Called once, with the final call, just before the tool runs or the call is refused. */
   onStart: (call: ToolUseBlock) => void;
+  /** Called for each progress report of the running tool (never after it returned or an abort). */
+  onProgress: (call: ToolUseBlock, partial: ResultPart[]) => void;
 }
 
 /** A call ready to run, or refused with its error result. */
@@ -105,12 +107,7 @@ export class ToolRegistry {
       try {
         tools = await source.tools();
       } catch (error) {
-        throw new Error(
-          `Tool source ${JSON.stringify(source.name)} failed to list its tools: ${
-            errorMessage(error)
-          }`,
-          { cause: error },
-        );
+        throw new ToolSourceError(source.name, error);
       }
       this.#sources.shift();
       for (const tool of tools) this.register(tool);
@@ -173,7 +170,7 @@ export class ToolRegistry {
     const prepared = await this.#prepare(call, options);
     options.onStart(prepared.call);
     if (prepared.refused) return { call: prepared.call, result: prepared.refused };
-    const result = await this.#run(prepared.entry, prepared.call, options.signal);
+    const result = await this.#run(prepared.entry, prepared.call, options);
     return { call: prepared.call, result: await afterHook(prepared, result, options) };
   }
 
@@ -228,14 +225,27 @@ export class ToolRegistry {
   }
 
   /** Runs the tool itself; an abort already signalled skips it. */
-  async #run(entry: Entry, call: ToolUseBlock, signal: AbortSignal): Promise<ToolCallResult> {
-    if (signal.aborted) return errorOutcome(`${call.name} was not run: the turn was aborted`);
+  async #run(entry: Entry, call: ToolUseBlock, options: ExecuteOptions): Promise<ToolCallResult> {
+    const { signal } = options;
+    if (signal.aborted) return errorOutcome(`${call.name} was not run: the run was aborted`);
+    let running = true;
+    const onUpdate = (partial: ResultPart[] | string) => {
+      if (!running || signal.aborted) return;
+      options.onProgress(
+        call,
+        typeof partial === "string" ? [{ type: "text", text: partial }] : partial,
+      );
+    };
     try {
-      const running = Promise.resolve(entry.tool.execute(call.input, { signal, callId: call.id }));
-      return normalise(await untilAborted(running, signal));
+      const output = Promise.resolve(
+        entry.tool.execute(call.input, { signal, callId: call.id, onUpdate }),
+      );
+      return normalise(await untilAborted(output, signal));
     } catch (error) {
       if (signal.aborted) return errorOutcome(`${call.name} was aborted: ${errorMessage(error)}`);
       return errorOutcome(`${call.name} failed: ${errorMessage(error)}`);
+    } finally {
+      running = false;
     }
   }
 
@@ -289,7 +299,7 @@ export class ToolRegistry {
   }
 }
 
-/** Settles with `promise`, or rejects as soon as `signal` aborts: a tool that ignores the signal cannot hang the turn. */
+/** Settles with `promise`, or rejects as soon as `signal` aborts: a tool that ignores the signal cannot hang the run. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason ?? new DOMException("Aborted", "AbortError"));

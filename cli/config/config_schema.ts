@@ -123,7 +123,7 @@ const compatSchema = strictObject({
 });
 
 const providerSchema = strictObject({
-  api: z.enum(API_STYLES as [ApiStyle, ...ApiStyle[]]),
+  api: z.enum(API_STYLES),
   baseUrl: httpUrl.exactOptional(),
   apiKeyEnv: z.string().regex(ENV_NAME_PATTERN, {
     error:
@@ -152,7 +152,7 @@ const priceSchema = strictObject({
 const modelSchema = strictObject({
   provider: name("provider name"),
   model: z.string().min(1),
-  reasoning: z.enum(REASONING_LEVELS as [ReasoningLevel, ...ReasoningLevel[]]).exactOptional(),
+  reasoning: z.enum(REASONING_LEVELS).exactOptional(),
   contextWindow: positiveInt().exactOptional(),
   maxTokens: positiveInt().exactOptional(),
   price: priceSchema.exactOptional(),

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
 import { SessionCorruptError } from "./errors.ts";
 import {
+  decode,
   decodeMessage,
   decodeUsage,
   decodeWire,
@@ -13,16 +15,18 @@ import type { PersistentMessage, WireIdentity } from "./types.ts";
 /** The JSONL format version this code writes and reads. */
 export const JSONL_FORMAT_VERSION = 1;
 
+const headerSchema = z.looseObject({
+  type: z.literal("session"),
+  version: z.number(),
+  id: z.string(),
+  created: z.string(),
+  cwd: z.string().exactOptional(),
+  metadata: z.string().exactOptional(),
+  name: z.string().exactOptional(),
+});
+
 /** The first line of a session file. */
-export interface SessionHeader {
-  type: "session";
-  version: number;
-  id: string;
-  created: string;
-  cwd?: string;
-  metadata?: string;
-  name?: string;
-}
+export type SessionHeader = z.output<typeof headerSchema>;
 
 /** A message line, decoded. */
 export interface MessageEntry {
@@ -203,8 +207,8 @@ function readHeader(value: unknown, path: string): SessionHeader {
   if (!isRecord(value) || value.type !== "session") {
     throw new Error("line 1 is not a session header");
   }
-  if (typeof value.version !== "number") throw new Error("header version: expected a number");
-  if (value.version > JSONL_FORMAT_VERSION) {
+  // The version first: a newer file may have changed any other field.
+  if (typeof value.version === "number" && value.version > JSONL_FORMAT_VERSION) {
     throw new SessionCorruptError(
       path,
       1,
@@ -212,22 +216,7 @@ function readHeader(value: unknown, path: string): SessionHeader {
       "upgrade panto to read it",
     );
   }
-  if (typeof value.id !== "string" || typeof value.created !== "string") {
-    throw new Error("header id and created: expected strings");
-  }
-  const header: SessionHeader = {
-    type: "session",
-    version: value.version,
-    id: value.id,
-    created: value.created,
-  };
-  for (const key of ["cwd", "metadata", "name"] as const) {
-    const field = value[key];
-    if (field === undefined) continue;
-    if (typeof field !== "string") throw new Error(`header ${key}: expected a string`);
-    header[key] = field;
-  }
-  return header;
+  return decode(headerSchema, value, "header");
 }
 
 function isEntry(value: unknown): boolean {

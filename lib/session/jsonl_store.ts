@@ -23,6 +23,7 @@ import {
 } from "./jsonl_format.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
+import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import {
   draftSession,
@@ -85,21 +86,7 @@ const sidecarSchema = z.object({
   version: z.literal(SIDECAR_VERSION),
   size: z.number(),
   mtimeMs: z.number(),
-  info: z.object({
-    id: z.string(),
-    name: z.string().exactOptional(),
-    created: z.string(),
-    modified: z.string(),
-    messageCount: z.number(),
-    lastUserMessage: z.string(),
-    wire: z.object({
-      apiStyle: z.string().min(1),
-      baseUrl: z.string(),
-      model: z.string(),
-      reasoning: z.enum(["off", "low", "medium", "high"]),
-    }).exactOptional(),
-    cwd: z.string().exactOptional(),
-  }),
+  info: sessionInfoSchema,
 });
 
 /**

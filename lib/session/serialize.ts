@@ -1,81 +1,12 @@
-import { z } from "zod";
-import type { ContentBlock, ResultPart } from "../content.ts";
+import type { z } from "zod";
 import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
+import { messageSchema, usageSchema, wireSchema } from "./schemas.ts";
 import type { WireIdentity } from "./types.ts";
 
 // Stored records are validated on the way back in: a record that parses as
 // JSON but has the wrong shape is corrupt, and stores fail closed on it.
-
-const textBlock = z.object({ type: z.literal("text"), text: z.string() });
-const imageBlock = z.object({ type: z.literal("image"), mediaType: z.string(), data: z.string() });
-
-const resultPart: z.ZodType<ResultPart> = z.discriminatedUnion("type", [textBlock, imageBlock]);
-
-const contentBlock: z.ZodType<ContentBlock> = z.discriminatedUnion("type", [
-  textBlock,
-  imageBlock,
-  z.object({
-    type: z.literal("thinking"),
-    thinking: z.string(),
-    signature: z.string().exactOptional(),
-  }),
-  z.object({ type: z.literal("redacted_thinking"), data: z.string() }),
-  z.object({
-    type: z.literal("tool_use"),
-    id: z.string(),
-    name: z.string(),
-    input: z.record(z.string(), z.unknown()),
-    invalidInput: z.string().exactOptional(),
-  }),
-  z.object({
-    type: z.literal("tool_result"),
-    toolUseId: z.string(),
-    toolName: z.string(),
-    content: z.array(resultPart),
-    isError: z.boolean(),
-  }),
-  z.object({ type: z.literal("system"), text: z.string(), mode: z.enum(["append", "replace"]) }),
-  z.object({
-    type: z.literal("compaction_summary"),
-    summary: z.string(),
-    tokensBefore: z.number().exactOptional(),
-  }),
-]);
-
-const usageSchema: z.ZodType<Usage> = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cacheReadTokens: z.number(),
-  cacheWriteTokens: z.number(),
-  reasoningTokens: z.number(),
-});
-
-const messageSchema: z.ZodType<Message> = z.object({
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  content: z.array(contentBlock),
-  timestamp: z.string(),
-  stopReason: z.enum([
-    "end_turn",
-    "tool_use",
-    "max_tokens",
-    "stop_sequence",
-    "refusal",
-    "pause_turn",
-    "aborted",
-    "error",
-  ]).exactOptional(),
-  errorMessage: z.string().exactOptional(),
-  usage: usageSchema.exactOptional(),
-  metadata: z.string().exactOptional(),
-});
-
-const wireSchema: z.ZodType<WireIdentity> = z.object({
-  apiStyle: z.string().min(1),
-  baseUrl: z.string(),
-  model: z.string(),
-  reasoning: z.enum(["off", "low", "medium", "high"]),
-});
+// Fields the schemas do not know are kept (see schemas.ts).
 
 /**
  * Validates a stored message.
@@ -108,7 +39,16 @@ export function decodeWire(value: unknown): WireIdentity {
   return decode(wireSchema, value, "wire");
 }
 
-function decode<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+/**
+ * Validates a stored record against its schema.
+ *
+ * @param schema The record's schema.
+ * @param value Parsed JSON.
+ * @param what The record's name, first in the error's field path.
+ * @returns The record, unknown fields kept.
+ * @throws {Error} Naming the first field that is wrong, as `what.field: problem`.
+ */
+export function decode<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

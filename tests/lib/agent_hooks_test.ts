@@ -275,7 +275,7 @@ hookTest("an abort while beforeToolCall waits ends the run as aborted", {}, asyn
   assert.equal(stream.state, "aborted");
   assert.ok(hookSignalAborted, "the hook's signal is the run's");
   assert.deepEqual(setup.runs, []);
-  assert.equal(firstText(complete!.result), "echo was not run: the turn was aborted");
+  assert.equal(firstText(complete!.result), "echo was not run: the run was aborted");
   assert.equal(setup.server.requests.length, 1, "no request after the abort");
 });
 

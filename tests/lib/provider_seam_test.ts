@@ -46,12 +46,15 @@ Deno.test("an injected provider runs a two-step tool turn offline, with events a
   const events = await drain(agent.run("say hi"));
 
   assert.deepEqual(events.map((e) => e.type), [
+    "run_start",
+    "message_start",
     "block_start",
     "content_delta",
     "block_complete",
     "message_complete",
     "tool_dispatch_start",
     "tool_dispatch_complete",
+    "message_start",
     "block_start",
     "content_delta",
     "block_complete",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   AmbiguousSessionIdError,
   InvalidSessionIdError,
@@ -15,6 +16,10 @@ import {
   user,
   WIRE,
 } from "./fixtures.ts";
+import { anyMessage } from "./message_arbitrary.ts";
+
+/** Sessions the round-trip property writes per store (each append is durable, so not free). */
+const PROPERTY_RUNS = 60;
 
 /** A fresh, empty store and a way to dispose of it. */
 export interface StoreHarness {
@@ -68,6 +73,18 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal(info.cwd, "/work/project");
     const resolved = await store.resolve(session.id);
     assert.deepStrictEqual((await resolved!.load()).messages, messages);
+  },
+
+  "load(append(messages)) deep-equals the messages, for any messages": async ({ store }) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(anyMessage, { minLength: 1, maxLength: 3 }), async (messages) => {
+        const session = store.create();
+        await store.appendMessages(session.id, persistent(...messages));
+        const loaded = await store.load(session.id);
+        assert.deepStrictEqual(loaded?.messages, messages);
+      }),
+      { numRuns: PROPERTY_RUNS },
+    );
   },
 
   "keeps usage given only on the entry": async ({ store }) => {

@@ -95,7 +95,13 @@ export function everyKindOfMessage(): Message[] {
       { type: "text", text: "I'll read it." },
       { type: "tool_use", id: "call_1", name: "read", input: { path: "a.txt", n: [1, 2.5, null] } },
       { type: "tool_use", id: "call_2", name: "read", input: {}, invalidInput: '{"path": "b.t' },
-    ], { usage: USAGE, stopReason: "tool_use", metadata: '{"turn":1}' }),
+    ], {
+      usage: USAGE,
+      stopReason: "tool_use",
+      api: PROVIDER.api,
+      model: PROVIDER.model,
+      metadata: '{"turn":1}',
+    }),
     message("tool", [
       {
         type: "tool_result",
@@ -120,12 +126,15 @@ export function everyKindOfMessage(): Message[] {
       type: "compaction_summary",
       summary: "We read a.txt.",
       tokensBefore: 1234,
+      keptMessages: 2,
     }]),
     message("user", [{ type: "compaction_summary", summary: "No token count." }]),
     message("assistant", [{ type: "text", text: "Partial" }], {
       stopReason: "aborted",
       errorMessage: "cancelled by the user",
       usage: USAGE,
+      api: "my-gateway",
+      model: "gateway-model",
     }),
   ];
 }
