@@ -99,7 +99,7 @@ export function estimateContextTokens(messages: readonly Message[]): number {
 export interface CompactionPlan {
   /** Older messages the summary replaces. */
   summarise: Message[];
-  /** The start of a turn too large to keep whole: summarised on its own. */
+  /** The start of the latest run (a user message and all that followed), too large to keep whole: summarised on its own. */
   turnPrefix: Message[];
   /** Recent messages kept verbatim. */
   keep: Message[];
@@ -109,8 +109,8 @@ export interface CompactionPlan {
  * Splits the wire context into a part to summarise and a recent part to
  * keep within `keepRecentTokens`. A cut never falls between a tool call and
  * its result (the kept part never starts with a tool message). When even the
- * latest turn does not fit, the cut falls inside it and the turn's start is
- * summarised separately.
+ * latest run (its user message and all that followed) does not fit, the
+ * cut falls inside it and the run's start is summarised separately.
  *
  * @param messages The conversation's messages.
  * @param keepRecentTokens Budget for the kept part.
@@ -132,7 +132,7 @@ export function planCompaction(
   if (cut === context.length) cut = lastValidCut(context);
   if (cut <= 0) return null;
   // A cut inside an earlier exchange moves forward to the next user message;
-  // only the latest turn, when too large to keep whole, is split.
+  // only the latest run, when too large to keep whole, is split.
   const nextUser = context.findIndex((m, i) => i >= cut && m.role === "user");
   if (nextUser !== -1) cut = nextUser;
   const turnStart = lastUserIndex(context, cut);
@@ -215,7 +215,7 @@ export interface SummariseOptions {
   systemPrompt: string;
   /** Extra instructions from the user (e.g. "keep the API decisions"). */
   instructions: string | undefined;
-  /** What the transcript is: the older conversation or the start of the current turn. */
+  /** What the transcript is: the older conversation or the start of the current run. */
   kind: "history" | "turn_prefix";
   /** Aborts the request. */
   signal: AbortSignal;

@@ -128,7 +128,11 @@ export interface Config {
   compaction?: CompactionConfig;
   /** Run the tool calls of one message concurrently (results still in the model's order). Default false. */
   parallelTools?: boolean;
-  /** Most model requests in one `run`. Default 50. */
+  /**
+   * Most model requests in one run (one `Agent.run`). Default 50. Despite
+   * the name (kept for compatibility), it counts requests: a run with one
+   * tool call makes two.
+   */
   maxTurns?: number;
   /** Abort a response when the server sends nothing for this long (ms). Default 120000. */
   idleTimeoutMs?: number;

@@ -11,7 +11,7 @@ const PORTABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
  * compaction summary on, no system entries) made acceptable to the target
  * provider, so a session can switch models mid-way:
  *
- * - aborted and errored assistant turns are skipped (they may hold cut-off
+ * - aborted and errored assistant messages are skipped (they may hold cut-off
  *   tool calls and the target never saw them);
  * - thinking produced by another model becomes plain text (its signature
  *   would be rejected), redacted thinking from another model is dropped;

@@ -41,7 +41,7 @@ export const STOP_REASONS = [
 
 /**
  * Why an assistant message ended. `aborted` and `error` mark partial
- * messages kept after a cancelled or failed turn.
+ * messages kept after a cancelled or failed request.
  */
 export type StopReason = typeof STOP_REASONS[number];
 
