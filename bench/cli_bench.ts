@@ -1,6 +1,6 @@
 /**
- * panto beside pi (`@mariozechner/pi-coding-agent`, the version pinned in the
- * root deno.json) as whole programs, in the same run, against the same fake
+ * panto beside pi (`@mariozechner/pi-coding-agent`, the version pinned in
+ * `pi_coding_agent.ts`) as whole programs, in the same run, against the same fake
  * LLM server (`tests/support/fake_llm_server.ts`, Anthropic Messages protocol
  * on loopback):
  *
@@ -27,7 +27,7 @@
  * sessions as they do by default, run in the same empty working directory
  * with `TERM=xterm-256color COLORTERM=truecolor` on a 100×40 pane.
  *
- * Run: `deno run -A bench/cli_bench.ts`. Knobs (environment):
+ * Run: `deno run -A --lock=bench/bench.lock bench/cli_bench.ts`. Knobs (environment):
  * `BENCH_CLI_RUNS` (`--version` runs, 10), `BENCH_CLI_UI_RUNS` (5),
  * `BENCH_CLI_PRINT_RUNS` (5), `BENCH_CLI_STREAM_RUNS` (3),
  * `BENCH_CLI_HISTORY` (earlier messages, 300), `BENCH_CLI_ANSWER_LINES` (1000),

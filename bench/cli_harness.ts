@@ -88,18 +88,16 @@ async function denoDir(): Promise<string> {
   return JSON.parse(await run(Deno.execPath(), ["info", "--json"])).denoDir;
 }
 
-/** The pinned `npm:@mariozechner/pi-coding-agent@x.y.z` specifier. */
+/** The pinned `npm:@mariozechner/pi-coding-agent@x.y.z` specifier (from `pi_coding_agent.ts`). */
 async function piSpecifier(): Promise<string> {
-  const config = JSON.parse(await Deno.readTextFile(join(REPO, "deno.json")));
-  const spec: unknown = config.imports?.["@mariozechner/pi-coding-agent"];
-  if (typeof spec !== "string" || !/^npm:@mariozechner\/pi-coding-agent@\d/.test(spec)) {
-    throw new Error(
-      `deno.json imports must pin "@mariozechner/pi-coding-agent" to npm:…@x.y.z, got ${
-        JSON.stringify(spec)
-      }`,
-    );
+  const file = join(REPO, "bench/pi_coding_agent.ts");
+  const spec = (await Deno.readTextFile(file)).match(
+    /npm:@mariozechner\/pi-coding-agent@\d[\w.-]*/,
+  );
+  if (!spec) {
+    throw new Error(`${file} must re-export "npm:@mariozechner/pi-coding-agent@x.y.z"`);
   }
-  return spec;
+  return spec[0];
 }
 
 /** Other work on the machine skews every figure: the report says how busy it was. */

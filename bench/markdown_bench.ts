@@ -14,11 +14,11 @@
  *
  * @module
  */
-import { Markdown as PiMarkdown } from "@mariozechner/pi-tui";
-import type { MarkdownTheme } from "@mariozechner/pi-tui";
+import { Markdown as PiMarkdown } from "./pi_tui.ts";
+import type { MarkdownTheme } from "./pi_tui.ts";
+import { Thinking } from "../cli/interactive/components/thinking.ts";
 import { highlightCode } from "../tui/components/code_highlight.ts";
 import { Markdown } from "../tui/components/markdown.ts";
-import { Thinking } from "../tui/components/thinking.ts";
 import { createTheme } from "../tui/theme.ts";
 
 const LINES = Number(Deno.args[0] ?? 2000);

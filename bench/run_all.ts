@@ -1,10 +1,10 @@
 /**
  * Runs every `*_bench.ts` in this directory, one after another, each as its
- * own `deno run -A` subprocess (so no bench inherits another's caches or
+ * own `deno run -A --lock=bench/bench.lock` subprocess (so no bench inherits another's caches or
  * heap). Prints a header per bench, keeps going past failures, and exits 1
  * if any bench failed.
  *
- * Run: `deno task bench` (or `deno run -A bench/run_all.ts [NAME…]`, where
+ * Run: `deno task bench` (or `deno run -A --lock=bench/bench.lock bench/run_all.ts [NAME…]`, where
  * each NAME keeps only the benches whose file name contains it, e.g. `cli`).
  *
  * @module
@@ -29,7 +29,7 @@ async function benchFiles(filters: readonly string[]): Promise<string[]> {
 async function runBench(name: string): Promise<{ success: boolean; seconds: number }> {
   const start = performance.now();
   const status = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(BENCH_DIR, name)],
+    args: ["run", "-A", `--lock=${join(BENCH_DIR, "bench.lock")}`, join(BENCH_DIR, name)],
     cwd: dirname(BENCH_DIR),
     stdin: "null",
   }).spawn().status;

@@ -12,7 +12,7 @@ import {
   type SessionStore,
   SQLiteStore,
 } from "@panto/lib";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { SessionManager } from "./pi_coding_agent.ts";
 import { headerLine, messageLine } from "../lib/session/jsonl_format.ts";
 import { newSessionId } from "../lib/session/ids.ts";
 import { piAssistantMessage } from "./pi_messages.ts";

@@ -25,7 +25,7 @@ import {
   type MarkdownTheme as PiMarkdownTheme,
   type Terminal as PiTerminal,
   TUI as PiTUI,
-} from "@mariozechner/pi-tui";
+} from "./pi_tui.ts";
 import type { Component } from "../tui/component.ts";
 import { Markdown } from "../tui/components/markdown.ts";
 import { createTheme } from "../tui/theme.ts";

@@ -1,14 +1,12 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
 import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
-import { setupApp } from "./app_setup.ts";
-import { expandAttachments } from "./attachments.ts";
 import { runSessionsCommand } from "./commands/sessions.ts";
+import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
 import { runPrintMode } from "./print_mode.ts";
-import { loadExtensions } from "./load_extensions.ts";
 import { openStore, storeFailureAsUsage } from "./session_store.ts";
 import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 
@@ -43,8 +41,8 @@ async function printMode(args: ChatArgs): Promise<number> {
   if (!prompt) {
     throw new UsageError('No prompt: pass one as an argument (panto -p "…") or pipe it on stdin');
   }
-  const app = await setupApp(args);
-  for (const notice of app.notices) writeStderr(`panto: ${notice}\n`);
+  const controller = await SessionController.open(args);
+  for (const notice of controller.notices) writeStderr(`panto: ${notice}\n`);
   const abort = new AbortController();
   const stopListening = listenForInterrupts((signal) => {
     // A second signal while the first one's abort is saving: leave now.
@@ -52,7 +50,7 @@ async function printMode(args: ChatArgs): Promise<number> {
     abort.abort(signal);
   });
   try {
-    await loadExtensions(app, args, {
+    await controller.loadExtensions({
       mode: "print",
       uiEvents: undefined,
       notify: (text, level) =>
@@ -63,17 +61,16 @@ async function printMode(args: ChatArgs): Promise<number> {
         ),
       reservedCommands: [],
     });
-    const expanded = await expandAttachments(prompt, app.cwd);
     return await runPrintMode(
-      app.agent,
-      { text: expanded.text, images: expanded.images },
+      controller,
+      prompt,
       args.mode,
       { stdout: writeStdout, stderr: writeStderr },
       abort.signal,
     );
   } finally {
     stopListening();
-    await app.store.close();
+    await controller.close();
   }
 }
 
