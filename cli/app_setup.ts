@@ -1,5 +1,4 @@
 import {
-  Agent,
   type Conversation,
   modelsMatchingSession,
   type Session,
@@ -7,7 +6,6 @@ import {
   type Tool,
 } from "@panto/lib";
 import type { ChatArgs } from "./args.ts";
-import { agentConfig } from "./config/agent_config.ts";
 import { loadConfig, resolvePantoHome } from "./config/load_config.ts";
 import { modelChoices, type ModelSelection, resolveModel } from "./config/model_registry.ts";
 import type { PantoConfig } from "./config/panto_config.ts";
@@ -19,8 +17,12 @@ import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
 import { keyVariables } from "./tools/child_env.ts";
 
-/** Everything a chat or print run needs, wired together. */
-export interface App {
+/**
+ * What a session controller starts from: config, store, the session to
+ * open (with its stored conversation), the model, the built-in tools and
+ * the system prompt. No agent yet: the controller builds one per session.
+ */
+export interface Startup {
   /** The working directory. */
   cwd: string;
   /** panto's home directory. */
@@ -29,30 +31,28 @@ export interface App {
   config: PantoConfig;
   /** The session store (close it on exit). */
   store: SessionStore;
-  /** The agent, with its session and tools. */
-  agent: Agent;
+  /** The session to open. */
+  session: Session;
+  /** Its stored (or buffered) conversation. */
+  conversation: Conversation;
+  /** Whether an existing session was resumed. */
+  resumed: boolean;
   /** The model in use. */
   selection: ModelSelection;
   /** The built-in tools offered. */
   tools: Tool[];
-  /** Whether an existing session was resumed. */
-  resumed: boolean;
-  /** The system prompt the session was seeded or reconciled with. */
+  /** The system prompt every session is seeded or reconciled with. */
   systemPrompt: string;
-  /** Tools registered by extensions (re-registered when the agent is replaced). */
-  extraTools: Tool[];
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
   notices: string[];
   /** What to do with the project's untrusted extensions (as for its config). */
   untrustedProject: UntrustedProjectPolicy;
-  /** Slash commands of extensions, for help and completion. */
-  extensionCommands?: () => { name: string; description: string }[];
 }
 
 /** How to pick a session when `-r` is given without an id (interactive only). */
 export type SessionPicker = (store: SessionStore) => Promise<Session | null>;
 
-/** Options for {@linkcode setupApp}. */
+/** Options for {@linkcode loadStartup}. */
 export interface SetupOptions {
   /** Chooses a session for a bare `-r`. */
   pick?: SessionPicker;
@@ -70,13 +70,13 @@ export interface SetupOptions {
  * Loads config, opens the store (checking that it can be written), resolves
  * the session (`-c`, `-r`) and the model (flag, else the session's last
  * model when exactly one configured model matches it, else the default),
- * registers the built-in tools and seeds or reconciles the system prompt.
+ * and builds the built-in tools and the system prompt.
  *
  * @param args The parsed command line.
- * @param options A session picker and the known key actions.
- * @returns The wired app.
+ * @param options A session picker, the known key actions, directories.
+ * @returns What the controller starts from (close its store on failure).
  */
-export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Promise<App> {
+export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): Promise<Startup> {
   const cwd = options.cwd ?? Deno.cwd();
   const pantoHome = options.pantoHome ?? resolvePantoHome(readEnv, cwd);
   const untrustedProject = options.untrustedProject ??
@@ -92,13 +92,8 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
   const store = await openWritableStore(args, pantoHome);
   try {
     const { session, resumed } = await chooseSession(args, store, cwd, options.pick);
-    const conversation: Conversation = await session.load();
+    const conversation = await session.load();
     const selection = chooseModel(args, config, resumed ? session : undefined);
-    const agent = new Agent({
-      config: agentConfig(config, selection, args.maxTurns),
-      session,
-      conversation,
-    });
     const tools = selectTools(
       builtinTools({
         root: cwd,
@@ -109,7 +104,6 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
       }),
       args.noTools ? "none" : args.tools,
     );
-    for (const tool of tools) agent.registerTool(tool);
     const prompt = await buildSystemPrompt({
       cwd,
       pantoHome,
@@ -117,19 +111,17 @@ export async function setupApp(args: ChatArgs, options: SetupOptions = {}): Prom
       override: args.systemPrompt,
       append: args.appendSystemPrompt,
     });
-    // A new session is seeded; a resumed one records a changed prompt as a replace.
-    if (agent.conversation.systemPrompt() !== prompt.text) await agent.setSystemPrompt(prompt.text);
     return {
       cwd,
       pantoHome,
       config,
       store,
-      agent,
+      session,
+      conversation,
+      resumed,
       selection,
       tools,
-      resumed,
       systemPrompt: prompt.text,
-      extraTools: [],
       notices: [...config.notices, ...prompt.warnings],
       untrustedProject,
     };

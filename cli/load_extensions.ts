@@ -1,75 +1,87 @@
-import type { UiEvents } from "@panto/tui";
+import type { Message, Tool } from "@panto/lib";
+import type { UiEvents } from "./interactive/ui_events.ts";
 import type { ExtensionHost } from "./extensions/extension_host.ts";
-import type { App } from "./app_setup.ts";
 import type { ChatArgs } from "./args.ts";
+import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
 import type { NotifyLevel } from "./extensions/extension_api.ts";
 import { discoverExtensions } from "./extensions/discover.ts";
 import { settleExtensionTrust } from "./extensions/extension_trust.ts";
 import { VERSION } from "./version.ts";
 
-/** What the app lends extensions. */
+/** What a view lends extensions. */
 export interface ExtensionSurface {
   /** Interactive or print mode. */
   mode: "interactive" | "print";
-  /** The app's UI events (`undefined` in print mode: a private instance is made). */
+  /** The view's UI events (`undefined` without a terminal UI: a private instance is made). */
   uiEvents: UiEvents | undefined;
   /** Shows a message (transcript or stderr). */
   notify(text: string, level: NotifyLevel): void;
-  /** Submits a prompt as if typed (interactive only). */
+  /** Submits a prompt as if typed. */
   submit(text: string): void;
   /** Built-in slash commands extensions may not take. */
   reservedCommands: readonly string[];
 }
 
+/** What the session controller lends the extension loader. */
+export interface ExtensionTarget {
+  /** The working directory. */
+  cwd: string;
+  /** panto's home directory. */
+  pantoHome: string;
+  /** What to do with the project's untrusted extensions. */
+  untrustedProject: UntrustedProjectPolicy;
+  /** Registers a tool with the current agent and every later one. */
+  registerTool(tool: Tool): void;
+  /** The current conversation's messages. */
+  messages(): readonly Message[];
+}
+
 /**
  * Discovers and loads the extensions (`$PANTO_HOME/extensions`,
- * `.panto/extensions`, `-e`), registering their tools with the agent.
+ * `.panto/extensions`, `-e`), registering their tools through `target`.
  * A failing extension is reported and disabled; panto goes on. The
  * project's own extensions load only once trusted (see
  * `settleExtensionTrust`).
  *
- * @param app The wired app.
+ * @param target The session controller's side.
  * @param args The parsed command line.
- * @param surface What the app lends extensions.
+ * @param surface What the view lends extensions.
  * @returns The host, for commands and keys (`undefined` when there are no
  *   extensions: the extension machinery is then never loaded).
  */
 export async function loadExtensions(
-  app: App,
+  target: ExtensionTarget,
   args: ChatArgs,
   surface: ExtensionSurface,
 ): Promise<ExtensionHost | undefined> {
   const discovered = await discoverExtensions({
-    pantoHome: app.pantoHome,
-    cwd: app.cwd,
+    pantoHome: target.pantoHome,
+    cwd: target.cwd,
     extra: args.extensions,
     includeDefaults: !args.noExtensions,
   });
   const { paths, notice } = await settleExtensionTrust(
     discovered,
-    app.cwd,
-    app.pantoHome,
-    app.untrustedProject,
+    target.cwd,
+    target.pantoHome,
+    target.untrustedProject,
   );
   if (notice) surface.notify(notice, "warning");
   if (paths.length === 0) return undefined;
   const [{ ExtensionHost }, { UiEvents }] = await Promise.all([
     import("./extensions/extension_host.ts"),
-    import("@panto/tui"),
+    import("./interactive/ui_events.ts"),
   ]);
   const host = new ExtensionHost({
     version: VERSION,
-    cwd: app.cwd,
+    cwd: target.cwd,
     mode: surface.mode,
     uiEvents: surface.uiEvents ?? new UiEvents(),
-    registerTool: (tool) => {
-      app.agent.registerTool(tool);
-      app.extraTools.push(tool);
-    },
+    registerTool: (tool) => target.registerTool(tool),
     reservedCommands: surface.reservedCommands,
     context: () => ({
-      cwd: app.cwd,
-      getConversation: () => app.agent.conversation.messages,
+      cwd: target.cwd,
+      getConversation: () => target.messages(),
       notify: (text, level) => surface.notify(text, level ?? "info"),
       sendUserMessage: (text) => surface.submit(text),
     }),
@@ -82,7 +94,5 @@ export async function loadExtensions(
     if (host.handleUncaughtError(event.reason)) event.preventDefault();
   });
   await host.load(paths);
-  app.extensionCommands = () =>
-    [...host.commands()].map(([name, command]) => ({ name, description: command.description }));
   return host;
 }

@@ -1,10 +1,6 @@
-import {
-  type Agent,
-  type AgentEvent,
-  type Message,
-  messageText,
-  type UserMessage,
-} from "@panto/lib";
+import { type Message, messageText, type UserMessage } from "@panto/lib";
+import { CONTROLLER_EVENT_TYPES } from "./controller/controller_events.ts";
+import type { SessionController } from "./controller/session_controller.ts";
 import { turnFailureMessage } from "./error_message.ts";
 import { CliError } from "./errors.ts";
 import { BROKEN_PIPE_EXIT_CODE, interruptExitCode } from "./interrupt_signals.ts";
@@ -19,13 +15,13 @@ export interface PrintOutput {
 
 /**
  * Runs one prompt to completion (tools included) and writes the final answer
- * (`text`) or every event as one JSON line (`json`). When standard output
- * is closed by its reader (`panto -p … | head -1`), the run stops quietly
- * (what was answered is saved) and the exit code is that of a process
- * killed by SIGPIPE.
+ * (`text`) or every agent event as one JSON line (`json`). When standard
+ * output is closed by its reader (`panto -p … | head -1`), the run stops
+ * quietly (what was answered is saved) and the exit code is that of a
+ * process killed by SIGPIPE.
  *
- * @param agent The configured agent.
- * @param prompt The user's prompt (text and attached images).
+ * @param controller The session controller.
+ * @param prompt The user's prompt (`@path` words attach files).
  * @param mode Output format.
  * @param output Where to write.
  * @param signal Aborts the run (ctrl+c, SIGTERM, SIGHUP); its reason, a
@@ -33,36 +29,57 @@ export interface PrintOutput {
  * @returns The exit code.
  */
 export async function runPrintMode(
-  agent: Agent,
-  prompt: UserMessage,
+  controller: SessionController,
+  prompt: string | UserMessage,
   mode: "text" | "json",
   output: PrintOutput,
   signal: AbortSignal,
 ): Promise<number> {
-  const stream = agent.run(prompt, { signal });
-  const stdout = new ClosableOutput(output.stdout, () => stream.cancel());
+  const stdout = new ClosableOutput(output.stdout, () => controller.abort());
   let last: Message | undefined;
-  try {
-    for await (const event of stream) {
-      if (mode === "json") stdout.write(JSON.stringify(event) + "\n");
-      if (event.type === "message_complete") last = event.message;
-      reportProgress(event, output);
+  const unsubscribe = controller.subscribe((event) => {
+    // (Attached files need no mention in a script's output.)
+    if (event.type === "notice" && event.level !== "info") {
+      output.stderr(`panto: ${event.level}: ${event.text}\n`);
     }
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    if (event.type === "run_complete" && event.turnLimitReached) {
+      output.stderr(
+        `panto: stopped after ${event.requests} model requests (turn limit); raise it with --max-turns\n`,
+      );
+    }
+    if (event.type === "provider_retry") {
+      output.stderr(
+        `panto: ${event.error.message}; retrying in ${
+          Math.round(event.delayMs / 100) / 10
+        }s (attempt ${event.attempt})\n`,
+      );
+    }
+    // The JSON lines are the agent's events (the controller's own are for interactive views).
+    if (CONTROLLER_EVENT_TYPES.has(event.type)) return;
+    if (mode === "json") stdout.write(JSON.stringify(event) + "\n");
+    if (event.type === "message_complete") last = event.message;
+  });
+  const outcome = await controller.prompt(prompt, { signal }).finally(unsubscribe);
+  if (outcome.status === "failed") {
+    const message = errorText(outcome.cause);
     if (mode === "json") stdout.write(JSON.stringify({ type: "error", message }) + "\n");
-    throw new CliError(turnFailureMessage("The request failed", error));
+    if (outcome.cause instanceof CliError) throw outcome.cause;
+    throw new CliError(turnFailureMessage("The request failed", outcome.cause));
   }
   if (mode === "text" && last) {
     const text = messageText(last);
     if (text) stdout.write(text.endsWith("\n") ? text : text + "\n");
   }
   if (stdout.closed) return BROKEN_PIPE_EXIT_CODE;
-  if (stream.state === "aborted") {
+  if (outcome.status === "aborted") {
     output.stderr("panto: aborted\n");
     return interruptExitCode(signal.reason);
   }
   return 0;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -88,20 +105,5 @@ class ClosableOutput {
       this.closed = true;
       this.#onClosed();
     }
-  }
-}
-
-/** Retries and tool failures go to stderr so a user sees why print mode is slow or odd. */
-function reportProgress(event: AgentEvent, output: PrintOutput): void {
-  if (event.type === "provider_retry") {
-    output.stderr(
-      `panto: ${event.error.message}; retrying in ${
-        Math.round(event.delayMs / 100) / 10
-      }s (attempt ${event.attempt})\n`,
-    );
-  } else if (event.type === "run_complete" && event.turnLimitReached) {
-    output.stderr(
-      `panto: stopped after ${event.requests} model requests (turn limit); raise it with --max-turns\n`,
-    );
   }
 }

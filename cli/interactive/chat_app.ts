@@ -1,19 +1,8 @@
-import {
-  Agent,
-  type AgentEvent,
-  estimateContextTokens,
-  messageText,
-  Pricing,
-  PricingRegistry,
-  ProviderError,
-  type ReasoningLevel,
-  type Session,
-} from "@panto/lib";
+import { type Agent, estimateContextTokens, messageText } from "@panto/lib";
 import {
   type Component,
   Container,
   Editor,
-  Footer,
   Loader,
   sanitizeTerminalText,
   type SelectItem,
@@ -22,31 +11,27 @@ import {
   Text,
   type Theme,
   type TUI,
-  UI_EVENTS,
-  UiEvents,
-  Welcome,
 } from "@panto/tui";
-import type { App } from "../app_setup.ts";
-import { expandAttachments } from "../attachments.ts";
-import { agentConfig } from "../config/agent_config.ts";
-import { resolveModel } from "../config/model_registry.ts";
+import { Footer } from "./components/footer.ts";
+import { Welcome } from "./components/welcome.ts";
+import { UI_EVENTS, UiEvents } from "./ui_events.ts";
+import type { ControllerEvent } from "../controller/controller_events.ts";
+import type { SessionController } from "../controller/session_controller.ts";
 import { VERSION } from "../version.ts";
 import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
-import { runShellCommand } from "./shell_command.ts";
-import { keyVariables } from "../tools/child_env.ts";
-import { type SlashCommand, slashCommands } from "./slash_commands.ts";
+import { type CommandContext, type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
-import { errorMessage, turnFailureMessage } from "../error_message.ts";
+import { errorMessage } from "../error_message.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
 
 /** Options for {@linkcode ChatApp}. */
 export interface ChatAppOptions {
-  /** The wired app (config, store, agent). */
-  app: App;
+  /** The session controller the chat is a view of. */
+  controller: SessionController;
   /** The running engine. */
   tui: TUI;
   /** Colours. */
@@ -56,13 +41,14 @@ export interface ChatAppOptions {
 }
 
 /**
- * The interactive chat: transcript, loader, editor and footer on a
- * {@linkcode TUI}; routes the agent's events to components; slash
- * commands, `!shell`, queued prompts, abort and quit keys.
+ * The interactive chat, a view over a {@linkcode SessionController}:
+ * transcript, loader, editor and footer on a {@linkcode TUI}. It draws the
+ * controller's events and turns keys and typed lines into its commands
+ * (prompts, follow-ups while busy, slash commands, `!shell`, abort, quit).
  */
-export class ChatApp {
-  /** The wired app; its `agent` is replaced by /new and /resume. */
-  readonly app: App;
+export class ChatApp implements CommandContext {
+  /** The session controller. */
+  readonly controller: SessionController;
   /** The engine the chat draws on. */
   readonly tui: TUI;
   /** Colours. */
@@ -75,33 +61,23 @@ export class ChatApp {
   readonly editor: Editor;
   /** The built-in slash commands, by name. */
   readonly commands: Map<string, SlashCommand>;
-  /** Extension commands, consulted after the built-ins. */
-  extensionCommand: ((name: string, args: string) => Promise<boolean>) | undefined;
-  /** Extension keys, consulted before the app's. */
-  extensionKey: ((data: string) => boolean) | undefined;
   #view: TranscriptView;
+  #renderer: TurnRenderer | undefined;
   #status = new Container();
   #footer: Footer;
   #loader: Loader | undefined;
-  #running: { cancel(): void } | undefined;
-  #queue: string[] = [];
-  /** Turns, shell commands and compactions not yet finished (a quit waits for them). */
-  #work = new Set<Promise<void>>();
-  #pendingShell: string[] = [];
-  #pendingName: string | undefined;
   #lastCtrlC = 0;
   readonly #onQuit: () => void;
-  readonly #defaultPrices = PricingRegistry.withDefaults();
   readonly #branch: string | undefined;
 
   /**
-   * Puts the transcript, status line, editor and footer on the engine and
-   * takes its input.
+   * Puts the transcript, status line, editor and footer on the engine,
+   * takes its input and draws the controller's events.
    *
-   * @param options The app, engine, theme and quit callback.
+   * @param options The controller, engine, theme and quit callback.
    */
   constructor(options: ChatAppOptions) {
-    this.app = options.app;
+    this.controller = options.controller;
     this.tui = options.tui;
     this.theme = options.theme;
     this.#onQuit = options.onQuit;
@@ -117,27 +93,28 @@ export class ChatApp {
       keybindings: this.tui.keybindings,
       requestRender: () => this.tui.requestRender(),
       onSubmit: (text) => this.submit(text),
-      autocomplete: new ChatAutocomplete(this.app.cwd, () => this.#commandNames()),
+      autocomplete: new ChatAutocomplete(this.controller.cwd, () => this.#commandNames()),
       onError: (error) => this.notify(errorMessage(error), "error"),
     });
     this.#footer = new Footer({}, this.theme);
-    this.#branch = gitBranch(this.app.cwd);
+    this.#branch = gitBranch(this.controller.cwd);
     this.tui.addChild(this.transcript);
     this.tui.addChild(this.#status);
     this.tui.addChild(this.editor);
     this.tui.addChild(this.#footer);
     this.tui.setFocus(this.editor);
     this.tui.onInput((data) => this.#handleKey(data));
+    this.controller.subscribe((event) => this.#onControllerEvent(event));
   }
 
   /** The current agent (replaced by /new and /resume). */
   get agent(): Agent {
-    return this.app.agent;
+    return this.controller.agent;
   }
 
-  /** Whether a turn is running. */
+  /** Whether a run, compaction or shell command is running. */
   get busy(): boolean {
-    return this.#running !== undefined;
+    return this.controller.busy;
   }
 
   /** Whether nothing runs; otherwise warns that `action` must wait. */
@@ -150,7 +127,7 @@ export class ChatApp {
   /** Shows the welcome and, when resumed, the stored conversation. */
   showStart(): void {
     this.#append(this.#welcome());
-    if (this.app.resumed) {
+    if (this.controller.resumed) {
       for (const component of this.#view.history(this.agent.conversation.messages)) {
         this.#append(component);
       }
@@ -159,7 +136,10 @@ export class ChatApp {
     this.#updateFooter();
   }
 
-  /** Handles a submitted line: a slash command, `!shell`, or a prompt (queued while busy). */
+  /**
+   * Handles a submitted line: a slash command, `!shell`, or a prompt
+   * (queued as a follow-up while something runs).
+   */
   submit(text: string): void {
     const trimmed = text.trim();
     if (!trimmed) return;
@@ -167,24 +147,25 @@ export class ChatApp {
       void this.#runCommand(trimmed);
       return;
     }
+    if (trimmed.startsWith("!")) {
+      if (this.ensureIdle("running a shell command")) void this.#shell(trimmed.slice(1).trim());
+      return;
+    }
     if (this.busy) {
-      this.#queue.push(trimmed);
+      this.controller.followUp(trimmed);
       this.notify(`Queued: ${oneLine(trimmed)}`, "info");
       return;
     }
-    if (trimmed.startsWith("!")) {
-      void this.#track(this.#shell(trimmed.slice(1).trim()));
-      return;
-    }
-    void this.#track(this.#turn(trimmed));
+    this.controller.prompt(trimmed).catch((error) => this.notify(errorMessage(error), "error"));
   }
 
   /**
-   * Resolves once no turn, shell command or compaction is left running
-   * (after a quit, an interrupted turn still saves its partial answer).
+   * Resolves once no run, shell command or compaction is left running and
+   * nothing is queued (after a quit, an interrupted run still saves its
+   * partial answer).
    */
-  async settled(): Promise<void> {
-    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  settled(): Promise<void> {
+    return this.controller.idle();
   }
 
   /**
@@ -220,85 +201,6 @@ export class ChatApp {
     });
   }
 
-  /** Switches to another session (resume) or a new one. */
-  async switchSession(session: Session, fresh: boolean): Promise<void> {
-    const conversation = await session.load();
-    // A name given before the first answer was meant for the session left behind.
-    this.#pendingName = undefined;
-    const agent = new Agent({ config: this.agent.config, session, conversation });
-    for (const tool of this.app.tools) agent.registerTool(tool);
-    for (const tool of this.app.extraTools) agent.registerTool(tool);
-    const systemPrompt = this.app.systemPrompt;
-    if (agent.conversation.systemPrompt() !== systemPrompt) {
-      await agent.setSystemPrompt(systemPrompt);
-    }
-    this.app.agent = agent;
-    this.transcript.clear();
-    // The old conversation stays in the terminal's history instead of being drawn over.
-    this.tui.keepScreenInHistory();
-    this.#view = new TranscriptView(this.uiEvents, this.theme, this.#view.showThinking);
-    this.#append(this.#welcome());
-    if (!fresh) {
-      for (const component of this.#view.history(conversation.messages)) this.#append(component);
-      this.notify(`Resumed session ${session.id}`, "info");
-    }
-    this.#updateFooter();
-  }
-
-  /** Switches the model (and keeps the reasoning level unless given). */
-  setModel(alias: string, reasoning?: ReasoningLevel): void {
-    const selection = resolveModel(this.app.config, alias, {
-      thinking: reasoning ?? this.agent.config.provider.reasoning,
-    });
-    this.app.selection = selection;
-    this.agent.setConfig(agentConfig(this.app.config, selection, this.agent.config.maxTurns));
-    this.#updateFooter();
-  }
-
-  /** Runs a compaction with the loader shown. */
-  async compact(instructions: string | undefined): Promise<void> {
-    if (!this.ensureIdle("compacting")) return;
-    await this.#track(this.#compact(instructions));
-  }
-
-  async #compact(instructions: string | undefined): Promise<void> {
-    const abort = new AbortController();
-    this.#startLoader("Compacting", { cancel: () => abort.abort() });
-    try {
-      const result = await this.agent.compact({
-        ...(instructions ? { instructions } : {}),
-        signal: abort.signal,
-      });
-      if (result) {
-        this.#append(
-          this.#view.compaction(result.summary, result.tokensBefore, result.tokensAfter),
-        );
-      } else {
-        this.notify("Nothing to compact yet.", "info");
-      }
-    } catch (error) {
-      this.notify(`Compaction failed: ${errorMessage(error)}`, "error");
-    } finally {
-      this.#stopLoader();
-      this.#updateFooter();
-    }
-    await this.#afterTurn();
-  }
-
-  /** Names the session now, or after its first answer when nothing is saved yet. */
-  async nameSession(name: string): Promise<void> {
-    if (!this.agent.session.persisted) {
-      this.#pendingName = name;
-      this.notify(
-        `The session will be named "${name}" once it is saved (after the first answer).`,
-        "info",
-      );
-      return;
-    }
-    await this.app.store.rename(this.agent.sessionId, name);
-    this.notify(`Session named "${name}".`, "info");
-  }
-
   /** Shows or hides thinking blocks. */
   toggleThinking(): void {
     this.#view.setShowThinking(!this.#view.showThinking);
@@ -318,17 +220,91 @@ export class ChatApp {
     return last ? messageText(last) : undefined;
   }
 
-  /** Quits: drops queued prompts and aborts a running turn (see {@linkcode ChatApp.settled}). */
+  /** Quits: drops queued prompts and aborts what runs (see {@linkcode ChatApp.settled}). */
   quit(): void {
-    this.#queue.length = 0;
-    this.#running?.cancel();
+    this.controller.takeQueue();
+    this.controller.abort();
     this.#onQuit();
+  }
+
+  #onControllerEvent(event: ControllerEvent): void {
+    switch (event.type) {
+      case "user_prompt":
+        this.#append(this.#view.user(event.text));
+        this.#startLoader("Working");
+        this.#renderer = new TurnRenderer(this.#view, {
+          append: (c) => this.#append(c),
+          remove: (c) => this.#remove(c),
+        }, (t, l) => this.notify(t, l));
+        return;
+      case "run_end":
+        this.#renderer = undefined;
+        this.#stopLoader();
+        if (event.status === "aborted") {
+          this.notify("Interrupted. The partial answer was kept.", "warning");
+        }
+        if (event.failure) this.notify(event.failure.message, "error");
+        return this.#updateFooter();
+      case "notice":
+        return this.notify(event.text, event.level);
+      case "session_changed":
+        return this.#showSession(event.reason);
+      case "model_changed":
+        return this.#updateFooter();
+      case "compaction_start":
+        return this.#startLoader("Compacting");
+      case "compaction_end":
+        this.#stopLoader();
+        if (event.failure !== undefined) {
+          this.notify(`Compaction failed: ${event.failure}`, "error");
+        } else if (event.result) {
+          const { summary, tokensBefore, tokensAfter } = event.result;
+          this.#append(this.#view.compaction(summary, tokensBefore, tokensAfter));
+        } else {
+          this.notify("Nothing to compact yet.", "info");
+        }
+        return this.#updateFooter();
+      case "session_named":
+        return this.notify(
+          event.pending
+            ? `The session will be named "${event.name}" once it is saved (after the first answer).`
+            : `Session named "${event.name}".`,
+          "info",
+        );
+      case "queue_update":
+        return;
+      default:
+        this.#renderer?.handle(event);
+        this.#onAgentEvent(event);
+        this.tui.requestRender();
+    }
+  }
+
+  /** Another session is current: its welcome (and, unless new, its history) on a fresh screen. */
+  #showSession(reason: "new" | "switch" | "fork"): void {
+    this.transcript.clear();
+    // The old conversation stays in the terminal's history instead of being drawn over.
+    this.tui.keepScreenInHistory();
+    this.#view = new TranscriptView(this.uiEvents, this.theme, this.#view.showThinking);
+    this.#append(this.#welcome());
+    if (reason !== "new") {
+      for (const component of this.#view.history(this.agent.conversation.messages)) {
+        this.#append(component);
+      }
+    }
+    const notice = reason === "new"
+      ? "New session."
+      : reason === "switch"
+      ? `Resumed session ${this.agent.sessionId}`
+      : `Forked into session ${this.agent.sessionId}`;
+    this.notify(notice, "info");
+    this.#updateFooter();
   }
 
   #handleKey(data: string): boolean {
     const keys = this.tui.keybindings;
-    if (keys.matches(data, "app.interrupt") && this.#running && !this.editor.showingSuggestions) {
-      this.#running.cancel();
+    if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
+      this.controller.abort();
       return true;
     }
     if (keys.matches(data, "app.clear")) {
@@ -349,7 +325,7 @@ export class ChatApp {
       return true;
     }
     // Extensions come after the keys that must always work (interrupt, clear, quit).
-    if (this.extensionKey?.(data)) {
+    if (this.controller.extensions?.handleKey(data)) {
       this.tui.requestRender(true);
       return true;
     }
@@ -364,51 +340,7 @@ export class ChatApp {
     return false;
   }
 
-  async #turn(text: string): Promise<void> {
-    const shell = this.#pendingShell.splice(0);
-    const prompt = shell.length ? `${shell.join("\n\n")}\n\n${text}` : text;
-    this.#append(this.#view.user(text));
-    // Busy from here on: a prompt submitted while files are attached is queued, not run alongside.
-    const abort = new AbortController();
-    this.#startLoader("Working", { cancel: () => abort.abort() });
-    try {
-      await this.#attachAndRun(prompt, abort.signal);
-    } finally {
-      this.#stopLoader();
-      this.#updateFooter();
-    }
-    await this.#afterTurn();
-  }
-
-  async #attachAndRun(prompt: string, signal: AbortSignal): Promise<void> {
-    let expanded;
-    try {
-      expanded = await expandAttachments(prompt, this.app.cwd);
-    } catch (error) {
-      return this.notify(`Could not attach a file: ${errorMessage(error)}`, "error");
-    }
-    if (expanded.files.length) this.notify(`Attached ${expanded.files.join(", ")}`, "info");
-    const sink = {
-      append: (c: Component) => this.#append(c),
-      remove: (c: Component) => this.#remove(c),
-    };
-    const renderer = new TurnRenderer(this.#view, sink, (t, l) => this.notify(t, l));
-    try {
-      const stream = this.agent.run({ text: expanded.text, images: expanded.images }, { signal });
-      for await (const event of stream) {
-        renderer.handle(event);
-        this.#onEvent(event);
-        this.tui.requestRender();
-      }
-      if (stream.state === "aborted") {
-        this.notify("Interrupted. The partial answer was kept.", "warning");
-      }
-    } catch (error) {
-      this.notify(failureText(error), "error");
-    }
-  }
-
-  #onEvent(event: AgentEvent): void {
+  #onAgentEvent(event: ControllerEvent): void {
     if (event.type === "message_complete") this.#updateFooter();
     if (event.type === "tool_dispatch_start") {
       this.#loader?.setMessage(`Running ${sanitizeTerminalText(event.call.name)}`);
@@ -416,16 +348,6 @@ export class ChatApp {
     if (event.type === "block_start") {
       this.#loader?.setMessage(event.kind === "thinking" ? "Thinking" : "Working");
     }
-  }
-
-  async #afterTurn(): Promise<void> {
-    if (this.#pendingName && this.agent.session.persisted) {
-      const name = this.#pendingName;
-      this.#pendingName = undefined;
-      await this.nameSession(name).catch((error) => this.notify(errorMessage(error), "error"));
-    }
-    const next = this.#queue.shift();
-    if (next !== undefined) this.submit(next);
   }
 
   async #shell(command: string): Promise<void> {
@@ -439,28 +361,18 @@ export class ChatApp {
     tool.setArgs({ command });
     tool.setStatus("running");
     this.#append(component);
-    const abort = new AbortController();
-    this.#startLoader(`Running ${command}`, { cancel: () => abort.abort() });
+    const shell = this.controller.runShell(command);
+    this.#startLoader(`Running ${command}`);
     try {
-      const result = await runShellCommand(
-        command,
-        this.app.cwd,
-        this.app.config.tools.bashTimeoutSeconds,
-        abort.signal,
-        keyVariables(this.app.config),
-      );
+      const result = await shell;
       tool.setResult(result.output, result.failed);
       tool.setStatus(result.failed ? "error" : "done");
-      this.#pendingShell.push(
-        `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
-      );
     } catch (error) {
       tool.setResult(errorMessage(error), true);
       tool.setStatus("error");
     } finally {
       this.#stopLoader();
     }
-    await this.#afterTurn();
   }
 
   async #runCommand(line: string): Promise<void> {
@@ -470,31 +382,21 @@ export class ChatApp {
     const command = this.commands.get(name);
     try {
       if (command) return await command.run(this, args);
-      if (await this.extensionCommand?.(name, args)) return;
+      if (await this.controller.extensions?.runCommand(name, args)) return;
       this.notify(`Unknown command /${name}. Type /help for the list.`, "warning");
     } catch (error) {
       this.notify(`/${name} failed: ${errorMessage(error)}`, "error");
     }
   }
 
-  /**
-   * Keeps `task` in {@linkcode ChatApp.settled}'s sight until it ends; a
-   * failure is shown, never left as an unhandled rejection.
-   */
-  #track(task: Promise<void>): Promise<void> {
-    const tracked = task.catch((error) => this.notify(errorMessage(error), "error"))
-      .finally(() => this.#work.delete(tracked));
-    this.#work.add(tracked);
-    return tracked;
-  }
-
   #commandNames(): { name: string; description: string }[] {
     return [...this.commands.entries()].map(([name, c]) => ({ name, description: c.description }))
-      .concat(this.app.extensionCommands?.() ?? []);
+      .concat(this.controller.extensionCommands());
   }
 
-  #startLoader(message: string, cancellable: { cancel(): void }): void {
-    this.#running = cancellable;
+  /** Shows the loader; esc aborts what the controller runs. */
+  #startLoader(message: string): void {
+    this.#loader?.stop();
     this.#loader = new Loader({
       theme: this.theme,
       message,
@@ -508,7 +410,6 @@ export class ChatApp {
   #stopLoader(): void {
     this.#loader?.stop();
     this.#loader = undefined;
-    this.#running = undefined;
     this.#status.clear();
     this.tui.requestRender();
   }
@@ -540,32 +441,29 @@ export class ChatApp {
   }
 
   #welcomeData() {
+    const provider = this.agent.config.provider;
     return {
       version: VERSION,
-      cwd: this.app.cwd,
-      model: `${this.app.selection.alias} (${this.agent.config.provider.model}${
-        this.agent.config.provider.reasoning === "off"
-          ? ""
-          : `, thinking ${this.agent.config.provider.reasoning}`
+      cwd: this.controller.cwd,
+      model: `${this.controller.model.alias} (${provider.model}${
+        provider.reasoning === "off" ? "" : `, thinking ${provider.reasoning}`
       })`,
       hint: "enter to send · shift+enter newline · esc interrupts · ctrl+o expands tools · /help",
     };
   }
 
   #updateFooter(): void {
-    const usage = this.agent.conversation.totalUsage();
+    const state = this.controller.state();
+    const usage = state.usage;
     const provider = this.agent.config.provider;
     const data: Parameters<Footer["update"]>[0] = {
-      cwd: this.app.cwd,
-      model: this.app.selection.alias,
+      cwd: this.controller.cwd,
+      model: state.model.alias,
       tokensIn: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
       tokensOut: usage.outputTokens,
     };
     if (this.#branch) data.branch = this.#branch;
-    // The model in use now: a configured price, else a known one.
-    const configured = this.app.selection.pricing;
-    const pricing = configured ? new Pricing(configured) : this.#defaultPrices.get(provider.model);
-    if (pricing) data.cost = pricing.cost(usage);
+    if (state.cost !== undefined) data.cost = state.cost;
     if (provider.contextWindow) {
       data.contextPercent = Math.round(
         100 * estimateContextTokens(this.agent.conversation.messages) / provider.contextWindow,
@@ -579,15 +477,4 @@ export class ChatApp {
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, " ");
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
-}
-
-function failureText(error: unknown): string {
-  if (error instanceof ProviderError) {
-    // (An auth error's message already says to check the key.)
-    const hint = error.kind === "context_overflow" ? " Try /compact." : "";
-    // Provider messages often end with a full stop already.
-    const message = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
-    return `The request failed (${error.kind}): ${message}${hint}`;
-  }
-  return turnFailureMessage("The turn failed", error);
 }

@@ -9,7 +9,6 @@ import {
   TUI,
 } from "@panto/tui";
 import type { ChatArgs } from "../args.ts";
-import { type App, setupApp } from "../app_setup.ts";
 import { applyKeybindings } from "../config/apply_keybindings.ts";
 import { confirmProjectTrustOnTerminal } from "../config/trust_prompt.ts";
 import { UsageError } from "../errors.ts";
@@ -18,7 +17,7 @@ import {
   type InterruptSignal,
   listenForInterrupts,
 } from "../interrupt_signals.ts";
-import { loadExtensions } from "../load_extensions.ts";
+import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
 import { sessionItems } from "./slash_commands.ts";
 
@@ -59,16 +58,17 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
   tui.start();
   const stopListening = listenForInterrupts((signal) => signals.handle(signal));
   try {
-    const app = await setupApp(args, {
+    const controller = await SessionController.open(args, {
       pick: (store) => pickSession(tui, theme, store),
       keybindingActions: Object.keys({ ...DEFAULT_KEYBINDINGS, ...APP_KEYBINDINGS }),
       untrustedProject,
     });
     try {
-      await chat(app, args, tui, keybindings, theme, signals);
+      await chat(controller, args, tui, keybindings, theme, signals);
     } finally {
+      // The interrupted run saves its partial answer (and shows that it did) before the UI goes.
+      await controller.close(QUIT_GRACE_MS);
       tui.stop();
-      await app.store.close();
     }
     return signals.exitCode;
   } finally {
@@ -109,47 +109,31 @@ class SignalQuit {
   }
 }
 
-/** Runs the chat until the user quits and the interrupted work has saved what it has. */
+/** Runs the chat until the user quits. */
 async function chat(
-  app: App,
+  controller: SessionController,
   args: ChatArgs,
   tui: TUI,
   keybindings: Keybindings,
   theme: Theme,
   signals: SignalQuit,
 ): Promise<void> {
-  applyKeybindings(keybindings, app.config);
+  applyKeybindings(keybindings, controller.config);
   const quit = Promise.withResolvers<void>();
-  const chatApp = new ChatApp({ app, tui, theme, onQuit: () => quit.resolve() });
+  const chatApp = new ChatApp({ controller, tui, theme, onQuit: () => quit.resolve() });
   signals.quit = () => chatApp.quit();
-  const host = await loadExtensions(app, args, {
+  await controller.loadExtensions({
     mode: "interactive",
     uiEvents: chatApp.uiEvents,
     notify: (text, level) => chatApp.notify(text, level),
     submit: (text) => chatApp.submit(text),
     reservedCommands: [...chatApp.commands.keys()],
   });
-  if (host) {
-    chatApp.extensionCommand = (name, commandArgs) => host.runCommand(name, commandArgs);
-    chatApp.extensionKey = (data) => host.handleKey(data);
-  }
   chatApp.showStart();
-  for (const notice of app.notices) chatApp.notify(notice, "warning");
+  for (const notice of controller.notices) chatApp.notify(notice, "warning");
   const initial = args.messages.join(" ").trim();
   if (initial) chatApp.submit(initial);
   await quit.promise;
-  await settledWithin(chatApp, QUIT_GRACE_MS);
-}
-
-/** Waits for the chat's running work to end, but no longer than `ms` (a quit must not hang). */
-async function settledWithin(chatApp: ChatApp, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race([chatApp.settled(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A session picker shown before the chat exists (`-r` without an id). */

@@ -2,14 +2,36 @@ import { resolve } from "node:path";
 import { REASONING_LEVELS, type ReasoningLevel, redactUrl, type SessionInfo } from "@panto/lib";
 import type { SelectItem } from "@panto/tui";
 import { modelChoices } from "../config/model_registry.ts";
-import type { ChatApp } from "./chat_app.ts";
+import type { SessionController } from "../controller/session_controller.ts";
+
+/** What slash commands may use: the controller and a few things of the view. */
+export interface CommandContext {
+  /** The session controller (session, model, queue, compaction). */
+  readonly controller: SessionController;
+  /** The built-in commands, for /help. */
+  readonly commands: ReadonlyMap<string, SlashCommand>;
+  /** Whether nothing runs; otherwise warns that `action` must wait. */
+  ensureIdle(action: string): boolean;
+  /** Shows a notice. */
+  notify(text: string, level?: "info" | "warning" | "error"): void;
+  /** Shows a picker; resolves with the chosen value or `null` on escape. */
+  pick<T>(title: string, items: readonly SelectItem<T>[], initialIndex?: number): Promise<T | null>;
+  /** Shows or hides thinking blocks. */
+  toggleThinking(): void;
+  /** Copies text to the clipboard. */
+  copyToClipboard(text: string): void;
+  /** The text of the last answer. */
+  lastAnswer(): string | undefined;
+  /** Quits. */
+  quit(): void;
+}
 
 /** A built-in slash command. */
 export interface SlashCommand {
   /** One line for /help and completion. */
   description: string;
   /** Runs it with the text after the command name. */
-  run(app: ChatApp, args: string): void | Promise<void>;
+  run(context: CommandContext, args: string): void | Promise<void>;
 }
 
 /** The built-in slash commands, by name. */
@@ -20,23 +42,24 @@ export function slashCommands(): Map<string, SlashCommand> {
     ["thinking", { description: "Set the reasoning level: off, low, medium, high", run: thinking }],
     ["compact", {
       description: "Summarise older messages to free context [instructions]",
-      run: (app, args) => app.compact(args || undefined),
+      run: compact,
     }],
     ["sessions", { description: "Browse saved sessions and resume one", run: resume }],
     ["resume", { description: "Resume a saved session (picker)", run: resume }],
     ["new", { description: "Start a new session", run: newSession }],
     ["name", { description: "Name this session", run: name }],
+    ["fork", { description: "Copy this conversation into a new session", run: fork }],
     ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
-    ["quit", { description: "Quit panto", run: (app) => app.quit() }],
+    ["quit", { description: "Quit panto", run: (ctx) => ctx.quit() }],
   ]);
   commands.set("exit", commands.get("quit")!);
   return commands;
 }
 
-function help(app: ChatApp): void {
-  const lines = [...app.commands.entries()].map(([n, c]) => `/${n.padEnd(10)} ${c.description}`);
-  for (const extra of app.app.extensionCommands?.() ?? []) {
+function help(ctx: CommandContext): void {
+  const lines = [...ctx.commands.entries()].map(([n, c]) => `/${n.padEnd(10)} ${c.description}`);
+  for (const extra of ctx.controller.extensionCommands()) {
     lines.push(`/${extra.name.padEnd(10)} ${extra.description}`);
   }
   lines.push(
@@ -45,16 +68,16 @@ function help(app: ChatApp): void {
     "ctrl+d quit on an empty line · ctrl+o expand tool calls · ctrl+t show/hide thinking · ctrl+z suspend",
     "!command runs a shell command and adds its output to your next prompt · @path attaches a file",
   );
-  app.notify(lines.join("\n"), "info");
+  ctx.notify(lines.join("\n"), "info");
 }
 
-async function model(app: ChatApp, args: string): Promise<void> {
-  if (!app.ensureIdle("switching models")) return;
-  const choices = modelChoices(app.app.config);
+async function model(ctx: CommandContext, args: string): Promise<void> {
+  if (!ctx.ensureIdle("switching models")) return;
+  const choices = modelChoices(ctx.controller.config);
   let alias: string | null = args || null;
   if (!alias) {
-    const current = choices.findIndex((c) => c.alias === app.app.selection.alias);
-    alias = await app.pick(
+    const current = choices.findIndex((c) => c.alias === ctx.controller.model.alias);
+    alias = await ctx.pick(
       "Model",
       choices.map((c) => ({
         value: c.alias,
@@ -65,43 +88,49 @@ async function model(app: ChatApp, args: string): Promise<void> {
     );
   }
   if (!alias) return;
-  app.setModel(alias);
-  app.notify(`Model: ${app.app.selection.alias} (${app.agent.config.provider.model})`, "info");
+  ctx.controller.setModel(alias);
+  const { model } = ctx.controller;
+  ctx.notify(`Model: ${model.alias} (${model.provider.model})`, "info");
 }
 
-async function thinking(app: ChatApp, args: string): Promise<void> {
-  if (!app.ensureIdle("changing the reasoning level")) return;
+async function thinking(ctx: CommandContext, args: string): Promise<void> {
+  if (!ctx.ensureIdle("changing the reasoning level")) return;
   let level: ReasoningLevel | null = null;
   if (args) {
     if (!(REASONING_LEVELS as readonly string[]).includes(args)) {
-      return app.notify(
+      return ctx.notify(
         `Unknown reasoning level "${args}": use one of ${REASONING_LEVELS.join(", ")}`,
         "warning",
       );
     }
     level = args as ReasoningLevel;
   } else {
-    const current = REASONING_LEVELS.indexOf(app.agent.config.provider.reasoning);
-    level = await app.pick(
+    const current = REASONING_LEVELS.indexOf(ctx.controller.model.provider.reasoning);
+    level = await ctx.pick(
       "Thinking",
       REASONING_LEVELS.map((l) => ({ value: l, label: l })),
       Math.max(0, current),
     );
   }
   if (!level) return;
-  app.setModel(app.app.selection.alias, level);
-  app.notify(`Thinking: ${level}`, "info");
+  ctx.controller.setThinkingLevel(level);
+  ctx.notify(`Thinking: ${level}`, "info");
 }
 
-async function resume(app: ChatApp): Promise<void> {
-  if (!app.ensureIdle("switching sessions")) return;
-  const sessions = await app.app.store.list({ limit: 200 });
-  if (sessions.length === 0) return app.notify("No saved sessions yet.", "info");
-  const id = await app.pick("Resume session", sessionItems(sessions));
+async function compact(ctx: CommandContext, args: string): Promise<void> {
+  if (!ctx.ensureIdle("compacting")) return;
+  // The view shows the result (or the failure) from the controller's events.
+  await ctx.controller.compact(args || undefined).catch(() => {});
+}
+
+async function resume(ctx: CommandContext): Promise<void> {
+  if (!ctx.ensureIdle("switching sessions")) return;
+  const sessions = await ctx.controller.listSessions();
+  if (sessions.length === 0) return ctx.notify("No saved sessions yet.", "info");
+  const id = await ctx.pick("Resume session", sessionItems(sessions));
   if (!id) return;
-  const session = await app.app.store.resolve(id);
-  if (!session) return app.notify(`Session ${id} is gone.`, "warning");
-  await app.switchSession(session, false);
+  // (The controller says so when the session is gone.)
+  await ctx.controller.switchSession(id);
 }
 
 /**
@@ -121,32 +150,38 @@ export function sessionItems(sessions: readonly SessionInfo[]): SelectItem<strin
   }));
 }
 
-async function newSession(app: ChatApp): Promise<void> {
-  if (!app.ensureIdle("starting a new session")) return;
-  await app.switchSession(app.app.store.create({ cwd: app.app.cwd }), true);
-  app.notify("New session.", "info");
+async function newSession(ctx: CommandContext): Promise<void> {
+  if (!ctx.ensureIdle("starting a new session")) return;
+  await ctx.controller.newSession();
 }
 
-async function name(app: ChatApp, args: string): Promise<void> {
-  if (!args) return app.notify("Usage: /name NAME", "info");
-  await app.nameSession(args);
+async function fork(ctx: CommandContext): Promise<void> {
+  if (!ctx.ensureIdle("forking the session")) return;
+  await ctx.controller.fork();
 }
 
-async function exportSession(app: ChatApp, args: string): Promise<void> {
-  if (!app.agent.session.persisted) {
-    return app.notify(
+async function name(ctx: CommandContext, args: string): Promise<void> {
+  if (!args) return ctx.notify("Usage: /name NAME", "info");
+  await ctx.controller.nameSession(args);
+}
+
+async function exportSession(ctx: CommandContext, args: string): Promise<void> {
+  const { controller } = ctx;
+  if (!controller.session.persisted) {
+    return ctx.notify(
       "Nothing to export yet: the session is saved after the first answer.",
       "info",
     );
   }
-  const path = resolve(app.app.cwd, args || `panto-session-${app.agent.sessionId.slice(0, 8)}.md`);
-  await Deno.writeTextFile(path, await app.app.store.export(app.agent.sessionId));
-  app.notify(`Exported to ${path}`, "info");
+  const id = controller.session.id;
+  const path = resolve(controller.cwd, args || `panto-session-${id.slice(0, 8)}.md`);
+  await Deno.writeTextFile(path, await controller.store.export(id));
+  ctx.notify(`Exported to ${path}`, "info");
 }
 
-function copy(app: ChatApp): void {
-  const text = app.lastAnswer();
-  if (!text) return app.notify("There is no answer to copy yet.", "info");
-  app.copyToClipboard(text);
-  app.notify(`Copied ${text.length} characters to the clipboard.`, "info");
+function copy(ctx: CommandContext): void {
+  const text = ctx.lastAnswer();
+  if (!text) return ctx.notify("There is no answer to copy yet.", "info");
+  ctx.copyToClipboard(text);
+  ctx.notify(`Copied ${text.length} characters to the clipboard.`, "info");
 }

@@ -118,7 +118,7 @@ Deno.test("chat: /name before the first answer is applied once the session is sa
     answer(chat, "Hello.");
     await chat.send("hi");
     await chat.waitFor(`Session named "my-session".`);
-    const [saved] = await chat.app.store.list();
+    const [saved] = await chat.controller.store.list();
     assert.equal(saved?.name, "my-session");
     assert.equal(saved?.id, chat.chat.agent.sessionId);
   });
@@ -171,7 +171,7 @@ Deno.test("chat: /new starts a fresh session, /resume picks an old one and shows
     screen = await chat.waitFor("Resume session");
     assert.match(screen, /alpha question/);
     assert.match(screen, /beta question/);
-    const order = (await chat.app.store.list()).map((session) => session.id);
+    const order = (await chat.controller.store.list()).map((session) => session.id);
     for (let i = 0; i < order.indexOf(alphaId); i++) await chat.press(KEYS.down);
     await chat.press(KEYS.enter);
     screen = await chat.waitFor(`Resumed session ${alphaId}`);
@@ -512,7 +512,7 @@ Deno.test("chat: a /name given before /new is not applied to the new session", a
     await chat.send("hi");
     await chat.waitFor("Hello.");
     await chat.waitIdle();
-    const sessions = await chat.app.store.list();
+    const sessions = await chat.controller.store.list();
     assert.equal(sessions.length, 1);
     assert.equal(sessions[0]!.name, undefined);
     assert.doesNotMatch(await chat.everything(), /Session named/);
@@ -539,7 +539,7 @@ Deno.test("chat: quitting during a turn drops queued prompts and saves the parti
     await chat.chat.settled();
     assert.equal(chat.chat.busy, false);
     assert.equal(chat.fixture.server.requests.length, 1, "the queued prompt is not sent");
-    const saved = await chat.app.store.load(chat.chat.agent.sessionId);
+    const saved = await chat.controller.store.load(chat.chat.agent.sessionId);
     const last = saved?.messages.at(-1);
     assert.equal(last?.stopReason, "aborted");
     assert.match(JSON.stringify(last?.content), /PARTIAL-WORDS/);

@@ -1,7 +1,7 @@
 /**
  * The interactive chat in-process on a {@linkcode VirtualTerminal}: a fake
- * LLM server, a temp `PANTO_HOME` and project, the real `setupApp` and
- * {@linkcode ChatApp}, and helpers to type, press keys and wait for the
+ * LLM server, a temp `PANTO_HOME` and project, the real session controller
+ * and {@linkcode ChatApp}, and helpers to type, press keys and wait for the
  * screen. Fast screen tests without a pty.
  *
  * @module
@@ -11,8 +11,8 @@
 import { VirtualTerminal } from "../../support/virtual_terminal.ts";
 import { join } from "node:path";
 import { createTheme, DEFAULT_KEYBINDINGS, Keybindings, TUI } from "@panto/tui";
-import { type App, setupApp } from "../../../cli/app_setup.ts";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
+import { SessionController } from "../../../cli/controller/session_controller.ts";
 import { ChatApp } from "../../../cli/interactive/chat_app.ts";
 import { APP_KEYBINDINGS } from "../../../cli/interactive/run_interactive.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";
@@ -84,8 +84,8 @@ export interface ChatHarness {
   terminal: VirtualTerminal;
   /** The engine. */
   tui: TUI;
-  /** The wired app (store, agent, config). */
-  app: App;
+  /** The session controller (store, agent, config). */
+  controller: SessionController;
   /** The chat. */
   chat: ChatApp;
   /** How many times the chat asked to quit. */
@@ -137,7 +137,7 @@ export async function openChat(
   options: OpenChatOptions = {},
 ): Promise<ChatHarness> {
   const args = parseArgs(options.argv ?? []) as ChatArgs;
-  const app = await setupApp(args, {
+  const controller = await SessionController.open(args, {
     cwd: fixture.project,
     pantoHome: fixture.home,
     keybindingActions: KEY_ACTIONS,
@@ -146,7 +146,7 @@ export async function openChat(
   const tui = new TUI(terminal, { keybindings: new Keybindings(APP_KEYBINDINGS) });
   let quitCount = 0;
   const chat = new ChatApp({
-    app,
+    controller,
     tui,
     theme: createTheme({ noColor: true }),
     onQuit: () => quitCount++,
@@ -161,7 +161,7 @@ export async function openChat(
     fixture,
     terminal,
     tui,
-    app,
+    controller,
     chat,
     get quitCount() {
       return quitCount;
@@ -208,7 +208,7 @@ export async function openChat(
       // stop() may draw a last frame: let the emulator finish parsing it (its timer).
       await terminal.flush();
       terminal.dispose();
-      await app.store.close();
+      await controller.close();
     },
   };
   await harness.waitFor(/^panto \d/m);

@@ -55,7 +55,7 @@ async function startEndlessAnswer(
 }
 
 async function assertSavedAborted(chat: ChatHarness, prompt: string): Promise<void> {
-  const saved = await chat.app.store.load(chat.chat.agent.sessionId);
+  const saved = await chat.controller.store.load(chat.chat.agent.sessionId);
   const messages = saved?.messages.filter((m) => m.role !== "system") ?? [];
   assert.deepEqual(messages.map((m) => m.role), ["user", "assistant"]);
   assert.match(JSON.stringify(messages[0]?.content), new RegExp(prompt));

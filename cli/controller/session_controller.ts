@@ -1,0 +1,803 @@
+/**
+ * The session controller: one agent on one session at a time, the model,
+ * the queue of prompts (steer, follow-up), compaction, `!shell` context and
+ * extensions, behind commands and an event stream. The chat, print mode
+ * and RPC mode are views over it; it never loads the terminal UI.
+ *
+ * @module
+ */
+import {
+  Agent,
+  type CompactionResult,
+  type Config,
+  type Conversation,
+  type Message,
+  type PersistentMessage,
+  Pricing,
+  PricingRegistry,
+  type ReasoningLevel,
+  type RunOptions,
+  type Session,
+  type SessionInfo,
+  type Tool,
+  type UserMessage,
+} from "@panto/lib";
+import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
+import type { ChatArgs } from "../args.ts";
+import { expandAttachments } from "../attachments.ts";
+import { agentConfig } from "../config/agent_config.ts";
+import { modelChoices, type ModelSelection, resolveModel } from "../config/model_registry.ts";
+import type { PantoConfig } from "../config/panto_config.ts";
+import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
+import { errorMessage } from "../error_message.ts";
+import { CliError, UsageError } from "../errors.ts";
+import type { ExtensionHost } from "../extensions/extension_host.ts";
+import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
+import { keyVariables } from "../tools/child_env.ts";
+import type {
+  ControllerEvent,
+  ControllerState,
+  QueueState,
+  RunOutcome,
+} from "./controller_events.ts";
+import { runFailure } from "./run_failure.ts";
+import { runShellCommand, type ShellResult } from "./shell_command.ts";
+
+export type { SetupOptions } from "../app_setup.ts";
+
+/** What the controller is doing: a run, a compaction or a `!shell` command. */
+interface Activity {
+  kind: "running" | "compacting" | "shell";
+  abort: AbortController;
+  /** Marks it done (the caller's signal no longer aborts it). */
+  end(): void;
+}
+
+/** Thrown by commands that need the controller idle, naming what to do instead. */
+export class ControllerBusyError extends CliError {
+  /**
+   * Creates the error.
+   *
+   * @param action What was asked, e.g. "switching models".
+   * @param activity What runs.
+   */
+  constructor(action: string, activity: Activity["kind"]) {
+    const what = activity === "running"
+      ? "run"
+      : activity === "compacting"
+      ? "compaction"
+      : "shell command";
+    super(`Wait for the current ${what} to finish (or abort it) before ${action}`);
+    this.name = "ControllerBusyError";
+  }
+}
+
+/** The agent-independent settings every session's agent is built from. */
+interface AgentSpec {
+  config: Config;
+  tools: readonly Tool[];
+  systemPrompt: string;
+}
+
+/**
+ * The one place an {@linkcode Agent} is built for a session: tools
+ * registered, and the system prompt seeded (new session) or reconciled (a
+ * changed prompt is recorded as a replace).
+ */
+async function buildAgent(
+  spec: AgentSpec,
+  session: Session,
+  conversation: Conversation,
+): Promise<Agent> {
+  const agent = new Agent({ config: spec.config, session, conversation });
+  for (const tool of spec.tools) agent.registerTool(tool);
+  if (agent.conversation.systemPrompt() !== spec.systemPrompt) {
+    await agent.setSystemPrompt(spec.systemPrompt);
+  }
+  return agent;
+}
+
+/**
+ * Owns the agent, its session, the model selection, the prompt queue,
+ * compaction and extension wiring for one panto process, and reports
+ * everything it does as {@linkcode ControllerEvent}s.
+ *
+ * One thing runs at a time (a run, a compaction or a `!shell` command):
+ * {@linkcode SessionController.prompt} and the commands that change the
+ * session or model throw a {@linkcode ControllerBusyError} meanwhile;
+ * {@linkcode SessionController.steer} and
+ * {@linkcode SessionController.followUp} queue instead. Queued prompts are
+ * sent once the controller is idle, steering first.
+ *
+ * `@path` words of text prompts (`prompt` with a string, `followUp`) are
+ * expanded here (files attached, reported in a `notice`); a
+ * {@linkcode UserMessage} is sent as given, and steering is sent as plain
+ * text.
+ *
+ * @example Run a prompt and print the answer
+ * ```ts ignore
+ * import { SessionController } from "./session_controller.ts";
+ * const controller = await SessionController.open(parseArgs(["-m", "fast"]) as ChatArgs);
+ * controller.subscribe((event) => {
+ *   if (event.type === "content_delta" && event.kind === "text") console.log(event.text);
+ * });
+ * const outcome = await controller.prompt("What is in README.md?");
+ * console.log(outcome.status); // "done"
+ * await controller.close();
+ * ```
+ */
+export class SessionController {
+  /** The working directory. */
+  readonly cwd: string;
+  /** panto's home directory. */
+  readonly pantoHome: string;
+  /** The loaded configuration. */
+  readonly config: PantoConfig;
+  /** The session store (closed by {@linkcode SessionController.close}). */
+  readonly store: Startup["store"];
+  /** What the user must be told at the start (ignored settings, skipped files). */
+  readonly notices: string[];
+  /** Whether the first session was resumed (`-c`, `-r`) rather than created. */
+  readonly resumed: boolean;
+  readonly #args: ChatArgs;
+  readonly #tools: Tool[];
+  readonly #extensionTools: Tool[] = [];
+  readonly #systemPrompt: string;
+  readonly #untrustedProject: UntrustedProjectPolicy;
+  readonly #listeners = new Set<(event: ControllerEvent) => void>();
+  /** Runs, compactions, shell commands and scheduled queue drains not yet settled. */
+  readonly #work = new Set<Promise<unknown>>();
+  readonly #defaultPrices = PricingRegistry.withDefaults();
+  #agent: Agent;
+  #selection: ModelSelection;
+  #activity: Activity | undefined;
+  #steering: string[] = [];
+  #followUp: string[] = [];
+  /** Context for the next prompt (`!shell` output). */
+  #context: string[] = [];
+  #pendingName: string | undefined;
+  #name: string | undefined;
+  #extensions: ExtensionHost | undefined;
+  #closed = false;
+
+  private constructor(startup: Startup, args: ChatArgs, agent: Agent) {
+    this.cwd = startup.cwd;
+    this.pantoHome = startup.pantoHome;
+    this.config = startup.config;
+    this.store = startup.store;
+    this.notices = startup.notices;
+    this.resumed = startup.resumed;
+    this.#args = args;
+    this.#tools = startup.tools;
+    this.#systemPrompt = startup.systemPrompt;
+    this.#untrustedProject = startup.untrustedProject;
+    this.#selection = startup.selection;
+    this.#agent = agent;
+    this.#name = startup.session.info.name;
+  }
+
+  /**
+   * Loads config, opens the store (checking that it can be written),
+   * resolves the session (`-c`, `-r`, else a new one) and the model, and
+   * builds the agent with the built-in tools and the system prompt.
+   *
+   * @param args The parsed command line.
+   * @param options A session picker (bare `-r`), key actions, directories,
+   *   the untrusted-project policy.
+   * @returns The controller; close it.
+   */
+  static async open(args: ChatArgs, options: SetupOptions = {}): Promise<SessionController> {
+    const startup = await loadStartup(args, options);
+    try {
+      const agent = await buildAgent(
+        {
+          config: agentConfig(startup.config, startup.selection, args.maxTurns),
+          tools: startup.tools,
+          systemPrompt: startup.systemPrompt,
+        },
+        startup.session,
+        startup.conversation,
+      );
+      return new SessionController(startup, args, agent);
+    } catch (error) {
+      await startup.store.close();
+      throw error;
+    }
+  }
+
+  /** The current agent (replaced when the session changes). */
+  get agent(): Agent {
+    return this.#agent;
+  }
+
+  /** The current session. */
+  get session(): Session {
+    return this.#agent.session;
+  }
+
+  /** The model in use. */
+  get model(): ModelSelection {
+    return this.#selection;
+  }
+
+  /** Whether a run, compaction or shell command is in progress. */
+  get busy(): boolean {
+    return this.#activity !== undefined;
+  }
+
+  /** The prompts waiting (copies). */
+  get queue(): QueueState {
+    return { steering: [...this.#steering], followUp: [...this.#followUp] };
+  }
+
+  /** The extensions' host, once {@linkcode SessionController.loadExtensions} found any. */
+  get extensions(): ExtensionHost | undefined {
+    return this.#extensions;
+  }
+
+  /**
+   * Calls `listener` with every event from now on. A listener must not
+   * throw: its error would end the run it came from as failed.
+   *
+   * @param listener Gets each event.
+   * @returns Unsubscribes.
+   */
+  subscribe(listener: (event: ControllerEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Runs one prompt to its end (tools included). Queued follow-ups start
+   * after it, on their own.
+   *
+   * @param message Text (`@path` words attach files) or a user message sent as is.
+   * @param options Aborts the run.
+   * @returns How the run ended (a failure is an outcome, not a rejection).
+   * @throws {ControllerBusyError} While something runs: steer or follow up instead.
+   */
+  prompt(
+    message: string | UserMessage,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<RunOutcome> {
+    try {
+      this.#assertIdle("sending a prompt (steer or follow up instead)");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#track(this.#run(message, false, options.signal));
+  }
+
+  /**
+   * Steers the running run: the text is added as a user message at its next
+   * tool boundary; a run that ends before then gets it as the next run.
+   * When idle, it is sent at once.
+   *
+   * @param text The message.
+   */
+  steer(text: string): void {
+    this.#enqueue(this.#steering, text);
+  }
+
+  /**
+   * Sends the text as a new run after the current one (and earlier queued
+   * prompts) ended; when idle, at once.
+   *
+   * @param text The prompt (`@path` words attach files).
+   */
+  followUp(text: string): void {
+    this.#enqueue(this.#followUp, text);
+  }
+
+  /**
+   * Empties the queue (steering first, then follow-ups), e.g. to put the
+   * prompts back in the editor.
+   *
+   * @returns The prompts taken.
+   */
+  takeQueue(): string[] {
+    const taken = [...this.#steering.splice(0), ...this.#followUp.splice(0)];
+    if (taken.length) this.#emitQueue();
+    return taken;
+  }
+
+  /** Aborts what runs (a run keeps its partial answer); the queue stays. */
+  abort(): void {
+    this.#activity?.abort.abort();
+  }
+
+  /**
+   * Switches the model.
+   *
+   * @param alias A configured alias or `provider/model`.
+   * @param reasoning The reasoning level (default: the current one).
+   * @throws {ControllerBusyError} While something runs.
+   * @throws {UsageError} For an unknown model or a missing key.
+   */
+  setModel(alias: string, reasoning?: ReasoningLevel): void {
+    this.#assertIdle("switching models");
+    const selection = resolveModel(this.config, alias, {
+      thinking: reasoning ?? this.#agent.config.provider.reasoning,
+    });
+    this.#agent.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
+    this.#selection = selection;
+    const { model } = selection.provider;
+    this.#emit({
+      type: "model_changed",
+      alias: selection.alias,
+      model,
+      reasoning: selection.provider.reasoning,
+    });
+  }
+
+  /**
+   * Switches to the next (or previous) configured model, in config order,
+   * keeping the reasoning level.
+   *
+   * @param direction 1 for the next, -1 for the previous.
+   * @returns The new selection.
+   * @throws {UsageError} When the config has no models.
+   */
+  cycleModel(direction: 1 | -1 = 1): ModelSelection {
+    const choices = modelChoices(this.config);
+    if (choices.length === 0) {
+      throw new UsageError('No models to cycle through: add some under "models" in config.json');
+    }
+    const at = choices.findIndex((c) => c.alias === this.#selection.alias);
+    const next = at < 0
+      ? (direction === 1 ? 0 : choices.length - 1)
+      : (at + direction + choices.length) % choices.length;
+    this.setModel(choices[next]!.alias);
+    return this.#selection;
+  }
+
+  /**
+   * Sets the reasoning level of the current model.
+   *
+   * @param level The level.
+   */
+  setThinkingLevel(level: ReasoningLevel): void {
+    this.setModel(this.#selection.alias, level);
+  }
+
+  /**
+   * Summarises older messages to free context. Prompts queued meanwhile are
+   * sent after it.
+   *
+   * @param instructions What the summary should keep.
+   * @param signal Aborts it.
+   * @returns What was done; `undefined` when there was nothing to compact.
+   * @throws {ControllerBusyError} While something runs; else what the
+   *   summarising request threw.
+   */
+  compact(instructions?: string, signal?: AbortSignal): Promise<CompactionResult | undefined> {
+    return this.#exclusive("compacting", "compacting", signal, async (abort) => {
+      this.#emit({ type: "compaction_start" });
+      try {
+        const result = await this.#agent.compact({
+          ...(instructions ? { instructions } : {}),
+          signal: abort,
+        });
+        this.#emit({ type: "compaction_end", result });
+        return result ?? undefined;
+      } catch (error) {
+        this.#emit({ type: "compaction_end", result: null, failure: errorMessage(error) });
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Runs a shell command the user typed (`!command`) and adds its output to
+   * the next prompt.
+   *
+   * @param command The command line.
+   * @param signal Kills it.
+   * @returns Its output and whether it failed.
+   * @throws {ControllerBusyError} While something runs.
+   */
+  runShell(command: string, signal?: AbortSignal): Promise<ShellResult> {
+    return this.#exclusive("shell", "running a shell command", signal, async (abort) => {
+      const result = await runShellCommand(
+        command,
+        this.cwd,
+        this.config.tools.bashTimeoutSeconds,
+        abort,
+        keyVariables(this.config),
+      );
+      this.#context.push(
+        `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
+      );
+      return result;
+    });
+  }
+
+  /**
+   * Starts a new, empty session (saved after its first answer).
+   *
+   * @throws {ControllerBusyError} While something runs.
+   */
+  async newSession(): Promise<void> {
+    this.#assertIdle("starting a new session");
+    await this.#switchTo(this.store.create({ cwd: this.cwd }), "new");
+  }
+
+  /**
+   * Switches to a saved session.
+   *
+   * @param id Its id or a unique prefix.
+   * @throws {UsageError} When no session matches.
+   * @throws {ControllerBusyError} While something runs.
+   */
+  async switchSession(id: string): Promise<void> {
+    this.#assertIdle("switching sessions");
+    const session = await this.store.resolve(id);
+    if (!session) {
+      throw new UsageError(
+        `No session matches ${
+          JSON.stringify(id)
+        }: list them with listSessions (or \`panto sessions\`)`,
+      );
+    }
+    await this.#switchTo(session, "switch");
+  }
+
+  /**
+   * Copies the conversation up to (not including) a message into a new
+   * session and switches to it; the current session is left as it is.
+   * (Sessions are not trees yet: a fork is a separate session.)
+   *
+   * @param atMessageIndex How many messages to keep (default: all).
+   * @returns The new session's id.
+   * @throws {UsageError} For an index outside 0…message count.
+   */
+  async fork(atMessageIndex?: number): Promise<string> {
+    this.#assertIdle("forking the session");
+    const source = this.#agent.conversation;
+    const end = atMessageIndex ?? source.messages.length;
+    if (!Number.isInteger(end) || end < 0 || end > source.messages.length) {
+      throw new UsageError(
+        `Cannot fork at message ${end}: use a whole number from 0 to ${source.messages.length}`,
+      );
+    }
+    const session = this.store.create({
+      cwd: this.cwd,
+      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
+    });
+    await session.append(this.#copies(source.messages.slice(0, end)));
+    await this.#switchTo(session, "fork");
+    return session.id;
+  }
+
+  /**
+   * The saved sessions, newest first.
+   *
+   * @param limit Most to list (default 200).
+   * @returns Their infos.
+   */
+  listSessions(limit = 200): Promise<SessionInfo[]> {
+    return this.store.list({ limit });
+  }
+
+  /**
+   * Names the session; one not saved yet is named once it is (after its
+   * first answer), unless another session is opened first.
+   *
+   * @param name The name.
+   */
+  async nameSession(name: string): Promise<void> {
+    if (!this.session.persisted) {
+      this.#pendingName = name;
+      this.#emit({ type: "session_named", name, pending: true });
+      return;
+    }
+    await this.store.rename(this.session.id, name);
+    this.#name = name;
+    this.#emit({ type: "session_named", name, pending: false });
+  }
+
+  /**
+   * Loads the extensions and wires their tools into this and every later
+   * session's agent. Call once, after subscribing.
+   *
+   * @param surface What the view lends extensions.
+   * @returns The host (also {@linkcode SessionController.extensions}).
+   */
+  async loadExtensions(surface: ExtensionSurface): Promise<ExtensionHost | undefined> {
+    this.#extensions = await loadExtensions(
+      {
+        cwd: this.cwd,
+        pantoHome: this.pantoHome,
+        untrustedProject: this.#untrustedProject,
+        registerTool: (tool) => {
+          this.#agent.registerTool(tool);
+          this.#extensionTools.push(tool);
+        },
+        messages: () => this.#agent.conversation.messages,
+      },
+      this.#args,
+      surface,
+    );
+    return this.#extensions;
+  }
+
+  /** The extensions' slash commands, for help and completion. */
+  extensionCommands(): { name: string; description: string }[] {
+    return [...this.#extensions?.commands() ?? []].map(([name, c]) => ({
+      name,
+      description: c.description,
+    }));
+  }
+
+  /**
+   * A snapshot: session, model, activity, queue, size, usage and cost.
+   *
+   * @returns The state.
+   */
+  state(): ControllerState {
+    const conversation = this.#agent.conversation;
+    const provider = this.#agent.config.provider;
+    const usage = conversation.totalUsage();
+    const state: ControllerState = {
+      sessionId: this.session.id,
+      persisted: this.session.persisted,
+      model: {
+        alias: this.#selection.alias,
+        provider: provider.api,
+        model: provider.model,
+        reasoning: provider.reasoning,
+      },
+      activity: this.#activity?.kind ?? "idle",
+      busy: this.busy,
+      queue: this.queue,
+      messageCount: conversation.messages.length,
+      usage,
+    };
+    const name = this.#pendingName ?? this.#name;
+    if (name !== undefined) state.sessionName = name;
+    // The model in use now: a configured price, else a known one.
+    const configured = this.#selection.pricing;
+    const pricing = configured ? new Pricing(configured) : this.#defaultPrices.get(provider.model);
+    if (pricing) state.cost = pricing.cost(usage);
+    return state;
+  }
+
+  /**
+   * Resolves once nothing runs and the queue is empty (queued prompts are
+   * sent first).
+   */
+  async idle(): Promise<void> {
+    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  }
+
+  /**
+   * Drops the queue, aborts what runs, waits for it to save what it has
+   * (at most `waitMs`), and closes the store.
+   *
+   * @param waitMs The longest wait for the aborted work (default: no limit).
+   */
+  async close(waitMs = Infinity): Promise<void> {
+    this.#closed = true;
+    this.takeQueue();
+    this.abort();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      if (Number.isFinite(waitMs)) timer = setTimeout(resolve, waitMs);
+    });
+    try {
+      await Promise.race([this.idle(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.store.close();
+  }
+
+  async #run(
+    message: string | UserMessage,
+    followUp: boolean,
+    signal?: AbortSignal,
+  ): Promise<RunOutcome> {
+    const activity = this.#begin("running", signal);
+    this.#emit({
+      type: "user_prompt",
+      text: typeof message === "string" ? message : message.text,
+      followUp,
+    });
+    let outcome: RunOutcome;
+    try {
+      outcome = await this.#stream(await this.#userMessage(message), activity.abort.signal);
+    } catch (error) {
+      outcome = {
+        status: "failed",
+        turnLimitReached: false,
+        failure: runFailure(error),
+        cause: error,
+      };
+    } finally {
+      activity.end();
+    }
+    const { cause: _cause, ...ended } = outcome;
+    this.#emit({ type: "run_end", ...ended });
+    await this.#applyPendingName();
+    this.#scheduleQueue();
+    return outcome;
+  }
+
+  async #stream(user: UserMessage, signal: AbortSignal): Promise<RunOutcome> {
+    // Steering reaches the agent at tool boundaries (an Agent without the option ignores it).
+    const options: RunOptions & { steering?: () => UserMessage[] } = {
+      signal,
+      steering: () => this.#takeSteering(),
+    };
+    const stream = this.#agent.run(user, options);
+    let turnLimitReached = false;
+    for await (const event of stream) {
+      if (event.type === "run_complete") turnLimitReached = event.turnLimitReached;
+      this.#emit(event);
+    }
+    return { status: stream.state === "aborted" ? "aborted" : "done", turnLimitReached };
+  }
+
+  /** The prompt with pending `!shell` output before it and, for text, its `@path` files attached. */
+  async #userMessage(message: string | UserMessage): Promise<UserMessage> {
+    const context = this.#context.splice(0);
+    const text = typeof message === "string" ? message : message.text;
+    const withContext = context.length ? `${context.join("\n\n")}\n\n${text}` : text;
+    if (typeof message !== "string") return { ...message, text: withContext };
+    let expanded;
+    try {
+      expanded = await expandAttachments(withContext, this.cwd);
+    } catch (error) {
+      throw new CliError(`Could not attach a file: ${errorMessage(error)}`);
+    }
+    if (expanded.files.length) {
+      this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
+    }
+    return { text: expanded.text, images: expanded.images };
+  }
+
+  /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */
+  #exclusive<T>(
+    kind: Activity["kind"],
+    action: string,
+    signal: AbortSignal | undefined,
+    task: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      this.#assertIdle(action);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const activity = this.#begin(kind, signal);
+    return this.#track(
+      task(activity.abort.signal).finally(() => {
+        activity.end();
+        this.#scheduleQueue();
+      }),
+    );
+  }
+
+  /** Marks `kind` as running (synchronously: a second command sees the controller busy). */
+  #begin(kind: Activity["kind"], signal: AbortSignal | undefined): Activity {
+    const abort = new AbortController();
+    const forward = () => abort.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    signal?.addEventListener("abort", forward, { once: true });
+    const activity: Activity = {
+      kind,
+      abort,
+      end: () => {
+        signal?.removeEventListener("abort", forward);
+        if (this.#activity === activity) this.#activity = undefined;
+      },
+    };
+    this.#activity = activity;
+    return activity;
+  }
+
+  #enqueue(queue: string[], text: string): void {
+    if (!this.busy && !this.#closed) {
+      void this.#track(this.#run(text, true));
+      return;
+    }
+    queue.push(text);
+    this.#emitQueue();
+  }
+
+  #takeSteering(): UserMessage[] {
+    const taken = this.#steering.splice(0);
+    if (taken.length) this.#emitQueue();
+    return taken.map((text) => ({ text }));
+  }
+
+  /**
+   * Sends the next queued prompt on a later task, so that whoever awaited
+   * the work that just ended sees its result before the next run's events.
+   */
+  #scheduleQueue(): void {
+    if (this.#closed || (this.#steering.length === 0 && this.#followUp.length === 0)) return;
+    void this.#track(
+      new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
+        if (this.busy || this.#closed) return;
+        const text = this.#steering.shift() ?? this.#followUp.shift();
+        if (text === undefined) return;
+        this.#emitQueue();
+        return this.#run(text, true);
+      }),
+    );
+  }
+
+  async #applyPendingName(): Promise<void> {
+    const name = this.#pendingName;
+    if (name === undefined || !this.session.persisted) return;
+    this.#pendingName = undefined;
+    try {
+      await this.nameSession(name);
+    } catch (error) {
+      this.#emit({
+        type: "notice",
+        level: "error",
+        text: `Could not name the session: ${errorMessage(error)}`,
+      });
+    }
+  }
+
+  async #switchTo(session: Session, reason: "new" | "switch" | "fork"): Promise<void> {
+    const conversation = await session.load();
+    const agent = await buildAgent(
+      {
+        config: this.#agent.config,
+        tools: [...this.#tools, ...this.#extensionTools],
+        systemPrompt: this.#systemPrompt,
+      },
+      session,
+      conversation,
+    );
+    this.#agent = agent;
+    // A name given before the first answer was meant for the session left behind.
+    this.#pendingName = undefined;
+    this.#name = session.info.name;
+    this.#emit({
+      type: "session_changed",
+      sessionId: session.id,
+      reason,
+      resumed: reason !== "new",
+    });
+  }
+
+  /** Messages as a new session stores them (the source's last model as their wire). */
+  #copies(messages: readonly Message[]): PersistentMessage[] {
+    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
+    const wire = this.session.info.wire;
+    return messages.map((message, index) => {
+      const entry: PersistentMessage = {
+        message: structuredClone(message),
+        conversation: messages.slice(0, index + 1),
+        toolsAvailable,
+      };
+      if (wire && message.role === "assistant") entry.wire = wire;
+      return entry;
+    });
+  }
+
+  #assertIdle(action: string): void {
+    if (this.#activity) throw new ControllerBusyError(action, this.#activity.kind);
+  }
+
+  /** Keeps `task` in {@linkcode SessionController.idle}'s sight until it settles. */
+  #track<T>(task: Promise<T>): Promise<T> {
+    const settled: Promise<unknown> = task.then(() => {}, () => {}).finally(() =>
+      this.#work.delete(settled)
+    );
+    this.#work.add(settled);
+    return task;
+  }
+
+  #emitQueue(): void {
+    this.#emit({ type: "queue_update", ...this.queue });
+  }
+
+  #emit(event: ControllerEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}

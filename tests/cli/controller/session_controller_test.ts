@@ -1,0 +1,325 @@
+/**
+ * The session controller against the fake LLM server: prompts and their
+ * events, the follow-up and steering queue, abort, models, sessions
+ * (new, switch, fork), pending names, compaction and `!shell` context.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
+import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
+import {
+  ControllerBusyError,
+  SessionController,
+} from "../../../cli/controller/session_controller.ts";
+import { writeFakeConfig } from "../../support/fake_config.ts";
+import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+
+interface Fixture {
+  server: FakeLlmServer;
+  controller: SessionController;
+  events: ControllerEvent[];
+  project: string;
+}
+
+/** A controller on a fresh home and project, with every event recorded. */
+async function withController(
+  body: (fixture: Fixture) => Promise<void>,
+  argv: readonly string[] = [],
+): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-controller-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-controller-project-" });
+  try {
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const controller = await SessionController.open(parseArgs(argv) as ChatArgs, {
+      cwd: project,
+      pantoHome: home,
+    });
+    const events: ControllerEvent[] = [];
+    controller.subscribe((event) => events.push(event));
+    try {
+      await body({ server, controller, events, project });
+    } finally {
+      await controller.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+}
+
+function text(value: string, options: { headerDelayMs?: number } = {}): FakeReply {
+  return { kind: "turn", blocks: [{ type: "text", text: value }], ...options };
+}
+
+/** The text of the last user message of request `index`. */
+function lastUserText(server: FakeLlmServer, index: number): string {
+  const body = server.requests[index]?.body as { messages: { role: string }[] } | undefined;
+  assert.ok(body, `request ${index} was made`);
+  return JSON.stringify(body.messages.findLast((m) => m.role === "user"));
+}
+
+function types(events: readonly ControllerEvent[]): string[] {
+  return events.map((event) => event.type);
+}
+
+async function waitFor(what: string, done: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("controller: a prompt runs to its end, its events reach subscribers in order", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("Hello there."));
+    const outcome = await controller.prompt("hi");
+    assert.deepEqual(outcome, { status: "done", turnLimitReached: false });
+    const seen = types(events);
+    assert.equal(seen[0], "user_prompt");
+    assert.ok(seen.includes("content_delta"));
+    assert.ok(seen.indexOf("run_complete") < seen.indexOf("run_end"));
+    assert.equal(seen.at(-1), "run_end");
+    assert.equal(controller.busy, false);
+    assert.equal(controller.session.persisted, true);
+    const state = controller.state();
+    assert.equal(state.messageCount, 3, "system prompt, prompt and answer");
+    assert.equal(state.activity, "idle");
+    assert.ok(state.usage.outputTokens > 0);
+  });
+});
+
+Deno.test("controller: a second prompt while busy is refused; follow-ups run in order afterwards", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("One.", { headerDelayMs: 200 }), text("Two."), text("Three."));
+    const first = controller.prompt("first");
+    assert.equal(controller.busy, true);
+    await assert.rejects(controller.prompt("too soon"), ControllerBusyError);
+    controller.followUp("second");
+    controller.followUp("third");
+    assert.deepEqual(controller.queue, { steering: [], followUp: ["second", "third"] });
+    assert.equal((await first).status, "done");
+    await controller.idle();
+    assert.equal(server.requests.length, 3);
+    assert.match(lastUserText(server, 0), /first/);
+    assert.match(lastUserText(server, 1), /second/);
+    assert.match(lastUserText(server, 2), /third/);
+    const prompts = events.filter((e) => e.type === "user_prompt");
+    assert.deepEqual(
+      prompts.map((e) => [e.text, e.followUp]),
+      [["first", false], ["second", true], ["third", true]],
+    );
+    const lastQueue = events.findLast((e) => e.type === "queue_update");
+    assert.deepEqual(lastQueue, { type: "queue_update", steering: [], followUp: [] });
+  });
+});
+
+Deno.test("controller: steering reaches the model once, before queued follow-ups", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(
+      {
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "ls", input: {} }],
+        headerDelayMs: 200,
+      },
+      text("Listed."),
+      text("Steered."),
+      text("Followed."),
+    );
+    const run = controller.prompt("list the files");
+    controller.followUp("FOLLOW-UP");
+    controller.steer("STEER-NOW");
+    assert.deepEqual(controller.queue, { steering: ["STEER-NOW"], followUp: ["FOLLOW-UP"] });
+    await run;
+    await controller.idle();
+    const bodies = server.requests.map((r) => JSON.stringify(r.body));
+    const steeredAt = bodies.findIndex((b) => b.includes("STEER-NOW"));
+    const followedAt = bodies.findIndex((b) => b.includes("FOLLOW-UP"));
+    assert.ok(steeredAt > 0, "the steering message was sent");
+    assert.ok(followedAt > steeredAt, "after the steering message");
+    const userMessages = (server.requests.at(-1)!.body as { messages: { role: string }[] })
+      .messages.filter((m) => m.role === "user" && JSON.stringify(m).includes("STEER-NOW"));
+    assert.equal(userMessages.length, 1, "sent once");
+    assert.deepEqual(controller.queue, { steering: [], followUp: [] });
+  });
+});
+
+Deno.test("controller: abort stops the run, keeps the partial answer, and the queue", async () => {
+  await withController(async ({ server, controller, events }) => {
+    const chunk = (delta: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: "q", choices: [{ index: 0, delta }] })}\n\n`;
+    const body = chunk({ role: "assistant", content: "" }) + chunk({ content: "PARTIAL" });
+    server.enqueue({
+      kind: "stall",
+      afterBytes: new TextEncoder().encode(body).length,
+      source: { kind: "sse", body: body + chunk({ content: " never" }) },
+    });
+    const run = controller.prompt("go");
+    await waitFor("the partial text", () => events.some((e) => e.type === "content_delta"));
+    controller.followUp("later");
+    controller.abort();
+    const outcome = await run;
+    assert.equal(outcome.status, "aborted");
+    assert.deepEqual(controller.takeQueue(), ["later"], "abort leaves the queue to the view");
+    const saved = await controller.store.load(controller.session.id);
+    assert.equal(saved?.messages.at(-1)?.stopReason, "aborted");
+    assert.match(JSON.stringify(saved?.messages.at(-1)?.content), /PARTIAL/);
+  });
+});
+
+Deno.test("controller: a failed request is an outcome with a worded failure", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue({ kind: "http_error", status: 401, body: { error: { message: "bad key" } } });
+    const outcome = await controller.prompt("hi");
+    assert.equal(outcome.status, "failed");
+    assert.equal(outcome.failure?.kind, "auth");
+    assert.match(outcome.failure!.message, /^The request failed \(auth\): .*bad key/);
+    const { cause: _cause, ...shown } = outcome;
+    assert.deepEqual(events.at(-1), { type: "run_end", ...shown }, "events carry no thrown value");
+    assert.equal(controller.busy, false);
+  });
+});
+
+Deno.test("controller: setModel, cycleModel and setThinkingLevel switch what the next request uses", async () => {
+  await withController(async ({ server, controller, events }) => {
+    assert.equal(controller.model.alias, "fast");
+    assert.equal(controller.cycleModel().alias, "smart");
+    assert.equal(controller.cycleModel().alias, "fast", "wraps around");
+    assert.equal(controller.cycleModel(-1).alias, "smart");
+    controller.setThinkingLevel("high");
+    assert.equal(controller.state().model.reasoning, "high");
+    assert.deepEqual(events.at(-1), {
+      type: "model_changed",
+      alias: "smart",
+      model: "smart-model",
+      reasoning: "high",
+    });
+    server.enqueue(text("From smart."));
+    await controller.prompt("hi");
+    assert.equal(server.requests[0]!.path, "/v1/messages", "the Anthropic endpoint of smart");
+    controller.setModel("fast");
+    assert.equal(controller.state().model.reasoning, "high", "the level is kept");
+    assert.throws(() => controller.setModel("nope"), /nope/);
+    server.enqueue(text("slow", { headerDelayMs: 200 }));
+    const run = controller.prompt("again");
+    assert.throws(() => controller.setModel("smart"), ControllerBusyError);
+    await run;
+  });
+});
+
+Deno.test("controller: new, switch and fork sessions", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("First answer."));
+    await controller.prompt("first question");
+    const first = controller.session.id;
+
+    await controller.newSession();
+    assert.notEqual(controller.session.id, first);
+    assert.equal(controller.agent.conversation.messages.length, 1, "only the system prompt");
+    assert.deepEqual(events.at(-1), {
+      type: "session_changed",
+      sessionId: controller.session.id,
+      reason: "new",
+      resumed: false,
+    });
+
+    await controller.switchSession(first.slice(0, 8));
+    assert.equal(controller.session.id, first);
+    assert.match(JSON.stringify(controller.agent.conversation.messages), /First answer\./);
+    await assert.rejects(controller.switchSession("ffffffff"), /No session matches "ffffffff"/);
+
+    const forked = await controller.fork();
+    assert.notEqual(forked, first);
+    assert.equal(controller.session.id, forked);
+    assert.equal((events.at(-1) as { reason?: string }).reason, "fork");
+    const copy = await controller.store.load(forked);
+    assert.equal(copy?.messages.length, 3, "saved with the whole conversation");
+    server.enqueue(text("Forked answer."));
+    await controller.prompt("in the fork");
+    assert.match(JSON.stringify(server.requests[1]!.body), /First answer\./);
+    const original = await controller.store.load(first);
+    assert.equal(original?.messages.length, 3, "the original is untouched");
+
+    const partial = await controller.fork(2);
+    assert.equal(controller.agent.conversation.messages.length, 2, "system prompt and question");
+    assert.notEqual(partial, forked);
+    await assert.rejects(controller.fork(99), /Cannot fork at message 99/);
+    const ids = (await controller.listSessions()).map((s) => s.id);
+    assert.ok(ids.includes(first) && ids.includes(forked));
+  });
+});
+
+Deno.test("controller: a name given before the first answer waits; one before /new is dropped", async () => {
+  await withController(async ({ server, controller, events }) => {
+    await controller.nameSession("kept");
+    assert.deepEqual(events.at(-1), { type: "session_named", name: "kept", pending: true });
+    assert.equal(controller.state().sessionName, "kept");
+    server.enqueue(text("Hello."));
+    await controller.prompt("hi");
+    assert.deepEqual(events.at(-1), { type: "session_named", name: "kept", pending: false });
+    assert.equal((await controller.store.list())[0]?.name, "kept");
+
+    await controller.newSession();
+    await controller.nameSession("dropped");
+    await controller.newSession();
+    server.enqueue(text("Hello again."));
+    await controller.prompt("hi");
+    const names = (await controller.store.list()).map((s) => s.name);
+    assert.deepEqual(names.sort(), [undefined, "kept"].sort());
+  });
+});
+
+Deno.test("controller: !shell output goes with the next prompt only; prompts queue behind it", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("Seen."), text("Fine."));
+    const shell = controller.runShell("echo from-the-shell");
+    controller.followUp("what did it print?");
+    const result = await shell;
+    assert.equal(result.failed, false);
+    assert.match(result.output, /from-the-shell/);
+    await controller.idle();
+    assert.match(lastUserText(server, 0), /<shell_output>[^]*from-the-shell[^]*what did it print/);
+    await controller.prompt("and now?");
+    assert.doesNotMatch(lastUserText(server, 1), /shell_output/);
+  });
+});
+
+Deno.test("controller: compaction reports start and end, and what is queued meanwhile runs after", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("First answer."));
+    await controller.prompt("first question");
+    server.enqueue(text("THE SUMMARY", { headerDelayMs: 200 }), text("After."));
+    const compaction = controller.compact("keep it short");
+    controller.followUp("typed while compacting");
+    const result = await compaction;
+    assert.equal(result?.summary, "THE SUMMARY");
+    const order = types(events).filter((t) => t.startsWith("compaction") || t === "user_prompt");
+    await controller.idle();
+    assert.deepEqual(order, ["user_prompt", "compaction_start", "compaction_end"]);
+    assert.match(lastUserText(server, 2), /typed while compacting/);
+  });
+});
+
+Deno.test("controller: @file words in text prompts attach the file, with a notice", async () => {
+  await withController(async ({ server, controller, events, project }) => {
+    await Deno.writeTextFile(join(project, "notes.txt"), "ATTACHED-CONTENT\n");
+    server.enqueue(text("Read it."));
+    await controller.prompt("summarise @notes.txt");
+    assert.match(lastUserText(server, 0), /ATTACHED-CONTENT/);
+    assert.ok(events.some((e) => e.type === "notice" && e.text === "Attached notes.txt"));
+  });
+});
+
+Deno.test("controller: an unsubscribed listener hears nothing more", async () => {
+  await withController(async ({ server, controller }) => {
+    const heard: string[] = [];
+    const stop = controller.subscribe((event) => heard.push(event.type));
+    controller.cycleModel();
+    stop();
+    server.enqueue(text("Quiet."));
+    await controller.prompt("hi");
+    assert.deepEqual(heard, ["model_changed"]);
+  });
+});
