@@ -25,8 +25,8 @@ export interface Stream extends AsyncIterable<AgentEvent> {
   readonly state: StreamState;
   /**
    * The next event, or `null` once the run has ended and every event was
-   * read. Rejects with the run's error (after every earlier event) when it
-   * failed.
+   * read. When the run failed, its last event is `run_error` and the call
+   * after it rejects with the error itself.
    */
   next(): Promise<AgentEvent | null>;
   /** Aborts the run; the partial answer is kept and persisted. */
