@@ -1,6 +1,7 @@
 /**
  * `@panto/tui`: a scrollback-preserving differential terminal renderer,
- * input decoding and chat components.
+ * input decoding, a theme and generic components (text, markdown, editor,
+ * select list, loader). panto's chat components live in `@panto/cli`.
  *
  * @module
  */
@@ -8,14 +9,14 @@ export type { Component } from "./component.ts";
 export { CURSOR_MARKER } from "./component.ts";
 export type { Key } from "./keys.ts";
 export { formatKey, matchesKey, parseKey } from "./keys.ts";
-export { SGR_RESET, sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
+export { sliceColumns, truncateToWidth, visibleWidth } from "./text_width.ts";
 export { escapeTerminalText, sanitizeTerminalText, TerminalTextSanitizer } from "./sanitize.ts";
 export type { ScreenPosition, Terminal } from "./terminal.ts";
 export { ProcessTerminal } from "./process_terminal.ts";
 export type { ProcessTerminalOptions, TerminalIo } from "./process_terminal.ts";
 export type { ConsoleSize } from "./runtime/console_size.ts";
 export type { TerminalSignal } from "./runtime/signals.ts";
-export { PASTE_END, PASTE_START, pastedText, StdinBuffer } from "./input_splitter.ts";
+export { pastedText, StdinBuffer } from "./input_splitter.ts";
 export type { StdinBufferOptions } from "./input_splitter.ts";
 export { KeyboardNegotiator } from "./kitty.ts";
 export type { KeyboardNegotiatorOptions, KeyboardProtocol } from "./kitty.ts";
@@ -24,8 +25,7 @@ export type { KeybindingMap } from "./keybindings.ts";
 export { Container } from "./container.ts";
 export { TUI } from "./tui.ts";
 export type { InputHook, OverlayHandle, RenderStats, TuiOptions } from "./tui.ts";
-export { compositeLine, layoutOverlay, overlayWidth } from "./overlay.ts";
-export type { OverlayAnchor, OverlayOptions, OverlayRect, OverlaySize } from "./overlay.ts";
+export type { OverlayAnchor, OverlayOptions, OverlaySize } from "./overlay.ts";
 export { createTheme, defaultTheme } from "./theme.ts";
 export type { ColorValue, Theme, ThemeBackground, ThemeColor, ThemeOptions } from "./theme.ts";
 export { breakText, wrapText } from "./components/wrap_text.ts";
@@ -44,23 +44,8 @@ export type {
   AutocompleteRequest,
   AutocompleteSuggestions,
 } from "./components/autocomplete.ts";
-export { Welcome } from "./components/welcome.ts";
-export type { WelcomeData } from "./components/welcome.ts";
-export { UserMessage } from "./components/user_message.ts";
-export { AssistantMessage } from "./components/assistant_message.ts";
-export { Thinking } from "./components/thinking.ts";
-export type { ThinkingOptions } from "./components/thinking.ts";
-export { ToolUse } from "./components/tool_use.ts";
-export type { ToolStatus, ToolUseData, ToolUseOptions } from "./components/tool_use.ts";
-export { CompactionSummary } from "./components/compaction_summary.ts";
-export type { CompactionData } from "./components/compaction_summary.ts";
 export { Loader } from "./components/loader.ts";
 export type { LoaderOptions } from "./components/loader.ts";
-export { Footer } from "./components/footer.ts";
-export type { FooterData } from "./components/footer.ts";
 export { SelectList } from "./components/select_list.ts";
 export type { SelectItem, SelectListOptions } from "./components/select_list.ts";
-export { formatDuration, formatTokens } from "./components/format.ts";
-export { UI_EVENTS, UiEvents } from "./ui_events.ts";
-export type { BuiltinUiEvents, UiEvent, UiEventHandler, UiEventsOptions } from "./ui_events.ts";
 export type { CursorPosition } from "./components/editor_buffer.ts";

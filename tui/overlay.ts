@@ -75,7 +75,7 @@ function resolveMargin(margin: OverlayOptions["margin"]) {
  *
  * @example
  * ```ts
- * import { overlayWidth } from "@panto/tui";
+ * import { overlayWidth } from "./overlay.ts";
  * console.assert(overlayWidth({ width: "50%" }, 100) === 50);
  * ```
  */
@@ -93,7 +93,7 @@ export function overlayWidth(options: OverlayOptions, columns: number): number {
  *
  * @example
  * ```ts
- * import { layoutOverlay } from "@panto/tui";
+ * import { layoutOverlay } from "./overlay.ts";
  * const rect = layoutOverlay({ anchor: "bottom-right", width: 10, margin: 1 }, 5, 80, 24);
  * console.assert(rect.row === 18 && rect.col === 69 && rect.height === 5);
  * ```
@@ -144,7 +144,7 @@ function place(where: "start" | "middle" | "end", low: number, high: number, siz
  *
  * @example
  * ```ts
- * import { compositeLine } from "@panto/tui";
+ * import { compositeLine } from "./overlay.ts";
  * console.assert(compositeLine("abcdefgh", "XY", 2, 3, 8) === "ab\x1b[0mXY \x1b[0mfgh");
  * ```
  */

@@ -7,14 +7,13 @@
 import { basename, extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Message, ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { type Component, matchesKey } from "@panto/tui";
 import {
-  type Component,
-  matchesKey,
   UI_EVENTS,
   type UiEvent,
   type UiEventHandler,
   type UiEvents,
-} from "@panto/tui";
+} from "../interactive/ui_events.ts";
 import type {
   ExtensionCommand,
   ExtensionContext,
@@ -135,7 +134,7 @@ interface CommandEntry extends ExtensionCommandInfo {
  *
  * @example
  * ```ts ignore
- * import { UiEvents } from "@panto/tui";
+ * import { UiEvents } from "../interactive/ui_events.ts";
  * import { ExtensionHost } from "./extension_host.ts";
  * const host = new ExtensionHost({
  *   version: "0.1.0",

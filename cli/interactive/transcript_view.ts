@@ -1,17 +1,16 @@
 import type { Message, ResultPart } from "@panto/lib";
 import {
-  AssistantMessage,
-  CompactionSummary,
   type Component,
   sanitizeTerminalText,
   TerminalTextSanitizer,
   type Theme,
-  Thinking,
-  ToolUse,
-  UI_EVENTS,
-  type UiEvents,
-  UserMessage,
 } from "@panto/tui";
+import { AssistantMessage } from "./components/assistant_message.ts";
+import { CompactionSummary } from "./components/compaction_summary.ts";
+import { Thinking } from "./components/thinking.ts";
+import { ToolUse } from "./components/tool_use.ts";
+import { UserMessage } from "./components/user_message.ts";
+import { UI_EVENTS, type UiEvents } from "./ui_events.ts";
 
 /** A block streamed into: `append` takes deltas, `finish` ends the block. */
 export interface StreamedBlock {

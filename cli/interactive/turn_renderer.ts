@@ -1,5 +1,6 @@
 import type { AgentEvent } from "@panto/lib";
-import type { Component, ToolUse } from "@panto/tui";
+import type { Component } from "@panto/tui";
+import type { ToolUse } from "./components/tool_use.ts";
 import type { StreamedBlock, TranscriptView } from "./transcript_view.ts";
 
 /** Where a turn's components go. */

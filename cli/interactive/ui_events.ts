@@ -6,12 +6,22 @@
  *
  * @module
  */
-import type { Component } from "./component.ts";
+import type { Component } from "@panto/tui";
 import type { CompactionData } from "./components/compaction_summary.ts";
 import type { ToolUseData } from "./components/tool_use.ts";
 import type { WelcomeData } from "./components/welcome.ts";
 
-/** The event a handler receives. */
+/**
+ * The event a handler receives.
+ *
+ * @example
+ * ```ts
+ * import type { UiEvent } from "@panto/cli";
+ * function describe(event: UiEvent<{ name: string }>): string {
+ *   return `${event.name}: ${event.data.name}`;
+ * }
+ * ```
+ */
 export interface UiEvent<Data = unknown> {
   /** Event name ("tool", "my-panel"…). */
   readonly name: string;
@@ -26,10 +36,31 @@ export interface UiEvent<Data = unknown> {
   setComponent(component: Component): void;
 }
 
-/** A synchronous handler (it runs before the component first paints). */
+/**
+ * A synchronous handler (it runs before the component first paints).
+ *
+ * @example
+ * ```ts
+ * import type { UiEventHandler } from "@panto/cli";
+ * const hideBash: UiEventHandler<{ name: string }> = (event) => {
+ *   if (event.data.name === "bash") {
+ *     event.setComponent({ render: () => [], firstLineChanged: () => null, invalidate() {} });
+ *   }
+ * };
+ * ```
+ */
 export type UiEventHandler<Data = unknown> = (event: UiEvent<Data>) => void;
 
-/** Data of the events panto fires itself. */
+/**
+ * Data of the events panto fires itself.
+ *
+ * @example
+ * ```ts
+ * import type { BuiltinUiEvents } from "@panto/cli";
+ * const tool: BuiltinUiEvents["tool"] = { callId: "c1", name: "read" };
+ * console.assert(tool.callId === "c1");
+ * ```
+ */
 export interface BuiltinUiEvents {
   /** The welcome banner at session start. */
   session_start: WelcomeData;
@@ -81,7 +112,9 @@ export interface UiEventsOptions {
  *
  * @example Wrapping the component of one tool
  * ```ts
- * import { type Component, ToolUse, UiEvents } from "@panto/tui";
+ * import type { Component } from "@panto/tui";
+ * import { ToolUse } from "./components/tool_use.ts";
+ * import { UiEvents } from "./ui_events.ts";
  * const events = new UiEvents();
  * events.on("tool", (e) => {
  *   if (e.data.name !== "skill") return;

@@ -7,7 +7,7 @@ import { truncateToWidth } from "../text_width.ts";
 import { defaultTheme } from "../theme.ts";
 import type { Theme } from "../theme.ts";
 import { CachedComponent } from "./cached_component.ts";
-import { formatDuration } from "./format.ts";
+import { formatDuration } from "./format_duration.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 

@@ -3,9 +3,7 @@
  *
  * @module
  */
-import type { Component } from "../component.ts";
-import { Markdown } from "./markdown.ts";
-import type { MarkdownOptions } from "./markdown.ts";
+import { type Component, Markdown, type MarkdownOptions } from "@panto/tui";
 
 /**
  * Assistant text rendered as markdown. Feed deltas with `append`; a delta
@@ -13,7 +11,8 @@ import type { MarkdownOptions } from "./markdown.ts";
  *
  * @example
  * ```ts
- * import { AssistantMessage, createTheme } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { AssistantMessage } from "./assistant_message.ts";
  * const message = new AssistantMessage({ theme: createTheme({ noColor: true }) });
  * message.append("Hello **wor");
  * message.append("ld**");

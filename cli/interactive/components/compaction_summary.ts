@@ -3,14 +3,19 @@
  *
  * @module
  */
-import { truncateToWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme } from "../theme.ts";
-import { CachedComponent } from "./cached_component.ts";
-import { formatTokens } from "./format.ts";
-import { wrapText } from "./wrap_text.ts";
+import { CachedComponent, defaultTheme, type Theme, truncateToWidth, wrapText } from "@panto/tui";
+import { formatTokens } from "./format_tokens.ts";
 
-/** What a compaction summary shows. */
+/**
+ * What a compaction summary shows (the data of the `compaction` UI event).
+ *
+ * @example
+ * ```ts
+ * import type { CompactionData } from "@panto/cli";
+ * const data: CompactionData = { summary: "Fixed the parser.", tokensBefore: 180_000 };
+ * console.assert(data.tokensAfter === undefined);
+ * ```
+ */
 export interface CompactionData {
   /** The summary that replaced the older messages. */
   summary: string;
@@ -28,7 +33,8 @@ const INDENT = "  ";
  *
  * @example
  * ```ts
- * import { CompactionSummary, createTheme } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { CompactionSummary } from "./compaction_summary.ts";
  * const summary = new CompactionSummary({ summary: "Fixed the parser.", tokensBefore: 150_000 }, createTheme({ noColor: true }));
  * console.assert(summary.render(80)[0] === "⟳ Context compacted from 150k tokens (ctrl+o to expand)");
  * ```

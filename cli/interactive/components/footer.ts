@@ -4,11 +4,15 @@
  *
  * @module
  */
-import { truncateToWidth, visibleWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme, ThemeColor } from "../theme.ts";
-import { CachedComponent } from "./cached_component.ts";
-import { formatTokens } from "./format.ts";
+import {
+  CachedComponent,
+  defaultTheme,
+  type Theme,
+  type ThemeColor,
+  truncateToWidth,
+  visibleWidth,
+} from "@panto/tui";
+import { formatTokens } from "./format_tokens.ts";
 
 /** What the footer shows; every field is optional. */
 export interface FooterData {
@@ -40,7 +44,8 @@ function contextColor(percent: number): ThemeColor {
  *
  * @example
  * ```ts
- * import { createTheme, Footer } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { Footer } from "./footer.ts";
  * const footer = new Footer({ cwd: "~/src", branch: "main", model: "m1", tokensIn: 1200, tokensOut: 300, cost: 0.0123, contextPercent: 4 }, createTheme({ noColor: true }));
  * const [location, usage] = footer.render(40);
  * console.assert(location === "~/src (main)");

@@ -3,11 +3,7 @@
  *
  * @module
  */
-import type { Component } from "../component.ts";
-import { truncateToWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme } from "../theme.ts";
-import { Markdown } from "./markdown.ts";
+import { type Component, defaultTheme, Markdown, type Theme, truncateToWidth } from "@panto/tui";
 
 /** Options for {@linkcode Thinking}. */
 export interface ThinkingOptions {
@@ -23,7 +19,8 @@ export interface ThinkingOptions {
  *
  * @example
  * ```ts
- * import { createTheme, Thinking } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { Thinking } from "./thinking.ts";
  * const thinking = new Thinking({ theme: createTheme({ noColor: true }) });
  * thinking.append("Let me look at the *tests*.");
  * console.assert(thinking.render(80)[0] === "Let me look at the tests.");

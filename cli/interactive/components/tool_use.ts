@@ -4,17 +4,29 @@
  * @module
  */
 import { parse as parsePartialJson } from "partial-json";
-import type { Component } from "../component.ts";
-import { sanitizeTerminalText } from "../sanitize.ts";
-import { truncateToWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme, ThemeColor } from "../theme.ts";
-import { Text } from "./text.ts";
+import {
+  type Component,
+  defaultTheme,
+  sanitizeTerminalText,
+  Text,
+  type Theme,
+  type ThemeColor,
+  truncateToWidth,
+} from "@panto/tui";
 
 /** Where a tool call is. */
 export type ToolStatus = "pending" | "running" | "done" | "error";
 
-/** What a tool-use component starts from. */
+/**
+ * What a tool-use component starts from (the data of the `tool` UI event).
+ *
+ * @example
+ * ```ts
+ * import type { ToolUseData } from "@panto/cli";
+ * const data: ToolUseData = { callId: "c1", name: "bash", args: '{"command":"ls"' };
+ * console.assert(data.name === "bash");
+ * ```
+ */
 export interface ToolUseData {
   /** The provider's tool-call id; one component per call. */
   callId: string;
@@ -99,7 +111,8 @@ export function formatArgs(raw: string): string {
  *
  * @example
  * ```ts
- * import { createTheme, ToolUse } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { ToolUse } from "./tool_use.ts";
  * const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: createTheme({ noColor: true }) });
  * tool.appendArgs('{"command": "ls');
  * console.assert(tool.render(40)[0] === "○ bash command: ls");

@@ -3,11 +3,7 @@
  *
  * @module
  */
-import { visibleWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme } from "../theme.ts";
-import { CachedComponent } from "./cached_component.ts";
-import { wrapText } from "./wrap_text.ts";
+import { CachedComponent, defaultTheme, type Theme, visibleWidth, wrapText } from "@panto/tui";
 
 const MARKER = "› ";
 
@@ -17,7 +13,8 @@ const MARKER = "› ";
  *
  * @example
  * ```ts
- * import { createTheme, UserMessage } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { UserMessage } from "./user_message.ts";
  * const message = new UserMessage("hello there", createTheme({ noColor: true }));
  * console.assert(message.render(10).join("|") === "› hello   |  there   ");
  * ```

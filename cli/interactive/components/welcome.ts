@@ -3,12 +3,18 @@
  *
  * @module
  */
-import { truncateToWidth } from "../text_width.ts";
-import { defaultTheme } from "../theme.ts";
-import type { Theme } from "../theme.ts";
-import { CachedComponent } from "./cached_component.ts";
+import { CachedComponent, defaultTheme, type Theme, truncateToWidth } from "@panto/tui";
 
-/** What the welcome banner shows. */
+/**
+ * What the welcome banner shows (the data of the `session_start` UI event).
+ *
+ * @example
+ * ```ts
+ * import type { WelcomeData } from "@panto/cli";
+ * const data: WelcomeData = { version: "0.1.0", cwd: "~/src/app", model: "claude-x" };
+ * console.assert(data.hint === undefined);
+ * ```
+ */
 export interface WelcomeData {
   /** panto's version. */
   version: string;
@@ -25,7 +31,8 @@ export interface WelcomeData {
  *
  * @example
  * ```ts
- * import { createTheme, Welcome } from "@panto/tui";
+ * import { createTheme } from "@panto/tui";
+ * import { Welcome } from "./welcome.ts";
  * const welcome = new Welcome({ version: "0.1.0", cwd: "/src", model: "m" }, createTheme({ noColor: true }));
  * console.assert(welcome.render(40)[0] === "panto 0.1.0");
  * ```

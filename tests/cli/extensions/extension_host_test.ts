@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Message } from "@panto/lib";
-import { type Component, Text, ToolUse } from "@panto/tui";
+import { type Component, Text } from "@panto/tui";
+import { ToolUse } from "../../../cli/interactive/components/tool_use.ts";
+import type { UiEvents } from "../../../cli/interactive/ui_events.ts";
 import type { PantoApi } from "../../../cli/extensions/extension_api.ts";
 import { explode } from "./fixtures/full.ts";
 import { callTool, fixturePath, makeHarness, moduleOf } from "./host_harness.ts";
@@ -9,7 +11,7 @@ import { callTool, fixturePath, makeHarness, moduleOf } from "./host_harness.ts"
 const CTRL_K = "\x0b";
 const CTRL_G = "\x07";
 
-function createTool(harness: { uiEvents: import("@panto/tui").UiEvents }): Component {
+function createTool(harness: { uiEvents: UiEvents }): Component {
   const data = { callId: "c1", name: "read", args: '{"path":"a.txt"}' };
   return harness.uiEvents.create("tool", data, () => new ToolUse(data));
 }

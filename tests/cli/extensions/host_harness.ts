@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { Message, Tool } from "@panto/lib";
 import { ToolRegistrationError } from "@panto/lib";
-import { UiEvents } from "@panto/tui";
 import type { Component } from "@panto/tui";
+import { UiEvents } from "../../../cli/interactive/ui_events.ts";
 import {
   ExtensionHost,
   type ExtensionHostOptions,

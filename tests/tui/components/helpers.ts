@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import stripAnsi from "strip-ansi";
-import { CURSOR_MARKER } from "../../../tui/component.ts";
+import { type Component, CURSOR_MARKER } from "../../../tui/component.ts";
 import { visibleWidth } from "../../../tui/text_width.ts";
 import { createTheme } from "../../../tui/theme.ts";
 import type { Theme } from "../../../tui/theme.ts";
@@ -14,6 +14,10 @@ import { VirtualTerminal } from "../../support/virtual_terminal.ts";
 
 /** The widths every component is rendered at. */
 export const WIDTHS: readonly number[] = [20, 40, 80, 200];
+
+/** Wide characters, emoji sequences and an unbreakable word, to stress the width contract. */
+export const WIDE =
+  "中文字符 emoji 👍🏽 👨‍👩‍👧 ｆｕｌｌｗｉｄｔｈ and a verylongwordwithoutanyspacesinside ";
 
 /** A colour theme independent of the environment. */
 export const COLOR: Theme = createTheme({ noColor: false });
@@ -52,5 +56,24 @@ export async function assertScreen(lines: readonly string[], width: number): Pro
     return screen;
   } finally {
     terminal.dispose();
+  }
+}
+
+/**
+ * Renders each named component at every width of {@linkcode WIDTHS} (one
+ * test step per component): every line fits and paints on one row.
+ */
+export async function assertComponentsFit(
+  t: Deno.TestContext,
+  components: readonly (readonly [string, Component])[],
+): Promise<void> {
+  for (const [name, component] of components) {
+    await t.step(name, async () => {
+      for (const width of WIDTHS) {
+        const lines = component.render(width);
+        assertFits(lines, width, `${name} at ${width}`);
+        await assertScreen(lines, width);
+      }
+    });
   }
 }

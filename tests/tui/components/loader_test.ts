@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { formatDuration } from "../../../tui/components/format_duration.ts";
 import { Loader } from "../../../tui/components/loader.ts";
 import { assertFits, PLAIN } from "./helpers.ts";
 
@@ -34,4 +35,13 @@ Deno.test("loader: start ticks through requestRender; stop leaves no timer", asy
     using disposable = new Loader({ theme: PLAIN, intervalMs: 5 });
     disposable.start();
   } // disposed here; the op sanitizer fails the test if the interval leaked
+});
+
+Deno.test("format: durations", () => {
+  assert.deepEqual([0, 7_900, 65_000, 7_380_000].map(formatDuration), [
+    "0s",
+    "7s",
+    "1m 05s",
+    "2h 03m",
+  ]);
 });

@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Markdown } from "../../../tui/components/markdown.ts";
 import type { MarkdownOptions } from "../../../tui/components/markdown.ts";
-import { Thinking } from "../../../tui/components/thinking.ts";
 import { COLOR } from "./helpers.ts";
 
 const word = fc.constantFrom(
@@ -180,6 +179,8 @@ function checkStream(
 
 const markdown = (options: MarkdownOptions = {}) => () =>
   new Markdown("", { theme: COLOR, ...options });
+/** A per-line text style like the one panto gives the model's thinking. */
+const dimItalic = (text: string) => COLOR.italic(COLOR.fg("thinking", text));
 const sizes = fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 6 });
 
 for (const width of [12, 30, 80]) {
@@ -191,8 +192,8 @@ for (const width of [12, 30, 80]) {
   });
 }
 
-Deno.test("markdown streaming: thinking text (styled per line) streams as a fresh render", () => {
-  const make = () => new Thinking({ theme: COLOR });
+Deno.test("markdown streaming: text styled per line (textStyle) streams as a fresh render", () => {
+  const make = markdown({ textStyle: dimItalic });
   fc.assert(
     fc.property(document, sizes, (text, chunks) => checkStream(text, chunks, 40, make)),
     { numRuns: 40 },
@@ -240,5 +241,5 @@ Deno.test("markdown streaming: a paragraph written as one long line (cut inside 
   const stray = `A stray * star and ${long} then *closed* at last.`;
   checkStream(long, [23, 7, 41], 30, markdown());
   checkStream(stray, [37], 80, markdown());
-  checkStream(long, [29], 40, () => new Thinking({ theme: COLOR }));
+  checkStream(long, [29], 40, markdown({ textStyle: dimItalic }));
 });

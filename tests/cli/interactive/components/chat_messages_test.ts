@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { AssistantMessage } from "../../../tui/components/assistant_message.ts";
-import { CompactionSummary } from "../../../tui/components/compaction_summary.ts";
-import { Thinking } from "../../../tui/components/thinking.ts";
-import { UserMessage } from "../../../tui/components/user_message.ts";
-import { Welcome } from "../../../tui/components/welcome.ts";
-import { COLOR, PLAIN, plain } from "./helpers.ts";
+import { AssistantMessage } from "../../../../cli/interactive/components/assistant_message.ts";
+import { CompactionSummary } from "../../../../cli/interactive/components/compaction_summary.ts";
+import { Thinking } from "../../../../cli/interactive/components/thinking.ts";
+import { UserMessage } from "../../../../cli/interactive/components/user_message.ts";
+import { Welcome } from "../../../../cli/interactive/components/welcome.ts";
+import { COLOR, PLAIN, plain } from "../../../tui/components/helpers.ts";
 
 Deno.test("welcome: version, model, cwd and hint", () => {
   const welcome = new Welcome({

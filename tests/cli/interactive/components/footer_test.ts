@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { Footer } from "../../../tui/components/footer.ts";
-import { formatDuration, formatTokens } from "../../../tui/components/format.ts";
-import { assertFits, COLOR, PLAIN, plain } from "./helpers.ts";
+import { Footer } from "../../../../cli/interactive/components/footer.ts";
+import { formatTokens } from "../../../../cli/interactive/components/format_tokens.ts";
+import { assertFits, COLOR, PLAIN, plain } from "../../../tui/components/helpers.ts";
 
 Deno.test("footer: location, usage and model; update redraws only on change", () => {
   const footer = new Footer({ cwd: "~/src/panto", branch: "main", model: "claude-x" }, PLAIN);
@@ -32,17 +32,11 @@ Deno.test("footer: context use turns warning then error colour; narrow widths tr
   assert.ok(plain(long.render(20)[0] ?? "").endsWith("…"));
 });
 
-Deno.test("format: tokens and durations", () => {
+Deno.test("format: tokens", () => {
   assert.deepEqual([999, 1_234, 56_789, 2_500_000].map(formatTokens), [
     "999",
     "1.2k",
     "57k",
     "2.5M",
-  ]);
-  assert.deepEqual([0, 7_900, 65_000, 7_380_000].map(formatDuration), [
-    "0s",
-    "7s",
-    "1m 05s",
-    "2h 03m",
   ]);
 });

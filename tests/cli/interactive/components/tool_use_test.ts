@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { formatArgs, summarizeArgs, ToolUse } from "../../../tui/components/tool_use.ts";
-import { assertFits, COLOR, PLAIN } from "./helpers.ts";
+import {
+  formatArgs,
+  summarizeArgs,
+  ToolUse,
+} from "../../../../cli/interactive/components/tool_use.ts";
+import { assertFits, COLOR, PLAIN } from "../../../tui/components/helpers.ts";
 
 Deno.test("tool use: streamed partial arguments show as a preview in the header", () => {
   const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: PLAIN });

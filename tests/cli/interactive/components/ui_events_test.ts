@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import type { Component } from "../../../tui/component.ts";
-import { ToolUse } from "../../../tui/components/tool_use.ts";
-import type { ToolUseData } from "../../../tui/components/tool_use.ts";
-import { UI_EVENTS, UiEvents } from "../../../tui/ui_events.ts";
-import { PLAIN } from "./helpers.ts";
+import type { Component } from "../../../../tui/component.ts";
+import { ToolUse } from "../../../../cli/interactive/components/tool_use.ts";
+import type { ToolUseData } from "../../../../cli/interactive/components/tool_use.ts";
+import { UI_EVENTS, UiEvents } from "../../../../cli/interactive/ui_events.ts";
+import { PLAIN } from "../../../tui/components/helpers.ts";
 
 function fixed(text: string): Component {
   return { render: () => [text], firstLineChanged: () => null, invalidate: () => {} };

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { UserMessage } from "../../../tui/components/user_message.ts";
-import { startTui } from "../../support/tui_screen.ts";
-import { COLOR } from "./helpers.ts";
+import { UserMessage } from "../../../../cli/interactive/components/user_message.ts";
+import { startTui } from "../../../support/tui_screen.ts";
+import { COLOR } from "../../../tui/components/helpers.ts";
 
 const BAND = 236; // the default theme's userMessage background
 
