@@ -94,7 +94,31 @@ export interface CompactionResult {
   keptMessages: number;
 }
 
-/** Options for {@linkcode Agent.run}. */
+/**
+ * Options for {@linkcode Agent.run}.
+ *
+ * @example Steer a run while its tools work
+ * ```ts
+ * import { Agent, ResultParts, scriptedProvider, type UserMessage } from "@panto/lib";
+ * const provider = scriptedProvider([[{ type: "tool_use", id: "c1", name: "ls", input: {} }], "Done."]);
+ * const agent = new Agent({
+ *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", model: "any", reasoning: "off" } },
+ *   provider,
+ * });
+ * const queue: UserMessage[] = [];
+ * agent.registerTool({
+ *   decl: { name: "ls", description: "List files", inputSchema: { type: "object" } },
+ *   execute: () => {
+ *     queue.push({ text: "Only the top level, please." }); // e.g. typed by the user meanwhile
+ *     return ResultParts.fromText("a.ts b.ts");
+ *   },
+ * });
+ * for await (const _ of agent.run("What is here?", { steering: () => queue.splice(0) }));
+ * // The second request carries the tool result, then the steering message.
+ * const sent = provider.requests[1]?.messages.at(-1);
+ * if (sent?.role !== "user") throw new Error("the steering message was not sent");
+ * ```
+ */
 export interface RunOptions {
   /** Aborts the run (same as `stream.cancel()`). */
   signal?: AbortSignal;
