@@ -624,11 +624,8 @@ export class SessionController {
   }
 
   async #stream(user: UserMessage, signal: AbortSignal): Promise<RunOutcome> {
-    // Steering reaches the agent at tool boundaries (an Agent without the option ignores it).
-    const options: RunOptions & { steering?: () => UserMessage[] } = {
-      signal,
-      steering: () => this.#takeSteering(),
-    };
+    // Steering left when the run ends is sent as the next run (see #scheduleQueue).
+    const options: RunOptions = { signal, steering: () => this.#takeSteering() };
     const stream = this.#agent.run(user, options);
     let turnLimitReached = false;
     for await (const event of stream) {

@@ -271,6 +271,8 @@ export class ChatApp implements CommandContext {
             : `Session named "${event.name}".`,
           "info",
         );
+      case "steer_applied":
+        return this.#append(this.#view.user(messageText(event.message)));
       case "queue_update":
         return;
       default:

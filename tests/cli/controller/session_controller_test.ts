@@ -116,15 +116,14 @@ Deno.test("controller: a second prompt while busy is refused; follow-ups run in 
   });
 });
 
-Deno.test("controller: steering reaches the model once, before queued follow-ups", async () => {
-  await withController(async ({ server, controller }) => {
+Deno.test("controller: steering joins the running run after its tool batch, before follow-ups", async () => {
+  await withController(async ({ server, controller, events }) => {
     server.enqueue(
       {
         kind: "turn",
         blocks: [{ type: "tool_use", id: "call_1", name: "ls", input: {} }],
         headerDelayMs: 200,
       },
-      text("Listed."),
       text("Steered."),
       text("Followed."),
     );
@@ -134,15 +133,25 @@ Deno.test("controller: steering reaches the model once, before queued follow-ups
     assert.deepEqual(controller.queue, { steering: ["STEER-NOW"], followUp: ["FOLLOW-UP"] });
     await run;
     await controller.idle();
-    const bodies = server.requests.map((r) => JSON.stringify(r.body));
-    const steeredAt = bodies.findIndex((b) => b.includes("STEER-NOW"));
-    const followedAt = bodies.findIndex((b) => b.includes("FOLLOW-UP"));
-    assert.ok(steeredAt > 0, "the steering message was sent");
-    assert.ok(followedAt > steeredAt, "after the steering message");
-    const userMessages = (server.requests.at(-1)!.body as { messages: { role: string }[] })
-      .messages.filter((m) => m.role === "user" && JSON.stringify(m).includes("STEER-NOW"));
-    assert.equal(userMessages.length, 1, "sent once");
+    assert.equal(server.requests.length, 3, "two requests for the steered run, one follow-up");
+    assert.match(lastUserText(server, 1), /STEER-NOW/, "the run's second request has it");
+    assert.match(lastUserText(server, 2), /FOLLOW-UP/);
+    const steered = JSON.stringify(server.requests[2]!.body).match(/STEER-NOW/g) ?? [];
+    assert.equal(steered.length, 1, "sent once");
+    assert.ok(events.some((e) => e.type === "steer_applied"));
     assert.deepEqual(controller.queue, { steering: [], followUp: [] });
+  });
+});
+
+Deno.test("controller: steering left when the run ends is the next run", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("Answered.", { headerDelayMs: 200 }), text("Late steer seen."));
+    const run = controller.prompt("no tools here");
+    controller.steer("LATE-STEER");
+    await run;
+    await controller.idle();
+    assert.equal(server.requests.length, 2);
+    assert.match(lastUserText(server, 1), /LATE-STEER/);
   });
 });
 
