@@ -7,12 +7,8 @@
  * @module
  */
 import {
-  Agent,
+  type Agent,
   type CompactionResult,
-  type Config,
-  type Conversation,
-  type Message,
-  type PersistentMessage,
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
@@ -40,6 +36,8 @@ import type {
   QueueState,
   RunOutcome,
 } from "./controller_events.ts";
+import { buildAgent } from "./build_agent.ts";
+import { forkEntries } from "./fork_entries.ts";
 import { runFailure } from "./run_failure.ts";
 import { runShellCommand, type ShellResult } from "./shell_command.ts";
 
@@ -70,31 +68,6 @@ export class ControllerBusyError extends CliError {
     super(`Wait for the current ${what} to finish (or abort it) before ${action}`);
     this.name = "ControllerBusyError";
   }
-}
-
-/** The agent-independent settings every session's agent is built from. */
-interface AgentSpec {
-  config: Config;
-  tools: readonly Tool[];
-  systemPrompt: string;
-}
-
-/**
- * The one place an {@linkcode Agent} is built for a session: tools
- * registered, and the system prompt seeded (new session) or reconciled (a
- * changed prompt is recorded as a replace).
- */
-async function buildAgent(
-  spec: AgentSpec,
-  session: Session,
-  conversation: Conversation,
-): Promise<Agent> {
-  const agent = new Agent({ config: spec.config, session, conversation });
-  for (const tool of spec.tools) agent.registerTool(tool);
-  if (agent.conversation.systemPrompt() !== spec.systemPrompt) {
-    await agent.setSystemPrompt(spec.systemPrompt);
-  }
-  return agent;
 }
 
 /**
@@ -464,7 +437,10 @@ export class SessionController {
       cwd: this.cwd,
       ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
     });
-    await session.append(this.#copies(source.messages.slice(0, end)));
+    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
+    await session.append(
+      forkEntries(source.messages.slice(0, end), toolsAvailable, this.session.info.wire),
+    );
     await this.#switchTo(session, "fork");
     return session.id;
   }
@@ -693,12 +669,15 @@ export class SessionController {
   }
 
   #enqueue(queue: string[], text: string): void {
-    if (!this.busy && !this.#closed) {
+    const waiting = this.#steering.length + this.#followUp.length;
+    if (!this.busy && !this.#closed && waiting === 0) {
       void this.#track(this.#run(text, true));
       return;
     }
     queue.push(text);
     this.#emitQueue();
+    // Idle with prompts waiting for their scheduled start: this one goes after them.
+    if (!this.busy) this.#scheduleQueue();
   }
 
   #takeSteering(): UserMessage[] {
@@ -759,21 +738,6 @@ export class SessionController {
       sessionId: session.id,
       reason,
       resumed: reason !== "new",
-    });
-  }
-
-  /** Messages as a new session stores them (the source's last model as their wire). */
-  #copies(messages: readonly Message[]): PersistentMessage[] {
-    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
-    const wire = this.session.info.wire;
-    return messages.map((message, index) => {
-      const entry: PersistentMessage = {
-        message: structuredClone(message),
-        conversation: messages.slice(0, index + 1),
-        toolsAvailable,
-      };
-      if (wire && message.role === "assistant") entry.wire = wire;
-      return entry;
     });
   }
 

@@ -332,3 +332,32 @@ Deno.test("controller: an unsubscribed listener hears nothing more", async () =>
     assert.deepEqual(heard, ["model_changed"]);
   });
 });
+
+Deno.test("controller: extension tools and commands are wired once and follow every session", async () => {
+  const fixture = new URL("../extensions/fixtures/full.ts", import.meta.url).pathname;
+  await withController(async ({ server, controller }) => {
+    const notices: string[] = [];
+    await controller.loadExtensions({
+      mode: "print",
+      uiEvents: undefined,
+      notify: (text) => notices.push(text),
+      submit: (text) => controller.followUp(text),
+      reservedCommands: [],
+    });
+    assert.ok(controller.agent.tools.some((t) => t.decl.name === "fixture_echo"));
+    assert.ok(controller.extensionCommands().some((c) => c.name === "greet"));
+    await controller.newSession();
+    assert.ok(controller.agent.tools.some((t) => t.decl.name === "fixture_echo"), "after /new");
+    server.enqueue(
+      {
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "c1", name: "fixture_echo", input: { text: "hey" } }],
+      },
+      text("Echoed."),
+    );
+    await controller.prompt("echo hey");
+    assert.match(JSON.stringify(server.requests[1]!.body), /echo: hey/);
+    await controller.extensions!.runCommand("greet", "you");
+    assert.ok(notices.some((n) => n.startsWith("hello you from print")), notices.join("\n"));
+  }, ["-e", fixture]);
+});
