@@ -7,6 +7,7 @@ import { choice, integer, string } from "@optique/core/valueparser";
 import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
+import { UsageError } from "./errors.ts";
 import { STORE_KINDS, type StoreFlags } from "./session_store.ts";
 import { writeStderr } from "./stdio.ts";
 import { VERSION } from "./version.ts";
@@ -51,9 +52,9 @@ const promptFields = {
   print: optional(
     flag("-p", "--print", { description: message`Answer one prompt, print the result, exit` }),
   ),
-  mode: optional(option("--mode", choice(["text", "json"]), {
+  mode: optional(option("--mode", choice(["text", "json", "rpc"]), {
     description:
-      message`Output of print mode: text (the final answer) or json (every event as a line)`,
+      message`Output of print mode: text (the final answer) or json (every event as a line); rpc: serve JSON-lines commands on stdin (docs/rpc.md)`,
   })),
   continueLast: optional(
     flag("-c", "--continue", { description: message`Continue the most recent session` }),
@@ -120,8 +121,8 @@ export interface ChatArgs extends StoreFlags {
   command: "chat";
   /** Print mode. */
   print: boolean;
-  /** Print mode output. */
-  mode: "text" | "json";
+  /** Print mode output (`text`, `json`), or `rpc` for RPC mode. */
+  mode: "text" | "json" | "rpc";
   /** `-m`. */
   model: string | undefined;
   /** `--thinking`. */
@@ -214,7 +215,7 @@ function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs 
   return {
     command: "chat",
     print: parsed.print === true,
-    mode: (parsed.mode as "text" | "json" | undefined) ?? "text",
+    mode: chatMode(parsed),
     model: parsed.model as string | undefined,
     thinking: parsed.thinking as ReasoningLevel | undefined,
     api: parsed.api as ApiStyle | undefined,
@@ -233,6 +234,18 @@ function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs 
     messages: (parsed.messages as string[] | undefined) ?? [],
     ...store,
   };
+}
+
+/** `--mode`; RPC mode takes its prompts as commands on stdin only. */
+function chatMode(parsed: Record<string, unknown>): ChatArgs["mode"] {
+  const mode = (parsed.mode as ChatArgs["mode"] | undefined) ?? "text";
+  if (mode !== "rpc") return mode;
+  if (parsed.print === true || (parsed.messages as string[] | undefined)?.length) {
+    throw new UsageError(
+      "--mode rpc reads its prompts as commands on stdin: drop -p and the prompt words (see docs/rpc.md)",
+    );
+  }
+  return mode;
 }
 
 /** `-r`/`--resume` followed by nothing or by another option means "open the picker". */

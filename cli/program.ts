@@ -19,6 +19,7 @@ import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 export async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.command === "sessions") return await sessionsCommand(args);
+  if (args.mode === "rpc") return await rpcMode(args);
   if (args.print) return await printMode(args);
   // The terminal UI loads only for the interactive mode.
   const { runInteractive } = await import("./interactive/run_interactive.ts");
@@ -64,7 +65,7 @@ async function printMode(args: ChatArgs): Promise<number> {
     return await runPrintMode(
       controller,
       prompt,
-      args.mode,
+      args.mode === "json" ? "json" : "text",
       { stdout: writeStdout, stderr: writeStderr },
       abort.signal,
     );
@@ -72,6 +73,12 @@ async function printMode(args: ChatArgs): Promise<number> {
     stopListening();
     await controller.close();
   }
+}
+
+/** RPC mode loads neither the terminal UI nor print mode. */
+async function rpcMode(args: ChatArgs): Promise<number> {
+  const { runRpcMode } = await import("./rpc/rpc_mode.ts");
+  return await runRpcMode(args, { input: Deno.stdin.readable, write: writeStdout });
 }
 
 /** The prompt: the message arguments, then piped stdin (when stdin is not a terminal). */

@@ -1,0 +1,163 @@
+/**
+ * `panto --mode rpc`: commands as JSON lines on standard input; responses
+ * and every event as JSON lines on standard output (docs/rpc.md).
+ *
+ * @module
+ */
+import type { ChatArgs } from "../args.ts";
+import { SessionController } from "../controller/session_controller.ts";
+import { errorMessage } from "../error_message.ts";
+import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
+import { formatBytes } from "../tools/truncate.ts";
+import {
+  BROKEN_PIPE_EXIT_CODE,
+  interruptExitCode,
+  type InterruptSignal,
+  listenForInterrupts,
+} from "../interrupt_signals.ts";
+import { MAX_LINE_BYTES, readJsonLines } from "./json_lines.ts";
+import { handleCommand } from "./rpc_handlers.ts";
+import {
+  parseCommand,
+  type RpcCommand,
+  type RpcCommandError,
+  type RpcCommandType,
+} from "./rpc_commands.ts";
+import { RpcOutput } from "./rpc_output.ts";
+
+/** Where RPC mode reads and writes. */
+export interface RpcStreams {
+  /** Commands (standard input). */
+  input: ReadableStream<Uint8Array>;
+  /** Writes all of a text (standard output). */
+  write: (text: string) => void;
+}
+
+/** How long an interrupt waits for the aborted run to save before exiting anyway (ms). */
+const INTERRUPT_SAVE_WAIT_MS = 5_000;
+
+/** Why the command loop stopped. */
+type Stop = { kind: "signal"; signal: InterruptSignal } | { kind: "closed" };
+
+/**
+ * Serves RPC commands until standard input ends (after the running run and
+ * queued prompts finish), an interrupting signal arrives (the run is
+ * aborted and what was answered saved), or standard output is closed.
+ *
+ * @param args The parsed command line (model, session, store flags).
+ * @param streams Standard input and output.
+ * @returns The exit code: 0 at the end of input, 128 + the signal's number
+ *   after a signal, 141 when standard output was closed.
+ */
+export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<number> {
+  const controller = await SessionController.open(args);
+  let stop: (reason: Stop) => void = () => {};
+  let interrupted: InterruptSignal | undefined;
+  const stopped = new Promise<Stop>((resolve) => stop = resolve);
+  const output = new RpcOutput(streams.write, () => stop({ kind: "closed" }));
+  const unsubscribe = controller.subscribe((event) => output.send(event));
+  const stopListening = listenForInterrupts((signal) => {
+    // A second signal while the first one's abort is saving: leave now.
+    if (interrupted) Deno.exit(interruptExitCode(interrupted));
+    interrupted = signal;
+    stop({ kind: "signal", signal });
+  });
+  try {
+    for (const text of controller.notices) output.send({ type: "notice", level: "warning", text });
+    await controller.loadExtensions({
+      mode: "print",
+      uiEvents: undefined,
+      notify: (text, level) => output.send({ type: "notice", level, text }),
+      submit: (text) => controller.followUp(text),
+      reservedCommands: [],
+    });
+    const ended = await serve(controller, streams.input, output, stopped);
+    // At the end of input the run and the queued prompts finish first (a signal still stops them).
+    const reason = ended
+      ? await Promise.race([controller.idle().then(() => undefined), stopped])
+      : await stopped;
+    if (reason === undefined) return 0;
+    return reason.kind === "closed" ? BROKEN_PIPE_EXIT_CODE : interruptExitCode(reason.signal);
+  } finally {
+    stopListening();
+    await controller.close(INTERRUPT_SAVE_WAIT_MS);
+    unsubscribe();
+  }
+}
+
+/**
+ * Reads and carries out commands: one at a time, in order, except `abort`,
+ * which acts as soon as it is read (so it can stop a `compact` still being
+ * handled). Returns true at the end of input (once the commands read are
+ * handled), false when `stopped` settled first.
+ */
+async function serve(
+  controller: SessionController,
+  input: ReadableStream<Uint8Array>,
+  output: RpcOutput,
+  stopped: Promise<Stop>,
+): Promise<boolean> {
+  const lines = readJsonLines(input)[Symbol.asyncIterator]();
+  const halt = stopped.then(() => undefined);
+  let pending: Promise<void> = Promise.resolve();
+  for (;;) {
+    const next = await Promise.race([lines.next(), halt]);
+    if (next === undefined) return false;
+    if (next.done) break;
+    const line = next.value;
+    if (line.kind === "too_long") {
+      output.send(failure({ error: tooLongMessage(line.bytes) }));
+      continue;
+    }
+    const parsed = parseCommand(line.text);
+    if ("invalid" in parsed) {
+      output.send(failure(parsed.invalid));
+      continue;
+    }
+    const { command } = parsed;
+    if (command.type === "abort") void respond(controller, command, output);
+    else pending = pending.then(() => respond(controller, command, output));
+  }
+  return await Promise.race([pending.then(() => true), halt.then(() => false)]);
+}
+
+/** Carries out one command and writes its response. */
+async function respond(
+  controller: SessionController,
+  command: RpcCommand,
+  output: RpcOutput,
+): Promise<void> {
+  const { id, type } = command;
+  try {
+    const data = await handleCommand(controller, command);
+    output.send(
+      response({ id, command: type }, { success: true, ...(data === undefined ? {} : { data }) }),
+    );
+  } catch (error) {
+    output.send(response({ id, command: type }, { success: false, error: errorMessage(error) }));
+  }
+}
+
+/** A response: `id` and `command` when they are known, then the outcome. */
+function response(
+  known: { id: string | number | undefined; command: RpcCommandType | undefined },
+  outcome: { success: true; data?: unknown } | { success: false; error: string },
+): object {
+  return {
+    type: "response",
+    ...(known.id === undefined ? {} : { id: known.id }),
+    ...(known.command === undefined ? {} : { command: known.command }),
+    ...outcome,
+  };
+}
+
+/** An error response for what could be made of the command. */
+function failure({ id, command, error }: RpcCommandError): object {
+  return response({ id, command }, { success: false, error });
+}
+
+function tooLongMessage(bytes: number): string {
+  return `the line is ${formatBytes(bytes)}, over the limit of ${
+    formatBytes(MAX_LINE_BYTES)
+  }: send smaller images (each at most ${formatBytes(MAX_IMAGE_BYTES)})`;
+}

@@ -1,0 +1,295 @@
+/**
+ * `panto --mode rpc` as a real subprocess against the fake LLM server: a
+ * multi-turn session with tools, malformed input, steering and follow-ups,
+ * an abort, models, and new, forked and switched sessions; the end of
+ * input, signals and a closed stdout.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeFakeConfig } from "../../support/fake_config.ts";
+import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { savedMessages } from "../../support/saved_session.ts";
+import { RpcClient, type RpcRecord } from "./rpc_client.ts";
+
+interface Fixture {
+  server: FakeLlmServer;
+  home: string;
+  project: string;
+}
+
+async function withFixture(body: (fixture: Fixture) => Promise<void>): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-rpc-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-rpc-project-" });
+  try {
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await body({ server, home, project });
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+}
+
+const ONE_PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+function start({ home, project }: Fixture, args: readonly string[] = []): RpcClient {
+  return RpcClient.start({ home, cwd: project, args });
+}
+
+function text(value: string, options: { headerDelayMs?: number } = {}): FakeReply {
+  return { kind: "turn", blocks: [{ type: "text", text: value }], ...options };
+}
+
+/** An OpenAI stream chunk. */
+function chunk(delta: Record<string, unknown>): string {
+  return `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+}
+
+/** A reply that streams `partial` and then goes silent until the client leaves. */
+function stalled(partial: string): FakeReply {
+  const body = chunk({ role: "assistant", content: "" }) + chunk({ content: partial });
+  return {
+    kind: "stall",
+    afterBytes: new TextEncoder().encode(body).length,
+    source: { kind: "sse", body: body + chunk({ content: " never sent" }) },
+  };
+}
+
+/** The messages of request `index` as the server got them. */
+function requestMessages(server: FakeLlmServer, index: number): string {
+  const body = server.requests[index]?.body as { messages: unknown[] } | undefined;
+  assert.ok(body, `request ${index} was made`);
+  return JSON.stringify(body.messages);
+}
+
+/** Waits for the next run's end and returns it. */
+async function runEnd(client: RpcClient): Promise<RpcRecord> {
+  return await client.nextEvent("run_end");
+}
+
+Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and sessions", async () => {
+  await withFixture(async (fixture) => {
+    const { server, project, home } = fixture;
+    await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
+    const client = start(fixture);
+
+    const state = await client.ok({ type: "get_state" });
+    assert.equal(state?.model.alias, "fast");
+    assert.equal(state?.busy, false);
+    const firstSession = state?.sessionId as string;
+
+    // Turn 1: the model reads a file with a tool, then answers.
+    server.enqueue(
+      {
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }],
+      },
+      text("The notes say alpha and beta."),
+    );
+    const accepted = await client.request({ type: "prompt", message: "What is in notes.txt?" });
+    assert.deepEqual(accepted, {
+      type: "response",
+      id: accepted.id,
+      command: "prompt",
+      success: true,
+    });
+    const toolDone = await client.nextEvent("tool_dispatch_complete");
+    assert.equal(toolDone.call.name, "read");
+    assert.equal(toolDone.isError, false);
+    const first = await runEnd(client);
+    assert.equal(first.status, "done");
+    assert.match(requestMessages(server, 1), /1\\talpha/, "the tool result went to the model");
+    const types = new Set(client.consumed().map((r) => r.type));
+    for (
+      const type of ["user_prompt", "content_delta", "message_complete", "tool_dispatch_start"]
+    ) {
+      assert.ok(types.has(type), `a ${type} event was streamed`);
+    }
+
+    // Malformed input gets an error response naming the problem; the process keeps running.
+    await client.writeRaw("this is not json\n");
+    const bad = await client.next((r) => r.type === "response" && !r.success, "an error response");
+    assert.match(bad.error, /^invalid JSON/);
+    const typo = await client.request({ type: "promt", message: "hi" });
+    assert.equal(typo.success, false);
+    assert.match(typo.error, /unknown command "promt" \(did you mean "prompt"\?\)/);
+    const missing = await client.request({ type: "switch_session" });
+    assert.deepEqual([missing.command, missing.success], ["switch_session", false]);
+    assert.match(missing.error, /sessionId: missing; expected a string/);
+
+    // Turn 2 sees turn 1.
+    server.enqueue(text("Still alpha and beta."));
+    await client.ok({ type: "prompt", message: "And now?" });
+    assert.equal((await runEnd(client)).status, "done");
+    assert.match(requestMessages(server, 2), /The notes say alpha and beta\./);
+
+    // Turn 3 is aborted mid-answer; a second prompt meanwhile is refused.
+    server.enqueue(stalled("PARTIAL-ANSWER"));
+    await client.ok({ type: "prompt", message: "Write a long essay" });
+    await client.next(
+      (r) => r.type === "content_delta" && r.text.includes("PARTIAL"),
+      "the partial text",
+    );
+    const busy = await client.request({ type: "prompt", message: "another" });
+    assert.equal(busy.success, false);
+    assert.match(busy.error, /abort/);
+    await client.ok({ type: "abort" });
+    assert.equal((await runEnd(client)).status, "aborted");
+    const messages = (await client.ok({ type: "get_messages" }))?.messages as RpcRecord[];
+    const last = messages.at(-1)!;
+    assert.equal(last.role, "assistant");
+    assert.equal(last.stopReason, "aborted");
+    assert.match(JSON.stringify(last.content), /PARTIAL-ANSWER/);
+
+    // Another model for the next turn.
+    const smart = await client.ok({ type: "set_model", model: "smart", thinkingLevel: "off" });
+    assert.deepEqual(smart?.alias, "smart");
+    assert.equal((await client.nextEvent("model_changed")).alias, "smart");
+    const unknown = await client.request({ type: "set_model", model: "nonesuch" });
+    assert.equal(unknown.success, false);
+    assert.match(unknown.error, /nonesuch/);
+
+    // A new session, then back to the first one.
+    const fresh = await client.ok({ type: "new_session" });
+    assert.notEqual(fresh?.sessionId, firstSession);
+    assert.equal((await client.nextEvent("session_changed")).reason, "new");
+    server.enqueue(text("Hello from the second session."));
+    await client.ok({ type: "prompt", message: "Second session here" });
+    assert.equal((await runEnd(client)).status, "done");
+    assert.equal(server.requests.at(-1)?.protocol, "anthropic", "the smart model's endpoint");
+    const sessions = (await client.ok({ type: "get_sessions" }))?.sessions as RpcRecord[];
+    assert.deepEqual(new Set(sessions.map((s) => s.id)), new Set([firstSession, fresh?.sessionId]));
+
+    const switched = await client.ok({ type: "switch_session", sessionId: firstSession });
+    assert.equal(switched?.sessionId, firstSession);
+    assert.equal((await client.nextEvent("session_changed")).reason, "switch");
+    const back = (await client.ok({ type: "get_messages" }))?.messages as RpcRecord[];
+    assert.match(JSON.stringify(back), /PARTIAL-ANSWER/);
+    assert.doesNotMatch(JSON.stringify(back), /Second session here/);
+    const noSuch = await client.request({ type: "switch_session", sessionId: "ffffffff" });
+    assert.equal(noSuch.success, false);
+    assert.match(noSuch.error, /No session matches "ffffffff"/);
+
+    // The end of input ends the process.
+    await client.closeInput();
+    const { code, stderr } = await client.exit();
+    assert.equal(code, 0, stderr);
+    assert.ok(server.pendingReplies === 0);
+    assert.ok(home);
+  });
+});
+
+Deno.test("rpc: steer lands at the tool boundary, follow_up runs after the run", async () => {
+  await withFixture(async (fixture) => {
+    const { server, project } = fixture;
+    await Deno.writeTextFile(join(project, "a.txt"), "A\n");
+    const client = start(fixture);
+    server.enqueue(
+      {
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "a.txt" } }],
+        headerDelayMs: 400,
+      },
+      text("Done reading."),
+      text("Follow-up answered."),
+    );
+    await client.ok({ type: "prompt", message: "Read a.txt" });
+    await client.ok({ type: "steer", message: "STEER-ME: be brief" });
+    await client.ok({ type: "follow_up", message: "FOLLOW-ME: one more thing" });
+    const queued = await client.next(
+      (r) => r.type === "queue_update" && r.followUp.length === 1,
+      "the follow-up queued",
+    );
+    assert.deepEqual(queued.followUp, ["FOLLOW-ME: one more thing"]);
+    assert.equal((await runEnd(client)).status, "done");
+    assert.match(requestMessages(server, 1), /STEER-ME/, "steering went with the tool result");
+    const followUp = await client.nextEvent("user_prompt");
+    assert.deepEqual([followUp.text, followUp.followUp], ["FOLLOW-ME: one more thing", true]);
+    assert.equal((await runEnd(client)).status, "done");
+    assert.match(requestMessages(server, 2), /FOLLOW-ME/);
+    await client.closeInput();
+    assert.equal((await client.exit()).code, 0);
+  });
+});
+
+Deno.test("rpc: the end of input waits for the running run, which is saved", async () => {
+  await withFixture(async (fixture) => {
+    const { server, home } = fixture;
+    const client = start(fixture);
+    server.enqueue(text("Answered after the input ended.", { headerDelayMs: 300 }));
+    await client.send({ type: "prompt", message: "Slow question" });
+    await client.closeInput();
+    const { code, stderr } = await client.exit();
+    assert.equal(code, 0, stderr);
+    const ends = client.records.filter((r) => r.type === "run_end");
+    assert.deepEqual(ends.map((r) => r.status), ["done"]);
+    const saved = await savedMessages(home);
+    assert.deepEqual(saved.map((m) => m.role), ["user", "assistant"]);
+    assert.match(JSON.stringify(saved[1]?.content), /Answered after the input ended/);
+  });
+});
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.test(`rpc: ${signal} aborts the run, saves the partial answer and exits with 128 + n`, async () => {
+    await withFixture(async (fixture) => {
+      const { server, home } = fixture;
+      const client = start(fixture);
+      server.enqueue(stalled("HALF-DONE"));
+      await client.ok({ type: "prompt", message: "Go on forever" });
+      await client.next(
+        (r) => r.type === "content_delta" && r.text.includes("HALF"),
+        "the partial text",
+      );
+      client.kill(signal);
+      const { code } = await client.exit(10_000);
+      assert.equal(code, signal === "SIGTERM" ? 143 : 130);
+      const saved = await savedMessages(home);
+      assert.equal(saved.at(-1)?.stopReason, "aborted");
+      assert.match(JSON.stringify(saved.at(-1)?.content), /HALF-DONE/);
+    });
+  });
+}
+
+Deno.test("rpc: a client that closes stdout ends panto with 141, the answer saved as aborted", async () => {
+  await withFixture(async (fixture) => {
+    const { server, home } = fixture;
+    const client = start(fixture);
+    server.enqueue({ kind: "long", deltas: Infinity });
+    await client.ok({ type: "prompt", message: "Count forever" });
+    await client.nextEvent("content_delta");
+    await client.closeOutput();
+    const { code } = await client.exit(10_000);
+    assert.equal(code, 141);
+    const saved = await savedMessages(home);
+    assert.equal(saved.at(-1)?.stopReason, "aborted");
+    assert.match(JSON.stringify(saved.at(-1)?.content), /line 0\\n/);
+  });
+});
+
+Deno.test("rpc: a prompt with an image, a name, and a fork", async () => {
+  await withFixture(async (fixture) => {
+    const { server } = fixture;
+    const client = start(fixture);
+    server.enqueue(text("A picture."));
+    // A 1x1 PNG, sent the way pi's clients name its type.
+    const image = { data: ONE_PIXEL_PNG, mimeType: "image/png" };
+    await client.ok({ type: "prompt", message: "What is this?", images: [image] });
+    assert.equal((await runEnd(client)).status, "done");
+    assert.match(requestMessages(server, 0), /data:image\/png;base64,/);
+
+    const named = await client.ok({ type: "set_session_name", name: "pictures" });
+    assert.deepEqual(named, { name: "pictures", pending: false });
+    const forked = await client.ok({ type: "fork" });
+    const state = await client.ok({ type: "get_state" });
+    assert.equal(state?.sessionId, forked?.sessionId);
+    assert.equal(state?.messageCount, 3, "system prompt, question and answer");
+    assert.equal(state?.sessionName, undefined, "the name stays with the original");
+    const outOfRange = await client.request({ type: "fork", messageIndex: 99 });
+    assert.equal(outOfRange.success, false);
+    assert.match(outOfRange.error, /99/);
+    await client.closeInput();
+    assert.equal((await client.exit()).code, 0);
+  });
+});
