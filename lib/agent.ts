@@ -338,14 +338,44 @@ export class Agent {
    */
   run(message: string | UserMessage, options: RunOptions = {}): Stream {
     this.#assertIdle("start a run");
+    const user = typeof message === "string" ? { text: message } : message;
+    return this.#start(() => this.#addUserMessage(user), options);
+  }
+
+  /**
+   * Starts a run that answers the conversation as it stands, adding no user
+   * message: for a prompt already stored but never answered (put the
+   * `danglingUser` of `session.loadWithDangling()` back onto the
+   * conversation first), or tool results the model has not seen yet.
+   * `run_start` carries that last message.
+   *
+   * @param options An abort signal and a steering callback.
+   * @returns The stream of events.
+   * @throws {Error} While another run or a compaction is in progress, or
+   *   when the conversation does not end with a user or tool message.
+   */
+  continue(options: RunOptions = {}): Stream {
+    this.#assertIdle("continue");
+    const last = this.#conversation.messages.at(-1);
+    if (last?.role !== "user" && last?.role !== "tool") {
+      throw new Error(
+        `Nothing to continue: the conversation ends with ${
+          last ? `a ${last.role} message` : "no message"
+        }; continue() answers a trailing user or tool message (use run(prompt) to ask something new)`,
+      );
+    }
+    return this.#start(() => Promise.resolve(last), options);
+  }
+
+  /** Runs the loop after `first` yields the message the run starts from. */
+  #start(first: () => Promise<Message>, options: RunOptions): Stream {
     const abort = new AbortController();
     const channel = new EventChannel(abort);
     const onAbort = () => abort.abort(options.signal?.reason);
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     this.#running = channel;
-    const user = typeof message === "string" ? { text: message } : message;
-    this.#loop(user, channel, abort.signal, options.steering)
+    this.#loop(first, channel, abort.signal, options.steering)
       .then(() => channel.close(), (error) => {
         channel.push({ type: "run_error", error: runErrorSummary(error) });
         channel.fail(error);
@@ -358,12 +388,12 @@ export class Agent {
   }
 
   async #loop(
-    user: UserMessage,
+    first: () => Promise<Message>,
     channel: EventChannel,
     signal: AbortSignal,
     steering: (() => UserMessage[]) | undefined,
   ): Promise<void> {
-    channel.push({ type: "run_start", message: await this.#addUserMessage(user) });
+    channel.push({ type: "run_start", message: await first() });
     await this.#tools.loadSources();
     const maxTurns = this.#config.maxTurns ?? DEFAULT_MAX_TURNS;
     for (let requests = 1;; requests++) {

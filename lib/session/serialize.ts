@@ -40,7 +40,11 @@ export function decodeWire(value: unknown): WireIdentity {
 }
 
 /**
- * Validates a stored record against its schema.
+ * Validates a stored record against its schema and returns it as parsed:
+ * validated, not rebuilt, so nothing is lost (zod's copy would drop an own
+ * `__proto__` key, which a model can put in tool arguments). The schemas
+ * have no defaults, coercions or value-changing transforms, so the value is
+ * exactly what they describe.
  *
  * @param schema The record's schema.
  * @param value Parsed JSON.
@@ -50,7 +54,7 @@ export function decodeWire(value: unknown): WireIdentity {
  */
 export function decode<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  if (result.success) return value as T;
   const issue = result.error.issues[0];
   const path = issue ? [what, ...issue.path.map(String)].join(".") : what;
   throw new Error(`${path}: ${issue?.message ?? "invalid"}`);

@@ -1,6 +1,7 @@
 import { Conversation } from "../conversation.ts";
 import { summarizeBatch } from "./serialize.ts";
-import type { PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
+import type { LoadedSession, PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
+import { splitUnanswered } from "./unanswered.ts";
 
 /**
  * A session: its info plus the store it lives in. A session made by
@@ -50,17 +51,40 @@ export class Session {
   }
 
   /**
-   * Loads the stored conversation (or the buffered one for a new session).
+   * Loads the conversation to resume, without prompts that were never
+   * answered: see {@linkcode Session.loadWithDangling} for the trailing one.
+   * A new session not written yet gives its buffered messages as they are.
    *
    * @returns The conversation.
    */
   async load(): Promise<Conversation> {
-    const conversation = await this.store.load(this.info.id);
-    if (conversation) return conversation;
-    if (!this.#written) {
-      return new Conversation(this.#pending.map((p) => structuredClone(p.message)), this.#metadata);
+    return (await this.loadWithDangling()).conversation;
+  }
+
+  /**
+   * Loads the conversation to resume and, apart from it, the prompt left
+   * dangling at its end: submitted, then no answer (a crash or a quit). An
+   * earlier unanswered prompt, followed by another prompt, was abandoned
+   * and is in neither. The store keeps every message (`store.load`). A new
+   * session not written yet has nothing dangling: its buffered messages
+   * are its conversation.
+   *
+   * @returns The conversation and the dangling prompt.
+   * @throws {Error} When the session was written but its store no longer has it.
+   */
+  async loadWithDangling(): Promise<LoadedSession> {
+    const stored = await this.store.load(this.info.id);
+    if (stored) {
+      const split = splitUnanswered(stored.messages);
+      const loaded: LoadedSession = {
+        conversation: new Conversation(split.messages, stored.metadata),
+      };
+      if (split.danglingUser) loaded.danglingUser = split.danglingUser;
+      return loaded;
     }
-    throw new Error(`Session ${this.info.id} was not found in its store`);
+    if (this.#written) throw new Error(`Session ${this.info.id} was not found in its store`);
+    const buffered = this.#pending.map((p) => structuredClone(p.message));
+    return { conversation: new Conversation(buffered, this.#metadata) };
   }
 
   /**

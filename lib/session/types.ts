@@ -59,6 +59,27 @@ export interface SessionInfo {
   ownerId?: string;
 }
 
+/**
+ * A session read back for resuming: the conversation, and the prompt that
+ * was submitted but never answered (a crash or quit right after submitting).
+ * The dangling prompt is not part of the conversation, so a resumed agent
+ * never sends it by itself: offer it for editing, or answer it with
+ * `Agent.continue()` after pushing it back onto the conversation.
+ *
+ * @example
+ * ```ts
+ * import { type LoadedSession, messageText, NullStore } from "@panto/lib";
+ * const loaded: LoadedSession = await new NullStore().create().loadWithDangling();
+ * console.assert(loaded.danglingUser === undefined || messageText(loaded.danglingUser) !== "");
+ * ```
+ */
+export interface LoadedSession {
+  /** The conversation to resume (unanswered prompts left out). */
+  conversation: Conversation;
+  /** The trailing prompt no answer followed, if any. */
+  danglingUser?: Message;
+}
+
 /** Options for {@linkcode SessionStore.create}. */
 export interface CreateSessionOptions {
   /** Opaque JSON kept as the conversation's metadata. */
@@ -102,7 +123,10 @@ export interface SessionStore {
   resolve(idOrPrefix: string): Promise<Session | null>;
   /** The most recently modified session. */
   latest(): Promise<Session | null>;
-  /** The stored conversation, or `null` for an unknown id. */
+  /**
+   * Every stored message, or `null` for an unknown id. `Session.load()`
+   * reads through it and leaves unanswered prompts out.
+   */
   load(id: string): Promise<Conversation | null>;
   /** Appends durably: when the promise resolves, the messages survive a crash. */
   appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void>;

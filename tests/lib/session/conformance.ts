@@ -149,11 +149,38 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal(await store.resolve(session.id), null);
     assert.equal(session.persisted, false);
     assert.deepStrictEqual((await session.load()).messages.map(textOf), ["first"]);
+    assert.equal((await session.loadWithDangling()).danglingUser, undefined, "nothing stored yet");
     await session.append(persistent(assistant("answer")));
     assert.equal(session.persisted, true);
     const loaded = await store.load(session.id);
     assert.deepStrictEqual(loaded!.messages.map(textOf), ["first", "answer"]);
     assert.equal((await store.list()).length, 1);
+  },
+
+  "a prompt left unanswered is returned apart, and never merges with the next one": async (
+    { store },
+  ) => {
+    const session = store.create();
+    await session.append(persistent(user("q"), assistant("a")));
+    // A crash right after submitting: the prompt is stored, no answer follows.
+    await session.append(persistent(user("lines 2000")));
+    const resumed = (await store.resolve(session.id))!;
+    const loaded = await resumed.loadWithDangling();
+    assert.deepStrictEqual(loaded.conversation.messages.map(textOf), ["q", "a"]);
+    assert.equal(textOf(loaded.danglingUser!), "lines 2000");
+    assert.deepStrictEqual((await resumed.load()).messages.map(textOf), ["q", "a"]);
+    // The store itself keeps every message.
+    assert.equal((await store.load(session.id))!.messages.length, 3);
+
+    await resumed.append(persistent(user("are you there"), assistant("yes")));
+    const again = await (await store.resolve(session.id))!.loadWithDangling();
+    assert.deepStrictEqual(again.conversation.messages.map(textOf), [
+      "q",
+      "a",
+      "are you there",
+      "yes",
+    ]);
+    assert.equal(again.danglingUser, undefined);
   },
 
   "checkWritable passes on a usable store and leaves no session or data behind": async (
