@@ -108,8 +108,8 @@ export interface ControllerState {
   sessionName?: string;
   /** Whether the session has been written to its store. */
   persisted: boolean;
-  /** The model in use. */
-  model: { alias: string; provider: string; model: string; reasoning: ReasoningLevel };
+  /** The model in use: how it was named, its wire protocol, its name on the wire, its reasoning level. */
+  model: { alias: string; api: string; model: string; reasoning: ReasoningLevel };
   /** What runs: a run, a compaction, a `!shell` command, or nothing. */
   activity: "idle" | "running" | "compacting" | "shell";
   /** Whether anything runs (same as `activity !== "idle"`). */

@@ -123,6 +123,8 @@ export class SessionController {
   readonly #defaultPrices = PricingRegistry.withDefaults();
   #agent: Agent;
   #selection: ModelSelection;
+  /** The name of the model the command line described with --api/--base-url, if any. */
+  readonly #adHocAlias: string;
   #activity: Activity | undefined;
   #steering: string[] = [];
   #followUp: string[] = [];
@@ -145,6 +147,7 @@ export class SessionController {
     this.#systemPrompt = startup.systemPrompt;
     this.#untrustedProject = startup.untrustedProject;
     this.#selection = startup.selection;
+    this.#adHocAlias = startup.selection.alias;
     this.#agent = agent;
     this.#name = startup.session.info.name;
   }
@@ -289,9 +292,15 @@ export class SessionController {
    */
   setModel(alias: string, reasoning?: ReasoningLevel): void {
     this.#assertIdle("switching models");
-    const selection = resolveModel(this.config, alias, {
-      thinking: reasoning ?? this.#agent.config.provider.reasoning,
-    });
+    const thinking = reasoning ?? this.#agent.config.provider.reasoning;
+    const { api, baseUrl, apiKeyEnv } = this.#args;
+    // The model given with --api/--base-url is not in the config: it keeps its flags.
+    const adHoc = (api !== undefined || baseUrl !== undefined) && alias === this.#adHocAlias;
+    const selection = resolveModel(
+      this.config,
+      alias,
+      adHoc ? { api, baseUrl, apiKeyEnv, thinking } : { thinking },
+    );
     this.#agent.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
     this.#selection = selection;
     const { model } = selection.provider;
@@ -519,7 +528,7 @@ export class SessionController {
       persisted: this.session.persisted,
       model: {
         alias: this.#selection.alias,
-        provider: provider.api,
+        api: provider.api,
         model: provider.model,
         reasoning: provider.reasoning,
       },

@@ -361,3 +361,36 @@ Deno.test("controller: extension tools and commands are wired once and follow ev
     assert.ok(notices.some((n) => n.startsWith("hello you from print")), notices.join("\n"));
   }, ["-e", fixture]);
 });
+
+Deno.test("controller: the reasoning level of a model given by --api/--base-url can change", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-controller-home-" });
+  try {
+    const argv = ["--api", "openai-chat", "--base-url", server.openaiBaseUrl, "-m", "m1"];
+    const controller = await SessionController.open(parseArgs(argv) as ChatArgs, {
+      cwd: home,
+      pantoHome: home,
+    });
+    try {
+      controller.setThinkingLevel("high");
+      assert.deepEqual(controller.state().model, {
+        alias: "m1",
+        api: "openai-chat",
+        model: "m1",
+        reasoning: "high",
+      });
+      server.enqueue(text("Thought hard."));
+      await controller.prompt("think");
+      assert.equal(server.requests[0]!.path, "/v1/chat/completions");
+      assert.equal(
+        (server.requests[0]!.body as { reasoning_effort?: string }).reasoning_effort,
+        "high",
+      );
+    } finally {
+      await controller.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
