@@ -54,6 +54,14 @@ const commandSchemas = [
   command("prompt", {
     message: z.string(),
     images: z.array(imageSchema).optional(),
+  }).superRefine((prompt, context) => {
+    if (prompt.message.trim() !== "" || prompt.images?.length) return;
+    context.addIssue({
+      code: "custom",
+      path: ["message"],
+      input: prompt.message,
+      message: "expected some text (or an image)",
+    });
   }),
   command("steer", { message: z.string().min(1) }),
   command("follow_up", { message: z.string().min(1) }),

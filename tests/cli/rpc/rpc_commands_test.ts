@@ -108,3 +108,18 @@ Deno.test("parseCommand: images need base64 data of a supported media type", () 
   );
   assert.match(notBase64.error, /images\[0\]\.data/);
 });
+
+Deno.test("parseCommand: a prompt needs text or an image", () => {
+  assert.match(
+    invalid('{"type":"prompt","message":"  "}').error,
+    /prompt: message: expected some text \(or an image\), got " {2}"$/,
+  );
+  const imageOnly = parseCommand(
+    JSON.stringify({
+      type: "prompt",
+      message: "",
+      images: [{ data: "AAAA", mediaType: "image/png" }],
+    }),
+  );
+  assert.ok("command" in imageOnly);
+});
