@@ -15,6 +15,7 @@ import {
   type RunOptions,
   type Session,
   type SessionInfo,
+  type SessionStore,
   type Tool,
   type UserMessage,
 } from "@panto/lib";
@@ -89,6 +90,7 @@ export class ControllerBusyError extends CliError {
  *
  * @example Run a prompt and print the answer
  * ```ts ignore
+ * import { type ChatArgs, parseArgs } from "../args.ts";
  * import { SessionController } from "./session_controller.ts";
  * const controller = await SessionController.open(parseArgs(["-m", "fast"]) as ChatArgs);
  * controller.subscribe((event) => {
@@ -107,7 +109,7 @@ export class SessionController {
   /** The loaded configuration. */
   readonly config: PantoConfig;
   /** The session store (closed by {@linkcode SessionController.close}). */
-  readonly store: Startup["store"];
+  readonly store: SessionStore;
   /** What the user must be told at the start (ignored settings, skipped files). */
   readonly notices: string[];
   /** Whether the first session was resumed (`-c`, `-r`) rather than created. */
@@ -123,7 +125,7 @@ export class SessionController {
   readonly #defaultPrices = PricingRegistry.withDefaults();
   #agent: Agent;
   #selection: ModelSelection;
-  /** The name of the model the command line described with --api/--base-url, if any. */
+  /** The first model's name: the one --api/--base-url describe, when they were given. */
   readonly #adHocAlias: string;
   #activity: Activity | undefined;
   #steering: string[] = [];

@@ -568,3 +568,24 @@ Deno.test("chat: the footer's cost follows the model in use", async () => {
     },
   });
 });
+
+Deno.test("chat: /fork continues the conversation in a new session, the old one untouched", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "Original answer.");
+    await chat.send("original question");
+    await chat.waitFor("Original answer.");
+    await chat.waitIdle();
+    const originalId = chat.chat.agent.sessionId;
+    await chat.send("/fork");
+    const screen = await chat.waitFor(/Forked into session \S+/);
+    assertInOrder(screen, ["› original question", "Original answer.", "Forked into session"]);
+    assert.notEqual(chat.chat.agent.sessionId, originalId);
+    answer(chat, "Forked answer.");
+    await chat.send("in the fork");
+    await chat.waitFor("Forked answer.");
+    await chat.waitIdle();
+    assert.match(JSON.stringify(requestBody(chat, -1)), /original question/);
+    const original = await chat.controller.store.load(originalId);
+    assert.doesNotMatch(JSON.stringify(original?.messages), /in the fork/);
+  });
+});
