@@ -17,12 +17,15 @@ interface Fixture {
   project: string;
 }
 
-async function withFixture(body: (fixture: Fixture) => Promise<void>): Promise<void> {
+async function withFixture(
+  body: (fixture: Fixture) => Promise<void>,
+  config: Record<string, unknown> = {},
+): Promise<void> {
   const server = await FakeLlmServer.start();
   const home = await Deno.makeTempDir({ prefix: "panto-rpc-home-" });
   const project = await Deno.makeTempDir({ prefix: "panto-rpc-project-" });
   try {
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 }, ...config });
     await body({ server, home, project });
   } finally {
     await server.close();
@@ -292,4 +295,48 @@ Deno.test("rpc: a prompt with an image, a name, and a fork", async () => {
     await client.closeInput();
     assert.equal((await client.exit()).code, 0);
   });
+});
+
+Deno.test("rpc: models listed without keys, cycled and re-leveled; a compaction aborted, then done", async () => {
+  await withFixture(async (fixture) => {
+    const { server } = fixture;
+    const client = start(fixture, ["--thinking", "low"]);
+    const { models } = (await client.ok({ type: "get_available_models" }))!;
+    assert.deepEqual(models.map((m: RpcRecord) => [m.alias, m.model]), [
+      ["fast", "fast-model"],
+      ["smart", "smart-model"],
+    ]);
+    assert.ok(models.every((m: RpcRecord) => !("apiKey" in m) && !("headers" in m)));
+    const cycled = await client.ok({ type: "cycle_model" });
+    assert.deepEqual([cycled?.alias, cycled?.reasoning], ["smart", "low"]);
+    const leveled = await client.ok({ type: "set_thinking_level", level: "high" });
+    assert.deepEqual([leveled?.alias, leveled?.reasoning], ["smart", "high"]);
+    const back = await client.ok({ type: "cycle_model", direction: -1 });
+    assert.equal(back?.alias, "fast");
+
+    server.enqueue(text("First answer."), text("Second answer."));
+    for (const message of ["one", "two"]) {
+      await client.ok({ type: "prompt", message });
+      assert.equal((await runEnd(client)).status, "done");
+    }
+    // The summarising request stalls; abort reaches it while `compact` waits for its answer.
+    server.enqueue(stalled("SUMMARY-START"));
+    const compacting = client.request({ type: "compact", instructions: "keep the numbers" });
+    await client.nextEvent("compaction_start");
+    await client.ok({ type: "abort" });
+    const aborted = await compacting;
+    assert.deepEqual([aborted.success, aborted.error], [false, "Compaction was aborted"]);
+    assert.ok((await client.nextEvent("compaction_end")).failure);
+    assert.match(requestMessages(server, 2), /keep the numbers/);
+
+    // Nothing is kept verbatim: the earlier run and the start of the last one are summarised.
+    server.enqueue(text("The user said one."), text("Then two."));
+    const { result } = (await client.ok({ type: "compact" }))!;
+    assert.match(result.summary, /The user said one\.[\s\S]*Then two\./);
+    assert.equal((await client.nextEvent("compaction_end")).result.summary, result.summary);
+    const state = await client.ok({ type: "get_state" });
+    assert.equal(state?.activity, "idle");
+    await client.closeInput();
+    assert.equal((await client.exit()).code, 0);
+  }, { compaction: { keepRecentTokens: 0 } });
 });
