@@ -1,3 +1,4 @@
+import { parseHolder } from "./lock_holder.ts";
 /**
  * A session store could not do what was asked: the directory or database
  * cannot be written or reached, a session is damaged, locked or unknown.
@@ -120,7 +121,25 @@ export class AmbiguousSessionIdError extends SessionStoreError {
 }
 
 /**
- * Another process (or another store in this one) is writing the session.
+ * Who holds a session for writing, as far as its lock says.
+ *
+ * @example
+ * ```ts
+ * import type { SessionHolder } from "@panto/lib";
+ * const holder: SessionHolder = { pid: 4242, since: "2026-01-01T00:00:00.000Z" };
+ * console.assert(holder.pid === 4242);
+ * ```
+ */
+export interface SessionHolder {
+  /** The holder's process id, when known. */
+  pid?: number;
+  /** When it took the session (ISO 8601), when known. */
+  since?: string;
+}
+
+/**
+ * Another process, or another store or agent in this one, is writing the
+ * session. The message names the holder and since when it holds it.
  *
  * @example
  * ```ts
@@ -131,20 +150,28 @@ export class AmbiguousSessionIdError extends SessionStoreError {
 export class SessionInUseError extends SessionStoreError {
   /** The session id. */
   readonly id: string;
+  /** Who holds it. */
+  readonly holder: SessionHolder;
 
   /**
    * Creates the error.
    *
    * @param id The session id.
-   * @param holder What the lock file says about its holder (a pid), or `""`.
+   * @param holder The holder, or what its lock file says (a pid, or `""`).
    */
-  constructor(id: string, holder: string) {
+  constructor(id: string, holder: SessionHolder | string) {
+    const known = typeof holder === "string" ? parseHolder(holder) : holder;
+    const since = known.since ? ` since ${known.since}` : "";
     super(
-      `Session ${id} is in use by another process (pid ${holder || "unknown"}): ` +
-        `finish or close that session first, or start a new one`,
+      known.pid === Deno.pid
+        ? `Session ${id} is in use by this process (another store or agent writes it)${since}: ` +
+          `close that store first, or start a new session`
+        : `Session ${id} is in use by another process (pid ${known.pid ?? "unknown"})${since}: ` +
+          `finish or close that session first, or start a new one`,
     );
     this.name = "SessionInUseError";
     this.id = id;
+    this.holder = known;
   }
 }
 

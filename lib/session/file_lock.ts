@@ -1,4 +1,5 @@
-import { SessionStoreError } from "./errors.ts";
+import { type SessionHolder, SessionStoreError } from "./errors.ts";
+import { parseHolder } from "./lock_holder.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
 
 /** Attempts at opening a lock file that another process creates or removes meanwhile. */
@@ -7,8 +8,8 @@ const OPEN_ATTEMPTS = 3;
 /**
  * An exclusive advisory lock on a file (`flock`), held until released or
  * until the process dies: the kernel drops it on a crash, so a lock can
- * never go stale. The holder writes its pid into the file so a refused
- * process can say who holds it.
+ * never go stale. The holder writes its pid and the time into the file so a
+ * refused process can say who holds it, and since when.
  */
 export class FileLock {
   #file: Deno.FsFile;
@@ -23,18 +24,18 @@ export class FileLock {
    * at is neither created nor written.
    *
    * @param path The lock file (created 0600 when missing).
-   * @returns The lock, or `{ holder }` (the holder's pid, or `""`) when another holds it.
+   * @returns The lock, or `{ holder }` (what the lock file says) when another holds it.
    * @throws {SessionStoreError} When `path` is a symbolic link or not a regular file.
    */
-  static async tryAcquire(path: string): Promise<FileLock | { holder: string }> {
+  static async tryAcquire(path: string): Promise<FileLock | { holder: SessionHolder }> {
     const file = await openLockFile(path);
     try {
       if (await file.tryLock(true)) {
         await file.truncate(0);
-        await file.write(new TextEncoder().encode(`${Deno.pid}\n`));
+        await file.write(new TextEncoder().encode(`${Deno.pid} ${new Date().toISOString()}\n`));
         return new FileLock(file);
       }
-      const holder = (await readAll(file)).trim();
+      const holder = parseHolder(await readAll(file));
       file.close();
       return { holder };
     } catch (error) {

@@ -419,6 +419,26 @@ export class FileSystemJSONLStore implements SessionStore {
       }, false));
   }
 
+  /**
+   * Lets go of a session this store writes: closes its file and releases
+   * its lock, so a long-lived store keeps no handles for sessions it is
+   * done with and another writer may take the session. The next append
+   * takes it again.
+   *
+   * @param id The session.
+   */
+  async release(id: string): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    await this.#serialize(id, () => {
+      const writer = this.#writers.get(id);
+      this.#writers.delete(id);
+      writer?.file?.close();
+      writer?.lock.release();
+      return Promise.resolve();
+    });
+  }
+
   /** Releases every lock and file handle; the store cannot be used afterwards. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -107,6 +107,14 @@ export class Session {
     this.#updateInfo(batch);
   }
 
+  /**
+   * Lets go of the session in its store (lock and open files), for a
+   * long-lived store done with it; appending again takes it again.
+   */
+  async release(): Promise<void> {
+    await this.store.release?.(this.info.id);
+  }
+
   /** Folds the batch in as the stores do, so `info` matches what `list` will say. */
   #updateInfo(batch: readonly PersistentMessage[]): void {
     const summary = summarizeBatch(batch);

@@ -13,6 +13,7 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
+import { SessionLocks } from "./session_locks.ts";
 import {
   decodeMessageRows,
   draftSession,
@@ -102,6 +103,7 @@ export class SQLiteStore implements SessionStore {
   readonly path: string;
   #db: DatabaseSync;
   #pending = new Map<string, PendingSession>();
+  #locks: SessionLocks;
   #closed = false;
 
   /**
@@ -118,6 +120,7 @@ export class SQLiteStore implements SessionStore {
       throw new SessionStoreError("The session database path is empty: name a file or :memory:");
     }
     this.#db = openDatabase(options.path);
+    this.#locks = new SessionLocks(options.path === ":memory:" ? null : `${options.path}.locks`);
     try {
       this.#db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
       this.#db.exec("PRAGMA journal_mode = WAL");
@@ -250,14 +253,20 @@ export class SQLiteStore implements SessionStore {
    * Appends in one `BEGIN IMMEDIATE` transaction, committed with a full sync
    * before the promise resolves.
    *
+   * The first append to a session takes its lock (held until `release` or
+   * `close`), so a second writer cannot interleave its conversation.
+   *
    * @param sessionId The session.
    * @param messages The messages, in order.
+   * @throws {SessionInUseError} When another writer holds the session.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
-    return this.#run(() => {
-      checkSessionId(sessionId);
-      if (messages.length === 0) return;
+  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    if (messages.length === 0) return;
+    await this.#locks.hold(sessionId);
+    return await this.#run(() => {
       const now = new Date().toISOString();
       this.#saveTransaction(() => {
         const count = this.#startSession(sessionId, now);
@@ -324,33 +333,53 @@ export class SQLiteStore implements SessionStore {
    * @param id The session.
    * @param name The new name (`""` clears it).
    */
-  rename(id: string, name: string): Promise<void> {
-    return this.#run(() => {
-      checkSessionId(id);
-      const value = name === "" ? null : name.toWellFormed();
-      const { changes } = this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(
-        value,
-        id,
-      );
-      if (changes > 0) return;
+  async rename(id: string, name: string): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    if (!this.#stored(id)) {
       const pending = this.#pending.get(id);
       if (!pending) throw new SessionNotFoundError(id, this.path);
       pending.name = name;
-    });
+      return;
+    }
+    await this.#locks.with(id, () =>
+      this.#run(() => {
+        const value = name === "" ? null : name.toWellFormed();
+        this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
+      }));
   }
 
   /**
    * Deletes a session and its messages.
    *
    * @param id The session.
+   * @throws {SessionInUseError} When another writer holds it.
    * @throws {SessionNotFoundError} When there is no such session.
    */
-  delete(id: string): Promise<void> {
-    return this.#run(() => {
-      checkSessionId(id);
-      const { changes } = this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
-      if (!this.#pending.delete(id) && changes === 0) throw new SessionNotFoundError(id, this.path);
+  async delete(id: string): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    const wasPending = this.#pending.delete(id);
+    if (!this.#stored(id)) {
+      if (wasPending) return;
+      throw new SessionNotFoundError(id, this.path);
+    }
+    await this.#locks.with(id, async () => {
+      await this.#run(() => this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id));
+      await this.#locks.removeFile(id);
     });
+    await this.#locks.release(id);
+  }
+
+  /**
+   * Lets go of a session this store writes (its lock), so another writer
+   * may take it; the next append takes it again.
+   *
+   * @param id The session.
+   */
+  async release(id: string): Promise<void> {
+    checkSessionId(id);
+    await this.#locks.release(id);
   }
 
   /**
@@ -366,13 +395,17 @@ export class SQLiteStore implements SessionStore {
     return exportMarkdown(toInfo(row), conversation);
   }
 
-  /** Closes the database. */
-  close(): Promise<void> {
-    if (!this.#closed) {
-      this.#closed = true;
-      this.#db.close();
-    }
-    return Promise.resolve();
+  /** Releases the sessions' locks and closes the database. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#locks.releaseAll();
+    this.#db.close();
+  }
+
+  /** Whether the session has a row. */
+  #stored(id: string): boolean {
+    return this.#get("SELECT 1 AS found FROM sessions WHERE id = ?", id) !== undefined;
   }
 
   #assertOpen(): void {

@@ -141,6 +141,12 @@ export interface SessionStore {
   /** Releases connections and locks. */
   close(): Promise<void>;
   /**
+   * Lets go of one session this store writes (its lock and open files), so
+   * another writer may take it; the next append takes it again. Stores
+   * that hold nothing per session need not have it.
+   */
+  release?(id: string): Promise<void>;
+  /**
    * Checks, before anything depends on it, that sessions can be saved
    * (directory writable, database opens for writing, server answers);
    * throws a `SessionStoreError` naming the location and the cause. The

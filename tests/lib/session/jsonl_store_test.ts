@@ -277,8 +277,13 @@ Deno.test("a second writer in the same process gets the in-use error", async () 
       () => second.appendMessages(id, persistent(user("theirs"))),
       (error: unknown) => {
         assert.ok(error instanceof SessionInUseError);
-        assert.equal(error.message.includes(`pid ${Deno.pid}`), true, error.message);
-        assert.match(error.message, new RegExp(`^Session ${id} is in use by another process`));
+        assert.equal(error.holder.pid, Deno.pid);
+        assert.match(
+          error.message,
+          new RegExp(
+            `^Session ${id} is in use by this process \\(another store or agent writes it\\) since \\d{4}-`,
+          ),
+        );
         return true;
       },
     );
@@ -299,7 +304,10 @@ Deno.test("two processes: the second is refused with the holder's pid until the 
     await holder.waitFor(/^holding$/);
     const refused = new ChildWriter(["jsonl", root, id, "1"]);
     const error = await refused.waitFor(/^error /);
-    assert.match(error, new RegExp(`in use by another process \\(pid ${holder.process.pid}\\)`));
+    assert.match(
+      error,
+      new RegExp(`in use by another process \\(pid ${holder.process.pid}\\) since \\d{4}-\\d\\d-`),
+    );
     assert.equal((await refused.finish()).code, 3);
     assert.equal((await holder.finish()).code, 0);
     const after = new ChildWriter(["jsonl", root, id, "2"]);
@@ -400,5 +408,31 @@ Deno.test("an append whose sidecar cannot be written still succeeds, once", asyn
   } finally {
     await store.close();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("release closes a session's file and lock: a long-lived store holds nothing it is done with", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
+  const openFiles = () => [...Deno.readDirSync("/proc/self/fd")].length;
+  const store = new FileSystemJSONLStore({ dir });
+  const other = new FileSystemJSONLStore({ dir });
+  try {
+    const before = openFiles();
+    const sessions = Array.from({ length: 10 }, () => store.create());
+    for (const session of sessions) await session.append(persistent(user("q"), assistant("a")));
+    assert.ok(openFiles() >= before + 20, "each written session holds its file and its lock");
+    for (const session of sessions) await session.release();
+    assert.equal(openFiles(), before);
+
+    const [first] = sessions;
+    await other.appendMessages(first!.id, persistent(user("another writer")));
+    await assert.rejects(() => first!.append(persistent(user("back"))), SessionInUseError);
+    await other.release(first!.id);
+    await first!.append(persistent(user("back")));
+    assert.deepStrictEqual((await texts(store, first!.id)).slice(-2), ["another writer", "back"]);
+  } finally {
+    await store.close();
+    await other.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

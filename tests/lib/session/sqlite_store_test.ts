@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SessionCorruptError, SQLiteStore } from "@panto/lib";
+import { SessionCorruptError, SessionInUseError, SQLiteStore } from "@panto/lib";
 import { ChildWriter } from "./child_writer.ts";
 import { runConformance } from "./conformance.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
@@ -84,33 +84,69 @@ Deno.test("SQLite: a damaged message row fails closed naming the message", async
   });
 });
 
-Deno.test("SQLite: two processes append to one session at once without loss or interleaving", async () => {
+Deno.test("SQLite: two processes append to two sessions at once without loss or interleaving", async () => {
   await withDatabase(async (path) => {
     const store = new SQLiteStore({ path });
-    const session = store.create();
-    await session.append(persistent(user("start"), assistant("started")));
+    const sessions = [store.create(), store.create()];
+    for (const session of sessions) {
+      await session.append(persistent(user("start"), assistant("ok")));
+    }
     await store.close();
-    const writers = [0, 1].map(() => new ChildWriter(["sqlite", path, session.id, "60", "2000"]));
+    const writers = sessions.map((session) =>
+      new ChildWriter(["sqlite", path, session.id, "60", "2000"])
+    );
     const results = await Promise.all(writers.map((w) => w.finish()));
     for (const result of results) assert.equal(result.code, 0, result.stderr);
     const reader = new SQLiteStore({ path });
-    const conversation = await reader.load(session.id);
-    const texts = conversation!.messages.slice(2).map((m) =>
-      m.content[0]?.type === "text" ? m.content[0].text : ""
-    );
-    assert.equal(texts.length, 120);
-    for (const writer of writers) {
-      const mine = texts.filter((t) => t.includes(`pid ${writer.process.pid} `)).map((t) =>
-        Number(t.split(" ")[1])
+    for (const [index, session] of sessions.entries()) {
+      const texts = (await reader.load(session.id))!.messages.slice(2).map((m) =>
+        m.content[0]?.type === "text" ? m.content[0].text : ""
       );
+      const pid = writers[index]!.process.pid;
       assert.deepStrictEqual(
-        mine,
-        Array.from({ length: 60 }, (_, i) => i),
-        "each writer's order is kept",
+        texts.map((t) => t.split(" ").slice(0, 4).join(" ")),
+        Array.from({ length: 60 }, (_, i) => `seq ${i} pid ${pid}`),
       );
     }
-    assert.equal((await reader.list())[0]?.messageCount, 122);
     await reader.close();
+  });
+});
+
+Deno.test("SQLite: a second writer of a session is refused, naming the holder and since when", async () => {
+  await withDatabase(async (path) => {
+    const holder = new ChildWriter(["sqlite", path, "new", "3", "0", "hold"]);
+    const id = (await holder.waitFor(/^session /)).slice("session ".length);
+    await holder.waitFor(/^holding$/);
+    const refused = new ChildWriter(["sqlite", path, id, "1"]);
+    const error = await refused.waitFor(/^error /);
+    assert.match(
+      error,
+      new RegExp(`in use by another process \\(pid ${holder.process.pid}\\) since \\d{4}-\\d\\d-`),
+    );
+    assert.equal((await refused.finish()).code, 3);
+    const store = new SQLiteStore({ path });
+    await assert.rejects(() => store.delete(id), SessionInUseError);
+    assert.equal((await store.load(id))!.messages.length, 5, "readers are not blocked");
+    assert.equal((await holder.finish()).code, 0);
+    await store.appendMessages(id, persistent(user("mine now")));
+
+    const second = new SQLiteStore({ path });
+    await assert.rejects(
+      () => second.appendMessages(id, persistent(user("theirs"))),
+      (error: unknown) => {
+        assert.ok(error instanceof SessionInUseError);
+        assert.equal(error.holder.pid, Deno.pid);
+        assert.match(error.message, /in use by this process \(another store or agent writes it\)/);
+        return true;
+      },
+    );
+    await store.release(id);
+    await second.appendMessages(id, persistent(user("theirs")));
+    assert.equal((await second.load(id))!.messages.length, 7);
+    await second.delete(id);
+    await assert.rejects(Deno.stat(`${path}.locks/${id}.lock`), Deno.errors.NotFound);
+    await second.close();
+    await store.close();
   });
 });
 
