@@ -52,6 +52,17 @@ interface Activity {
   end(): void;
 }
 
+/** A queued prompt, or a `!shell` command queued behind prompts. */
+interface Queued {
+  text: string;
+  shell?: boolean;
+}
+
+/** How the queue shows an item: a shell command with its `!`. */
+function shown(item: Queued): string {
+  return item.shell ? `!${item.text}` : item.text;
+}
+
 /** Thrown by commands that need the controller idle, naming what to do instead. */
 export class ControllerBusyError extends CliError {
   /**
@@ -128,8 +139,8 @@ export class SessionController {
   /** The first model's name: the one --api/--base-url describe, when they were given. */
   readonly #adHocAlias: string;
   #activity: Activity | undefined;
-  #steering: string[] = [];
-  #followUp: string[] = [];
+  #steering: Queued[] = [];
+  #followUp: Queued[] = [];
   /** Context for the next prompt (`!shell` output). */
   #context: string[] = [];
   #pendingName: string | undefined;
@@ -205,7 +216,7 @@ export class SessionController {
 
   /** The prompts waiting (copies). */
   get queue(): QueueState {
-    return { steering: [...this.#steering], followUp: [...this.#followUp] };
+    return { steering: this.#steering.map(shown), followUp: this.#followUp.map(shown) };
   }
 
   /** The extensions' host, once {@linkcode SessionController.loadExtensions} found any. */
@@ -254,7 +265,7 @@ export class SessionController {
    * @param text The message.
    */
   steer(text: string): void {
-    this.#enqueue(this.#steering, text);
+    this.#enqueue(this.#steering, { text });
   }
 
   /**
@@ -264,17 +275,28 @@ export class SessionController {
    * @param text The prompt (`@path` words attach files).
    */
   followUp(text: string): void {
-    this.#enqueue(this.#followUp, text);
+    this.#enqueue(this.#followUp, { text });
   }
 
   /**
-   * Empties the queue (steering first, then follow-ups), e.g. to put the
-   * prompts back in the editor.
+   * Runs a `!shell` command (see {@linkcode SessionController.runShell})
+   * after what runs and what was queued before it; when idle, at once. The
+   * queue shows it with its `!`.
+   *
+   * @param command The command line.
+   */
+  queueShell(command: string): void {
+    this.#enqueue(this.#followUp, { text: command, shell: true });
+  }
+
+  /**
+   * Empties the queue (steering first, then follow-ups; shell commands
+   * with their `!`), e.g. to put the prompts back in the editor.
    *
    * @returns The prompts taken.
    */
   takeQueue(): string[] {
-    const taken = [...this.#steering.splice(0), ...this.#followUp.splice(0)];
+    const taken = [...this.#steering.splice(0), ...this.#followUp.splice(0)].map(shown);
     if (taken.length) this.#emitQueue();
     return taken;
   }
@@ -373,7 +395,7 @@ export class SessionController {
 
   /**
    * Runs a shell command the user typed (`!command`) and adds its output to
-   * the next prompt.
+   * the next prompt; reported by `shell_start` and `shell_end`.
    *
    * @param command The command line.
    * @param signal Kills it.
@@ -382,16 +404,24 @@ export class SessionController {
    */
   runShell(command: string, signal?: AbortSignal): Promise<ShellResult> {
     return this.#exclusive("shell", "running a shell command", signal, async (abort) => {
-      const result = await runShellCommand(
-        command,
-        this.cwd,
-        this.config.tools.bashTimeoutSeconds,
-        abort,
-        keyVariables(this.config),
-      );
+      this.#emit({ type: "shell_start", command });
+      let result: ShellResult;
+      try {
+        result = await runShellCommand(
+          command,
+          this.cwd,
+          this.config.tools.bashTimeoutSeconds,
+          abort,
+          keyVariables(this.config),
+        );
+      } catch (error) {
+        this.#emit({ type: "shell_end", command, output: errorMessage(error), failed: true });
+        throw error;
+      }
       this.#context.push(
         `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
       );
+      this.#emit({ type: "shell_end", command, ...result });
       return result;
     });
   }
@@ -679,13 +709,13 @@ export class SessionController {
     return activity;
   }
 
-  #enqueue(queue: string[], text: string): void {
+  #enqueue(queue: Queued[], item: Queued): void {
     const waiting = this.#steering.length + this.#followUp.length;
     if (!this.busy && !this.#closed && waiting === 0) {
-      void this.#track(this.#run(text, true));
+      void this.#start(item);
       return;
     }
-    queue.push(text);
+    queue.push(item);
     this.#emitQueue();
     // Idle with prompts waiting for their scheduled start: this one goes after them.
     if (!this.busy) this.#scheduleQueue();
@@ -694,7 +724,13 @@ export class SessionController {
   #takeSteering(): UserMessage[] {
     const taken = this.#steering.splice(0);
     if (taken.length) this.#emitQueue();
-    return taken.map((text) => ({ text }));
+    return taken.map(({ text }) => ({ text }));
+  }
+
+  /** Starts a queued item (a shell command's failure is told by its `shell_end`). */
+  #start(item: Queued): Promise<unknown> {
+    if (item.shell) return this.runShell(item.text).catch(() => {});
+    return this.#track(this.#run(item.text, true));
   }
 
   /**
@@ -706,10 +742,10 @@ export class SessionController {
     void this.#track(
       new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
         if (this.busy || this.#closed) return;
-        const text = this.#steering.shift() ?? this.#followUp.shift();
-        if (text === undefined) return;
+        const item = this.#steering.shift() ?? this.#followUp.shift();
+        if (item === undefined) return;
         this.#emitQueue();
-        return this.#run(text, true);
+        return this.#start(item);
       }),
     );
   }

@@ -13,6 +13,7 @@ import {
   type TUI,
 } from "@panto/tui";
 import { Footer } from "./components/footer.ts";
+import type { ToolUse } from "./components/tool_use.ts";
 import { Welcome } from "./components/welcome.ts";
 import { UI_EVENTS, UiEvents } from "./ui_events.ts";
 import type { ControllerEvent } from "../controller/controller_events.ts";
@@ -63,6 +64,7 @@ export class ChatApp implements CommandContext {
   readonly commands: Map<string, SlashCommand>;
   #view: TranscriptView;
   #renderer: TurnRenderer | undefined;
+  #shellTool: ToolUse | undefined;
   #status = new Container();
   #footer: Footer;
   #loader: Loader | undefined;
@@ -147,16 +149,24 @@ export class ChatApp implements CommandContext {
       void this.#runCommand(trimmed);
       return;
     }
-    if (trimmed.startsWith("!")) {
-      if (this.ensureIdle("running a shell command")) void this.#shell(trimmed.slice(1).trim());
-      return;
+    const command = trimmed.startsWith("!") ? trimmed.slice(1).trim() : undefined;
+    if (command === "") {
+      return this.notify(
+        "Usage: !command (runs it and adds its output to the next prompt)",
+        "info",
+      );
     }
     if (this.busy) {
-      this.controller.followUp(trimmed);
+      if (command === undefined) this.controller.followUp(trimmed);
+      else this.controller.queueShell(command);
       this.notify(`Queued: ${oneLine(trimmed)}`, "info");
       return;
     }
-    this.controller.prompt(trimmed).catch((error) => this.notify(errorMessage(error), "error"));
+    // Failures are shown from the controller's events.
+    if (command !== undefined) void this.controller.runShell(command).catch(() => {});
+    else {this.controller.prompt(trimmed).catch((error) =>
+        this.notify(errorMessage(error), "error")
+      );}
   }
 
   /**
@@ -271,6 +281,19 @@ export class ChatApp implements CommandContext {
             : `Session named "${event.name}".`,
           "info",
         );
+      case "shell_start": {
+        const { component, tool } = this.#view.tool(`shell-${Date.now()}`, "!");
+        tool.setArgs({ command: event.command });
+        tool.setStatus("running");
+        this.#shellTool = tool;
+        this.#append(component);
+        return this.#startLoader(`Running ${event.command}`);
+      }
+      case "shell_end":
+        this.#shellTool?.setResult(event.output, event.failed);
+        this.#shellTool?.setStatus(event.failed ? "error" : "done");
+        this.#shellTool = undefined;
+        return this.#stopLoader();
       case "steer_applied":
         return this.#append(this.#view.user(messageText(event.message)));
       case "queue_update":
@@ -349,31 +372,6 @@ export class ChatApp implements CommandContext {
     }
     if (event.type === "block_start") {
       this.#loader?.setMessage(event.kind === "thinking" ? "Thinking" : "Working");
-    }
-  }
-
-  async #shell(command: string): Promise<void> {
-    if (!command) {
-      return this.notify(
-        "Usage: !command (runs it and adds its output to the next prompt)",
-        "info",
-      );
-    }
-    const { component, tool } = this.#view.tool(`shell-${Date.now()}`, "!");
-    tool.setArgs({ command });
-    tool.setStatus("running");
-    this.#append(component);
-    const shell = this.controller.runShell(command);
-    this.#startLoader(`Running ${command}`);
-    try {
-      const result = await shell;
-      tool.setResult(result.output, result.failed);
-      tool.setStatus(result.failed ? "error" : "done");
-    } catch (error) {
-      tool.setResult(errorMessage(error), true);
-      tool.setStatus("error");
-    } finally {
-      this.#stopLoader();
     }
   }
 

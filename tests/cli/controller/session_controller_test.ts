@@ -281,7 +281,7 @@ Deno.test("controller: a name given before the first answer waits; one before /n
 });
 
 Deno.test("controller: !shell output goes with the next prompt only; prompts queue behind it", async () => {
-  await withController(async ({ server, controller }) => {
+  await withController(async ({ server, controller, events }) => {
     server.enqueue(text("Seen."), text("Fine."));
     const shell = controller.runShell("echo from-the-shell");
     controller.followUp("what did it print?");
@@ -292,6 +292,25 @@ Deno.test("controller: !shell output goes with the next prompt only; prompts que
     assert.match(lastUserText(server, 0), /<shell_output>[^]*from-the-shell[^]*what did it print/);
     await controller.prompt("and now?");
     assert.doesNotMatch(lastUserText(server, 1), /shell_output/);
+    const ends = events.filter((e) => e.type === "shell_start" || e.type === "shell_end");
+    assert.deepEqual(ends.map((e) => e.type), ["shell_start", "shell_end"]);
+  });
+});
+
+Deno.test("controller: a shell command queued during a run runs after it, in queue order", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("One.", { headerDelayMs: 200 }), text("Two."));
+    const run = controller.prompt("first");
+    controller.queueShell("echo queued-shell");
+    controller.followUp("second");
+    assert.deepEqual(controller.queue.followUp, ["!echo queued-shell", "second"]);
+    await run;
+    await controller.idle();
+    const order = events.flatMap((e) =>
+      e.type === "user_prompt" ? [e.text] : e.type === "shell_end" ? [`!${e.command}`] : []
+    );
+    assert.deepEqual(order, ["first", "!echo queued-shell", "second"]);
+    assert.match(lastUserText(server, 1), /queued-shell[^]*second/, "its output went with it");
   });
 });
 

@@ -589,3 +589,24 @@ Deno.test("chat: /fork continues the conversation in a new session, the old one 
     assert.doesNotMatch(JSON.stringify(original?.messages), /in the fork/);
   });
 });
+
+Deno.test("chat: a !command typed during a turn is queued and run after it", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "Slow answer." }],
+      headerDelayMs: 300,
+    });
+    await chat.send("slow question");
+    await chat.waitFor("Working");
+    await chat.send("!echo queued-shell-output");
+    await chat.waitFor("Queued: !echo queued-shell-output");
+    const screen = await chat.waitFor(/command: echo queued-shell-output\n\s*queued-shell-output/);
+    assertInOrder(screen, ["Slow answer.", "command: echo queued-shell-output"]);
+    await chat.waitIdle();
+    answer(chat, "Got it.");
+    await chat.send("what did it print?");
+    await chat.waitFor("Got it.");
+    assert.match(lastUserMessage(chat, 1), /queued-shell-output/);
+  });
+});
