@@ -1,3 +1,4 @@
+import { envPermissionMessage } from "./permission_message.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 /** What an environment variable name looks like (for `apiKeyEnv` and `--api-key-env`). */
@@ -53,7 +54,5 @@ export function readEnv(name: string): string | undefined {
 }
 
 function notPermitted(name: string): CliError {
-  return new CliError(
-    `panto may not read the environment variable ${name}: run it with --allow-env=${name} (or add the name to the panto task's --allow-env list)`,
-  );
+  return new CliError(envPermissionMessage(name));
 }

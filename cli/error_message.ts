@@ -1,12 +1,15 @@
 import { SessionStoreError } from "@panto/lib";
+import { permissionMessage } from "./permission_message.ts";
 
 /**
  * The message of a thrown value, for error text shown to people.
  *
  * @param error Anything thrown.
- * @returns Its message (the error's name when the message is empty).
+ * @returns Its message (the error's name when the message is empty); a
+ *   missing permission as {@linkcode permissionMessage} words it.
  */
 export function errorMessage(error: unknown): string {
+  if (error instanceof Deno.errors.NotCapable) return permissionMessage(error.message);
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }

@@ -1,4 +1,8 @@
-/** `deno task bundle`'s output is one file that runs with `deno run` and scoped permissions. */
+/**
+ * `deno task bundle`'s output: the program (`panto_main.js`) and its launcher
+ * (`panto.js`), which runs it with the same scoped permissions as the
+ * `panto` command.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,34 +15,40 @@ Deno.test("the bundle answers --version and a print-mode prompt", async () => {
   const dir = await Deno.makeTempDir({ prefix: "panto-bundle-" });
   const server = await FakeLlmServer.start();
   try {
-    const out = join(dir, "panto.js");
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform=deno", "-o", out, join(ROOT, "cli/main.ts")],
-      cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(bundled.success, decoder.decode(bundled.stderr));
+    const bundle = async (entry: string, name: string) => {
+      const bundled = await new Deno.Command(Deno.execPath(), {
+        args: ["bundle", "--quiet", "--platform=deno", "-o", join(dir, name), join(ROOT, entry)],
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.ok(bundled.success, decoder.decode(bundled.stderr));
+    };
+    await bundle("cli/main.ts", "panto_main.js");
+    await bundle("cli/launcher/launch.ts", "panto.js");
+    const work = join(dir, "work");
+    await Deno.mkdir(work);
 
     const run = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
         args: [
           "run",
+          "--quiet",
           "--no-prompt",
-          `--allow-read=${dir}`,
-          `--allow-write=${dir}`,
-          "--allow-env=HOME,PANTO_HOME,NO_COLOR,OPENAI_API_KEY,ANTHROPIC_API_KEY",
-          "--ignore-env",
-          "--allow-net=127.0.0.1",
-          out,
+          "--allow-read",
+          "--allow-env=HOME,PANTO_HOME,PANTO_CWD",
+          "--allow-run",
+          join(dir, "panto.js"),
           ...args,
         ],
-        cwd: dir,
+        cwd: work,
         clearEnv: true,
         env: {
           PANTO_HOME: join(dir, "home"),
           HOME: dir,
           PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+          DENO_DIR: Deno.env.get("DENO_DIR") ??
+            join(Deno.env.get("HOME") ?? "/root", ".cache/deno"),
         },
         stdin: "null",
         stdout: "piped",

@@ -1,10 +1,10 @@
 /**
- * `deno task panto`, as a user runs it: scoped permissions, the working
- * directory passed through, paths outside it refused, and a missing
- * permission reported as a message (never a prompt that hangs).
+ * `deno task panto`, as a user runs it: permissions that follow the user
+ * (the project above a subdirectory, PANTO_HOME elsewhere, key variables the
+ * config and flags name) yet stay scoped (paths outside refused).
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { childEnv } from "../support/child_env.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
@@ -78,26 +78,92 @@ Deno.test("deno task panto: works in the invoking directory, confined to it, ses
   }
 });
 
-Deno.test("deno task panto: a variable it may not read is a clear message, not a prompt", async () => {
-  const home = await Deno.makeTempDir({ prefix: "panto-perm-" });
+/** A directory tree for one test, removed afterwards. */
+async function withTree(fn: (root: string, server: FakeLlmServer) => Promise<void>): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix: "panto-perm-" });
+  const server = await FakeLlmServer.start();
   try {
-    const run = await task(dirname(CONFIG), home, [
-      "-p",
-      "hi",
-      "-m",
-      "m",
-      "--base-url",
-      "http://127.0.0.1:9/v1",
-      "--api-key-env",
-      "MY_SECRET_KEY",
-    ], { MY_SECRET_KEY: "sk-should-not-be-read" });
-    assert.equal(run.code, 1);
-    assert.match(
-      run.stderr,
-      /panto may not read the environment variable MY_SECRET_KEY: run it with --allow-env=MY_SECRET_KEY/,
-    );
-    assert.ok(!run.stderr.includes("sk-should-not-be-read"));
+    await fn(root, server);
   } finally {
-    await Deno.remove(home, { recursive: true });
+    await server.close();
+    await Deno.remove(root, { recursive: true });
   }
+}
+
+const FAKE_MODEL_ARGS = (server: FakeLlmServer) => [
+  "-m",
+  "m",
+  "--base-url",
+  server.openaiBaseUrl,
+  "--api",
+  "openai-chat",
+];
+
+Deno.test("deno task panto: started in a subdirectory, the project's AGENTS.md files and the one above it are read", async () => {
+  await withTree(async (root, server) => {
+    const project = join(root, "project");
+    const sub = join(project, "src", "deep");
+    const home = join(root, "home");
+    await Deno.mkdir(join(project, ".git"), { recursive: true });
+    await Deno.mkdir(sub, { recursive: true });
+    await Deno.mkdir(home);
+    await Deno.writeTextFile(join(root, "AGENTS.md"), "ABOVE-THE-PROJECT-RULE\n");
+    await Deno.writeTextFile(join(project, "AGENTS.md"), "PROJECT-ROOT-RULE\n");
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "ok" }] });
+    const run = await task(sub, home, ["-p", "hi", ...FAKE_MODEL_ARGS(server)]);
+    assert.equal(run.code, 0, run.stderr);
+    const request = JSON.stringify(server.requests[0]!.body);
+    assert.match(request, /ABOVE-THE-PROJECT-RULE/);
+    assert.match(request, /PROJECT-ROOT-RULE/);
+  });
+});
+
+Deno.test("deno task panto: PANTO_HOME elsewhere holds the config and sessions; its apiKeyEnv is read", async () => {
+  await withTree(async (root, server) => {
+    const project = join(root, "project");
+    const home = join(root, "home");
+    const pantoHome = join(root, "elsewhere", "panto");
+    await Deno.mkdir(project);
+    await Deno.mkdir(home);
+    await Deno.mkdir(pantoHome, { recursive: true });
+    await Deno.writeTextFile(
+      join(pantoHome, "config.json"),
+      JSON.stringify({
+        defaultModel: "together",
+        providers: {
+          together: {
+            api: "openai-chat",
+            baseUrl: server.openaiBaseUrl,
+            apiKeyEnv: "TOGETHER_API_KEY",
+          },
+        },
+        models: { together: { provider: "together", model: "t-model" } },
+      }),
+    );
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "from together" }] });
+    const run = await task(project, home, ["-p", "hi"], {
+      PANTO_HOME: pantoHome,
+      TOGETHER_API_KEY: "test-together-key",
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "from together\n");
+    assert.equal(server.requests[0]!.headers.authorization, "Bearer test-together-key");
+    const saved = await Array.fromAsync(Deno.readDir(join(pantoHome, "sessions")));
+    assert.equal(saved.filter((e) => e.name.endsWith(".jsonl")).length, 1);
+  });
+});
+
+Deno.test("deno task panto: the variable --api-key-env names is granted, and its key sent", async () => {
+  await withTree(async (root, server) => {
+    await Deno.mkdir(join(root, "home"));
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "keyed" }] });
+    const run = await task(
+      root,
+      join(root, "home"),
+      ["-p", "hi", ...FAKE_MODEL_ARGS(server), "--api-key-env", "MY_SECRET_KEY"],
+      { MY_SECRET_KEY: "test-secret-key" },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(server.requests[0]!.headers.authorization, "Bearer test-secret-key");
+  });
 });

@@ -1,0 +1,155 @@
+/**
+ * The `panto` command: works out what this start needs — the project (the git
+ * root above the working directory, else the directory) read and written, the
+ * `AGENTS.md` files above it read, `$PANTO_HOME` wherever it points, the key
+ * variables the config and flags name — and runs the program (`cli/main.ts`)
+ * with exactly those permissions. The launcher itself only reads files and
+ * variables and starts Deno: `deno run --allow-read --allow-env --allow-run
+ * cli/launcher/launch.ts` (as `deno task panto` and `deno task install` do).
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { VERSION } from "../version.ts";
+import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
+import {
+  BASE_VARIABLES,
+  COMMON_KEY_VARIABLES,
+  type Grants,
+  permissionFlags,
+} from "./permission_flags.ts";
+import { agentsFilesAbove, projectRoot } from "./project_root.ts";
+
+/** A config file larger than this is left for the program to refuse (it says why). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Where a start happens. */
+export interface LaunchSite {
+  /** The working directory. */
+  cwd: string;
+  /** Environment lookup. */
+  env: (name: string) => string | undefined;
+  /** panto's arguments. */
+  args: readonly string[];
+}
+
+/**
+ * The permissions one start of panto gets (see the module comment).
+ *
+ * @param site Working directory, environment and arguments.
+ * @returns The grants.
+ *
+ * @example
+ * ```ts
+ * import { grantsFor } from "./launch.ts";
+ * const grants = grantsFor({ cwd: Deno.cwd(), env: (n) => Deno.env.get(n), args: [] });
+ * console.assert(grants.variables.includes("PATH"));
+ * ```
+ */
+export function grantsFor(site: LaunchSite): Grants {
+  const home = site.env("HOME") || undefined;
+  const explicitHome = site.env("PANTO_HOME");
+  const pantoHome = explicitHome ? resolve(site.cwd, explicitHome) : home && join(home, ".panto");
+  const root = projectRoot(site.cwd, home, exists);
+  const context: NeedsContext = { cwd: site.cwd, home };
+  const needs = [
+    ...[pantoHome && join(pantoHome, "config.json"), join(site.cwd, ".panto", "config.json")]
+      .map((path) => path ? readSmallFile(path) : undefined)
+      .map((text) => text === undefined ? undefined : configNeeds(text, context)),
+    flagNeeds(site.args, context),
+  ].filter((n): n is ConfigNeeds => n !== undefined);
+  return {
+    readWrite: [root, ...(pantoHome ? [pantoHome] : []), ...needs.flatMap((n) => n.readWrite)],
+    readOnly: [...agentsFilesAbove(root, isFile), ...needs.flatMap((n) => n.readOnly)],
+    variables: [
+      ...BASE_VARIABLES,
+      ...COMMON_KEY_VARIABLES,
+      ...needs.flatMap((n) => n.keyVariables),
+    ],
+  };
+}
+
+/**
+ * How to start the program: the bundle's `panto_main.js` beside the
+ * launcher when bundled (no config), else `cli/main.ts` with the checkout's
+ * `deno.json` (never the config of the project panto works in).
+ */
+function programArgs(): string[] {
+  const bundled = new URL("./panto_main.js", import.meta.url);
+  if (bundled.protocol === "file:" && isFile(fileURLToPath(bundled))) {
+    return ["--no-config", fileURLToPath(bundled)];
+  }
+  const config = fileURLToPath(new URL("../../deno.json", import.meta.url));
+  return ["--config", config, fileURLToPath(new URL("../main.ts", import.meta.url))];
+}
+
+/**
+ * Runs panto with the grants of this start; stdin, stdout and stderr are the
+ * launcher's. SIGTERM is passed on; SIGINT and SIGHUP come from the terminal
+ * to both processes (one process group), so the launcher only outlives them.
+ *
+ * @param args panto's arguments.
+ * @returns The program's exit code (128 + the signal's number when a signal ended it).
+ */
+export async function launch(args: readonly string[]): Promise<number> {
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    console.log(VERSION);
+    return 0;
+  }
+  const cwd = Deno.env.get("PANTO_CWD") || Deno.cwd();
+  const grants = grantsFor({ cwd, env: (name) => Deno.env.get(name), args });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...permissionFlags(grants), ...programArgs(), ...args],
+    cwd,
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  const forward = () => child.kill("SIGTERM");
+  const outlive = () => {};
+  const listening = Deno.build.os !== "windows";
+  if (listening) {
+    Deno.addSignalListener("SIGTERM", forward);
+    Deno.addSignalListener("SIGINT", outlive);
+    Deno.addSignalListener("SIGHUP", outlive);
+  }
+  try {
+    return (await child.status).code;
+  } finally {
+    if (listening) {
+      Deno.removeSignalListener("SIGTERM", forward);
+      Deno.removeSignalListener("SIGINT", outlive);
+      Deno.removeSignalListener("SIGHUP", outlive);
+    }
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** The file's text, or `undefined` when it is missing, unreadable or too large. */
+function readSmallFile(path: string): string | undefined {
+  try {
+    if (Deno.statSync(path).size > MAX_CONFIG_BYTES) return undefined;
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.main) Deno.exit(await launch(Deno.args));

@@ -1,0 +1,83 @@
+/**
+ * The environment variables panto reads besides the key variables of its
+ * config: its own, the terminal's, and those the commands it runs need (they
+ * get these without the keys: see docs/security.md).
+ */
+export const BASE_VARIABLES: readonly string[] = [
+  "HOME",
+  "PANTO_HOME",
+  "NO_COLOR",
+  "TERM",
+  "COLORTERM",
+  "SHELL",
+  "PATH",
+  "USER",
+  "LOGNAME",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+];
+
+/** The key variables of the providers panto knows or the docs name, granted even when unused. */
+export const COMMON_KEY_VARIABLES: readonly string[] = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "OPENROUTER_API_KEY",
+  "GROQ_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "XAI_API_KEY",
+  "MISTRAL_API_KEY",
+  "GEMINI_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+];
+
+/** What the program may touch. */
+export interface Grants {
+  /** Paths read and written. */
+  readWrite: readonly string[];
+  /** Paths only read. */
+  readOnly: readonly string[];
+  /** Environment variables read (others read as unset). */
+  variables: readonly string[];
+}
+
+/**
+ * The `deno run` permission flags for `grants`: reads and writes of exactly
+ * those paths, those variables (`--ignore-env` makes the rest read as unset),
+ * network and subprocesses, and `--no-prompt` so a missing grant is an error
+ * panto explains, never a prompt.
+ *
+ * @param grants What to allow.
+ * @returns The flags.
+ *
+ * @example
+ * ```ts
+ * import { permissionFlags } from "./permission_flags.ts";
+ * const flags = permissionFlags({ readWrite: ["/work"], readOnly: ["/AGENTS.md"], variables: ["HOME"] });
+ * console.assert(flags.includes("--allow-read=/work,/AGENTS.md") && flags.includes("--allow-write=/work"));
+ * ```
+ */
+export function permissionFlags(grants: Grants): string[] {
+  return [
+    "--no-prompt",
+    ...allow("read", [...grants.readWrite, ...grants.readOnly]),
+    ...allow("write", grants.readWrite),
+    ...allow("env", grants.variables),
+    "--ignore-env",
+    "--allow-net",
+    "--allow-run",
+  ];
+}
+
+/**
+ * `--allow-KIND=a,b` for the items, none for no items (an empty list would
+ * allow everything). Deno splits the list at commas and has no escape for one
+ * inside a path: such a path cannot be granted, and using it gets panto's
+ * message instead.
+ */
+function allow(kind: string, items: readonly string[]): string[] {
+  const list = [...new Set(items)].filter((item) => item !== "" && !item.includes(","));
+  return list.length === 0 ? [] : [`--allow-${kind}=${list.join(",")}`];
+}
