@@ -73,6 +73,7 @@ const commandSchemas = [
   command("cycle_model", { direction: z.literal([1, -1]).optional() }),
   command("set_thinking_level", { level: reasoningSchema }),
   command("compact", { instructions: z.string().optional() }),
+  command("bash", { command: z.string().trim().min(1) }),
   command("new_session", {}),
   command("switch_session", { sessionId: z.string().min(1) }),
   command("fork", { messageIndex: z.int().min(0).optional() }),

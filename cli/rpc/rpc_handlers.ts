@@ -52,6 +52,7 @@ const handlers: { [T in RpcCommandType]: Handler<T> } = {
   compact: async (controller, { instructions }) => ({
     result: await controller.compact(instructions) ?? null,
   }),
+  bash: async (controller, { command }) => await controller.runShell(command),
   new_session: async (controller) => {
     await controller.newSession();
     return { sessionId: controller.session.id };

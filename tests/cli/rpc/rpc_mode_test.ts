@@ -271,16 +271,24 @@ Deno.test("rpc: a client that closes stdout ends panto with 141, the answer save
   });
 });
 
-Deno.test("rpc: a prompt with an image, a name, and a fork", async () => {
+Deno.test("rpc: a shell command, a prompt with an image, a name, and a fork", async () => {
   await withFixture(async (fixture) => {
     const { server } = fixture;
     const client = start(fixture);
+    const shell = await client.ok({ type: "bash", command: "echo SHELL-OUT" });
+    assert.equal(shell?.failed, false);
+    assert.match(shell?.output, /SHELL-OUT/);
     server.enqueue(text("A picture."));
     // A 1x1 PNG, sent the way pi's clients name its type.
     const image = { data: ONE_PIXEL_PNG, mimeType: "image/png" };
     await client.ok({ type: "prompt", message: "What is this?", images: [image] });
     assert.equal((await runEnd(client)).status, "done");
     assert.match(requestMessages(server, 0), /data:image\/png;base64,/);
+    assert.match(
+      requestMessages(server, 0),
+      /echo SHELL-OUT.*SHELL-OUT/,
+      "the output went with the prompt",
+    );
 
     const named = await client.ok({ type: "set_session_name", name: "pictures" });
     assert.deepEqual(named, { name: "pictures", pending: false });
