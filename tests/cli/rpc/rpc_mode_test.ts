@@ -297,6 +297,11 @@ Deno.test("rpc: a shell command, a prompt with an image, a name, and a fork", as
     assert.equal(state?.sessionId, forked?.sessionId);
     assert.equal(state?.messageCount, 3, "system prompt, question and answer");
     assert.equal(state?.sessionName, undefined, "the name stays with the original");
+    // Up to the question: the new session ends with the prompt, unanswered.
+    const atQuestion = await client.ok({ type: "fork", messageIndex: 2 });
+    const forkedAgain = await client.ok({ type: "get_state" });
+    assert.equal(forkedAgain?.sessionId, atQuestion?.sessionId);
+    assert.equal(forkedAgain?.messageCount, 2, "system prompt and question");
     const outOfRange = await client.request({ type: "fork", messageIndex: 99 });
     assert.equal(outOfRange.success, false);
     assert.match(outOfRange.error, /99/);
