@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { keyVariables } from "../../../cli/tools/child_env.ts";
 import { bashTool } from "../../../cli/tools/bash.ts";
-import { runShellCommand } from "../../../cli/interactive/shell_command.ts";
+import { runShellCommand } from "../../../cli/controller/shell_command.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { runPanto } from "../../support/run_panto.ts";
 import { call, withProject } from "./tool_fixture.ts";
