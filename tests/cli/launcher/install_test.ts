@@ -4,10 +4,11 @@
  * removes it.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
+import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
 
 const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
 const decoder = new TextDecoder();
@@ -35,8 +36,8 @@ Deno.test("deno task install: a panto command that runs from any directory; unin
       await Deno.mkdir(project);
       const env = {
         ...childEnv(join(root, "home")),
-        // The installed script starts `deno` from PATH.
-        PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+        // No Deno on PATH (as when it came from npx): the command names it by absolute path.
+        PATH: join(root, "empty-path"),
         DENO_INSTALL_ROOT: join(root, "install"),
         PANTO_HOME: pantoHome,
         NO_COLOR: "1",
@@ -66,8 +67,21 @@ Deno.test("deno task install: a panto command that runs from any directory; unin
       const removed = await task("uninstall");
       assert.equal(removed.code, 0, removed.stderr);
       await assert.rejects(Deno.stat(panto), Deno.errors.NotFound);
+
+      await Deno.writeTextFile(panto, "#!/bin/sh\necho another panto\n");
+      const refused = await task("uninstall");
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /was not written by deno task install/);
+      assert.ok((await Deno.stat(panto)).isFile, "a command it did not write is left alone");
     } finally {
       await Deno.remove(root, { recursive: true });
     }
   });
+});
+
+Deno.test("deno task panto starts the launcher with the same flags as the installed command", async () => {
+  const tasks = JSON.parse(await Deno.readTextFile(CONFIG)).tasks;
+  const words: string[] = tasks.panto.split(/\s+/);
+  for (const flag of LAUNCHER_FLAGS) assert.ok(words.includes(flag), `panto task lacks ${flag}`);
+  assert.ok(words.includes("cli/launcher/launch.ts"));
 });
