@@ -23,6 +23,7 @@ const headerSchema = z.looseObject({
   cwd: z.string().exactOptional(),
   metadata: z.string().exactOptional(),
   name: z.string().exactOptional(),
+  ownerId: z.string().exactOptional(),
 });
 
 /** The first line of a session file. */

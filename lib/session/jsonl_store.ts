@@ -176,7 +176,7 @@ export class FileSystemJSONLStore implements SessionStore {
    * Sessions, newest modified first, from each file's sidecar summary
    * (rebuilt from the file when missing or stale).
    *
-   * @param options How many to return.
+   * @param options How many to return, and whose (`ownerId`).
    * @returns The sessions.
    */
   async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
@@ -187,8 +187,11 @@ export class FileSystemJSONLStore implements SessionStore {
       const batch = ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.#summary(id));
       for (const summary of await Promise.all(batch)) if (summary) infos.push(summary.info);
     }
-    infos.sort(newestFirst);
-    return options.limit === undefined ? infos : infos.slice(0, options.limit);
+    const owned = options.ownerId === undefined
+      ? infos
+      : infos.filter((info) => info.ownerId === options.ownerId);
+    owned.sort(newestFirst);
+    return options.limit === undefined ? owned : owned.slice(0, options.limit);
   }
 
   /**
@@ -545,6 +548,7 @@ export class FileSystemJSONLStore implements SessionStore {
     const pending = this.#pending.get(id);
     const info = emptySessionInfo(id, pending?.created ?? new Date().toISOString());
     if (pending?.cwd !== undefined) info.cwd = pending.cwd;
+    if (pending?.ownerId !== undefined) info.ownerId = pending.ownerId;
     if (pending?.name) info.name = pending.name;
     return info;
   }
@@ -697,6 +701,7 @@ function newHeader(id: string, pending: PendingSession): SessionHeader {
   if (pending.cwd !== undefined) header.cwd = pending.cwd;
   if (pending.metadata !== undefined) header.metadata = pending.metadata;
   if (pending.name) header.name = pending.name;
+  if (pending.ownerId !== undefined) header.ownerId = pending.ownerId;
   return header;
 }
 
@@ -713,6 +718,7 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
   if (parsed.name) info.name = parsed.name;
   if (batch.wire) info.wire = batch.wire;
   if (parsed.header?.cwd !== undefined) info.cwd = parsed.header.cwd;
+  if (parsed.header?.ownerId !== undefined) info.ownerId = parsed.header.ownerId;
   return info;
 }
 

@@ -16,7 +16,7 @@ import { Session } from "./session.ts";
 import {
   decodeMessageRows,
   draftSession,
-  type PendingSession as DraftedSession,
+  type PendingSession,
   saveFailure,
   searchHitFromRow,
   type StoredRow as Row,
@@ -94,11 +94,6 @@ const AMBIGUITY_SHOWN = 5;
 
 /** Migrations already run per client, so owner views share one run. */
 const migrated = new WeakMap<PostgresClient, Promise<void>>();
-
-/** A session not written yet, with the owner its row will get. */
-interface PendingSession extends DraftedSession {
-  ownerId: string | null;
-}
 
 /**
  * Sessions in PostgreSQL, for services whose processes and hosts share one
@@ -206,9 +201,10 @@ export class PostgresStore implements SessionStore {
         `This store is scoped to owner ${this.ownerId}; it cannot create sessions for ${ownerId}`,
       );
     }
-    const { pending, info } = draftSession(options);
-    if (ownerId !== undefined) info.ownerId = ownerId;
-    this.#pending.set(info.id, { ...pending, ownerId: ownerId ?? null });
+    const { pending, info } = draftSession(
+      ownerId === undefined ? options : { ...options, ownerId },
+    );
+    this.#pending.set(info.id, pending);
     return new Session(info, this, false, options.metadata);
   }
 
@@ -308,12 +304,15 @@ export class PostgresStore implements SessionStore {
   async #insert(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ??
-      { created: new Date().toISOString(), ownerId: this.ownerId ?? null };
+      {
+        created: new Date().toISOString(),
+        ...(this.ownerId === undefined ? {} : { ownerId: this.ownerId }),
+      };
     const batch = summarizeBatch(messages);
     await sql.begin(async (tx) => {
       await tx`
         INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata)
-        VALUES (${sessionId}, ${pending.ownerId}, ${
+        VALUES (${sessionId}, ${pending.ownerId ?? null}, ${
         wellFormed(pending.name || undefined)
       }, ${pending.created},
                 now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)})

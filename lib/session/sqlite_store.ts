@@ -71,9 +71,12 @@ const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER messages_drop_text AFTER DELETE ON messages BEGIN
      DELETE FROM message_text WHERE rowid = old.id;
    END;`,
+  `ALTER TABLE sessions ADD COLUMN owner_id TEXT;
+   CREATE INDEX sessions_by_owner ON sessions (owner_id, modified DESC, id DESC);`,
 ];
 
-const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, wire";
+const SESSION_COLUMNS =
+  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id";
 const AMBIGUITY_SHOWN = 5;
 
 /**
@@ -173,13 +176,15 @@ export class SQLiteStore implements SessionStore {
   /**
    * Sessions, newest modified first.
    *
-   * @param options How many to return.
+   * @param options How many to return, and whose (`ownerId`).
    * @returns The sessions.
    */
   list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
     return this.#run(() => {
+      const owner = options.ownerId === undefined ? "" : "WHERE owner_id = ?";
       const rows = this.#all(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY modified DESC, id DESC LIMIT ?`,
+        `SELECT ${SESSION_COLUMNS} FROM sessions ${owner} ORDER BY modified DESC, id DESC LIMIT ?`,
+        ...(options.ownerId === undefined ? [] : [options.ownerId.toWellFormed()]),
         options.limit ?? -1,
       );
       return rows.map(toInfo);
@@ -456,7 +461,8 @@ export class SQLiteStore implements SessionStore {
     if (row) return Number(row.message_count);
     const pending = this.#pending.get(id) ?? { created: now };
     this.#db.prepare(
-      `INSERT INTO sessions (id, name, created, modified, cwd, metadata) VALUES (?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       pending.name ? pending.name.toWellFormed() : null,
@@ -464,6 +470,7 @@ export class SQLiteStore implements SessionStore {
       now,
       pending.cwd?.toWellFormed() ?? null,
       pending.metadata?.toWellFormed() ?? null,
+      pending.ownerId?.toWellFormed() ?? null,
     );
     return 0;
   }
@@ -493,6 +500,7 @@ function toInfo(row: Row): SessionInfo {
   };
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
+  if (row.owner_id !== null) info.ownerId = String(row.owner_id);
   if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));
   return info;
 }

@@ -17,6 +17,8 @@ export interface PendingSession {
   metadata?: string;
   /** A name given before the first write. */
   name?: string;
+  /** The owner `create` was given. */
+  ownerId?: string;
 }
 
 /** A database row, column name to value. */
@@ -51,7 +53,7 @@ export function emptySessionInfo(id: string, created: string): SessionInfo {
  * console.assert(pending.cwd === "/work" && info.cwd === "/work");
  * ```
  *
- * @param options The working directory and metadata to keep.
+ * @param options The working directory, metadata and owner to keep.
  * @returns The pending record (for the first write) and the entry (for the handle).
  */
 export function draftSession(
@@ -62,6 +64,7 @@ export function draftSession(
   const info = emptySessionInfo(newSessionId(), created);
   if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
   if (options.metadata !== undefined) pending.metadata = options.metadata;
+  if (options.ownerId !== undefined) pending.ownerId = info.ownerId = options.ownerId;
   return { pending, info };
 }
 

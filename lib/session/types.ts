@@ -86,7 +86,7 @@ export interface CreateSessionOptions {
   metadata?: string;
   /** Working directory to record. */
   cwd?: string;
-  /** Owner id, for stores shared by many users. */
+  /** Owner id, kept with the session by every built-in store (`list({ ownerId })` filters on it). */
   ownerId?: string;
 }
 
@@ -94,7 +94,7 @@ export interface CreateSessionOptions {
 export interface ListSessionsOptions {
   /** Most sessions to return (newest modified first). */
   limit?: number;
-  /** Only sessions of this owner (stores that support owners). */
+  /** Only sessions of this owner (every built-in store filters; none ignores it). */
   ownerId?: string;
 }
 

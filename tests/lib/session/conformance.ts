@@ -183,6 +183,20 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal(again.danglingUser, undefined);
   },
 
+  "keeps owners and lists one owner's sessions": async ({ store }) => {
+    const alice = store.create({ ownerId: "alice" });
+    const bob = store.create({ ownerId: "bob" });
+    const nobody = store.create();
+    for (const session of [alice, bob, nobody]) {
+      await session.append(persistent(user("q"), assistant("a")));
+    }
+    assert.deepStrictEqual((await store.list({ ownerId: "alice" })).map((s) => s.id), [alice.id]);
+    assert.equal((await store.resolve(bob.id))?.info.ownerId, "bob");
+    assert.equal((await store.resolve(nobody.id))?.info.ownerId, undefined);
+    assert.equal((await store.list()).length, 3);
+    assert.deepStrictEqual(await store.list({ ownerId: "carol" }), []);
+  },
+
   "checkWritable passes on a usable store and leaves no session or data behind": async (
     { store, dump },
   ) => {

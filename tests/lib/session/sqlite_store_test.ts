@@ -62,7 +62,25 @@ Deno.test("SQLite: a newer schema version is refused", async () => {
     const db = new DatabaseSync(path);
     db.exec("PRAGMA user_version = 99");
     db.close();
-    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 1/);
+    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 2/);
+  });
+});
+
+Deno.test("SQLite: a version 1 database is migrated to owners on open, its sessions kept", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    const old = store.create();
+    await old.append(persistent(user("from version 1"), assistant("a")));
+    await store.close();
+    const db = new DatabaseSync(path);
+    db.exec("DROP INDEX sessions_by_owner; ALTER TABLE sessions DROP COLUMN owner_id");
+    db.exec("PRAGMA user_version = 1");
+    db.close();
+    const reopened = new SQLiteStore({ path });
+    await reopened.create({ ownerId: "alice" }).append(persistent(user("q"), assistant("a")));
+    assert.deepStrictEqual((await reopened.list()).map((s) => s.ownerId ?? null), ["alice", null]);
+    assert.equal((await reopened.list())[1]?.lastUserMessage, "from version 1");
+    await reopened.close();
   });
 });
 
