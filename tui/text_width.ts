@@ -124,6 +124,19 @@ export function expandTabs(text: string): string {
 }
 
 /**
+ * `text` without its escape sequences: what the terminal shows.
+ *
+ * @example
+ * ```ts
+ * import { stripEscapes } from "./text_width.ts";
+ * console.assert(stripEscapes("\x1b[1mhi\x1b[22m there") === "hi there");
+ * ```
+ */
+export function stripEscapes(text: string): string {
+  return text.replace(ANSI_PATTERN, "");
+}
+
+/**
  * Cuts `text` to at most `maxWidth` columns, keeping escape sequences and
  * whole grapheme clusters, and appending `ellipsis` when something was cut.
  * A cut styled line ends with an SGR reset.

@@ -14,6 +14,7 @@ import type { MarkdownStyle } from "./markdown_inline.ts";
 import { hasContent } from "./markdown_open_block.ts";
 import type { BlockContext, BlockUpdate, OpenBlock } from "./markdown_open_block.ts";
 import { wrapText } from "./wrap_text.ts";
+import { stripEscapes } from "../text_width.ts";
 
 /**
  * A run of lines this long is cut at the next safe line start even when a
@@ -119,16 +120,14 @@ export function paragraphSegments(
     startOffset = lineOffset;
   }
   const last = text.slice(startOffset);
-  const split = splitLongLine ? splitAtSettledRow(last, width, style) : null;
+  const lastRows = segmentRows(lexInline(last, style.links), width, style);
+  const split = splitLongLine ? splitAtSettledRow(last, lastRows, width, style) : null;
   if (split) {
     segments.push({ offset: startOffset, rows: split.head });
     segments.push({ offset: startOffset + split.restOffset, rows: split.rest });
     return segments;
   }
-  segments.push({
-    offset: startOffset,
-    rows: segmentRows(lexInline(last, style.links), width, style),
-  });
+  segments.push({ offset: startOffset, rows: lastRows });
   return segments;
 }
 
@@ -139,41 +138,62 @@ export function paragraphSegments(
  */
 export const LONG_SEGMENT_CHARS = 600;
 
-/** Spaces tried as cuts per render, newest first: each try lexes the text before it. */
-const CUT_TRIES = 8;
+/** Cuts verified per render: each lexes and wraps the text on both sides. */
+const CUT_TRIES = 3;
 
 /**
- * Cuts a long segment at a space where its wrapped rows can no longer
- * change: the text before is closed (no inline construct open), the word
- * after starts with a letter (so the rest lexes as a paragraph) and is
+ * Whether a break between the words around the space at `cut` is a break
+ * between two of `plainRows` (rendered rows without escapes): a cheap test
+ * that rules out most spaces before the exact check. A word with inline
+ * syntax renders differently from its source, so a cut next to one is not
+ * tried.
+ */
+function mayBreakAt(text: string, cut: number, plainRows: readonly string[]): boolean {
+  const before = text.slice(text.lastIndexOf(" ", cut - 1) + 1, cut);
+  const nextSpace = text.indexOf(" ", cut + 1);
+  const after = text.slice(cut + 1, nextSpace === -1 ? text.length : nextSpace);
+  for (let row = 1; row < plainRows.length - 1; row++) {
+    if (plainRows[row]!.startsWith(after) && plainRows[row - 1]!.endsWith(before)) return true;
+  }
+  return false;
+}
+
+/**
+ * Cuts a long segment at a space where its wrapped rows (`rows`) can no
+ * longer change: the text before is closed (no inline construct open), the
+ * word after starts with a letter (so the rest lexes as a paragraph) and is
  * followed by at least two rows of text (so that word, which decides the
- * break, is complete). The cut is kept only when the two halves wrap to
- * exactly the rows of the whole, so rendering in pieces never differs.
+ * break, is complete). Spaces within the two rows before those are
+ * candidates; a cut is kept only when the two halves wrap to exactly the
+ * rows of the whole, so rendering in pieces never differs.
  */
 function splitAtSettledRow(
   text: string,
+  rows: readonly string[],
   width: number,
   style: MarkdownStyle,
 ): { head: string[]; rest: string[]; restOffset: number } | null {
   if (text.length < LONG_SEGMENT_CHARS) return null;
-  const newline = text.lastIndexOf("\n");
+  const plainRows = rows.slice(-8).map(stripEscapes);
+  const lowest = Math.max(text.lastIndexOf("\n"), text.length - 5 * width);
   for (
     let cut = text.lastIndexOf(" ", text.length - 3 * width), tries = 0;
-    cut > newline && tries < CUT_TRIES;
-    cut = text.lastIndexOf(" ", cut - 1), tries++
+    cut > lowest && tries < CUT_TRIES;
+    cut = text.lastIndexOf(" ", cut - 1)
   ) {
     if (!/^\p{L}/u.test(text.slice(cut + 1, cut + 2)) || text[cut - 1] === " ") continue;
+    if (!mayBreakAt(text, cut, plainRows)) continue;
+    tries++;
     const head = text.slice(0, cut);
     const headTokens = lexInline(head, style.links);
     if (!allClosed(headTokens, head)) continue;
     const headRows = segmentRows(headTokens, width, style);
     const rest = segmentRows(lexInline(text.slice(cut + 1), style.links), width, style);
-    const whole = segmentRows(lexInline(text, style.links), width, style);
-    const same = whole.length === headRows.length + rest.length &&
-      whole.every((row, i) =>
+    const same = rows.length === headRows.length + rest.length &&
+      rows.every((row, i) =>
         row === (i < headRows.length ? headRows[i] : rest[i - headRows.length])
       );
-    return same ? { head: headRows, rest, restOffset: cut + 1 } : null;
+    if (same) return { head: headRows, rest, restOffset: cut + 1 };
   }
   return null;
 }

@@ -21,25 +21,44 @@ export function graphemes(text: string): string[] {
   return result;
 }
 
-/** One piece of a line: an escape sequence (width 0, `escape`) or a grapheme. */
+/**
+ * One piece of a line: an escape sequence (width 0, `escape`), a grapheme,
+ * or a run of printable ASCII characters that are all spaces or all not
+ * (`ascii`: one column each, so it may be split between any two).
+ */
 interface Unit {
   text: string;
   width: number;
   escape: boolean;
   space: boolean;
+  ascii: boolean;
 }
+
+const SPACE = 0x20;
 
 function unitsOf(line: string): Unit[] {
   const units: Unit[] = [];
   let plainStart = 0;
   const pushPlain = (end: number) => {
     if (end <= plainStart) return;
-    for (const grapheme of graphemes(line.slice(plainStart, end))) {
+    const plain = line.slice(plainStart, end);
+    // One unit per word or gap, not per character: a long paragraph is mostly ASCII.
+    if (PRINTABLE_ASCII.test(plain)) {
+      for (let start = 0, end = 1; start < plain.length; start = end++) {
+        const space = plain.charCodeAt(start) === SPACE;
+        while (end < plain.length && (plain.charCodeAt(end) === SPACE) === space) end++;
+        const text = plain.slice(start, end);
+        units.push({ text, width: text.length, escape: false, space, ascii: true });
+      }
+      return;
+    }
+    for (const grapheme of graphemes(plain)) {
       units.push({
         text: grapheme,
         width: graphemeWidth(grapheme),
         escape: false,
         space: grapheme === " ",
+        ascii: false,
       });
     }
   };
@@ -47,7 +66,7 @@ function unitsOf(line: string): Unit[] {
   while (i !== -1) {
     pushPlain(i);
     const end = escapeEnd(line, i);
-    units.push({ text: line.slice(i, end), width: 0, escape: true, space: false });
+    units.push({ text: line.slice(i, end), width: 0, escape: true, space: false, ascii: false });
     plainStart = end;
     i = line.indexOf("\x1b", end);
   }
@@ -112,6 +131,10 @@ class LineBuilder {
   /** Emits a run grapheme by grapheme, breaking where the width runs out. */
   emitBroken(run: Run): void {
     for (const unit of run.units) {
+      if (unit.ascii) {
+        this.#emitAsciiBroken(unit.text);
+        continue;
+      }
       if (!unit.escape && this.#rowWidth + unit.width > this.width) {
         if (this.#rowWidth > 0) this.newline();
         if (unit.width > this.width) {
@@ -120,6 +143,16 @@ class LineBuilder {
         }
       }
       this.emit(unit);
+    }
+  }
+
+  /** {@linkcode emitBroken} for one-column characters: as many as fit on each row. */
+  #emitAsciiBroken(text: string): void {
+    for (let at = 0; at < text.length;) {
+      if (this.#rowWidth >= this.width) this.newline();
+      const piece = text.slice(at, at + this.width - this.#rowWidth);
+      this.emit({ text: piece, width: piece.length, escape: false, space: false, ascii: true });
+      at += piece.length;
     }
   }
 

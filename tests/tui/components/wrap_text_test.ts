@@ -83,6 +83,30 @@ Deno.test("wrapText property: every line fits and no visible character is lost",
   );
 });
 
+/** An escape the wrapper carries but no style tracks (erase to end of line). */
+const INERT = "\x1b[K";
+
+Deno.test("wrapText property: ASCII words wrap as they do character by character", () => {
+  // An inert escape between every two characters makes each plain piece one
+  // character long, so the wrapper takes them one grapheme at a time.
+  const asciiPiece = fc.constantFrom("a", "bc", "defghij", "klmnopqrstuvwxyz0123", " ", "  ", ".");
+  fc.assert(
+    fc.property(
+      fc.array(asciiPiece, { maxLength: 30 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.constantFrom("", "\x1b[1m"),
+      (pieces, width, style) => {
+        const text = style + pieces.join("");
+        const oneByOne = style + [...pieces.join("")].join(INERT);
+        const strip = (lines: string[]) => lines.map((line) => line.replaceAll(INERT, ""));
+        assert.deepEqual(wrapText(text, width), strip(wrapText(oneByOne, width)));
+        assert.deepEqual(breakText(text, width), strip(breakText(oneByOne, width)));
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
 Deno.test("wrapText: the emulator agrees with the computed widths", async () => {
   const text = "Mixed 中文 and emoji 👍🏽 👨‍👩‍👧 with \x1b[1mbold\x1b[22m runs ".repeat(6);
   for (const width of [20, 40, 80]) await assertScreen(wrapText(text, width), width);
