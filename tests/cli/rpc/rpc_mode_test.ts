@@ -184,11 +184,18 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
   });
 });
 
-Deno.test("rpc: steer lands at the tool boundary, follow_up runs after the run", async () => {
+Deno.test("rpc: a startup notice, steer at the tool boundary, follow_up after the run", async () => {
   await withFixture(async (fixture) => {
     const { server, project } = fixture;
     await Deno.writeTextFile(join(project, "a.txt"), "A\n");
+    // A named pipe is not read (it could block forever): skipped, and the client is told first thing.
+    const fifo = await new Deno.Command("mkfifo", { args: [join(project, "AGENTS.md")] }).output();
+    assert.ok(fifo.success);
     const client = start(fixture);
+    const notice = await client.nextEvent("notice");
+    assert.equal(client.cursor, 1, "the notice is the first record");
+    assert.equal(notice.level, "warning");
+    assert.match(notice.text, /Skipped .*AGENTS\.md/);
     server.enqueue(
       {
         kind: "turn",
