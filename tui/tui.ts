@@ -65,6 +65,31 @@ function dropControls(text: string): string {
   });
 }
 
+/** A styled line as drawn: escapes checked, cut to the width, and where its cursor marker was. */
+interface SanitizedLine {
+  text: string;
+  /** Column of the cursor marker, or null. */
+  marker: number | null;
+  truncated: boolean;
+}
+
+/** How many sanitized styled lines a renderer remembers (a few screens' worth). */
+const SANITIZED_CACHE_LINES = 512;
+
+/** Sanitizes a line that is not plain ASCII for a terminal `width` columns wide. */
+function sanitizeStyled(line: string, width: number): SanitizedLine {
+  // The marker is measured after tabs are expanded, so a tab before it counts.
+  let text = dropControls(expandTabs(line));
+  const at = text.indexOf(CURSOR_MARKER);
+  const marker = at === -1 ? null : visibleWidth(text.slice(0, at));
+  if (at !== -1) text = text.replaceAll(CURSOR_MARKER, "");
+  const truncated = visibleWidth(text) > width;
+  if (truncated) text = truncateToWidth(text, width);
+  if (!text.includes("\x1b")) text = trimSpaces(text);
+  else if (!text.endsWith(SGR_RESET)) text += SGR_RESET;
+  return { text, marker, truncated };
+}
+
 /** Shortest prefix worth keeping: below it, rewriting the line is as cheap. */
 const MIN_KEPT_PREFIX = 8;
 const NON_ASCII = /[\u007f-\uffff]/;
@@ -253,6 +278,8 @@ export class TUI extends Container {
   #base: string[] = [];
   #screen: string[] = [];
   #markers = new Map<number, number>();
+  /** Recent styled lines, sanitized for the current width: a line that only moved is not measured again. */
+  readonly #sanitized = new Map<string, SanitizedLine>();
   #painted = false;
   #width = 0;
   #rows = 0;
@@ -535,7 +562,11 @@ export class TUI extends Container {
     const previous = { columns: this.#width, rows: this.#rows };
     const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
     if (this.#invalidateNext) this.invalidate();
-    if (width !== this.#width) this.#raw.length = 0; // truncation depends on the width
+    if (width !== this.#width) {
+      // Truncation depends on the width.
+      this.#raw.length = 0;
+      this.#sanitized.clear();
+    }
     const childEnds = lastRenderChildEnds(this);
     this.#width = width;
     this.#rows = rows;
@@ -601,20 +632,19 @@ export class TUI extends Container {
       this.stats.truncatedLines++;
       return trimSpaces(line.slice(0, this.#width));
     }
-    // The marker is measured after tabs are expanded, so a tab before it counts.
-    let text = dropControls(expandTabs(line));
-    const marker = text.indexOf(CURSOR_MARKER);
-    if (marker === -1) this.#markers.delete(index);
-    else {
-      this.#markers.set(index, visibleWidth(text.slice(0, marker)));
-      text = text.replaceAll(CURSOR_MARKER, "");
+    // Lines below a growing block move down a row at a time: each would be measured again.
+    let sanitized = this.#sanitized.get(line);
+    if (sanitized === undefined) {
+      sanitized = sanitizeStyled(line, this.#width);
+      if (this.#sanitized.size >= SANITIZED_CACHE_LINES) {
+        this.#sanitized.delete(this.#sanitized.keys().next().value!);
+      }
+      this.#sanitized.set(line, sanitized);
     }
-    if (visibleWidth(text) > this.#width) {
-      this.stats.truncatedLines++;
-      text = truncateToWidth(text, this.#width);
-    }
-    if (!text.includes("\x1b")) return trimSpaces(text);
-    return text.endsWith(SGR_RESET) ? text : text + SGR_RESET;
+    if (sanitized.truncated) this.stats.truncatedLines++;
+    if (sanitized.marker === null) this.#markers.delete(index);
+    else this.#markers.set(index, sanitized.marker);
+    return sanitized.text;
   }
 
   /** Places the overlays on the screen whose top row shows content line `viewportTop`. */
