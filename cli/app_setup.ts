@@ -1,5 +1,6 @@
 import {
   type Conversation,
+  type Message,
   modelsMatchingSession,
   type Session,
   type SessionStore,
@@ -33,8 +34,10 @@ export interface Startup {
   store: SessionStore;
   /** The session to open. */
   session: Session;
-  /** Its stored (or buffered) conversation. */
+  /** Its stored (or buffered) conversation, without prompts never answered. */
   conversation: Conversation;
+  /** The prompt left unanswered at its end (a crash or quit right after sending it). */
+  danglingUser?: Message;
   /** Whether an existing session was resumed. */
   resumed: boolean;
   /** The model in use. */
@@ -92,7 +95,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
   const store = await openWritableStore(args, pantoHome);
   try {
     const { session, resumed } = await chooseSession(args, store, cwd, options.pick);
-    const conversation = await session.load();
+    const { conversation, danglingUser } = await session.loadWithDangling();
     const selection = chooseModel(args, config, resumed ? session : undefined);
     const tools = selectTools(
       builtinTools({
@@ -118,6 +121,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       store,
       session,
       conversation,
+      ...(danglingUser ? { danglingUser } : {}),
       resumed,
       selection,
       tools,

@@ -35,6 +35,9 @@ export async function runPrintMode(
   output: PrintOutput,
   signal: AbortSignal,
 ): Promise<number> {
+  if (controller.danglingPrompt !== undefined) {
+    output.stderr("panto: the session's last prompt got no answer; it is not sent again\n");
+  }
   const stdout = new ClosableOutput(output.stdout, () => controller.abort());
   let last: Message | undefined;
   const unsubscribe = controller.subscribe((event) => {

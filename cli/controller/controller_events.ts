@@ -113,6 +113,8 @@ export interface ControllerState {
   sessionId: string;
   /** Its name, when it has one (or one is pending). */
   sessionName?: string;
+  /** Its last prompt, when it got no answer (see `SessionController.danglingPrompt`). */
+  danglingPrompt?: string;
   /** Whether the session has been written to its store. */
   persisted: boolean;
   /** The model in use: how it was named, its wire protocol, its name on the wire, its reasoning level. */

@@ -9,6 +9,8 @@
 import {
   type Agent,
   type CompactionResult,
+  type Message,
+  messageText,
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
@@ -61,6 +63,11 @@ interface Queued {
 /** How the queue shows an item: a shell command with its `!`. */
 function shown(item: Queued): string {
   return item.shell ? `!${item.text}` : item.text;
+}
+
+/** The text of an unanswered prompt, if any. */
+function danglingText(message: Message | undefined): string | undefined {
+  return message ? messageText(message) : undefined;
 }
 
 /** Thrown by commands that need the controller idle, naming what to do instead. */
@@ -145,6 +152,7 @@ export class SessionController {
   #context: string[] = [];
   #pendingName: string | undefined;
   #name: string | undefined;
+  #dangling: string | undefined;
   #extensions: ExtensionHost | undefined;
   #closed = false;
 
@@ -163,6 +171,7 @@ export class SessionController {
     this.#adHocAlias = startup.selection.alias;
     this.#agent = agent;
     this.#name = startup.session.info.name;
+    this.#dangling = danglingText(startup.danglingUser);
   }
 
   /**
@@ -212,6 +221,15 @@ export class SessionController {
   /** Whether a run, compaction or shell command is in progress. */
   get busy(): boolean {
     return this.#activity !== undefined;
+  }
+
+  /**
+   * The current session's last prompt when it got no answer (a crash or a
+   * quit right after it was sent): not part of the conversation and not
+   * sent again; a view may offer it for editing. Cleared by the next prompt.
+   */
+  get danglingPrompt(): string | undefined {
+    return this.#dangling;
   }
 
   /** The prompts waiting (copies). */
@@ -572,6 +590,7 @@ export class SessionController {
     };
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
+    if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling;
     // The model in use now: a configured price, else a known one.
     const configured = this.#selection.pricing;
     const pricing = configured ? new Pricing(configured) : this.#defaultPrices.get(provider.model);
@@ -615,6 +634,7 @@ export class SessionController {
     signal?: AbortSignal,
   ): Promise<RunOutcome> {
     const activity = this.#begin("running", signal);
+    this.#dangling = undefined;
     this.#emit({
       type: "user_prompt",
       text: typeof message === "string" ? message : message.text,
@@ -766,7 +786,7 @@ export class SessionController {
   }
 
   async #switchTo(session: Session, reason: "new" | "switch" | "fork"): Promise<void> {
-    const conversation = await session.load();
+    const { conversation, danglingUser } = await session.loadWithDangling();
     const agent = await buildAgent(
       {
         config: this.#agent.config,
@@ -780,6 +800,7 @@ export class SessionController {
     // A name given before the first answer was meant for the session left behind.
     this.#pendingName = undefined;
     this.#name = session.info.name;
+    this.#dangling = danglingText(danglingUser);
     this.#emit({
       type: "session_changed",
       sessionId: session.id,

@@ -135,6 +135,7 @@ export class ChatApp implements CommandContext {
       }
       this.notify(`Resumed session ${this.agent.sessionId}`, "info");
     }
+    this.#offerDangling();
     this.#updateFooter();
   }
 
@@ -323,7 +324,19 @@ export class ChatApp implements CommandContext {
       ? `Resumed session ${this.agent.sessionId}`
       : `Forked into session ${this.agent.sessionId}`;
     this.notify(notice, "info");
+    this.#offerDangling();
     this.#updateFooter();
+  }
+
+  /** A prompt of the session that got no answer goes back in the editor, to send or edit. */
+  #offerDangling(): void {
+    const text = this.controller.danglingPrompt;
+    if (text === undefined) return;
+    this.editor.setText(text);
+    this.notify(
+      "The last prompt got no answer; it is back in the editor (enter sends it again).",
+      "warning",
+    );
   }
 
   #handleKey(data: string): boolean {

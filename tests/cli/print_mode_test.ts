@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFakeConfig } from "../support/fake_config.ts";
+import { Conversation, FileSystemJSONLStore } from "@panto/lib";
+import { withFakeHome, writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
 
@@ -288,4 +289,33 @@ Deno.test("panto -p: a provider's idleTimeoutMs is the idle timeout, and the tim
     await server.close();
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("panto -p -c: a last prompt that got no answer is named on stderr and not sent again", async () => {
+  await withFakeHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "one" }] });
+    assert.equal((await runPanto(["-p", "first question"], { env })).code, 0);
+    // As a crash right after sending leaves it: the prompt saved, no answer.
+    const store = new FileSystemJSONLStore({ dir: join(home, "sessions") });
+    try {
+      const latest = await store.latest();
+      assert.ok(latest);
+      const message = new Conversation().addUserMessage("LOST-PROMPT");
+      await store.appendMessages(latest.id, [{
+        message,
+        conversation: [message],
+        toolsAvailable: [],
+      }]);
+    } finally {
+      await store.close();
+    }
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "two" }] });
+    const run = await runPanto(["-p", "-c", "second question"], { env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /last prompt got no answer; it is not sent again/);
+    const body = JSON.stringify(server.requests[1]!.body);
+    assert.match(body, /first question/);
+    assert.doesNotMatch(body, /LOST-PROMPT/);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { Conversation } from "@panto/lib";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import {
@@ -58,6 +59,18 @@ function lastUserText(server: FakeLlmServer, index: number): string {
   const body = server.requests[index]?.body as { messages: { role: string }[] } | undefined;
   assert.ok(body, `request ${index} was made`);
   return JSON.stringify(body.messages.findLast((m) => m.role === "user"));
+}
+
+/** Appends a user message to a saved session, as a crash right after sending would leave it. */
+async function saveUnansweredPrompt(
+  controller: SessionController,
+  sessionId: string,
+  prompt: string,
+): Promise<void> {
+  const message = new Conversation().addUserMessage(prompt);
+  await controller.store.appendMessages(sessionId, [
+    { message, conversation: [message], toolsAvailable: [] },
+  ]);
 }
 
 function types(events: readonly ControllerEvent[]): string[] {
@@ -412,4 +425,24 @@ Deno.test("controller: the reasoning level of a model given by --api/--base-url 
     await server.close();
     await Deno.remove(home, { recursive: true });
   }
+});
+
+Deno.test("controller: a prompt left unanswered is offered, not resent, after a switch", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("Answered."));
+    await controller.prompt("answered question");
+    const id = controller.session.id;
+    await controller.newSession();
+    assert.equal(controller.danglingPrompt, undefined);
+    // As a crash right after sending leaves it: the prompt saved, no answer.
+    await saveUnansweredPrompt(controller, id, "LOST-PROMPT");
+    await controller.switchSession(id);
+    assert.equal(controller.danglingPrompt, "LOST-PROMPT");
+    assert.equal(controller.state().danglingPrompt, "LOST-PROMPT");
+    assert.doesNotMatch(JSON.stringify(controller.agent.conversation.messages), /LOST-PROMPT/);
+    server.enqueue(text("Next."));
+    await controller.prompt("next question");
+    assert.doesNotMatch(JSON.stringify(server.requests.at(-1)!.body), /LOST-PROMPT/);
+    assert.equal(controller.danglingPrompt, undefined);
+  });
 });

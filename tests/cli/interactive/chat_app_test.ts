@@ -15,6 +15,7 @@ import {
 } from "./chat_harness.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { Conversation } from "@panto/lib";
 import { authErrorReply, rateLimitReply } from "../../support/fake_llm_server.ts";
 
 const CTRL_A = "\x01";
@@ -609,4 +610,39 @@ Deno.test("chat: a !command typed during a turn is queued and run after it", asy
     await chat.waitFor("Got it.");
     assert.match(lastUserMessage(chat, 1), /queued-shell-output/);
   });
+});
+
+Deno.test("chat: -c puts a last prompt that got no answer back in the editor", async () => {
+  const fixture = await createChatFixture();
+  try {
+    const first = await openChat(fixture);
+    try {
+      answer(first, "Answered.");
+      await first.send("answered question");
+      await first.waitFor("Answered.");
+      await first.waitIdle();
+      // As a crash right after sending leaves it: the prompt saved, no answer.
+      const message = new Conversation().addUserMessage("the lost question");
+      await first.controller.store.appendMessages(first.chat.agent.sessionId, [
+        { message, conversation: [message], toolsAvailable: [] },
+      ]);
+    } finally {
+      await first.close();
+    }
+    const resumed = await openChat(fixture, { argv: ["-c"] });
+    try {
+      const screen = await resumed.waitFor("back in the editor");
+      assert.equal(inputLine(screen), "the lost question");
+      assert.doesNotMatch(JSON.stringify(resumed.chat.agent.conversation.messages), /lost/);
+      answer(resumed, "Found.");
+      await resumed.press(KEYS.enter);
+      await resumed.waitFor("Found.");
+      assert.match(lastUserMessage(resumed, -1), /the lost question/);
+      assert.equal(resumed.controller.danglingPrompt, undefined);
+    } finally {
+      await resumed.close();
+    }
+  } finally {
+    await fixture.close();
+  }
 });
