@@ -6,9 +6,9 @@
  */
 import type { ChatArgs } from "../args.ts";
 import { SessionController } from "../controller/session_controller.ts";
+import { formatByteSize } from "../config/byte_size.ts";
 import { errorMessage } from "../error_message.ts";
 import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
-import { formatBytes } from "../tools/truncate.ts";
 import {
   BROKEN_PIPE_EXIT_CODE,
   interruptExitCode,
@@ -157,7 +157,7 @@ function failure({ id, command, error }: RpcCommandError): object {
 }
 
 function tooLongMessage(bytes: number): string {
-  return `the line is ${formatBytes(bytes)}, over the limit of ${
-    formatBytes(MAX_LINE_BYTES)
-  }: send smaller images (each at most ${formatBytes(MAX_IMAGE_BYTES)})`;
+  return `the line is ${formatByteSize(bytes)}, over the limit of ${
+    formatByteSize(MAX_LINE_BYTES)
+  }: send smaller images (each at most ${formatByteSize(MAX_IMAGE_BYTES)})`;
 }

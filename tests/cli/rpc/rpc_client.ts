@@ -174,7 +174,10 @@ export class RpcClient {
         const record = this.records[index]!;
         if (match(record)) return { record, index };
       }
-      if (this.#ended) throw new Error(`stdout ended before ${what}; read:\n${this.#tail()}`);
+      if (this.#ended) {
+        const stderr = await this.#stderr;
+        throw new Error(`stdout ended before ${what}; stderr: ${stderr}\nread:\n${this.#tail()}`);
+      }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${what} within ${timeoutMs} ms; read:\n${this.#tail()}`);
       await this.#changed(left);

@@ -334,6 +334,16 @@ Deno.test("rpc: models listed without keys, cycled and re-leveled; a compaction 
     const back = await client.ok({ type: "cycle_model", direction: -1 });
     assert.equal(back?.alias, "fast");
 
+    // A line over 64 MiB is skipped (not kept) with an error response; the next line is read.
+    await client.writeRaw(`{"type":"prompt","message":"${"x".repeat(65 * 1024 * 1024)}"}\n`);
+    const tooLong = await client.next((r) => r.type === "response" && !r.success, "the refusal");
+    assert.equal(tooLong.command, undefined);
+    assert.match(
+      tooLong.error,
+      /^the line is 65 MiB, over the limit of 64 MiB: send smaller images \(each at most 10 MiB\)$/,
+    );
+    assert.equal((await client.ok({ type: "get_state" }))?.busy, false);
+
     server.enqueue(text("First answer."), text("Second answer."));
     for (const message of ["one", "two"]) {
       await client.ok({ type: "prompt", message });
