@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { parseArgs } from "../../../cli/args.ts";
 import { UsageError } from "../../../cli/errors.ts";
+import { withFakeHome } from "../../support/fake_config.ts";
+import { runPanto } from "../../support/run_panto.ts";
 
 Deno.test("--mode rpc takes the chat's flags", () => {
   const args = parseArgs(["--mode", "rpc", "-m", "smart", "--no-session"]);
@@ -21,4 +23,16 @@ Deno.test("--mode rpc refuses -p and prompt words: prompts come as commands", ()
       return true;
     });
   }
+});
+
+Deno.test("--mode rpc with a bad model fails at startup: exit 2, the reason on stderr, nothing on stdout", async () => {
+  await withFakeHome(async (_server, home) => {
+    const run = await runPanto(["--mode", "rpc", "-m", "nonesuch"], {
+      env: { PANTO_HOME: home },
+      stdin: '{"type":"get_state"}\n',
+    });
+    assert.equal(run.code, 2);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, /Unknown model "nonesuch"/);
+  });
 });
