@@ -278,10 +278,39 @@ Deno.test("rpc: a client that closes stdout ends panto with 141, the answer save
   });
 });
 
-Deno.test("rpc: a shell command, a prompt with an image, a name, and a fork", async () => {
+/** An extension that says hello and offers a `shout` tool. */
+const EXTENSION = `export default (panto) => {
+  panto.notify("shout extension ready in " + panto.mode + " mode");
+  panto.registerTool({
+    decl: {
+      name: "shout",
+      description: "Upper-cases text",
+      inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+    },
+    execute: (args) => [{ type: "text", text: args.text.toUpperCase() }],
+  });
+};
+`;
+
+Deno.test("rpc: an extension's notice and tool, a shell command, an image, a name, and forks", async () => {
   await withFixture(async (fixture) => {
-    const { server } = fixture;
-    const client = start(fixture);
+    const { server, home } = fixture;
+    const extension = join(home, "shout.js");
+    await Deno.writeTextFile(extension, EXTENSION);
+    const client = start(fixture, ["-e", extension]);
+    const ready = await client.nextEvent("notice");
+    assert.deepEqual([ready.level, ready.text], ["info", "shout extension ready in print mode"]);
+    server.enqueue(
+      {
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "s1", name: "shout", input: { text: "hey" } }],
+      },
+      text("Shouted."),
+    );
+    await client.ok({ type: "prompt", message: "Shout hey" });
+    const shouted = await client.nextEvent("tool_dispatch_complete");
+    assert.deepEqual(shouted.result, [{ type: "text", text: "HEY" }]);
+    assert.equal((await runEnd(client)).status, "done");
     const shell = await client.ok({ type: "bash", command: "echo SHELL-OUT" });
     assert.equal(shell?.failed, false);
     assert.match(shell?.output, /SHELL-OUT/);
@@ -290,21 +319,23 @@ Deno.test("rpc: a shell command, a prompt with an image, a name, and a fork", as
     const image = { data: ONE_PIXEL_PNG, mimeType: "image/png" };
     await client.ok({ type: "prompt", message: "What is this?", images: [image] });
     assert.equal((await runEnd(client)).status, "done");
-    assert.match(requestMessages(server, 0), /data:image\/png;base64,/);
+    assert.match(requestMessages(server, 2), /data:image\/png;base64,/);
     assert.match(
-      requestMessages(server, 0),
+      requestMessages(server, 2),
       /echo SHELL-OUT.*SHELL-OUT/,
       "the output went with the prompt",
     );
 
     const named = await client.ok({ type: "set_session_name", name: "pictures" });
     assert.deepEqual(named, { name: "pictures", pending: false });
+    const before = (await client.ok({ type: "get_state" }))?.messageCount;
+    assert.ok(before >= 7, "system prompt, two questions, the tool call and result, two answers");
     const forked = await client.ok({ type: "fork" });
     const state = await client.ok({ type: "get_state" });
     assert.equal(state?.sessionId, forked?.sessionId);
-    assert.equal(state?.messageCount, 3, "system prompt, question and answer");
+    assert.equal(state?.messageCount, before, "the whole conversation");
     assert.equal(state?.sessionName, undefined, "the name stays with the original");
-    // Up to the question: the new session ends with the prompt, unanswered.
+    // Up to the first question: the new session ends with the prompt, unanswered.
     const atQuestion = await client.ok({ type: "fork", messageIndex: 2 });
     const forkedAgain = await client.ok({ type: "get_state" });
     assert.equal(forkedAgain?.sessionId, atQuestion?.sessionId);
