@@ -95,23 +95,34 @@ const MIN_KEPT_PREFIX = 8;
 const NON_ASCII = /[\u007f-\uffff]/;
 
 /**
+ * Whether a UTF-16 unit is a character every terminal draws one column
+ * wide: ASCII, or box drawing (table borders and rules; a terminal set to
+ * draw ambiguous-width characters wide could not fit our tables anyway).
+ */
+function surelyNarrow(code: number): boolean {
+  return code < 0x7f || (code >= 0x2500 && code <= 0x257f);
+}
+
+/**
  * The bytes that turn the row showing `previous` into `text`, with the
  * cursor at column 0 of that row: only the part after their common prefix
- * when that saves bytes (streaming appends to the last line), else the
- * whole line. The kept prefix is ASCII only, because terminals disagree on
- * the width of some clusters (ZWJ emoji) and a wrong column would corrupt
- * the row; a full rewrite from column 0 is immune to that.
+ * when that saves bytes (streaming appends to the last line, a table row
+ * fills its cells), else the whole line. The kept prefix holds only
+ * {@linkcode surelyNarrow} characters, because terminals disagree on the
+ * width of some clusters (ZWJ emoji) and a wrong column would corrupt the
+ * row; a full rewrite from column 0 is immune to that.
  */
 function lineUpdate(previous: string, text: string, width: number): string {
   const shared = Math.min(previous.length, text.length);
   let cut = 0;
   while (
-    cut < shared && previous.charCodeAt(cut) === text.charCodeAt(cut) && text.charCodeAt(cut) < 0x7f
+    cut < shared && previous.charCodeAt(cut) === text.charCodeAt(cut) &&
+    surelyNarrow(text.charCodeAt(cut))
   ) {
     cut++;
   }
   // A combining mark after the cut belongs to the cluster of the character before it.
-  if (cut > 0 && cut < text.length && text.charCodeAt(cut) >= 0x7f) cut--;
+  if (cut > 0 && cut < text.length && !surelyNarrow(text.charCodeAt(cut))) cut--;
   const escape = text.lastIndexOf("\x1b", cut - 1);
   if (escape !== -1 && !completeEscapeBefore(text, escape, cut)) cut = escape;
   if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;

@@ -138,6 +138,20 @@ Deno.test("streaming: wide characters before the change fall back to rewriting t
   assert.ok(stripAnsi(write).includes("漢字"), "the whole line is rewritten from column 0");
 });
 
+Deno.test("streaming: a table row filling its cells rewrites only from the first change", async () => {
+  // Box-drawing borders before the change are kept: every terminal draws them one column wide.
+  const border = (text: string) => `\x1b[38;5;240m${text}\x1b[39m`;
+  const row = (cells: string[]) =>
+    border("│ ") + cells.map((cell) => cell.padEnd(10)).join(border(" │ ")) + border(" │");
+  const before = row(["Q00193", "service-1", "running", "", ""]);
+  const after = row(["Q00193", "service-1", "running", "289.5 MiB", "owner-6"]);
+  const { write, screens, cells } = await appendDelta(before, after);
+  assert.deepEqual(screens.delta, screens.full);
+  assert.deepEqual(cells.map(([a]) => a), cells.map(([, b]) => b), "borders and cells as drawn");
+  assert.ok(!stripAnsi(write).includes("running"), "the cells before the change are not resent");
+  assert.ok(stripAnsi(write).includes("289.5 MiB"));
+});
+
 Deno.test("streaming: a highlighted line's delta re-sends only the style active at its end", async () => {
   // Syntax highlighting: a colour change around every token before the cut.
   const token = (color: number, text: string) => `\x1b[38;5;${color}m${text}\x1b[39m`;
