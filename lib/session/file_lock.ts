@@ -30,7 +30,7 @@ export class FileLock {
   static async tryAcquire(path: string): Promise<FileLock | { holder: SessionHolder }> {
     const file = await openLockFile(path);
     try {
-      if (await file.tryLock(true)) {
+      if (await tryLockPatiently(file)) {
         await file.truncate(0);
         await file.write(new TextEncoder().encode(`${Deno.pid} ${new Date().toISOString()}\n`));
         return new FileLock(file);
@@ -47,6 +47,38 @@ export class FileLock {
   /** Releases the lock and closes the file. */
   release(): void {
     this.#file.close();
+  }
+
+  /**
+   * Whether some writer holds the lock, asked without taking it: a shared
+   * lock is tried for an instant and let go (a writer that asks meanwhile
+   * waits a moment rather than failing, see `tryAcquire`).
+   *
+   * @param path The lock file.
+   * @returns True when a writer holds it; false when nobody does or there is no lock file.
+   */
+  static async isHeld(path: string): Promise<boolean> {
+    const info = await nullIfMissing(Deno.lstat(path));
+    if (!info?.isFile) return false;
+    const file = await nullIfMissing(Deno.open(path, { read: true }));
+    if (!file) return false;
+    try {
+      return !(await file.tryLock(false));
+    } finally {
+      file.close();
+    }
+  }
+}
+
+/** Attempts at taking a lock that a prober (`isHeld`) may hold for an instant. */
+const LOCK_ATTEMPTS = 4;
+const LOCK_RETRY_MS = 5;
+
+async function tryLockPatiently(file: Deno.FsFile): Promise<boolean> {
+  for (let attempt = 1;; attempt++) {
+    if (await file.tryLock(true)) return true;
+    if (attempt === LOCK_ATTEMPTS) return false;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
 }
 

@@ -184,8 +184,8 @@ export class FileSystemJSONLStore implements SessionStore {
     const ids = await this.#storedIds();
     const infos: SessionInfo[] = [];
     for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
-      const batch = ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.#summary(id));
-      for (const summary of await Promise.all(batch)) if (summary) infos.push(summary.info);
+      const batch = ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.#info(id));
+      for (const info of await Promise.all(batch)) if (info) infos.push(info);
     }
     const owned = options.ownerId === undefined
       ? infos
@@ -204,8 +204,8 @@ export class FileSystemJSONLStore implements SessionStore {
   async resolve(idOrPrefix: string): Promise<Session | null> {
     this.#assertOpen();
     checkSessionId(idOrPrefix);
-    const exact = await this.#summary(idOrPrefix);
-    if (exact) return new Session(exact.info, this);
+    const exact = await this.#info(idOrPrefix);
+    if (exact) return new Session(exact, this);
     const matches = (await this.#storedIds()).filter((id) => id.startsWith(idOrPrefix)).sort();
     if (matches.length > 1) {
       throw new AmbiguousSessionIdError(
@@ -214,8 +214,8 @@ export class FileSystemJSONLStore implements SessionStore {
         matches.length,
       );
     }
-    const summary = matches[0] ? await this.#summary(matches[0]) : null;
-    return summary ? new Session(summary.info, this) : null;
+    const info = matches[0] ? await this.#info(matches[0]) : null;
+    return info ? new Session(info, this) : null;
   }
 
   /**
@@ -264,8 +264,12 @@ export class FileSystemJSONLStore implements SessionStore {
       const timestamp = new Date().toISOString();
       const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
       await this.#write(sessionId, writer, lines);
-      const batch = summarizeBatch(messages);
+      const batch = summarizeBatch(messages, {
+        state: writer.summary.state,
+        count: writer.summary.messageCount,
+      });
       writer.summary.messageCount += messages.length;
+      if (batch.state) writer.summary.state = batch.state;
       writer.summary.modified = timestamp;
       if (batch.lastUserMessage !== undefined) {
         writer.summary.lastUserMessage = batch.lastUserMessage;
@@ -627,6 +631,22 @@ export class FileSystemJSONLStore implements SessionStore {
     }
   }
 
+  /**
+   * A stored session's list entry, with a `running` state no writer holds
+   * (a crash cut its turn off) reported as `interrupted`.
+   */
+  async #info(id: string): Promise<SessionInfo | null> {
+    const summary = await this.#summary(id);
+    if (!summary) return null;
+    const { info } = summary;
+    const state = info.state;
+    const mine = this.#writers.get(id)?.file;
+    if (state?.status === "running" && !mine && !await FileLock.isHeld(this.#lockPath(id))) {
+      info.state = { ...state, status: "interrupted" };
+    }
+    return info;
+  }
+
   /** A stored session's list entry, or `null` when it has no readable file. */
   async #summary(id: string): Promise<Summary | null> {
     const writer = this.#writers.get(id);
@@ -719,6 +739,7 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
   if (batch.wire) info.wire = batch.wire;
   if (parsed.header?.cwd !== undefined) info.cwd = parsed.header.cwd;
   if (parsed.header?.ownerId !== undefined) info.ownerId = parsed.header.ownerId;
+  if (batch.state) info.state = batch.state;
   return info;
 }
 

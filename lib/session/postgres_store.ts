@@ -6,12 +6,14 @@ import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { redactUrl } from "./redact_url.ts";
 import {
+  decode,
   decodeWire,
   searchableText,
   stringifyWellFormed,
   summarizeBatch,
   withUsage,
 } from "./serialize.ts";
+import { sessionStateSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import {
   decodeMessageRows,
@@ -27,6 +29,7 @@ import type {
   PersistentMessage,
   SearchHit,
   SessionInfo,
+  SessionState,
   SessionStore,
 } from "./types.ts";
 
@@ -84,6 +87,10 @@ const MIGRATIONS: readonly Migration[] = [{
       PRIMARY KEY (session_id, seq)
     );
     CREATE INDEX panto_messages_search ON panto_messages USING gin (search_vector);`,
+}, {
+  version: 2,
+  name: "session state",
+  sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb;`,
 }];
 
 /** Key of the advisory lock that serialises migrations across processes. */
@@ -308,7 +315,6 @@ export class PostgresStore implements SessionStore {
         created: new Date().toISOString(),
         ...(this.ownerId === undefined ? {} : { ownerId: this.ownerId }),
       };
-    const batch = summarizeBatch(messages);
     await sql.begin(async (tx) => {
       await tx`
         INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata)
@@ -318,11 +324,12 @@ export class PostgresStore implements SessionStore {
                 now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)})
         ON CONFLICT (id) DO NOTHING`;
       const [row] =
-        await tx`SELECT owner_id, message_count FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
+        await tx`SELECT owner_id, message_count, state FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
       if (!row || (this.ownerId !== undefined && row.owner_id !== this.ownerId)) {
         throw new SessionNotFoundError(sessionId, this.#where());
       }
       const start = Number(row.message_count);
+      const batch = summarizeBatch(messages, { state: storedState(row.state), count: start });
       for (const [index, entry] of messages.entries()) {
         const text = searchableText(entry.message);
         await tx`
@@ -336,7 +343,8 @@ export class PostgresStore implements SessionStore {
       await tx`
         UPDATE panto_sessions SET modified = now(), message_count = message_count + ${messages.length},
           last_user_message = coalesce(${batch.lastUserMessage ?? null}, last_user_message),
-          wire = coalesce(${json(tx, batch.wire)}, wire)
+          wire = coalesce(${json(tx, batch.wire)}, wire),
+          state = coalesce(${json(tx, batch.state)}, state)
         WHERE id = ${sessionId}`;
     });
   }
@@ -517,7 +525,15 @@ function toInfo(row: Row): SessionInfo {
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);
   if (row.wire !== null) info.wire = decodeWire(row.wire);
+  const state = storedState(row.state);
+  if (state) info.state = state;
   return info;
+}
+
+function storedState(value: unknown): SessionState | undefined {
+  return value === null || value === undefined
+    ? undefined
+    : decode(sessionStateSchema, value, "state");
 }
 
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */

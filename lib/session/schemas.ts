@@ -10,7 +10,7 @@ import { API_STYLES, type ApiName, REASONING_LEVELS } from "../config.ts";
 import type { ContentBlock, ResultPart } from "../content.ts";
 import { type Message, ROLES, STOP_REASONS } from "../message.ts";
 import type { Usage } from "../usage.ts";
-import type { SessionInfo, WireIdentity } from "./types.ts";
+import type { SessionInfo, SessionState, WireIdentity } from "./types.ts";
 
 const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
 const imageBlock = z.looseObject({
@@ -94,6 +94,18 @@ export const wireSchema = z.looseObject({
   reasoning: z.enum(REASONING_LEVELS),
 });
 
+/** What a session is doing. */
+export const sessionStateSchema = z.discriminatedUnion("status", [
+  z.looseObject({ status: z.literal("idle") }),
+  z.looseObject({
+    status: z.enum(["running", "interrupted"]),
+    turnId: z.string(),
+    since: z.string(),
+    last: z.enum(["prompt", "tool_call", "tool_result"]),
+  }),
+  z.looseObject({ status: z.literal("error"), message: z.string() }),
+]);
+
 /** What a store tells about one session (the JSONL store caches it in a sidecar). */
 export const sessionInfoSchema = z.looseObject({
   id: z.string(),
@@ -105,6 +117,7 @@ export const sessionInfoSchema = z.looseObject({
   wire: wireSchema.exactOptional(),
   cwd: z.string().exactOptional(),
   ownerId: z.string().exactOptional(),
+  state: sessionStateSchema.exactOptional(),
 });
 
 /**
@@ -129,5 +142,6 @@ const _checks: [
   Describes<typeof usageSchema, Usage>,
   Describes<typeof messageSchema, Message>,
   Describes<typeof wireSchema, WireIdentity>,
+  Describes<typeof sessionStateSchema, SessionState>,
   Describes<typeof sessionInfoSchema, SessionInfo>,
-] = [true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true];

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
 import { messageSchema, usageSchema, wireSchema } from "./schemas.ts";
-import type { WireIdentity } from "./types.ts";
+import { nextState } from "./session_state.ts";
+import type { SessionState, WireIdentity } from "./types.ts";
 
 // Stored records are validated on the way back in: a record that parses as
 // JSON but has the wrong shape is corrupt, and stores fail closed on it.
@@ -164,22 +165,37 @@ export interface BatchSummary {
   lastUserMessage?: string;
   /** Wire identity of the batch's last assistant message that has one. */
   wire?: WireIdentity;
+  /** The session's state after the batch. */
+  state?: SessionState;
+}
+
+/** Where a batch starts: the session's state and message count before it. */
+export interface BatchStart {
+  /** The state before the batch. */
+  state?: SessionState | undefined;
+  /** Messages stored before the batch. */
+  count: number;
 }
 
 /**
  * Folds a batch into the summary fields every store keeps per session.
  *
  * @param messages The messages, in order.
- * @returns The last user preview and last assistant wire identity in the batch.
+ * @param start The session's state and message count before the batch.
+ * @returns The last user preview and last assistant wire identity in the batch, and the state after it.
  */
 export function summarizeBatch(
   messages: readonly { message: Message; wire?: WireIdentity | undefined }[],
+  start: BatchStart = { count: 0 },
 ): BatchSummary {
   const summary: BatchSummary = {};
-  for (const { message, wire } of messages) {
+  let state = start.state;
+  for (const [index, { message, wire }] of messages.entries()) {
     const preview = userPreview(message);
     if (preview !== undefined) summary.lastUserMessage = preview;
     if (wire && message.role === "assistant") summary.wire = { ...wire };
+    state = nextState(state, message, start.count + index);
   }
+  if (state) summary.state = state;
   return summary;
 }

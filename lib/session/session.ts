@@ -117,8 +117,12 @@ export class Session {
 
   /** Folds the batch in as the stores do, so `info` matches what `list` will say. */
   #updateInfo(batch: readonly PersistentMessage[]): void {
-    const summary = summarizeBatch(batch);
+    const summary = summarizeBatch(batch, {
+      state: this.info.state,
+      count: this.info.messageCount,
+    });
     this.info.messageCount += batch.length;
+    if (summary.state) this.info.state = summary.state;
     this.info.modified = new Date().toISOString();
     if (summary.lastUserMessage !== undefined) this.info.lastUserMessage = summary.lastUserMessage;
     if (summary.wire) this.info.wire = summary.wire;

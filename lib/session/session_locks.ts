@@ -70,6 +70,18 @@ export class SessionLocks {
     (await taking?.catch(() => null))?.release();
   }
 
+  /**
+   * Whether a writer holds the session: this store, or another (asked
+   * without taking the lock).
+   *
+   * @param id The session.
+   * @returns True when held.
+   */
+  async isHeld(id: string): Promise<boolean> {
+    if (this.#held.has(id)) return true;
+    return this.#dir !== null && await FileLock.isHeld(this.#path(id));
+  }
+
   /** Releases every lock. */
   async releaseAll(): Promise<void> {
     await Promise.all([...this.#held.keys()].map((id) => this.release(id)));

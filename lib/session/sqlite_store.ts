@@ -6,6 +6,8 @@ import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import {
+  type BatchStart,
+  decode,
   decodeWire,
   searchableText,
   stringifyWellFormed,
@@ -13,6 +15,7 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
+import { sessionStateSchema } from "./schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
 import {
   decodeMessageRows,
@@ -28,6 +31,7 @@ import type {
   PersistentMessage,
   SearchHit,
   SessionInfo,
+  SessionState,
   SessionStore,
 } from "./types.ts";
 
@@ -72,11 +76,12 @@ const MIGRATIONS: readonly string[] = [
      DELETE FROM message_text WHERE rowid = old.id;
    END;`,
   `ALTER TABLE sessions ADD COLUMN owner_id TEXT;
+   ALTER TABLE sessions ADD COLUMN state TEXT;
    CREATE INDEX sessions_by_owner ON sessions (owner_id, modified DESC, id DESC);`,
 ];
 
 const SESSION_COLUMNS =
-  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id";
+  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id, state";
 const AMBIGUITY_SHOWN = 5;
 
 /**
@@ -179,8 +184,8 @@ export class SQLiteStore implements SessionStore {
    * @param options How many to return, and whose (`ownerId`).
    * @returns The sessions.
    */
-  list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
-    return this.#run(() => {
+  async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+    const infos = await this.#run(() => {
       const owner = options.ownerId === undefined ? "" : "WHERE owner_id = ?";
       const rows = this.#all(
         `SELECT ${SESSION_COLUMNS} FROM sessions ${owner} ORDER BY modified DESC, id DESC LIMIT ?`,
@@ -189,6 +194,7 @@ export class SQLiteStore implements SessionStore {
       );
       return rows.map(toInfo);
     });
+    return await Promise.all(infos.map((info) => this.#live(info)));
   }
 
   /**
@@ -198,11 +204,11 @@ export class SQLiteStore implements SessionStore {
    * @returns The session, or `null` when none matches.
    * @throws {AmbiguousSessionIdError} When several match.
    */
-  resolve(idOrPrefix: string): Promise<Session | null> {
-    return this.#run(() => {
+  async resolve(idOrPrefix: string): Promise<Session | null> {
+    const found = await this.#run(() => {
       checkSessionId(idOrPrefix);
       const exact = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, idOrPrefix);
-      if (exact) return new Session(toInfo(exact), this);
+      if (exact) return toInfo(exact);
       const matches = this.#all(
         `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?`,
         idOrPrefix.length,
@@ -218,8 +224,9 @@ export class SQLiteStore implements SessionStore {
         const ids = matches.slice(0, AMBIGUITY_SHOWN).map((row) => String(row.id));
         throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(total?.n ?? ids.length));
       }
-      return matches[0] ? new Session(toInfo(matches[0]), this) : null;
+      return matches[0] ? toInfo(matches[0]) : null;
     });
+    return found ? new Session(await this.#live(found), this) : null;
   }
 
   /**
@@ -274,7 +281,7 @@ export class SQLiteStore implements SessionStore {
     return await this.#run(() => {
       const now = new Date().toISOString();
       this.#saveTransaction(() => {
-        const count = this.#startSession(sessionId, now);
+        const { count, state } = this.#startSession(sessionId, now);
         const insertMessage = this.#db.prepare(
           `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -292,16 +299,18 @@ export class SQLiteStore implements SessionStore {
           );
           insertText.run(Number(row?.id), searchableText(entry.message));
         });
-        const batch = summarizeBatch(messages);
+        const batch = summarizeBatch(messages, { state, count });
         this.#db.prepare(
           `UPDATE sessions SET modified = ?, message_count = message_count + ?,
-             last_user_message = coalesce(?, last_user_message), wire = coalesce(?, wire)
+             last_user_message = coalesce(?, last_user_message), wire = coalesce(?, wire),
+             state = coalesce(?, state)
            WHERE id = ?`,
         ).run(
           now,
           messages.length,
           batch.lastUserMessage ?? null,
           batch.wire ? JSON.stringify(batch.wire) : null,
+          batch.state ? JSON.stringify(batch.state) : null,
           sessionId,
         );
       });
@@ -408,6 +417,15 @@ export class SQLiteStore implements SessionStore {
     this.#db.close();
   }
 
+  /** The info, with a `running` state no writer holds (a crash cut its turn off) as `interrupted`. */
+  async #live(info: SessionInfo): Promise<SessionInfo> {
+    const state = info.state;
+    if (state?.status === "running" && !await this.#locks.isHeld(info.id)) {
+      info.state = { ...state, status: "interrupted" };
+    }
+    return info;
+  }
+
   /** Whether the session has a row. */
   #stored(id: string): boolean {
     return this.#get("SELECT 1 AS found FROM sessions WHERE id = ?", id) !== undefined;
@@ -455,10 +473,10 @@ export class SQLiteStore implements SessionStore {
     }
   }
 
-  /** The session's message count, inserting its row on the first append. */
-  #startSession(id: string, now: string): number {
-    const row = this.#get("SELECT message_count FROM sessions WHERE id = ?", id);
-    if (row) return Number(row.message_count);
+  /** The session's message count and state, inserting its row on the first append. */
+  #startSession(id: string, now: string): BatchStart {
+    const row = this.#get("SELECT message_count, state FROM sessions WHERE id = ?", id);
+    if (row) return { count: Number(row.message_count), state: storedState(row.state) };
     const pending = this.#pending.get(id) ?? { created: now };
     this.#db.prepare(
       `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id)
@@ -472,7 +490,7 @@ export class SQLiteStore implements SessionStore {
       pending.metadata?.toWellFormed() ?? null,
       pending.ownerId?.toWellFormed() ?? null,
     );
-    return 0;
+    return { count: 0 };
   }
 
   #migrate(): void {
@@ -490,6 +508,12 @@ export class SQLiteStore implements SessionStore {
   }
 }
 
+function storedState(value: unknown): SessionState | undefined {
+  return value === null || value === undefined
+    ? undefined
+    : decode(sessionStateSchema, JSON.parse(String(value)), "state");
+}
+
 function toInfo(row: Row): SessionInfo {
   const info: SessionInfo = {
     id: String(row.id),
@@ -501,6 +525,8 @@ function toInfo(row: Row): SessionInfo {
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);
+  const state = storedState(row.state);
+  if (state) info.state = state;
   if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));
   return info;
 }

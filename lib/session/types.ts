@@ -37,6 +37,37 @@ export interface PersistentMessage {
   toolsAvailable: readonly ToolDecl[];
 }
 
+/**
+ * What a session is doing, as its messages say: `running` from a prompt
+ * until the answer that ends the turn, `error` after a turn that failed,
+ * `idle` otherwise. A `running` session that no writer holds was cut off
+ * by a crash or a kill: the stores that can tell (JSONL, SQLite) report it
+ * as `interrupted`.
+ *
+ * @example
+ * ```ts
+ * import type { SessionState } from "@panto/lib";
+ * const state: SessionState = { status: "idle" };
+ * console.assert(state.status === "idle");
+ * ```
+ */
+export type SessionState =
+  | { status: "idle" }
+  | {
+    status: "running" | "interrupted";
+    /** The turn: the index of the message that started it. */
+    turnId: string;
+    /** When the turn started (its first message's timestamp). */
+    since: string;
+    /** What the turn did last: the model answers a prompt or tool results next; tools run after a call. */
+    last: "prompt" | "tool_call" | "tool_result";
+  }
+  | {
+    status: "error";
+    /** What went wrong, as the failed message says. */
+    message: string;
+  };
+
 /** What a store tells about one session: minimal on read. */
 export interface SessionInfo {
   /** The session id (a UUIDv7 for built-in stores). */
@@ -57,6 +88,8 @@ export interface SessionInfo {
   cwd?: string;
   /** Owner, for multi-user stores. */
   ownerId?: string;
+  /** What the session is doing (absent: idle, or written before states were kept). */
+  state?: SessionState;
 }
 
 /**

@@ -197,6 +197,43 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.deepStrictEqual(await store.list({ ownerId: "carol" }), []);
   },
 
+  "records the state: running from a prompt to its answer, error after a failed turn": async (
+    { store },
+  ) => {
+    const session = store.create();
+    const stateNow = async () => (await store.resolve(session.id))?.info.state;
+    await session.append(persistent(user("q"), assistant("a")));
+    assert.deepStrictEqual(await stateNow(), { status: "idle" });
+    const prompt = user("long task");
+    await session.append(persistent(prompt));
+    const running = { status: "running", turnId: "2", since: prompt.timestamp };
+    assert.deepStrictEqual(await stateNow(), { ...running, last: "prompt" });
+    await session.append(persistent(
+      message("assistant", [{ type: "tool_use", id: "t1", name: "ls", input: {} }], {
+        stopReason: "tool_use",
+      }),
+    ));
+    assert.deepStrictEqual(await stateNow(), { ...running, last: "tool_call" });
+    await session.append(persistent(
+      message("tool", [{
+        type: "tool_result",
+        toolUseId: "t1",
+        toolName: "ls",
+        content: [],
+        isError: false,
+      }]),
+      user("steering: hurry"),
+    ));
+    assert.deepStrictEqual(await stateNow(), { ...running, last: "tool_result" }, "same turn");
+    await session.append(persistent(
+      message("assistant", [], { stopReason: "error", errorMessage: "server said 500" }),
+    ));
+    assert.deepStrictEqual(await stateNow(), { status: "error", message: "server said 500" });
+    assert.deepStrictEqual(session.info.state, await stateNow(), "the handle follows");
+    await session.append(persistent(user("again"), assistant("fine")));
+    assert.deepStrictEqual((await store.list())[0]?.state, { status: "idle" });
+  },
+
   "checkWritable passes on a usable store and leaves no session or data behind": async (
     { store, dump },
   ) => {

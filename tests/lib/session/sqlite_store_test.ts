@@ -66,14 +66,17 @@ Deno.test("SQLite: a newer schema version is refused", async () => {
   });
 });
 
-Deno.test("SQLite: a version 1 database is migrated to owners on open, its sessions kept", async () => {
+Deno.test("SQLite: a version 1 database is migrated on open (owners, state), its sessions kept", async () => {
   await withDatabase(async (path) => {
     const store = new SQLiteStore({ path });
     const old = store.create();
     await old.append(persistent(user("from version 1"), assistant("a")));
     await store.close();
     const db = new DatabaseSync(path);
-    db.exec("DROP INDEX sessions_by_owner; ALTER TABLE sessions DROP COLUMN owner_id");
+    db.exec(
+      "DROP INDEX sessions_by_owner; ALTER TABLE sessions DROP COLUMN owner_id; " +
+        "ALTER TABLE sessions DROP COLUMN state",
+    );
     db.exec("PRAGMA user_version = 1");
     db.close();
     const reopened = new SQLiteStore({ path });
