@@ -10,8 +10,8 @@ import { VERSION } from "./version.ts";
 
 /** What a view lends extensions. */
 export interface ExtensionSurface {
-  /** Interactive or print mode. */
-  mode: "interactive" | "print";
+  /** Interactive, print or RPC mode. */
+  mode: "interactive" | "print" | "rpc";
   /** The view's UI events (`undefined` without a terminal UI: a private instance is made). */
   uiEvents: UiEvents | undefined;
   /** Shows a message (transcript or stderr). */

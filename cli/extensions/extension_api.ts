@@ -39,7 +39,10 @@ export interface ExtensionContext {
   readonly cwd: string;
   /** A deep-frozen snapshot of the conversation, oldest message first. */
   getConversation(): readonly Message[];
-  /** Shows a message in the transcript (interactive mode) or on stderr (print mode). */
+  /**
+   * Shows a message in the transcript (interactive mode), on stderr (print
+   * mode) or as a `notice` event (RPC mode).
+   */
   notify(text: string, level?: NotifyLevel): void;
   /** Queues a prompt as if the user had typed it (interactive mode only). */
   sendUserMessage(text: string): void;
@@ -100,8 +103,8 @@ export interface PantoApi {
   readonly version: string;
   /** panto's working directory (absolute). */
   readonly cwd: string;
-  /** The mode panto runs in; print mode has no commands, keys or transcript. */
-  readonly mode: "interactive" | "print";
+  /** The mode panto runs in; print and RPC mode have no commands, keys or transcript. */
+  readonly mode: "interactive" | "print" | "rpc";
   /**
    * Offers a tool to the model. A name that is taken or invalid is reported
    * and that tool skipped; the extension stays loaded.
@@ -152,7 +155,10 @@ export interface PantoApi {
   emit(event: string, data?: unknown): void;
   /** A deep-frozen snapshot of the conversation, oldest message first. */
   getConversation(): readonly Message[];
-  /** Shows a message in the transcript (interactive mode) or on stderr (print mode). */
+  /**
+   * Shows a message in the transcript (interactive mode), on stderr (print
+   * mode) or as a `notice` event (RPC mode).
+   */
   notify(text: string, level?: NotifyLevel): void;
 }
 

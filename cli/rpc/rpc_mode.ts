@@ -65,7 +65,7 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
   try {
     for (const text of controller.notices) output.send({ type: "notice", level: "warning", text });
     await controller.loadExtensions({
-      mode: "print",
+      mode: "rpc",
       uiEvents: undefined,
       notify: (text, level) => output.send({ type: "notice", level, text }),
       submit: (text) => controller.followUp(text),

@@ -299,7 +299,7 @@ Deno.test("rpc: an extension's notice and tool, a shell command, an image, a nam
     await Deno.writeTextFile(extension, EXTENSION);
     const client = start(fixture, ["-e", extension]);
     const ready = await client.nextEvent("notice");
-    assert.deepEqual([ready.level, ready.text], ["info", "shout extension ready in print mode"]);
+    assert.deepEqual([ready.level, ready.text], ["info", "shout extension ready in rpc mode"]);
     server.enqueue(
       {
         kind: "turn",
