@@ -5,7 +5,9 @@
  * @module
  */
 import type { ChatArgs } from "../args.ts";
+import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
+import type { NotifyLevel } from "../extensions/extension_api.ts";
 import { formatByteSize } from "../config/byte_size.ts";
 import { errorMessage } from "../error_message.ts";
 import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
@@ -63,11 +65,11 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
     stop({ kind: "signal", signal });
   });
   try {
-    for (const text of controller.notices) output.send({ type: "notice", level: "warning", text });
+    for (const text of controller.notices) output.send(notice("warning", text));
     await controller.loadExtensions({
       mode: "rpc",
       uiEvents: undefined,
-      notify: (text, level) => output.send({ type: "notice", level, text }),
+      notify: (text, level) => output.send(notice(level, text)),
       submit: (text) => controller.followUp(text),
       reservedCommands: [],
     });
@@ -136,6 +138,11 @@ async function respond(
   } catch (error) {
     output.send(response({ id, command: type }, { success: false, error: errorMessage(error) }));
   }
+}
+
+/** A notice as the controller's own are sent: startup notices, extensions' messages. */
+function notice(level: NotifyLevel, text: string): ControllerEvent {
+  return { type: "notice", level, text };
 }
 
 /** A response: `id` and `command` when they are known, then the outcome. */
