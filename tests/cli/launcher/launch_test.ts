@@ -1,0 +1,65 @@
+/**
+ * The launcher as a process: the program's exit code comes back, and SIGTERM
+ * sent to the launcher reaches the program (which saves its partial answer
+ * and exits 143).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { childEnv } from "../../support/child_env.ts";
+import { withFakeHome } from "../../support/fake_config.ts";
+import { savedMessages } from "../../support/saved_session.ts";
+import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
+
+const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
+
+function spawnLauncher(args: string[], cwd: string, pantoHome: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...LAUNCHER_FLAGS, LAUNCHER, ...args],
+    cwd,
+    clearEnv: true,
+    env: { ...childEnv(join(cwd, "home")), PANTO_HOME: pantoHome, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+Deno.test("launcher: a usage error's exit code 2 comes back", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const child = spawnLauncher(["--no-such-flag"], pantoHome, pantoHome);
+    const out = await child.output();
+    assert.equal(out.code, 2);
+    assert.match(new TextDecoder().decode(out.stderr), /no-such-flag/);
+  });
+});
+
+Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the session", async () => {
+  await withFakeHome(async (server, pantoHome) => {
+    server.enqueue({ kind: "long", deltas: Infinity });
+    const child = spawnLauncher(["-p", "go on forever", "--mode", "json"], pantoHome, pantoHome);
+    const decoder = new TextDecoder();
+    let seen = "";
+    let started!: () => void;
+    const streaming = new Promise<void>((resolve) => started = resolve);
+    // Drained to the end, so the program never blocks on a full pipe.
+    const drained = child.stdout.pipeTo(
+      new WritableStream({
+        write(chunk) {
+          seen += decoder.decode(chunk, { stream: true });
+          if (seen.includes('"content_delta"')) started();
+        },
+      }),
+    );
+    await streaming;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const status = await child.status;
+    clearTimeout(timer);
+    assert.equal(status.code, 143, "the program's exit code for SIGTERM");
+    // Only the program itself, stopped by the signal, saves the answer as aborted.
+    const messages = await savedMessages(pantoHome);
+    assert.equal(messages.at(-1)?.stopReason, "aborted");
+    await drained;
+    await child.stderr.cancel();
+  });
+});
