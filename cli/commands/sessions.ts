@@ -96,6 +96,14 @@ export async function runSessionsCommand(
   }
 }
 
+/** How a session's state shows before its name: only what needs attention. */
+const STATE_MARK: Record<NonNullable<SessionInfo["state"]>["status"], string> = {
+  idle: "",
+  running: "(running) ",
+  interrupted: "(interrupted) ",
+  error: "(failed) ",
+};
+
 function formatTable(sessions: readonly SessionInfo[]): string {
   if (sessions.length === 0) return "No sessions yet.\n";
   const rows = sessions.map((s) =>
@@ -104,7 +112,9 @@ function formatTable(sessions: readonly SessionInfo[]): string {
       s.modified.slice(0, 16).replace("T", " "),
       String(s.messageCount),
       s.wire?.model ?? "",
-      s.name ?? oneLine(s.lastUserMessage),
+      s.unreadable === undefined
+        ? `${STATE_MARK[s.state?.status ?? "idle"]}${s.name ?? oneLine(s.lastUserMessage)}`
+        : `(unreadable: ${oneLine(s.unreadable)})`,
     ].map(oneCell)
   );
   const header = ["ID", "MODIFIED", "MSGS", "MODEL", "NAME / LAST MESSAGE"];

@@ -191,6 +191,8 @@ export class SessionCorruptError extends SessionStoreError {
   readonly location: string;
   /** 1-based line (JSONL) or record number of the damage. */
   readonly line: number;
+  /** What is wrong with the record, and how to fix it when known (no location). */
+  readonly reason: string;
 
   /**
    * Creates the error.
@@ -205,5 +207,6 @@ export class SessionCorruptError extends SessionStoreError {
     this.name = "SessionCorruptError";
     this.location = location;
     this.line = line;
+    this.reason = `${reason}${hint ? `: ${hint}` : ""}`;
   }
 }

@@ -654,12 +654,19 @@ export class FileSystemJSONLStore implements SessionStore {
       return { info: structuredClone(writer.summary), size: writer.size, mtimeMs: 0 };
     }
     const stat = await nullIfMissing(Deno.stat(this.#path(id)));
-    if (!stat?.isFile) return null;
+    if (!stat) return null;
+    const mtimeMs = stat.mtime?.getTime() ?? 0;
+    if (!stat.isFile) return unreadable(id, stat, "not a regular file (a directory?)");
     const fresh = await this.#readSidecar(id, stat);
     if (fresh) return fresh;
-    const parsed = await this.#readParsed(id).catch(() => null);
+    let parsed: ParsedSession | null;
+    try {
+      parsed = await this.#readParsed(id);
+    } catch (error) {
+      const reason = error instanceof SessionCorruptError ? error.reason : errorMessage(error);
+      return unreadable(id, stat, reason);
+    }
     if (!parsed) return null;
-    const mtimeMs = stat.mtime?.getTime() ?? 0;
     const summary = {
       info: summarize(id, parsed, new Date(mtimeMs).toISOString()),
       size: stat.size,
@@ -741,6 +748,14 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
   if (parsed.header?.ownerId !== undefined) info.ownerId = parsed.header.ownerId;
   if (batch.state) info.state = batch.state;
   return info;
+}
+
+/** The list entry of a session that cannot be read: listed with the reason, never dropped. */
+function unreadable(id: string, stat: Deno.FileInfo, reason: string): Summary {
+  const mtimeMs = stat.mtime?.getTime() ?? 0;
+  const info = emptySessionInfo(id, new Date(mtimeMs).toISOString());
+  info.unreadable = reason;
+  return { info, size: stat.size, mtimeMs };
 }
 
 function newestFirst(a: SessionInfo, b: SessionInfo): number {

@@ -118,6 +118,7 @@ export const sessionInfoSchema = z.looseObject({
   cwd: z.string().exactOptional(),
   ownerId: z.string().exactOptional(),
   state: sessionStateSchema.exactOptional(),
+  unreadable: z.string().exactOptional(),
 });
 
 /**

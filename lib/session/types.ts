@@ -90,6 +90,12 @@ export interface SessionInfo {
   ownerId?: string;
   /** What the session is doing (absent: idle, or written before states were kept). */
   state?: SessionState;
+  /**
+   * Why the store cannot read the session (a newer format, no permission, a
+   * directory in its place), when it cannot: it is listed all the same, and
+   * loading it fails with this reason.
+   */
+  unreadable?: string;
 }
 
 /**

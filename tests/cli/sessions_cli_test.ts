@@ -24,6 +24,7 @@ async function sessionsJson(
     lastUserMessage: string;
     name?: string;
     wire?: { model: string };
+    unreadable?: string;
   }[]
 > {
   const run = await runPanto(["sessions", "--json", ...extra], { env: { PANTO_HOME: home } });
@@ -194,6 +195,28 @@ Deno.test("sessions: a corrupt session fails closed, repair keeps the valid line
       /first answer/,
       "the valid history survived",
     );
+  });
+});
+
+Deno.test("sessions: a session panto cannot read is listed with the reason and -c fails with it", async () => {
+  await withFakeHome(async (server, home) => {
+    const env = { PANTO_HOME: home };
+    answer(server, "old answer");
+    assert.equal((await runPanto(["-p", "older"], { env })).code, 0);
+    answer(server, "newer answer");
+    assert.equal((await runPanto(["-p", "newer"], { env })).code, 0);
+    const [newest] = await sessionsJson(home);
+    const file = join(home, "sessions", `${newest!.id}.jsonl`);
+    const text = await Deno.readTextFile(file);
+    await Deno.writeTextFile(file, text.replace('"version":1', '"version":9'));
+
+    const table = await runPanto(["sessions"], { env });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /\(unreadable: written in session format version 9; this panto/);
+    assert.match((await sessionsJson(home))[0]?.unreadable ?? "", /upgrade panto to read it$/);
+    const resumed = await runPanto(["-p", "-c", "again"], { env });
+    assert.notEqual(resumed.code, 0, "the older session is not continued instead");
+    assert.match(resumed.stderr, /format version 9/);
   });
 });
 

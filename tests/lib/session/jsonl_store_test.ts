@@ -188,6 +188,17 @@ Deno.test("a newer format version is refused with a clear error", async () => {
     await Deno.writeTextFile(path, lines.join("\n"));
     const store = new FileSystemJSONLStore({ dir });
     await assert.rejects(() => store.load(id), /format version 2; this panto reads version 1/);
+    // Listed as unreadable, with the reason; -c (latest) and -r (resolve) then fail with it.
+    const [listed] = await store.list();
+    assert.equal(listed?.id, id);
+    assert.equal(
+      listed?.unreadable,
+      "written in session format version 2; this panto reads version 1: upgrade panto to read it",
+    );
+    const latest = await store.latest();
+    assert.equal(latest?.id, id, "an older readable session is not continued silently");
+    await assert.rejects(() => latest!.load(), /format version 2/);
+    await assert.rejects(async () => await (await store.resolve(id))!.load(), /format version 2/);
     await store.close();
   });
 });
@@ -203,7 +214,9 @@ Deno.test("a directory where a session file should be is a clear error", async (
       () => store.appendMessages(id, persistent(user("x"))),
       /is not a regular file/,
     );
-    assert.deepStrictEqual(await store.list(), []);
+    const [listed] = await store.list();
+    assert.equal(listed?.id, id);
+    assert.equal(listed?.unreadable, "not a regular file (a directory?)");
     await store.close();
     const file = join(root, "plain-file");
     await Deno.writeTextFile(file, "");
