@@ -54,6 +54,8 @@ const commandSchemas = [
   command("prompt", {
     message: z.string(),
     images: z.array(imageSchema).optional(),
+    // pi's way to queue a prompt sent while something runs.
+    streamingBehavior: z.enum(["steer", "followUp"]).optional(),
   }).superRefine((prompt, context) => {
     if (prompt.message.trim() !== "" || prompt.images?.length) return;
     context.addIssue({

@@ -6,6 +6,7 @@
  */
 import { wireIdentity } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
+import { UsageError } from "../errors.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import type { RpcCommand, RpcCommandType } from "./rpc_commands.ts";
 
@@ -19,8 +20,16 @@ type Handler<T extends RpcCommandType> = (
 const currentModel = (controller: SessionController) => controller.state().model;
 
 const handlers: { [T in RpcCommandType]: Handler<T> } = {
-  prompt: async (controller, { message, images }) => {
+  prompt: async (controller, { message, images, streamingBehavior }) => {
     const wasBusy = controller.busy;
+    if (wasBusy && streamingBehavior) {
+      if (images?.length) {
+        throw new UsageError("Images cannot be queued: send them once nothing runs");
+      }
+      if (streamingBehavior === "steer") controller.steer(message);
+      else controller.followUp(message);
+      return;
+    }
     const run = controller.prompt({ text: message, ...(images ? { images } : {}) });
     // A refusal (busy) rejects at once; an accepted run's end comes as events (`run_end`).
     if (wasBusy) await run;

@@ -184,7 +184,7 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
   });
 });
 
-Deno.test("rpc: a startup notice, steer at the tool boundary, follow_up after the run", async () => {
+Deno.test("rpc: a startup notice, steer at the tool boundary, follow-ups after the run", async () => {
   await withFixture(async (fixture) => {
     const { server, project } = fixture;
     await Deno.writeTextFile(join(project, "a.txt"), "A\n");
@@ -200,25 +200,39 @@ Deno.test("rpc: a startup notice, steer at the tool boundary, follow_up after th
       {
         kind: "turn",
         blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "a.txt" } }],
-        headerDelayMs: 400,
+        // Long enough for the commands below to reach the running run.
+        headerDelayMs: 1000,
       },
       text("Done reading."),
       text("Follow-up answered."),
+      text("Second follow-up answered."),
     );
     await client.ok({ type: "prompt", message: "Read a.txt" });
     await client.ok({ type: "steer", message: "STEER-ME: be brief" });
     await client.ok({ type: "follow_up", message: "FOLLOW-ME: one more thing" });
+    // pi's spelling of a follow-up: a prompt with a streaming behaviour.
+    await client.ok({ type: "prompt", message: "AND-ME", streamingBehavior: "followUp" });
     const queued = await client.next(
-      (r) => r.type === "queue_update" && r.followUp.length === 1,
-      "the follow-up queued",
+      (r) => r.type === "queue_update" && r.followUp.length === 2,
+      "the follow-ups queued",
     );
-    assert.deepEqual(queued.followUp, ["FOLLOW-ME: one more thing"]);
+    assert.deepEqual(queued.followUp, ["FOLLOW-ME: one more thing", "AND-ME"]);
+    const withImage = await client.request({
+      type: "prompt",
+      message: "look",
+      images: [{ data: ONE_PIXEL_PNG, mediaType: "image/png" }],
+      streamingBehavior: "steer",
+    });
+    assert.equal(withImage.success, false);
+    assert.match(withImage.error, /Images cannot be queued/);
     assert.equal((await runEnd(client)).status, "done");
     assert.match(requestMessages(server, 1), /STEER-ME/, "steering went with the tool result");
     const followUp = await client.nextEvent("user_prompt");
     assert.deepEqual([followUp.text, followUp.followUp], ["FOLLOW-ME: one more thing", true]);
     assert.equal((await runEnd(client)).status, "done");
     assert.match(requestMessages(server, 2), /FOLLOW-ME/);
+    assert.equal((await client.nextEvent("user_prompt")).text, "AND-ME");
+    assert.equal((await runEnd(client)).status, "done");
     await client.closeInput();
     assert.equal((await client.exit()).code, 0);
   });
