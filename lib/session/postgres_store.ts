@@ -1,7 +1,12 @@
 import type postgres from "postgres";
 import { Conversation } from "../conversation.ts";
 import { errorMessage } from "../error_message.ts";
-import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
+import {
+  AmbiguousSessionIdError,
+  SessionInUseError,
+  SessionNotFoundError,
+  SessionStoreError,
+} from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { redactUrl } from "./redact_url.ts";
@@ -46,6 +51,12 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** Scope every operation to this owner's sessions (multi-user services). */
   ownerId?: string;
+  /**
+   * How long a writer holds a session after its last append, in ms (default
+   * 5 minutes): another writer is refused meanwhile, and may take the
+   * session over once a crashed holder's lease runs out.
+   */
+  leaseMs?: number;
 }
 
 /** A versioned schema change; never edit a released one, append a new one. */
@@ -90,8 +101,18 @@ const MIGRATIONS: readonly Migration[] = [{
 }, {
   version: 2,
   name: "session state",
-  sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb;`,
+  sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb, ADD COLUMN holder jsonb,
+           ADD COLUMN held_until timestamptz;`,
 }];
+
+/** A lease's holder, as `panto_sessions.holder` keeps it. */
+interface StoredHolder {
+  pid: number;
+  instance: string;
+  since: string;
+}
+
+const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /** Key of the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK = 7_302_513_980_114_261;
@@ -129,6 +150,11 @@ export class PostgresStore implements SessionStore {
   readonly #connect: () => Promise<PostgresClient>;
   #ownsClient: boolean;
   #pending = new Map<string, PendingSession>();
+  /** Sessions this store holds a lease on. */
+  #held = new Set<string>();
+  /** Tells this store's leases from those of other stores, in this process or another. */
+  readonly #instance = crypto.randomUUID();
+  #leaseMs: number;
   #closed = false;
   #opening: Promise<PostgresClient> | undefined;
   /** For `forOwner` views: the parent's client. */
@@ -159,6 +185,12 @@ export class PostgresStore implements SessionStore {
       return connect(url, { max, onnotice: () => {} });
     };
     this.ownerId = options.ownerId;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** Who this store is, as a lease records it. */
+  #holder(): Omit<StoredHolder, "since"> {
+    return { pid: Deno.pid, instance: this.#instance };
   }
 
   /** The schema version this code writes. */
@@ -175,7 +207,11 @@ export class PostgresStore implements SessionStore {
    */
   forOwner(ownerId: string): PostgresStore {
     // The view never connects itself (its URL is unused): it borrows this store's client.
-    const view = new PostgresStore({ url: "postgres://shared-client", ownerId });
+    const view = new PostgresStore({
+      url: "postgres://shared-client",
+      ownerId,
+      leaseMs: this.#leaseMs,
+    });
     view.#ownsClient = false;
     view.#shared = () => this.#clientNow();
     view.#location = this.#location;
@@ -323,11 +359,24 @@ export class PostgresStore implements SessionStore {
       }, ${pending.created},
                 now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)})
         ON CONFLICT (id) DO NOTHING`;
-      const [row] =
-        await tx`SELECT owner_id, message_count, state FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
+      const [row] = await tx`
+        SELECT owner_id, message_count, state, holder, held_until > now() AS held
+        FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
       if (!row || (this.ownerId !== undefined && row.owner_id !== this.ownerId)) {
         throw new SessionNotFoundError(sessionId, this.#where());
       }
+      const holder = row.holder as StoredHolder | null;
+      if (row.held && holder && holder.instance !== this.#instance) {
+        throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
+      }
+      const mine = row.held && holder
+        ? holder
+        : { ...this.#holder(), since: new Date().toISOString() };
+      await tx`
+        UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
+          held_until = now() + ${`${this.#leaseMs} milliseconds`}::interval
+        WHERE id = ${sessionId}`;
+      this.#held.add(sessionId);
       const start = Number(row.message_count);
       const batch = summarizeBatch(messages, { state: storedState(row.state), count: start });
       for (const [index, entry] of messages.entries()) {
@@ -422,9 +471,25 @@ export class PostgresStore implements SessionStore {
     return exportMarkdown(toInfo(row), conversation);
   }
 
-  /** Ends the connection pool, if this store opened it (also one still being opened). */
+  /**
+   * Lets go of a session this store writes (its lease), so another writer
+   * may take it at once; the next append takes it again.
+   *
+   * @param id The session.
+   */
+  async release(id: string): Promise<void> {
+    checkSessionId(id);
+    if (!this.#held.delete(id)) return;
+    const sql = await this.#ready();
+    await sql`
+      UPDATE panto_sessions SET holder = NULL, held_until = NULL
+      WHERE id = ${id} AND holder->>'instance' = ${this.#instance}`;
+  }
+
+  /** Releases the sessions' leases, then ends the connection pool if this store opened it. */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await Promise.allSettled([...this.#held].map((id) => this.release(id)));
     this.#closed = true;
     if (!this.#ownsClient) return;
     const client = this.#client ?? await this.#opening?.catch(() => undefined);
@@ -526,7 +591,13 @@ function toInfo(row: Row): SessionInfo {
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);
   if (row.wire !== null) info.wire = decodeWire(row.wire);
   const state = storedState(row.state);
-  if (state) info.state = state;
+  const leased = row.held_until instanceof Date && row.held_until.getTime() > Date.now();
+  // Running with no live lease: the writer died mid-turn.
+  if (state) {
+    info.state = state.status === "running" && !leased
+      ? { ...state, status: "interrupted" }
+      : state;
+  }
   return info;
 }
 

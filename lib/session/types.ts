@@ -40,9 +40,9 @@ export interface PersistentMessage {
 /**
  * What a session is doing, as its messages say: `running` from a prompt
  * until the answer that ends the turn, `error` after a turn that failed,
- * `idle` otherwise. A `running` session that no writer holds was cut off
- * by a crash or a kill: the stores that can tell (JSONL, SQLite) report it
- * as `interrupted`.
+ * `idle` otherwise. A `running` session that no writer holds (no lock;
+ * on PostgreSQL, no live lease) was cut off by a crash or a kill: the
+ * built-in stores report it as `interrupted`.
  *
  * @example
  * ```ts

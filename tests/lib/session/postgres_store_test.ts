@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { PostgresStore, SessionNotFoundError, SessionStoreError } from "@panto/lib";
+import {
+  PostgresStore,
+  SessionInUseError,
+  SessionNotFoundError,
+  SessionStoreError,
+} from "@panto/lib";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { runConformance } from "./conformance.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
@@ -87,10 +92,9 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
           ];
           const session = stores[0]!.create();
           await session.append(persistent(user("start"), assistant("started")));
-          const writers = Array.from(
-            { length: 8 },
-            (_, writer) => ({ writer, store: stores[writer % 2]! }),
-          );
+          // One store holds the session (a second is refused), but its appends run
+          // concurrently on its four connections.
+          const writers = Array.from({ length: 8 }, (_, writer) => ({ writer, store: stores[0]! }));
           await Promise.all(writers.map(async ({ writer, store }) => {
             for (let i = 0; i < 20; i++) {
               await store.appendMessages(
@@ -160,6 +164,43 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
           await alice.close();
           assert.equal((await bob.list()).length, 1, "closing a view keeps the shared pool");
           await store.close();
+        });
+      },
+    );
+
+    await t.step(
+      "one writer per session: a second is refused naming the holder until a release or the lease ends",
+      async () => {
+        await withDatabase(cluster, async (url) => {
+          const first = new PostgresStore({ url });
+          const second = new PostgresStore({ url, leaseMs: 200 });
+          const session = first.create();
+          await session.append(persistent(user("q"), assistant("a"), user("long task")));
+          await assert.rejects(
+            () => second.appendMessages(session.id, persistent(user("theirs"))),
+            (error: unknown) => {
+              assert.ok(error instanceof SessionInUseError, String(error));
+              assert.equal(error.holder.pid, Deno.pid);
+              assert.match(error.message, /in use by this process .* since \d{4}-/);
+              return true;
+            },
+          );
+          assert.equal((await second.resolve(session.id))?.info.state?.status, "running");
+          await first.release(session.id);
+          assert.equal(
+            (await second.resolve(session.id))?.info.state?.status,
+            "interrupted",
+            "running with no writer holding it",
+          );
+          await second.appendMessages(session.id, persistent(user("mine now")));
+          await assert.rejects(
+            () => first.appendMessages(session.id, persistent(user("back"))),
+            SessionInUseError,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await first.appendMessages(session.id, persistent(user("after the lease ran out")));
+          assert.equal((await first.load(session.id))!.messages.length, 5);
+          await Promise.all([first.close(), second.close()]);
         });
       },
     );
