@@ -34,11 +34,17 @@ async function withFixture(
   }
 }
 
+const KEY = "sk-test-SECRET-rpc-mode-7";
+
 const ONE_PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-function start({ home, project }: Fixture, args: readonly string[] = []): RpcClient {
-  return RpcClient.start({ home, cwd: project, args });
+function start(
+  { home, project }: Fixture,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): RpcClient {
+  return RpcClient.start({ home, cwd: project, args, env });
 }
 
 function text(value: string, options: { headerDelayMs?: number } = {}): FakeReply {
@@ -74,9 +80,9 @@ async function runEnd(client: RpcClient): Promise<RpcRecord> {
 
 Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and sessions", async () => {
   await withFixture(async (fixture) => {
-    const { server, project, home } = fixture;
+    const { server, project } = fixture;
     await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
-    const client = start(fixture);
+    const client = start(fixture, ["--api-key-env", "RPC_TEST_KEY"], { RPC_TEST_KEY: KEY });
 
     const state = await client.ok({ type: "get_state" });
     assert.equal(state?.model.alias, "fast");
@@ -179,8 +185,9 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
     await client.closeInput();
     const { code, stderr } = await client.exit();
     assert.equal(code, 0, stderr);
-    assert.ok(server.pendingReplies === 0);
-    assert.ok(home);
+    assert.equal(server.pendingReplies, 0);
+    assert.match(server.requests[0]!.headers.authorization ?? "", new RegExp(KEY));
+    assert.ok(!JSON.stringify(client.records).includes(KEY), "the key never reaches stdout");
   });
 });
 
