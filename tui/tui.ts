@@ -90,6 +90,9 @@ function sanitizeStyled(line: string, width: number): SanitizedLine {
   return { text, marker, truncated };
 }
 
+/** Fewest characters of unchanged lines worth moving down with insert-line rather than rewriting. */
+const MIN_SHIFTED_TAIL = 16;
+
 /** Shortest prefix worth keeping: below it, rewriting the line is as cheap. */
 const MIN_KEPT_PREFIX = 8;
 const NON_ASCII = /[\u007f-\uffff]/;
@@ -595,7 +598,11 @@ export class TUI extends Container {
     } else if (resized || this.#repaintNext) {
       this.#repaintScreen(length, composed, previous);
     } else {
-      this.#update(length, composed, this.#diffStart(firstBaseChange, overlays, length));
+      const start = this.#diffStart(firstBaseChange, overlays, length);
+      if (overlays.length === 0 && this.#overlayRange === null) {
+        this.#shiftTail(length, composed, start);
+      }
+      this.#update(length, composed, start);
     }
     this.#invalidateNext = false;
     this.#repaintNext = false;
@@ -714,6 +721,39 @@ export class TUI extends Container {
     let line = start;
     while (line < shared && composed(line) === this.#screen[line]) line++;
     return line;
+  }
+
+  /**
+   * When the content grew above lines that did not change (an answer
+   * streaming above the editor and footer), moves those lines down with
+   * insert-line (`CSI n L`) instead of rewriting them: the screen first
+   * scrolls by what the content grew beyond it (line feeds, so the top rows
+   * go to history as usual), then blank rows are inserted where the new
+   * lines go, pushing the unchanged tail down. Only when every changed line
+   * stays on screen (one scrolled away first would reach history stale) and
+   * the tail is on screen after the scroll.
+   */
+  #shiftTail(length: number, composed: (line: number) => string, start: number): void {
+    const old = this.#screen.length;
+    const grown = length - old;
+    if (grown <= 0 || grown >= this.#rows) return;
+    const top = Math.max(this.#top, length - this.#rows);
+    if (start < top) return;
+    const lowest = Math.max(start, top);
+    let tailStart = old;
+    let saved = 0;
+    while (tailStart > lowest && composed(tailStart - 1 + grown) === this.#screen[tailStart - 1]) {
+      tailStart--;
+      saved += this.#screen[tailStart]!.length;
+    }
+    if (saved < MIN_SHIFTED_TAIL) return;
+    this.#moveTo(length - 1);
+    this.#moveTo(tailStart);
+    this.#out += `\x1b[${grown}L`;
+    const tail = this.#screen.slice(tailStart, old);
+    this.#screen.fill("", tailStart, old);
+    this.#screen.push(...Array<string>(grown).fill(""));
+    this.#screen.splice(tailStart + grown, tail.length, ...tail);
   }
 
   /** An ordinary frame: rewrite what changed on screen. */

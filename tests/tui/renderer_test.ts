@@ -51,6 +51,32 @@ Deno.test("renderer: appends write only the new lines", async () => {
   assert.deepEqual(t.terminal.screenLines(), expectedScreen(["a", "b", "c", "d"], 10));
 });
 
+Deno.test("renderer: lines added above an unchanged footer move it down without rewriting it", async () => {
+  for (const size of [4, 12]) {
+    // Short content (the screen not full yet) and long content (the screen scrolls).
+    await using t = startTui(30, 8);
+    const body = new Lines(numbered(size, "body"));
+    const footer = new Lines(["── editor rule ──", "> prompt", "footer: model name"]);
+    t.tui.addChild(body);
+    t.tui.addChild(footer);
+    await frame(t.tui, t.terminal);
+    for (const added of [1, 2, 3]) {
+      body.edit(body.lines.length - 1, `${body.lines.at(-1)} grew`);
+      body.append(...numbered(added, `new ${added}`));
+      await frame(t.tui, t.terminal);
+      const write = stripAnsi(t.terminal.writes.at(-1)!);
+      assert.ok(!/editor|prompt|footer/.test(write), `${size}+${added}: footer rewritten`);
+      const all = [...body.lines, ...footer.lines];
+      assert.deepEqual(t.terminal.screenLines(), expectedScreen(all.slice(-8), 8));
+      assert.deepEqual(
+        t.terminal.allLines().filter((line) => line !== ""),
+        all,
+        `${size}+${added}: every line once, in order, history included`,
+      );
+    }
+  }
+});
+
 Deno.test("renderer: an edit in the middle rewrites that line only", async () => {
   await using t = startTui(20, 10);
   const body = new Lines(numbered(6));
