@@ -176,6 +176,38 @@ export class SessionInUseError extends SessionStoreError {
 }
 
 /**
+ * Another writer appended to the session since this one loaded it (or last
+ * wrote it): appending on top would mix two conversations, so the append is
+ * refused. Load the session again to continue from what is stored.
+ *
+ * @example
+ * ```ts
+ * import { SessionChangedError } from "@panto/lib";
+ * console.assert(new SessionChangedError("abc", 4, 6).message.includes("6 messages"));
+ * ```
+ */
+export class SessionChangedError extends SessionStoreError {
+  /** The session id. */
+  readonly id: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param id The session id.
+   * @param expected Messages the writer knew of.
+   * @param found Messages stored.
+   */
+  constructor(id: string, expected: number, found: number) {
+    super(
+      `Session ${id} was changed by another writer since it was loaded (it has ${found} messages, ` +
+        `this one knew ${expected}): resume it again to continue from what is stored`,
+    );
+    this.name = "SessionChangedError";
+    this.id = id;
+  }
+}
+
+/**
  * A stored session could not be read back. Stores fail closed: a damaged
  * transcript is never returned as a shorter or empty one.
  *

@@ -26,12 +26,14 @@ import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import {
+  checkExpectedCount,
   draftSession,
   emptySessionInfo,
   type PendingSession,
   saveFailure,
 } from "./store_common.ts";
 import type {
+  AppendOptions,
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
@@ -92,7 +94,8 @@ const sidecarSchema = z.object({
 /**
  * The default store: one `<uuidv7>.jsonl` file per session in a directory.
  * Every acknowledged append is fsynced; a writer holds an exclusive lock on
- * the session until {@linkcode FileSystemJSONLStore.close}; a torn last line
+ * the session while its turn runs, and a writer with a stale view is
+ * refused (`SessionChangedError`); a torn last line
  * is ignored and truncated on the next append; damage elsewhere fails closed
  * (see {@linkcode FileSystemJSONLStore.repair}). The format is documented in
  * `docs/sessions.md`.
@@ -245,41 +248,70 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
-   * Appends durably: the lines are fsynced before the promise resolves. The
-   * first append to a session takes its lock (held until `close`); the
-   * first write of a new session creates its file atomically.
+   * Appends durably: the lines are fsynced before the promise resolves. An
+   * append takes the session's lock, held while its turn runs (the state is
+   * `running`) and let go, with the file, when the session is idle again;
+   * the first write of a new session creates its file atomically.
    *
    * @param sessionId The session.
    * @param messages The messages, in order.
-   * @throws {SessionInUseError} When another process holds the session.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
    * @throws {SessionStoreError} When the file cannot be written ("Could not save the session to …").
    */
-  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+  async appendMessages(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
     this.#assertOpen();
     checkSessionId(sessionId);
     if (messages.length === 0) return;
     const task = this.#serialize(sessionId, async () => {
       const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
       this.#writers.set(sessionId, writer);
-      const timestamp = new Date().toISOString();
-      const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
-      await this.#write(sessionId, writer, lines);
-      const batch = summarizeBatch(messages, {
-        state: writer.summary.state,
-        count: writer.summary.messageCount,
-      });
-      writer.summary.messageCount += messages.length;
-      if (batch.state) writer.summary.state = batch.state;
-      writer.summary.modified = timestamp;
-      if (batch.lastUserMessage !== undefined) {
-        writer.summary.lastUserMessage = batch.lastUserMessage;
+      try {
+        checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
+        await this.#appendLines(sessionId, writer, messages);
+      } finally {
+        // Between turns the session is free, and this store holds no descriptors for it.
+        if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
       }
-      if (batch.wire) writer.summary.wire = batch.wire;
-      await this.#writeSidecar(sessionId, writer);
     });
     await task.catch((error) => {
       throw saveFailure(error, this.#path(sessionId));
     });
+  }
+
+  async #appendLines(
+    sessionId: string,
+    writer: Writer,
+    messages: readonly PersistentMessage[],
+  ): Promise<void> {
+    const timestamp = new Date().toISOString();
+    const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
+    await this.#write(sessionId, writer, lines);
+    const batch = summarizeBatch(messages, {
+      state: writer.summary.state,
+      count: writer.summary.messageCount,
+    });
+    writer.summary.messageCount += messages.length;
+    if (batch.state) writer.summary.state = batch.state;
+    writer.summary.modified = timestamp;
+    if (batch.lastUserMessage !== undefined) {
+      writer.summary.lastUserMessage = batch.lastUserMessage;
+    }
+    if (batch.wire) writer.summary.wire = batch.wire;
+    await this.#writeSidecar(sessionId, writer);
+  }
+
+  /** Closes the session's file and releases its lock, if this store holds them. */
+  #dropWriter(id: string): void {
+    const writer = this.#writers.get(id);
+    this.#writers.delete(id);
+    writer?.file?.close();
+    writer?.lock.release();
   }
 
   /**
@@ -437,13 +469,7 @@ export class FileSystemJSONLStore implements SessionStore {
   async release(id: string): Promise<void> {
     this.#assertOpen();
     checkSessionId(id);
-    await this.#serialize(id, () => {
-      const writer = this.#writers.get(id);
-      this.#writers.delete(id);
-      writer?.file?.close();
-      writer?.lock.release();
-      return Promise.resolve();
-    });
+    await this.#serialize(id, () => Promise.resolve(this.#dropWriter(id)));
   }
 
   /** Releases every lock and file handle; the store cannot be used afterwards. */

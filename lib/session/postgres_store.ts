@@ -21,6 +21,7 @@ import {
 import { sessionStateSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import {
+  checkExpectedCount,
   decodeMessageRows,
   draftSession,
   type PendingSession,
@@ -29,6 +30,7 @@ import {
   type StoredRow as Row,
 } from "./store_common.ts";
 import type {
+  AppendOptions,
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
@@ -335,16 +337,24 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionNotFoundError} When the session belongs to another owner.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+  async appendMessages(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
     checkSessionId(sessionId);
     if (messages.length === 0) return;
-    await this.#insert(sessionId, messages).catch((error) => {
+    await this.#insert(sessionId, messages, options.expectedCount).catch((error) => {
       throw saveFailure(this.#scrubbed(error), this.#location);
     });
     this.#pending.delete(sessionId);
   }
 
-  async #insert(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+  async #insert(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    expectedCount: number | undefined,
+  ): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ??
       {
@@ -369,16 +379,23 @@ export class PostgresStore implements SessionStore {
       if (row.held && holder && holder.instance !== this.#instance) {
         throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
       }
-      const mine = row.held && holder
-        ? holder
-        : { ...this.#holder(), since: new Date().toISOString() };
-      await tx`
-        UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
-          held_until = now() + ${`${this.#leaseMs} milliseconds`}::interval
-        WHERE id = ${sessionId}`;
-      this.#held.add(sessionId);
       const start = Number(row.message_count);
+      checkExpectedCount(sessionId, expectedCount, start);
       const batch = summarizeBatch(messages, { state: storedState(row.state), count: start });
+      // Held while the turn runs; free between turns.
+      if (batch.state?.status === "running") {
+        const mine = row.held && holder
+          ? holder
+          : { ...this.#holder(), since: new Date().toISOString() };
+        await tx`
+          UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
+            held_until = now() + ${`${this.#leaseMs} milliseconds`}::interval
+          WHERE id = ${sessionId}`;
+        this.#held.add(sessionId);
+      } else {
+        await tx`UPDATE panto_sessions SET holder = NULL, held_until = NULL WHERE id = ${sessionId}`;
+        this.#held.delete(sessionId);
+      }
       for (const [index, entry] of messages.entries()) {
         const text = searchableText(entry.message);
         await tx`

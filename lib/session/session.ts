@@ -101,7 +101,9 @@ export class Session {
       if (!this.#pending.some((p) => p.message.role === "assistant")) return;
       batch = this.#pending;
     }
-    await this.store.appendMessages(this.info.id, batch);
+    await this.store.appendMessages(this.info.id, batch, {
+      expectedCount: this.info.messageCount,
+    });
     this.#written = true;
     this.#pending = [];
     this.#updateInfo(batch);

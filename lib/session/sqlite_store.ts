@@ -18,6 +18,7 @@ import { Session } from "./session.ts";
 import { sessionStateSchema } from "./schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
 import {
+  checkExpectedCount,
   decodeMessageRows,
   draftSession,
   type PendingSession,
@@ -26,6 +27,7 @@ import {
   type StoredRow as Row,
 } from "./store_common.ts";
 import type {
+  AppendOptions,
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
@@ -265,57 +267,80 @@ export class SQLiteStore implements SessionStore {
    * Appends in one `BEGIN IMMEDIATE` transaction, committed with a full sync
    * before the promise resolves.
    *
-   * The first append to a session takes its lock (held until `release` or
-   * `close`), so a second writer cannot interleave its conversation.
+   * An append takes the session's lock, held while its turn runs (the state
+   * is `running`) and let go when the session is idle again, so a second
+   * writer cannot interleave its turns.
    *
    * @param sessionId The session.
    * @param messages The messages, in order.
+   * @param options The message count the writer expects.
    * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  async appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void> {
+  async appendMessages(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
     this.#assertOpen();
     checkSessionId(sessionId);
     if (messages.length === 0) return;
     await this.#locks.hold(sessionId);
-    return await this.#run(() => {
-      const now = new Date().toISOString();
-      this.#saveTransaction(() => {
-        const { count, state } = this.#startSession(sessionId, now);
-        const insertMessage = this.#db.prepare(
-          `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
+    let running = false;
+    try {
+      running = await this.#run(() => this.#insert(sessionId, messages, options.expectedCount));
+    } finally {
+      if (!running) await this.#locks.release(sessionId);
+    }
+  }
+
+  /** The append's transaction; returns whether the session's turn is still running. */
+  #insert(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    expectedCount: number | undefined,
+  ): boolean {
+    const now = new Date().toISOString();
+    let running = false;
+    this.#saveTransaction(() => {
+      const { count, state } = this.#startSession(sessionId, now);
+      checkExpectedCount(sessionId, expectedCount, count);
+      const insertMessage = this.#db.prepare(
+        `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      );
+      const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
+      messages.forEach((entry, index) => {
+        const row = insertMessage.get(
+          sessionId,
+          count + index,
+          now,
+          entry.message.role,
+          entry.wire ? JSON.stringify(entry.wire) : null,
+          entry.usage ? JSON.stringify(entry.usage) : null,
+          stringifyWellFormed(withUsage(entry.message, entry.usage)),
         );
-        const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
-        messages.forEach((entry, index) => {
-          const row = insertMessage.get(
-            sessionId,
-            count + index,
-            now,
-            entry.message.role,
-            entry.wire ? JSON.stringify(entry.wire) : null,
-            entry.usage ? JSON.stringify(entry.usage) : null,
-            stringifyWellFormed(withUsage(entry.message, entry.usage)),
-          );
-          insertText.run(Number(row?.id), searchableText(entry.message));
-        });
-        const batch = summarizeBatch(messages, { state, count });
-        this.#db.prepare(
-          `UPDATE sessions SET modified = ?, message_count = message_count + ?,
+        insertText.run(Number(row?.id), searchableText(entry.message));
+      });
+      const batch = summarizeBatch(messages, { state, count });
+      this.#db.prepare(
+        `UPDATE sessions SET modified = ?, message_count = message_count + ?,
              last_user_message = coalesce(?, last_user_message), wire = coalesce(?, wire),
              state = coalesce(?, state)
            WHERE id = ?`,
-        ).run(
-          now,
-          messages.length,
-          batch.lastUserMessage ?? null,
-          batch.wire ? JSON.stringify(batch.wire) : null,
-          batch.state ? JSON.stringify(batch.state) : null,
-          sessionId,
-        );
-      });
-      this.#pending.delete(sessionId);
+      ).run(
+        now,
+        messages.length,
+        batch.lastUserMessage ?? null,
+        batch.wire ? JSON.stringify(batch.wire) : null,
+        batch.state ? JSON.stringify(batch.state) : null,
+        sessionId,
+      );
+      running = batch.state?.status === "running";
     });
+    this.#pending.delete(sessionId);
+    return running;
   }
 
   /**

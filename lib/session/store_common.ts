@@ -2,7 +2,7 @@
 // before its first write, and reading back rows of stored messages and hits.
 import { errorMessage } from "../error_message.ts";
 import type { Message } from "../message.ts";
-import { SessionCorruptError, SessionStoreError } from "./errors.ts";
+import { SessionChangedError, SessionCorruptError, SessionStoreError } from "./errors.ts";
 import { newSessionId } from "./ids.ts";
 import { decodeMessage } from "./serialize.ts";
 import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
@@ -143,4 +143,26 @@ export function saveFailure(error: unknown, location: string): SessionStoreError
       cause: error,
     },
   );
+}
+
+/**
+ * Refuses an append whose writer expected another message count: another
+ * writer appended since it loaded the session.
+ *
+ * @example
+ * ```ts
+ * import { checkExpectedCount } from "./store_common.ts";
+ * checkExpectedCount("abc", undefined, 7); // no expectation: nothing to check
+ * checkExpectedCount("abc", 7, 7);
+ * ```
+ *
+ * @param id The session.
+ * @param expected What the writer expects (`undefined`: no check).
+ * @param found What is stored.
+ * @throws {SessionChangedError} When they differ.
+ */
+export function checkExpectedCount(id: string, expected: number | undefined, found: number): void {
+  if (expected !== undefined && expected !== found) {
+    throw new SessionChangedError(id, expected, found);
+  }
 }

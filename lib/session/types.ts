@@ -129,6 +129,16 @@ export interface CreateSessionOptions {
   ownerId?: string;
 }
 
+/** Options for {@linkcode SessionStore.appendMessages}. */
+export interface AppendOptions {
+  /**
+   * How many messages the writer believes are stored. When the session has
+   * another count (another writer appended meanwhile), the append is
+   * refused with `SessionChangedError`. `Session.append` always passes it.
+   */
+  expectedCount?: number;
+}
+
 /** Options for {@linkcode SessionStore.list}. */
 export interface ListSessionsOptions {
   /** Most sessions to return (newest modified first). */
@@ -167,8 +177,16 @@ export interface SessionStore {
    * reads through it and leaves unanswered prompts out.
    */
   load(id: string): Promise<Conversation | null>;
-  /** Appends durably: when the promise resolves, the messages survive a crash. */
-  appendMessages(sessionId: string, messages: readonly PersistentMessage[]): Promise<void>;
+  /**
+   * Appends durably: when the promise resolves, the messages survive a
+   * crash. The built-in stores hold the session for one writer while a turn
+   * runs (its state is `running`) and let go when it is idle again.
+   */
+  appendMessages(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options?: AppendOptions,
+  ): Promise<void>;
   /** Full-text search over message text. */
   search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   /** Gives a session a name. */

@@ -4,6 +4,7 @@ import {
   AmbiguousSessionIdError,
   InvalidSessionIdError,
   type Message,
+  SessionChangedError,
   type SessionStore,
 } from "@panto/lib";
 import {
@@ -232,6 +233,26 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.deepStrictEqual(session.info.state, await stateNow(), "the handle follows");
     await session.append(persistent(user("again"), assistant("fine")));
     assert.deepStrictEqual((await store.list())[0]?.state, { status: "idle" });
+  },
+
+  "refuses a writer whose view is stale, so two conversations never mix": async ({ store }) => {
+    const session = store.create();
+    await session.append(persistent(user("q"), assistant("a")));
+    // A second handle (another chat on the same session) finishes a turn in between.
+    const other = (await store.resolve(session.id))!;
+    await other.append(persistent(user("other turn"), assistant("ok")));
+    await assert.rejects(
+      () => session.append(persistent(user("stale"))),
+      (error: unknown) => {
+        assert.ok(error instanceof SessionChangedError, String(error));
+        assert.match(error.message, /it has 4 messages, this one knew 2\): resume it again/);
+        return true;
+      },
+    );
+    assert.equal((await store.load(session.id))!.messages.length, 4, "nothing was written");
+    const fresh = (await store.resolve(session.id))!;
+    await fresh.append(persistent(user("from what is stored"), assistant("fine")));
+    assert.equal((await store.load(session.id))!.messages.length, 6);
   },
 
   "checkWritable passes on a usable store and leaves no session or data behind": async (

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   FileSystemJSONLStore,
+  SessionChangedError,
   SessionCorruptError,
   SessionInUseError,
   type SessionStore,
@@ -424,7 +425,7 @@ Deno.test("an append whose sidecar cannot be written still succeeds, once", asyn
   }
 });
 
-Deno.test("release closes a session's file and lock: a long-lived store holds nothing it is done with", async () => {
+Deno.test("a store holds a session's file and lock only while its turn runs, or until release", async () => {
   const dir = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
   const openFiles = () => [...Deno.readDirSync("/proc/self/fd")].length;
   const store = new FileSystemJSONLStore({ dir });
@@ -433,7 +434,9 @@ Deno.test("release closes a session's file and lock: a long-lived store holds no
     const before = openFiles();
     const sessions = Array.from({ length: 10 }, () => store.create());
     for (const session of sessions) await session.append(persistent(user("q"), assistant("a")));
-    assert.ok(openFiles() >= before + 20, "each written session holds its file and its lock");
+    assert.equal(openFiles(), before, "idle sessions hold nothing");
+    for (const session of sessions) await session.append(persistent(user("a long turn")));
+    assert.ok(openFiles() >= before + 20, "a running turn holds its file and its lock");
     for (const session of sessions) await session.release();
     assert.equal(openFiles(), before);
 
@@ -441,8 +444,24 @@ Deno.test("release closes a session's file and lock: a long-lived store holds no
     await other.appendMessages(first!.id, persistent(user("another writer")));
     await assert.rejects(() => first!.append(persistent(user("back"))), SessionInUseError);
     await other.release(first!.id);
-    await first!.append(persistent(user("back")));
-    assert.deepStrictEqual((await texts(store, first!.id)).slice(-2), ["another writer", "back"]);
+    await assert.rejects(
+      () => first!.append(persistent(user("back"))),
+      (error: unknown) => {
+        assert.ok(error instanceof SessionChangedError);
+        assert.match(
+          error.message,
+          /changed by another writer since it was loaded \(it has 4 messages, this one knew 3\)/,
+        );
+        return true;
+      },
+    );
+    const fresh = (await store.resolve(first!.id))!;
+    await fresh.append(persistent(user("back"), assistant("ok")));
+    assert.deepStrictEqual((await texts(store, first!.id)).slice(-3), [
+      "another writer",
+      "back",
+      "ok",
+    ]);
   } finally {
     await store.close();
     await other.close();
