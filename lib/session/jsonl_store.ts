@@ -79,7 +79,8 @@ interface Writer {
   summary: SessionInfo;
 }
 
-const SIDECAR_VERSION = 1;
+/** Version 2 adds the state and owner: older sidecars are rebuilt from their files once. */
+const SIDECAR_VERSION = 2;
 const LIST_CONCURRENCY = 32;
 const AMBIGUITY_SHOWN = 5;
 const encoder = new TextEncoder();

@@ -468,3 +468,20 @@ Deno.test("a store holds a session's file and lock only while its turn runs, or 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a sidecar from before states (version 1) is rebuilt from the file", async () => {
+  await withSession(1, async ({ dir, id }) => {
+    const store = new FileSystemJSONLStore({ dir });
+    await store.appendMessages(id, persistent(user("cut off")));
+    await store.close();
+    const sidecar = join(dir, `${id}.meta.json`);
+    const old = JSON.parse(await Deno.readTextFile(sidecar));
+    assert.equal(old.info.state.status, "running");
+    delete old.info.state;
+    await Deno.writeTextFile(sidecar, JSON.stringify({ ...old, version: 1 }));
+    const reader = new FileSystemJSONLStore({ dir });
+    assert.equal((await reader.list())[0]?.state?.status, "interrupted");
+    assert.equal(JSON.parse(await Deno.readTextFile(sidecar)).version, 2, "rewritten");
+    await reader.close();
+  });
+});
