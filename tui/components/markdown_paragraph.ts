@@ -136,7 +136,7 @@ export function paragraphSegments(
  * {@linkcode splitAtSettledRow}): models write a paragraph as one line, and
  * without this cut every delta would re-wrap the whole of it.
  */
-export const LONG_SEGMENT_CHARS = 600;
+export const LONG_SEGMENT_CHARS = 400;
 
 /** Cuts verified per render: each lexes and wraps the text on both sides. */
 const CUT_TRIES = 3;
@@ -162,10 +162,10 @@ function mayBreakAt(text: string, cut: number, plainRows: readonly string[]): bo
  * Cuts a long segment at a space where its wrapped rows (`rows`) can no
  * longer change: the text before is closed (no inline construct open), the
  * word after starts with a letter (so the rest lexes as a paragraph) and is
- * followed by at least two rows of text (so that word, which decides the
- * break, is complete). Spaces within the two rows before those are
- * candidates; a cut is kept only when the two halves wrap to exactly the
- * rows of the whole, so rendering in pieces never differs.
+ * followed by at least a row of text (so that word, which decides the
+ * break, is complete). Spaces within the two rows before the last two are
+ * candidates; a cut is kept only when the text after it wraps to exactly
+ * the whole's last rows, so rendering in pieces never differs.
  */
 function splitAtSettledRow(
   text: string,
@@ -175,9 +175,9 @@ function splitAtSettledRow(
 ): { head: string[]; rest: string[]; restOffset: number } | null {
   if (text.length < LONG_SEGMENT_CHARS) return null;
   const plainRows = rows.slice(-8).map(stripEscapes);
-  const lowest = Math.max(text.lastIndexOf("\n"), text.length - 5 * width);
+  const lowest = Math.max(text.lastIndexOf("\n"), text.length - 4 * width);
   for (
-    let cut = text.lastIndexOf(" ", text.length - 3 * width), tries = 0;
+    let cut = text.lastIndexOf(" ", text.length - 2 * width), tries = 0;
     cut > lowest && tries < CUT_TRIES;
     cut = text.lastIndexOf(" ", cut - 1)
   ) {
@@ -185,15 +185,13 @@ function splitAtSettledRow(
     if (!mayBreakAt(text, cut, plainRows)) continue;
     tries++;
     const head = text.slice(0, cut);
-    const headTokens = lexInline(head, style.links);
-    if (!allClosed(headTokens, head)) continue;
-    const headRows = segmentRows(headTokens, width, style);
+    if (!allClosed(lexInline(head, style.links), head)) continue;
     const rest = segmentRows(lexInline(text.slice(cut + 1), style.links), width, style);
-    const same = rows.length === headRows.length + rest.length &&
-      rows.every((row, i) =>
-        row === (i < headRows.length ? headRows[i] : rest[i - headRows.length])
-      );
-    if (same) return { head: headRows, rest, restOffset: cut + 1 };
+    const headRows = rows.length - rest.length;
+    // The whole's rows before the break are kept: text after a closed head cannot change them.
+    if (headRows > 0 && rest.every((row, i) => row === rows[headRows + i])) {
+      return { head: rows.slice(0, headRows), rest, restOffset: cut + 1 };
+    }
   }
   return null;
 }

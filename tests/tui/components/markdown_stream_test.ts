@@ -234,6 +234,39 @@ Deno.test("markdown streaming: runs longer than the segment and chunk caps strea
   for (const text of texts) checkStream(text, [37, 11], 40, markdown());
 });
 
+Deno.test("markdown streaming property: random long one-line paragraphs stream as fresh renders", () => {
+  // Mostly closed constructs, so the line is cut inside at settled rows.
+  const proseWord = fc.constantFrom(
+    "alpha",
+    "beta",
+    "gamma",
+    "x",
+    "snake_case",
+    "end.",
+    "2",
+    "日本語",
+    "**bold**",
+    "*em*",
+    "`code`",
+    "[link](https://e.x/a)",
+    "a < b",
+  );
+  const longLine = fc.array(proseWord, { minLength: 60, maxLength: 160 }).map((words) =>
+    words.join(" ")
+  );
+  fc.assert(
+    fc.property(
+      longLine,
+      sizes,
+      fc.constantFrom(20, 45, 80),
+      fc.boolean(),
+      (text, chunks, width, dim) =>
+        checkStream(text, chunks, width, markdown(dim ? { textStyle: dimItalic } : {})),
+    ),
+    { numRuns: 25 },
+  );
+});
+
 Deno.test("markdown streaming: a paragraph written as one long line (cut inside it at settled rows) streams as a fresh render", () => {
   const sentence = (i: number) =>
     `Sentence ${i} has **bold ${i}**, \`code\`, _em_ and [a link](https://x.dev/${i}) in it.`;
