@@ -196,8 +196,8 @@ export class Agent {
    * The live conversation (borrowed). Editing it between runs (context
    * surgery) changes what the next request sends, but in memory only: the
    * session keeps what was persisted, so a reloaded session has none of the
-   * edits. The persisted route is the session's `replaceConversation`
-   * (coming with Sessions v2).
+   * edits. To keep them, also call `agent.session.replaceConversation(…)`
+   * with the edited messages.
    */
   get conversation(): Conversation {
     return this.#conversation;

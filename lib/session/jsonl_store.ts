@@ -285,6 +285,67 @@ export class FileSystemJSONLStore implements SessionStore {
     });
   }
 
+  /**
+   * Replaces every stored message of the session: a new file with the same
+   * header (metadata, cwd, owner, the current name) and the new messages is
+   * fsynced and renamed over the old one, so a crash leaves one or the
+   * other, never a mix. Takes the lock as an append does.
+   *
+   * @param sessionId The session.
+   * @param messages The whole new conversation, in order.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   * @throws {SessionCorruptError} When the file is damaged (repair it first).
+   */
+  async replaceConversation(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    const task = this.#serialize(sessionId, async () => {
+      const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
+      this.#writers.set(sessionId, writer);
+      try {
+        checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
+        await this.#rewrite(sessionId, writer, messages);
+      } finally {
+        if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
+      }
+    });
+    await task.catch((error) => {
+      throw saveFailure(error, this.#path(sessionId));
+    });
+  }
+
+  async #rewrite(
+    id: string,
+    writer: Writer,
+    messages: readonly PersistentMessage[],
+  ): Promise<void> {
+    const path = this.#path(id);
+    const pending = this.#pending.get(id);
+    let header = newHeader(id, pending ?? { created: writer.summary.created });
+    if (writer.file) {
+      const parsed = parseSession(await Deno.readFile(path), path);
+      header = { ...this.#requireIntact(parsed, id) };
+      if (parsed.name) header.name = parsed.name;
+      else delete header.name;
+    }
+    const timestamp = new Date().toISOString();
+    const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
+    const bytes = encoder.encode(headerLine(header) + lines);
+    await this.#replaceFile(path, bytes);
+    writer.file?.close();
+    writer.file = await Deno.open(path, { read: true, write: true });
+    writer.size = bytes.length;
+    writer.summary = summarize(id, parseSession(bytes, path));
+    this.#pending.delete(id);
+    await this.#writeSidecar(id, writer);
+  }
+
   async #appendLines(
     sessionId: string,
     writer: Writer,

@@ -48,6 +48,13 @@ export class NullStore implements SessionStore {
   appendMessages(_sessionId: string, _messages: readonly PersistentMessage[]): Promise<void> {
     return Promise.resolve();
   }
+  /** Discards the messages. */
+  replaceConversation(
+    _sessionId: string,
+    _messages: readonly PersistentMessage[],
+  ): Promise<void> {
+    return Promise.resolve();
+  }
   /** Always empty. */
   search(_query: string): Promise<SearchHit[]> {
     return Promise.resolve([]);

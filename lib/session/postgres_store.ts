@@ -350,10 +350,34 @@ export class PostgresStore implements SessionStore {
     this.#pending.delete(sessionId);
   }
 
+  /**
+   * Replaces every stored message of the session in one transaction (the
+   * old messages stay until it commits); name, metadata, owner and cwd are
+   * kept. Leased as an append is.
+   *
+   * @param sessionId The session.
+   * @param messages The whole new conversation, in order.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   */
+  async replaceConversation(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    checkSessionId(sessionId);
+    await this.#insert(sessionId, messages, options.expectedCount, true).catch((error) => {
+      throw saveFailure(this.#scrubbed(error), this.#location);
+    });
+    this.#pending.delete(sessionId);
+  }
+
   async #insert(
     sessionId: string,
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
+    replace = false,
   ): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ??
@@ -379,9 +403,13 @@ export class PostgresStore implements SessionStore {
       if (row.held && holder && holder.instance !== this.#instance) {
         throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
       }
-      const start = Number(row.message_count);
-      checkExpectedCount(sessionId, expectedCount, start);
-      const batch = summarizeBatch(messages, { state: storedState(row.state), count: start });
+      checkExpectedCount(sessionId, expectedCount, Number(row.message_count));
+      if (replace) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
+      const start = replace ? 0 : Number(row.message_count);
+      const batch = summarizeBatch(
+        messages,
+        replace ? { count: 0 } : { state: storedState(row.state), count: start },
+      );
       // Held while the turn runs; free between turns.
       if (batch.state?.status === "running") {
         const mine = row.held && holder
@@ -406,11 +434,15 @@ export class PostgresStore implements SessionStore {
                   ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
                   to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}))`;
       }
+      // A replacement recomputes every summary field; an append folds its batch in.
+      const kept = (column: string) => replace ? tx`NULL` : tx(column);
       await tx`
-        UPDATE panto_sessions SET modified = now(), message_count = message_count + ${messages.length},
-          last_user_message = coalesce(${batch.lastUserMessage ?? null}, last_user_message),
-          wire = coalesce(${json(tx, batch.wire)}, wire),
-          state = coalesce(${json(tx, batch.state)}, state)
+        UPDATE panto_sessions SET modified = now(), message_count = ${start + messages.length},
+          last_user_message = coalesce(${batch.lastUserMessage ?? null}, ${
+        replace ? "" : tx`last_user_message`
+      }),
+          wire = coalesce(${json(tx, batch.wire)}, ${kept("wire")}),
+          state = coalesce(${json(tx, batch.state)}, ${kept("state")})
         WHERE id = ${sessionId}`;
     });
   }

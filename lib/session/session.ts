@@ -110,6 +110,36 @@ export class Session {
   }
 
   /**
+   * Replaces the stored conversation with `messages` (context surgery,
+   * trimming): the next load returns exactly these. A new session not yet
+   * written is written with them.
+   *
+   * @param messages The whole new conversation, in order.
+   * @throws {Error} When the store cannot rewrite history.
+   * @throws {SessionChangedError} When another writer changed the session since it was loaded.
+   */
+  async replaceConversation(messages: readonly PersistentMessage[]): Promise<void> {
+    if (!this.store.replaceConversation) {
+      throw new Error(
+        `This session store cannot replace a conversation: append to a new session instead`,
+      );
+    }
+    await this.store.replaceConversation(this.info.id, messages, {
+      expectedCount: this.#written ? this.info.messageCount : 0,
+    });
+    this.#written = true;
+    this.#pending = [];
+    const summary = summarizeBatch(messages);
+    this.info.messageCount = messages.length;
+    this.info.modified = new Date().toISOString();
+    this.info.lastUserMessage = summary.lastUserMessage ?? "";
+    if (summary.wire) this.info.wire = summary.wire;
+    else delete this.info.wire;
+    if (summary.state) this.info.state = summary.state;
+    else delete this.info.state;
+  }
+
+  /**
    * Lets go of the session in its store (lock and open files), for a
    * long-lived store done with it; appending again takes it again.
    */

@@ -289,50 +289,72 @@ export class SQLiteStore implements SessionStore {
     await this.#locks.hold(sessionId);
     let running = false;
     try {
-      running = await this.#run(() => this.#insert(sessionId, messages, options.expectedCount));
+      running = await this.#run(() => this.#write(sessionId, messages, options.expectedCount));
     } finally {
       if (!running) await this.#locks.release(sessionId);
     }
   }
 
-  /** The append's transaction; returns whether the session's turn is still running. */
-  #insert(
+  /**
+   * Replaces every stored message of the session, in one transaction (the
+   * old messages stay until it commits); name, metadata, owner and cwd are
+   * kept. Takes the lock as an append does.
+   *
+   * @param sessionId The session.
+   * @param messages The whole new conversation, in order.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   */
+  async replaceConversation(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    await this.#locks.hold(sessionId);
+    let running = false;
+    try {
+      running = await this.#run(() =>
+        this.#write(sessionId, messages, options.expectedCount, true)
+      );
+    } finally {
+      if (!running) await this.#locks.release(sessionId);
+    }
+  }
+
+  /**
+   * An append's (or, with `replace`, a replacement's) transaction; returns
+   * whether the session's turn is still running.
+   */
+  #write(
     sessionId: string,
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
+    replace = false,
   ): boolean {
     const now = new Date().toISOString();
     let running = false;
     this.#saveTransaction(() => {
-      const { count, state } = this.#startSession(sessionId, now);
-      checkExpectedCount(sessionId, expectedCount, count);
-      const insertMessage = this.#db.prepare(
-        `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
-           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      );
-      const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
-      messages.forEach((entry, index) => {
-        const row = insertMessage.get(
-          sessionId,
-          count + index,
-          now,
-          entry.message.role,
-          entry.wire ? JSON.stringify(entry.wire) : null,
-          entry.usage ? JSON.stringify(entry.usage) : null,
-          stringifyWellFormed(withUsage(entry.message, entry.usage)),
-        );
-        insertText.run(Number(row?.id), searchableText(entry.message));
-      });
-      const batch = summarizeBatch(messages, { state, count });
+      const before = this.#startSession(sessionId, now);
+      checkExpectedCount(sessionId, expectedCount, before.count);
+      if (replace) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
+      const start = replace ? { count: 0 } : before;
+      this.#insertRows(sessionId, messages, start.count, now);
+      const batch = summarizeBatch(messages, start);
+      // A replacement recomputes every summary field; an append folds its batch in.
       this.#db.prepare(
-        `UPDATE sessions SET modified = ?, message_count = message_count + ?,
-             last_user_message = coalesce(?, last_user_message), wire = coalesce(?, wire),
-             state = coalesce(?, state)
-           WHERE id = ?`,
+        `UPDATE sessions SET modified = ?, message_count = ?,
+           last_user_message = ${replace ? "?" : "coalesce(?, last_user_message)"},
+           wire = ${replace ? "?" : "coalesce(?, wire)"}, state = ${
+          replace ? "?" : "coalesce(?, state)"
+        }
+         WHERE id = ?`,
       ).run(
         now,
-        messages.length,
-        batch.lastUserMessage ?? null,
+        start.count + messages.length,
+        batch.lastUserMessage ?? (replace ? "" : null),
         batch.wire ? JSON.stringify(batch.wire) : null,
         batch.state ? JSON.stringify(batch.state) : null,
         sessionId,
@@ -341,6 +363,31 @@ export class SQLiteStore implements SessionStore {
     });
     this.#pending.delete(sessionId);
     return running;
+  }
+
+  #insertRows(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    firstSeq: number,
+    now: string,
+  ): void {
+    const insertMessage = this.#db.prepare(
+      `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    );
+    const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
+    messages.forEach((entry, index) => {
+      const row = insertMessage.get(
+        sessionId,
+        firstSeq + index,
+        now,
+        entry.message.role,
+        entry.wire ? JSON.stringify(entry.wire) : null,
+        entry.usage ? JSON.stringify(entry.usage) : null,
+        stringifyWellFormed(withUsage(entry.message, entry.usage)),
+      );
+      insertText.run(Number(row?.id), searchableText(entry.message));
+    });
   }
 
   /**

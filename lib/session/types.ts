@@ -187,6 +187,18 @@ export interface SessionStore {
     messages: readonly PersistentMessage[],
     options?: AppendOptions,
   ): Promise<void>;
+  /**
+   * Replaces every stored message of a session with `messages` (context
+   * surgery, trimming), keeping its metadata, name and owner: atomically
+   * on the SQL stores, crash-safe on JSONL (a new file renamed over the
+   * old). `expectedCount` refuses a writer with a stale view, as for appends.
+   * Stores that cannot rewrite history need not have it.
+   */
+  replaceConversation?(
+    sessionId: string,
+    messages: readonly PersistentMessage[],
+    options?: AppendOptions,
+  ): Promise<void>;
   /** Full-text search over message text. */
   search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   /** Gives a session a name. */

@@ -255,6 +255,36 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal((await store.load(session.id))!.messages.length, 6);
   },
 
+  "replaces a conversation, keeping name, metadata, cwd and owner": async ({ store }) => {
+    const session = store.create({ metadata: '{"m":1}', cwd: "/w", ownerId: "alice" });
+    await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
+    await store.rename(session.id, "kept name");
+    const trimmed = [user("summary of q1"), assistant("a2")];
+    await session.replaceConversation(persistent(...trimmed));
+    const loaded = await store.load(session.id);
+    assert.deepStrictEqual(loaded?.messages, trimmed);
+    assert.equal(loaded?.metadata, '{"m":1}');
+    const [info] = await store.list();
+    assert.equal(info?.name, "kept name");
+    assert.equal(info?.cwd, "/w");
+    assert.equal(info?.ownerId, "alice");
+    assert.equal(info?.messageCount, 2);
+    assert.equal(info?.lastUserMessage, "summary of q1");
+    assert.deepStrictEqual(info?.state, { status: "idle" });
+    assert.equal(session.info.messageCount, 2, "the handle follows");
+    await session.append(persistent(user("next"), assistant("ok")));
+    assert.equal((await store.load(session.id))?.messages.length, 4, "appends continue after it");
+    assert.deepStrictEqual(await store.search("q2"), [], "the old text is not found any more");
+
+    const stale = (await store.resolve(session.id))!;
+    await session.append(persistent(user("one more"), assistant("done")));
+    await assert.rejects(
+      () => stale.replaceConversation(persistent(user("x"))),
+      SessionChangedError,
+    );
+    assert.equal((await store.load(session.id))?.messages.length, 6, "nothing was replaced");
+  },
+
   "checkWritable passes on a usable store and leaves no session or data behind": async (
     { store, dump },
   ) => {
