@@ -31,7 +31,11 @@ export function nextState(
 ): SessionState | undefined {
   if (message.role === "system") return state;
   if (message.content.some((block) => block.type === "compaction_summary")) return state;
-  const running = state?.status === "running" ? state : undefined;
+  // An interrupted turn is a running one nobody holds: what follows folds in as for any running turn,
+  // so every store and every handle agree whether it is read back from the start or folded on.
+  const running = state?.status === "running" || state?.status === "interrupted"
+    ? { ...state, status: "running" as const }
+    : undefined;
   switch (message.role) {
     case "assistant":
       if (message.stopReason === "error") {

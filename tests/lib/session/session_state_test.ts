@@ -68,3 +68,24 @@ Deno.test("nextState: a prompt after a dangling prompt starts a new turn; one af
   const afterTools = { ...lost!, last: "tool_result" } as const;
   assert.deepStrictEqual(nextState(afterTools, second, 7), afterTools);
 });
+
+Deno.test("nextState: an interrupted turn folds on as a running one", () => {
+  const prompt = user("cut off");
+  const interrupted = {
+    status: "interrupted",
+    turnId: "4",
+    since: prompt.timestamp,
+    last: "tool_result",
+  } as const;
+  assert.deepStrictEqual(nextState(interrupted, user("steer"), 6), {
+    ...interrupted,
+    status: "running",
+  });
+  const next = user("new prompt");
+  assert.deepStrictEqual(nextState({ ...interrupted, last: "prompt" }, next, 6), {
+    status: "running",
+    turnId: "6",
+    since: next.timestamp,
+    last: "prompt",
+  });
+});
