@@ -8,7 +8,9 @@
  * 2. interactive start: spawn in a tmux pane until a captured screen shows the
  *    welcome and the prompt with its footer (median; screen polled every 10 ms);
  * 3. memory: VmRSS of the program (and any children) at idle, 1 s after that;
- * 4. `-p "…"`: spawn to exit of a one-line prompt the fake server answers;
+ * 4. `-p "…"`: spawn to exit of a one-line prompt the fake server answers,
+ *    and the program's peak RSS meanwhile (GNU time's maximum resident set
+ *    size, `/usr/bin/time -f %M`);
  * 5. streaming: a saved session of 300 earlier messages is resumed, then a
  *    1,000-line Markdown answer streams in 20-character deltas every 2 ms;
  *    CPU time of the program (/proc utime+stime, children included) and bytes
@@ -31,7 +33,8 @@
  * `BENCH_CLI_RUNS` (`--version` runs, 10), `BENCH_CLI_UI_RUNS` (5),
  * `BENCH_CLI_PRINT_RUNS` (5), `BENCH_CLI_STREAM_RUNS` (3),
  * `BENCH_CLI_HISTORY` (earlier messages, 300), `BENCH_CLI_ANSWER_LINES` (1000),
- * `BENCH_CLI_DELTA_CHARS` (20), `BENCH_CLI_DELTA_MS` (2),
+ * `BENCH_CLI_DELTA_CHARS` (20), `BENCH_CLI_DELTA_MS` (2), `BENCH_CLI_QUICK=1` (only
+ * `--version` and `-p`),
  * `BENCH_PI_NODE_PREFIX` (see above).
  *
  * @module
@@ -69,6 +72,8 @@ const ANSWER_LINES = knob("BENCH_CLI_ANSWER_LINES", 1000, 2);
 const DELTA_CHARS = knob("BENCH_CLI_DELTA_CHARS", 20);
 const DELTA_MS = knob("BENCH_CLI_DELTA_MS", 2, 0);
 const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX");
+/** Only the rows without a screen (`--version`, `-p`): a quick look at start-up cost. */
+const QUICK = Deno.env.get("BENCH_CLI_QUICK") === "1";
 
 const PANE: PaneSize = { cols: 100, rows: 40 };
 const decoder = new TextDecoder();
@@ -110,16 +115,26 @@ function longAnswer(lines: number): string {
 
 // --- running -------------------------------------------------------------------
 
-/** Runs the program to exit; returns the wall time (ms) and its output. */
+/** GNU time, which reports a finished process's peak RSS; without it that row is n/a. */
+const GNU_TIME = "/usr/bin/time";
+const gnuTimeAvailable = await Deno.stat(GNU_TIME).then((info) => info.isFile, () => false);
+
+/**
+ * Runs the program to exit; returns the wall time (ms), its output and, with
+ * `peakRss`, its peak RSS (KiB, from GNU time, whose report is the last line
+ * of stderr and is removed from it).
+ */
 async function timeRun(
   program: Program,
   args: string[],
   cwd: string,
-): Promise<{ ms: number; stdout: string; stderr: string }> {
+  peakRss = false,
+): Promise<{ ms: number; stdout: string; stderr: string; peakKiB?: number }> {
   const [command, ...prefix] = program.argv;
+  const wrapped = peakRss ? [GNU_TIME, "-f", "%M", command!, ...prefix] : [command!, ...prefix];
   const start = performance.now();
-  const out = await new Deno.Command(command!, {
-    args: [...prefix, ...args],
+  const out = await new Deno.Command(wrapped[0]!, {
+    args: [...wrapped.slice(1), ...args],
     cwd,
     env: program.env,
     stdin: "null",
@@ -131,7 +146,14 @@ async function timeRun(
     const stderr = decoder.decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
     throw new Error(`${program.name} ${args.join(" ")} exited ${out.code}: ${stderr}`);
   }
-  return { ms, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  const stderrLines = decoder.decode(out.stderr).trimEnd().split("\n");
+  const peakKiB = peakRss ? Number(stderrLines.pop()) : undefined;
+  return {
+    ms,
+    stdout: decoder.decode(out.stdout),
+    stderr: stderrLines.join("\n"),
+    ...(peakKiB === undefined ? {} : { peakKiB }),
+  };
 }
 
 async function measureVersion(program: Program, cwd: string): Promise<number> {
@@ -145,14 +167,19 @@ async function measureVersion(program: Program, cwd: string): Promise<number> {
 
 const PRINT_TOKEN = "PRINT-OK";
 
-async function measurePrint(program: Program, cwd: string, server: FakeLlmServer): Promise<number> {
+/** `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). */
+async function measurePrint(
+  program: Program,
+  cwd: string,
+  server: FakeLlmServer,
+): Promise<Record<string, number>> {
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `Hello! ${PRINT_TOKEN}` }] });
-  const { ms, stdout } = await timeRun(program, ["-p", "Say hello in one line."], cwd);
-  if (!stdout.includes(PRINT_TOKEN)) {
-    throw new Error(`${program.name} -p printed ${JSON.stringify(stdout.slice(0, 200))}`);
+  const run = await timeRun(program, ["-p", "Say hello in one line."], cwd, gnuTimeAvailable);
+  if (!run.stdout.includes(PRINT_TOKEN)) {
+    throw new Error(`${program.name} -p printed ${JSON.stringify(run.stdout.slice(0, 200))}`);
   }
-  return ms;
+  return { ms: run.ms, ...(run.peakKiB === undefined ? {} : { peakMiB: run.peakKiB / 1024 }) };
 }
 
 /** Start-up time to a ready screen (ms) and RSS at idle 1 s later (KiB). */
@@ -273,14 +300,19 @@ async function main(): Promise<void> {
     const start = newRow(`interactive start to welcome + prompt (median of ${UI_RUNS})`, "ms");
     const rss = newRow("RSS at idle, 1 s after start", "MiB");
     const print = newRow(`-p one-line prompt, spawn to exit (median of ${PRINT_RUNS})`, "ms");
+    const printRss = newRow("-p peak RSS", "MiB");
     const resume = newRow(`resume ${HISTORY_MESSAGES}-message session to ready`, "ms");
     const cpu = newRow(`CPU while a ${ANSWER_LINES}-line answer streams`, "ms");
     const bytes = newRow("bytes written to the terminal meanwhile", "KiB");
     const wall = newRow("Enter to last line on screen", "ms");
-    const rows = [version, start, rss, print, resume, cpu, bytes, wall];
-    if (!tmuxAvailable) {
+    const rows = [version, start, rss, print, printRss, resume, cpu, bytes, wall];
+    const screenSkipped = QUICK ? "skipped: BENCH_CLI_QUICK" : !tmuxAvailable && "tmux not found";
+    if (!gnuTimeAvailable) {
+      for (const p of programs) printRss.cells.set(p.name, { na: `${GNU_TIME} not found` });
+    }
+    if (screenSkipped) {
       for (const row of [start, rss, resume, cpu, bytes, wall]) {
-        for (const p of programs) row.cells.set(p.name, { na: "tmux not found" });
+        for (const p of programs) row.cells.set(p.name, { na: screenSkipped });
       }
     } else {
       await measure(programs, UI_RUNS, { ms: start, rss }, async (p) => {
@@ -291,10 +323,10 @@ async function main(): Promise<void> {
     await measure(
       programs,
       PRINT_RUNS,
-      { ms: print },
-      (p) => measurePrint(p, cwd, server).then((ms) => ({ ms })),
+      gnuTimeAvailable ? { ms: print, peakMiB: printRss } : { ms: print },
+      (p) => measurePrint(p, cwd, server),
     );
-    if (tmuxAvailable) {
+    if (!screenSkipped) {
       const reply = answerStream([{ type: "text", text: longAnswer(ANSWER_LINES) }], DELTA_CHARS);
       const plan = { reply, deltaMs: DELTA_MS, historyMessages: HISTORY_MESSAGES, pane: PANE };
       await measure(

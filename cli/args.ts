@@ -1,5 +1,5 @@
-import { run } from "@optique/run";
 import { merge, object, or } from "@optique/core/constructs";
+import { runParser } from "@optique/core/facade";
 import { message } from "@optique/core/message";
 import { multiple, optional } from "@optique/core/modifiers";
 import { argument, command, flag, option } from "@optique/core/primitives";
@@ -179,16 +179,22 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     ? or(sessionsCommand, merge(object(promptFields), modelOptions, storeOptions))
     : or(sessionsCommand, mainParser);
   // optique's `or` matches no branch on an empty command line; that is plain `panto`.
-  const parsed = argv.length === 0 ? {} : run(parser, {
-    programName: "panto",
-    args: markBareResume(argv),
-    help: "option",
-    version: VERSION,
-    completion: "command",
+  // `runParser` from optique's core, not `run` from @optique/run: the same
+  // parsing, help and completion without loading Node's process and fs
+  // modules, which cost every start time and memory (docs/benchmarks.md).
+  const exit = (code: number) => Deno.exit(code === 0 ? 0 : 2);
+  const width = terminalWidth();
+  const parsed = argv.length === 0 ? {} : runParser(parser, "panto", markBareResume(argv), {
+    help: { option: true, onShow: () => exit(0) },
+    version: { value: VERSION, option: true, onShow: () => exit(0) },
+    completion: { command: true, onShow: () => exit(0) },
     colors: false,
+    ...(width === undefined ? {} : { maxWidth: width }),
+    aboveError: "usage",
+    stdout: (text) => console.log(text),
     // A flag's value may be a key pasted in the wrong place: errors mask key-shaped words.
     stderr: (text) => writeStderr(`${redactSecrets(text)}\n`),
-    onExit: (code) => Deno.exit(code === 0 ? 0 : 2),
+    onError: () => exit(2),
   }) as Record<string, unknown>;
   const store: StoreFlags = {
     noSession: parsed.noSession === true,
@@ -207,6 +213,16 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     };
   }
   return chatArgs(parsed, store);
+}
+
+/** Help is wrapped to the terminal's width; piped, it is not wrapped. */
+function terminalWidth(): number | undefined {
+  if (!Deno.stdout.isTerminal()) return undefined;
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return undefined;
+  }
 }
 
 function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs {

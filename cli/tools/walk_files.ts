@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 
 /** Directories never searched: version control data and installed dependencies. */
 const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
@@ -148,11 +148,14 @@ function isOutside(rel: string): boolean {
 }
 
 async function loadRules(dir: string): Promise<IgnoreRules | undefined> {
-  // No .gitignore (or an unreadable one) just means no extra rules.
+  let text: string;
   try {
-    const text = await Deno.readTextFile(join(dir, ".gitignore"));
-    return { base: dir, rules: ignore().add(text) };
+    text = await Deno.readTextFile(join(dir, ".gitignore"));
   } catch {
+    // No .gitignore (or an unreadable one) just means no extra rules.
     return undefined;
   }
+  // Loaded on first use: a CommonJS package, costly to load at every start.
+  const { default: ignore } = await import("ignore");
+  return { base: dir, rules: ignore().add(text) };
 }
