@@ -14,6 +14,8 @@ import stringWidth from "string-width";
 // deno-lint-ignore no-control-regex
 const ANSI_PATTERN = /\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])/g;
 const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+/** Printable ASCII and box drawing: characters `string-width` counts one column each. */
+const ONE_COLUMN_EACH = /^[\x20-\x7e\u2500-\u257f]*$/;
 /** An SGR sequence that resets every attribute. */
 // deno-lint-ignore no-control-regex
 const SGR_RESET_PATTERN = /^\x1b\[0*m$/;
@@ -91,7 +93,10 @@ export function visibleWidth(text: string): number {
   if (PLAIN_ASCII.test(text)) return text.length;
   let width = 0;
   for (const token of tokens(text)) {
-    if (!token.escape) width += stringWidth(token.value) + TAB_WIDTH * tabCount(token.value);
+    if (token.escape) continue;
+    // Table borders and styled ASCII are most of what is measured: one column per unit.
+    if (ONE_COLUMN_EACH.test(token.value)) width += token.value.length;
+    else width += stringWidth(token.value) + TAB_WIDTH * tabCount(token.value);
   }
   return width;
 }

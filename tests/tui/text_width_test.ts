@@ -14,6 +14,8 @@ const SAMPLES = [
   "👨‍👩‍👧 family",
   "e\u0301 combining",
   "\x1b]8;;https://x.y\x07link\x1b]8;;\x07",
+  "\x1b[38;5;240m│ \x1b[39mQ00193\x1b[38;5;240m │\x1b[39m ┌─┬─┐ ╭╮╰╯ ═║╬",
+  "│ box then wide 漢字 │",
 ];
 
 Deno.test("visibleWidth: agrees with string-width and ignores escapes", () => {
