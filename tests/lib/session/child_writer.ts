@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 
-const CHILD = fileURLToPath(new URL("./append_child.ts", import.meta.url));
+const APPEND_CHILD = fileURLToPath(new URL("./append_child.ts", import.meta.url));
 
-/** A running `append_child.ts` process whose stdout is read line by line. */
+/** A running writer process (`append_child.ts` by default) whose stdout is read line by line. */
 export class ChildWriter {
   readonly process: Deno.ChildProcess;
   /** Every line printed so far. */
@@ -15,11 +15,12 @@ export class ChildWriter {
   /**
    * Starts the writer.
    *
-   * @param args Arguments of `append_child.ts`.
+   * @param args Arguments of the child script.
+   * @param script The child script (default `append_child.ts`).
    */
-  constructor(args: string[]) {
+  constructor(args: string[], script = APPEND_CHILD) {
     this.process = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", CHILD, ...args],
+      args: ["run", "-A", "--quiet", script, ...args],
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -1,7 +1,10 @@
-// A session left running by a process that died is reported as interrupted
-// by the stores that can tell whether a writer holds it (JSONL, SQLite).
+// What a process that dies leaves behind: a session left running is reported
+// as interrupted by the stores that can tell whether a writer holds it (JSONL,
+// SQLite), and a replacement cut off by kill -9 leaves the old or the new
+// conversation, never a mix.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { FileSystemJSONLStore, type SessionStore, SQLiteStore } from "@panto/lib";
 import { nextState } from "../../../lib/session/session_state.ts";
 import { ChildWriter } from "./child_writer.ts";
@@ -89,3 +92,39 @@ Deno.test("nextState: an interrupted turn folds on as a running one", () => {
     last: "prompt",
   });
 });
+
+for (const [kind, { location, open }] of Object.entries(KINDS)) {
+  Deno.test(`${kind}: kill -9 during replaceConversation leaves one whole generation (5 runs)`, async () => {
+    const root = await Deno.makeTempDir({ prefix: "panto-replace-" });
+    const at = location(root);
+    const child = fileURLToPath(new URL("./replace_child.ts", import.meta.url));
+    try {
+      const store = open(at);
+      const session = store.create();
+      await session.append(persistent(user("start"), assistant("started")));
+      await store.close();
+      for (let run = 0; run < 5; run++) {
+        const writer = new ChildWriter([kind, at, session.id, String(run * 20_000)], child);
+        await writer.waitFor(/^0$/);
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 80));
+        writer.process.kill("SIGKILL");
+        await writer.finish();
+        const acknowledged = Math.max(
+          ...writer.lines.filter((line) => /^\d+$/.test(line)).map(Number),
+        );
+        const reader = open(at);
+        const texts = (await reader.load(session.id))!.messages.map((m) =>
+          m.content[0]?.type === "text" ? m.content[0].text.split(" ").slice(0, 2).join(" ") : ""
+        );
+        await reader.close();
+        assert.equal(texts.length, 20, `run ${run}: a whole conversation`);
+        const generations = new Set(texts);
+        assert.equal(generations.size, 1, `run ${run}: one generation, found ${[...generations]}`);
+        const generation = Number([...generations][0]!.split(" ")[1]);
+        assert.ok(generation >= acknowledged, `run ${run}: ${generation} < ${acknowledged}`);
+      }
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
