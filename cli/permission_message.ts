@@ -30,7 +30,7 @@ export function permissionMessage(denoMessage: string): string {
   const match = /^Requires (\w+) access to "([^"]*)"/.exec(denoMessage);
   const [kind, target] = match ? [match[1]!, match[2]!] : ["", ""];
   if (kind === "read" || kind === "write") {
-    return `panto may not ${kind} ${target}: it reads and writes only ${GRANTED_PLACES}. Use a path there, or add the directory to "tools.allowedPaths" in $PANTO_HOME/config.json and start panto again`;
+    return `panto may not ${kind} ${target}: the panto command lets it read and write only ${GRANTED_PLACES}. Use a path there, or add the directory to "tools.allowedPaths" in $PANTO_HOME/config.json and start panto again (run with your own deno run flags, add --allow-${kind}=${target})`;
   }
   if (kind === "env") return envPermissionMessage(target);
   return `panto lacks a permission (${denoMessage}): start it with the \`panto\` command or \`deno task panto\`, which grant what it needs`;

@@ -4,6 +4,7 @@ import { runSessionsCommand } from "./commands/sessions.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
+import { permissionMessage } from "./permission_message.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
 import { runPrintMode } from "./print_mode.ts";
@@ -118,9 +119,7 @@ function describeFailure(error: unknown): string {
   if (error instanceof SessionCorruptError) {
     return `${error.message} (from the command line: panto sessions repair ID)`;
   }
-  if (error instanceof Deno.errors.NotCapable) {
-    return `${error.message}. panto lacks a permission: run it through \`deno task panto\` or grant it with the matching --allow-* flag`;
-  }
+  if (error instanceof Deno.errors.NotCapable) return permissionMessage(error.message);
   if (error instanceof Error && error.name !== "Error" && !(error instanceof TypeError)) {
     return error.message;
   }
