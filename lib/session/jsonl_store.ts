@@ -619,7 +619,7 @@ export class FileSystemJSONLStore implements SessionStore {
       if (!stat) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
       if (!stat.isFile) throw notAFile(path);
       file = await Deno.open(path, { read: true, write: true });
-      const fresh = await this.#readSidecar(id, stat);
+      const fresh = this.#freshSidecar(id, stat, await this.#sidecarText(id));
       if (fresh) return { lock, file, size: fresh.size, summary: fresh.info };
       if (!verify) return { lock, file, size: stat.size, summary: this.#pendingInfo(id) };
       const parsed = parseSession(await Deno.readFile(path), path);
@@ -708,10 +708,16 @@ export class FileSystemJSONLStore implements SessionStore {
     await writeNewFile(this.#sidecarPath(id), encoder.encode(body), false);
   }
 
-  async #readSidecar(id: string, stat: Deno.FileInfo): Promise<Summary | null> {
+  /** The sidecar's text, or `null` when there is none to read. */
+  #sidecarText(id: string): Promise<string | null> {
+    return Deno.readTextFile(this.#sidecarPath(id)).catch(() => null);
+  }
+
+  /** The sidecar's summary when it describes the file as it is now, else `null`. */
+  #freshSidecar(id: string, stat: Deno.FileInfo, text: string | null): Summary | null {
+    if (text === null) return null;
     try {
-      const raw = JSON.parse(await Deno.readTextFile(this.#sidecarPath(id)));
-      const sidecar = sidecarSchema.parse(raw);
+      const sidecar = sidecarSchema.parse(JSON.parse(text));
       const fresh = sidecar.size === stat.size && sidecar.mtimeMs === (stat.mtime?.getTime() ?? 0);
       return fresh && sidecar.info.id === id ? sidecar : null;
     } catch {
@@ -741,11 +747,15 @@ export class FileSystemJSONLStore implements SessionStore {
     if (writer?.file) {
       return { info: structuredClone(writer.summary), size: writer.size, mtimeMs: 0 };
     }
-    const stat = await nullIfMissing(Deno.stat(this.#path(id)));
+    // Both at once: listing thousands of sessions waits on these two reads per session.
+    const [stat, text] = await Promise.all([
+      nullIfMissing(Deno.stat(this.#path(id))),
+      this.#sidecarText(id),
+    ]);
     if (!stat) return null;
     const mtimeMs = stat.mtime?.getTime() ?? 0;
     if (!stat.isFile) return unreadable(id, stat, "not a regular file (a directory?)");
-    const fresh = await this.#readSidecar(id, stat);
+    const fresh = this.#freshSidecar(id, stat, text);
     if (fresh) return fresh;
     let parsed: ParsedSession | null;
     try {
