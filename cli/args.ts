@@ -107,6 +107,9 @@ const sessionsCommand = command(
       id: optional(argument(string({ metavar: "ID" }))),
       name: optional(argument(string({ metavar: "NAME" }))),
       json: optional(flag("--json", { description: message`List as JSON` })),
+      stale: optional(option("--stale", integer({ min: 0, metavar: "MINUTES" }), {
+        description: message`List only sessions whose turn has been running that long or longer`,
+      })),
     }),
     storeOptions,
   ),
@@ -209,6 +212,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       id: parsed.id as string | undefined,
       name: parsed.name as string | undefined,
       json: parsed.json === true,
+      ...(parsed.stale === undefined ? {} : { staleMinutes: parsed.stale as number }),
       ...store,
     };
   }

@@ -26,6 +26,8 @@ export interface SessionsArgs {
   name: string | undefined;
   /** JSON output for `list`. */
   json: boolean;
+  /** `list --stale`: only sessions running (or interrupted) for at least this many minutes. */
+  staleMinutes?: number;
 }
 
 /**
@@ -42,7 +44,10 @@ export async function runSessionsCommand(
   write: (text: string) => void,
 ): Promise<number> {
   if (args.action === "list") {
-    const sessions = await store.list();
+    const all = await store.list();
+    const sessions = args.staleMinutes === undefined
+      ? all
+      : all.filter(olderThan(args.staleMinutes));
     write(args.json ? JSON.stringify(sessions, null, 2) + "\n" : formatTable(sessions));
     return 0;
   }
@@ -94,6 +99,14 @@ export async function runSessionsCommand(
       return 0;
     }
   }
+}
+
+/** Sessions whose turn started at least `minutes` ago and has not ended (running or interrupted). */
+function olderThan(minutes: number): (info: SessionInfo) => boolean {
+  const before = Date.now() - minutes * 60_000;
+  return ({ state }) =>
+    (state?.status === "running" || state?.status === "interrupted") &&
+    Date.parse(state.since) <= before;
 }
 
 /** How a session's state shows before its name: only what needs attention. */

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib";
 import { withFakeHome } from "../support/fake_config.ts";
 import type { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";
@@ -25,6 +26,7 @@ async function sessionsJson(
     name?: string;
     wire?: { model: string };
     unreadable?: string;
+    state?: { status: string };
   }[]
 > {
   const run = await runPanto(["sessions", "--json", ...extra], { env: { PANTO_HOME: home } });
@@ -217,6 +219,32 @@ Deno.test("sessions: a session panto cannot read is listed with the reason and -
     const resumed = await runPanto(["-p", "-c", "again"], { env });
     assert.notEqual(resumed.code, 0, "the older session is not continued instead");
     assert.match(resumed.stderr, /format version 9/);
+  });
+});
+
+Deno.test("sessions --stale lists the sessions whose turn has run that long, marked interrupted", async () => {
+  await withFakeHome(async (_server, home) => {
+    const store = new FileSystemJSONLStore({ dir: join(home, "sessions") });
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const entry = (role: "user" | "assistant", text: string, minutesAgo: number) => ({
+      message: { role, content: [{ type: "text" as const, text }], timestamp: at(minutesAgo) },
+      conversation: [],
+      toolsAvailable: [],
+    });
+    const cutOff = store.create();
+    await cutOff.append([entry("user", "q", 130), entry("assistant", "a", 125)]);
+    await cutOff.append([entry("user", "cut off two hours ago", 120)]);
+    const done = store.create();
+    await done.append([entry("user", "q", 130), entry("assistant", "answered", 125)]);
+    await store.close();
+
+    const env = { PANTO_HOME: home };
+    const stale = await sessionsJson(home, "--stale", "60");
+    assert.deepStrictEqual(stale.map((s) => [s.id, s.state?.status]), [[cutOff.id, "interrupted"]]);
+    assert.deepStrictEqual(await sessionsJson(home, "--stale", "180"), []);
+    const table = await runPanto(["sessions", "--stale", "60"], { env });
+    assert.match(table.stdout, /\(interrupted\) cut off two hours ago/);
+    assert.doesNotMatch(table.stdout, new RegExp(done.id));
   });
 });
 
