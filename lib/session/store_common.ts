@@ -3,7 +3,7 @@
 import { errorMessage } from "../error_message.ts";
 import type { Message } from "../message.ts";
 import { SessionChangedError, SessionCorruptError, SessionStoreError } from "./errors.ts";
-import { newSessionId } from "./ids.ts";
+import { checkSessionId, newSessionId } from "./ids.ts";
 import { decodeMessage } from "./serialize.ts";
 import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
 
@@ -44,7 +44,7 @@ export function emptySessionInfo(id: string, created: string): SessionInfo {
 
 /**
  * A new session's pending record and list entry, from `create`'s options
- * (a fresh id, created now).
+ * (a fresh id, created now, unless the options name them).
  *
  * @example
  * ```ts
@@ -59,9 +59,10 @@ export function emptySessionInfo(id: string, created: string): SessionInfo {
 export function draftSession(
   options: CreateSessionOptions,
 ): { pending: PendingSession; info: SessionInfo } {
-  const created = new Date().toISOString();
+  const created = options.created ?? new Date().toISOString();
   const pending: PendingSession = { created };
-  const info = emptySessionInfo(newSessionId(), created);
+  const id = options.id === undefined ? newSessionId() : checkSessionId(options.id);
+  const info = emptySessionInfo(id, created);
   if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
   if (options.metadata !== undefined) pending.metadata = options.metadata;
   if (options.ownerId !== undefined) pending.ownerId = info.ownerId = options.ownerId;

@@ -3,6 +3,7 @@ import type { Conversation } from "../conversation.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
 import type { Usage } from "../usage.ts";
+import type { MigrationFence } from "./migration_fence.ts";
 import type { Session } from "./session.ts";
 
 /**
@@ -127,6 +128,10 @@ export interface CreateSessionOptions {
   cwd?: string;
   /** Owner id, kept with the session by every built-in store (`list({ ownerId })` filters on it). */
   ownerId?: string;
+  /** The session id to use instead of a new one (a migration keeps ids); must not exist yet. */
+  id?: string;
+  /** The creation time to record instead of now (ISO 8601; a migration keeps it). */
+  created?: string;
 }
 
 /** Options for {@linkcode SessionStore.appendMessages}. */
@@ -215,6 +220,17 @@ export interface SessionStore {
    * that hold nothing per session need not have it.
    */
   release?(id: string): Promise<void>;
+  /**
+   * The migration fence: set when `migrateSessions` moves this store's
+   * sessions elsewhere, after which every write is refused with a
+   * `SessionStoreMigratedError` naming the new store. `null` when unfenced.
+   */
+  migrationFence?(): Promise<MigrationFence | null>;
+  /**
+   * Sets (or, with `null`, lifts) the migration fence. The built-in stores
+   * that save anything have it.
+   */
+  setMigrationFence?(fence: MigrationFence | null): Promise<void>;
   /**
    * Checks, before anything depends on it, that sessions can be saved
    * (directory writable, database opens for writing, server answers);

@@ -427,7 +427,15 @@ Deno.test("an append whose sidecar cannot be written still succeeds, once", asyn
 
 Deno.test("a store holds a session's file and lock only while its turn runs, or until release", async () => {
   const dir = await Deno.makeTempDir({ prefix: "panto-jsonl-" });
-  const openFiles = () => [...Deno.readDirSync("/proc/self/fd")].length;
+  // Only descriptors into this store's directory: test files run in parallel in one process.
+  const openFiles = () =>
+    [...Deno.readDirSync("/proc/self/fd")].filter((fd) => {
+      try {
+        return Deno.readLinkSync(`/proc/self/fd/${fd.name}`).startsWith(dir);
+      } catch {
+        return false; // closed between listing and reading
+      }
+    }).length;
   const store = new FileSystemJSONLStore({ dir });
   const other = new FileSystemJSONLStore({ dir });
   try {
