@@ -14,6 +14,7 @@ import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
 import { readEnv } from "./env.ts";
 import { UsageError } from "./errors.ts";
 import { openWritableStore } from "./session_store.ts";
+import { latestIn } from "./sessions_here.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
 import { keyVariables } from "./tools/child_env.ts";
@@ -46,6 +47,8 @@ export interface Startup {
   tools: Tool[];
   /** The system prompt every session is seeded or reconciled with. */
   systemPrompt: string;
+  /** The AGENTS.md (or similar) files the system prompt includes. */
+  contextFiles: string[];
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
   notices: string[];
   /** What to do with the project's untrusted extensions (as for its config). */
@@ -71,7 +74,7 @@ export interface SetupOptions {
 
 /**
  * Loads config, opens the store (checking that it can be written), resolves
- * the session (`-c`, `-r`) and the model (flag, else the session's last
+ * the session (`-c`: the latest of this directory, `-r`) and the model (flag, else the session's last
  * model when exactly one configured model matches it, else the default),
  * and builds the built-in tools and the system prompt.
  *
@@ -94,9 +97,9 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
   // Checked before any request: an answer that cannot be saved would be lost.
   const store = await openWritableStore(args, pantoHome);
   try {
-    const { session, resumed } = await chooseSession(args, store, cwd, options.pick);
+    const { session, resumed, notice } = await chooseSession(args, store, cwd, options.pick);
     const { conversation, danglingUser } = await session.loadWithDangling();
-    const selection = chooseModel(args, config, resumed ? session : undefined);
+    const { selection, modelNotice } = chooseModel(args, config, resumed ? session : undefined);
     const tools = selectTools(
       builtinTools({
         root: cwd,
@@ -126,7 +129,12 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       selection,
       tools,
       systemPrompt: prompt.text,
-      notices: [...config.notices, ...prompt.warnings],
+      contextFiles: prompt.agentsFiles,
+      notices: [
+        ...config.notices,
+        ...prompt.warnings,
+        ...[notice, modelNotice].filter((n) => n !== undefined),
+      ],
       untrustedProject,
     };
   } catch (error) {
@@ -140,14 +148,21 @@ async function chooseSession(
   store: SessionStore,
   cwd: string,
   pick: SessionPicker | undefined,
-): Promise<{ session: Session; resumed: boolean }> {
+): Promise<{ session: Session; resumed: boolean; notice?: string }> {
   if (args.continueLast && args.resume !== undefined) {
     throw new UsageError("-c/--continue and -r/--resume cannot be combined: pick one");
   }
   if (args.continueLast) {
-    const latest = await store.latest();
-    if (!latest) throw new UsageError("There is no session to continue: start one without -c");
-    return { session: latest, resumed: true };
+    // Another project's latest session is not "this" conversation: -c stays in its directory.
+    const latest = await latestIn(store, cwd);
+    const session = latest && await store.resolve(latest.id);
+    if (session) return { session, resumed: true };
+    return {
+      session: store.create({ cwd }),
+      resumed: false,
+      notice: `No session of ${cwd} to continue: started a new one ` +
+        "(-r picks one of any directory)",
+    };
   }
   if (args.resume === "") {
     if (!pick) {
@@ -171,17 +186,39 @@ async function chooseSession(
   return { session: store.create({ cwd }), resumed: false };
 }
 
+/**
+ * The model named on the command line; else, on resume, the session's own
+ * model at its own reasoning level when an alias still has it (a notice
+ * says which model is used when none does); else the default.
+ */
 function chooseModel(
   args: ChatArgs,
   config: PantoConfig,
   resumed: Session | undefined,
-): ModelSelection {
+): { selection: ModelSelection; modelNotice?: string } {
   const adHoc = args.api !== undefined || args.baseUrl !== undefined;
-  if (!args.model && !adHoc && resumed) {
-    const candidates = modelsMatchingSession(modelChoices(config), resumed.info);
-    if (candidates.length === 1) return resolveModel(config, candidates[0]!.alias, args);
+  const wire = resumed?.info.wire;
+  const fallback = () =>
+    resolveModel(config, args.model ?? (adHoc ? undefined : defaultFromKeys(config)), args);
+  if (args.model || adHoc || !wire) return { selection: fallback() };
+  // The level is matched apart: a session at "high" still resumes an alias configured "off".
+  const choices = modelChoices(config).map((choice) => ({
+    alias: choice.alias,
+    provider: { ...choice.provider, reasoning: wire.reasoning },
+  }));
+  const candidates = modelsMatchingSession(choices, resumed!.info);
+  const best = candidates.find((c) => config.models[c.alias]?.reasoning === wire.reasoning) ??
+    candidates[0];
+  if (best) {
+    const thinking = args.thinking ?? wire.reasoning;
+    return { selection: resolveModel(config, best.alias, { ...args, thinking }) };
   }
-  return resolveModel(config, args.model ?? (adHoc ? undefined : defaultFromKeys(config)), args);
+  const selection = fallback();
+  return {
+    selection,
+    modelNotice: `The session's model (${wire.model} at ${wire.baseUrl}) is not in the config: ` +
+      `using ${selection.alias} (${selection.provider.model}, thinking ${selection.provider.reasoning}).`,
+  };
 }
 
 /** Without a model flag or a configured default: a current model of whichever vendor has a key set. */

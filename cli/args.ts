@@ -107,6 +107,9 @@ const sessionsCommand = command(
       id: optional(argument(string({ metavar: "ID" }))),
       name: optional(argument(string({ metavar: "NAME" }))),
       json: optional(flag("--json", { description: message`List as JSON` })),
+      all: optional(flag("-a", "--all", {
+        description: message`List every directory's sessions (default: this directory's)`,
+      })),
       stale: optional(option("--stale", integer({ min: 0, metavar: "MINUTES" }), {
         description: message`List only sessions whose turn has been running that long or longer`,
       })),
@@ -124,8 +127,8 @@ export interface ChatArgs extends StoreFlags {
   command: "chat";
   /** Print mode. */
   print: boolean;
-  /** Print mode output (`text`, `json`), or `rpc` for RPC mode. */
-  mode: "text" | "json" | "rpc";
+  /** Print mode output (`text`, `json`), `rpc` for RPC mode, `acp` for `panto acp`. */
+  mode: "text" | "json" | "rpc" | "acp";
   /** `-m`. */
   model: string | undefined;
   /** `--thinking`. */
@@ -177,6 +180,7 @@ export type CliArgs = ChatArgs | SessionsCommandArgs;
  * @returns The parsed arguments.
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
+  if (argv[0] === "acp") return acpArgs(argv.slice(1));
   // `completion` would otherwise be taken as the first word of a prompt.
   const parser = argv[0] === "completion"
     ? or(sessionsCommand, merge(object(promptFields), modelOptions, storeOptions))
@@ -205,13 +209,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     store: parsed.store as StoreFlags["store"],
     storeUrl: parsed.storeUrl as string | undefined,
   };
-  if ("json" in parsed || "action" in parsed) {
+  if ("json" in parsed || "action" in parsed || "all" in parsed) {
     return {
       command: "sessions",
       action: (parsed.action as SessionsArgs["action"] | undefined) ?? "list",
       id: parsed.id as string | undefined,
       name: parsed.name as string | undefined,
       json: parsed.json === true,
+      all: parsed.all === true,
       ...(parsed.stale === undefined ? {} : { staleMinutes: parsed.stale as number }),
       ...store,
     };
@@ -266,6 +271,20 @@ function chatMode(parsed: Record<string, unknown>): ChatArgs["mode"] {
     );
   }
   return mode;
+}
+
+/** `panto acp FLAGS`: the chat's model, tool and store flags; the editor sends prompts and picks sessions. */
+function acpArgs(argv: readonly string[]): ChatArgs {
+  const args = parseArgs(argv);
+  if (
+    args.command !== "chat" || args.print || args.mode !== "text" || args.messages.length > 0 ||
+    args.continueLast || args.resume !== undefined
+  ) {
+    throw new UsageError(
+      "panto acp takes model, tool and store flags only: the editor sends the prompts and picks the sessions (see docs/acp.md)",
+    );
+  }
+  return { ...args, mode: "acp" };
 }
 
 /** `-r`/`--resume` followed by nothing or by another option means "open the picker". */

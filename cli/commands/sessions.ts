@@ -2,6 +2,7 @@ import type { SessionInfo, SessionStore } from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib";
 import { sanitizeTerminalText } from "@panto/tui/sanitize";
 import { UsageError } from "../errors.ts";
+import { startedIn } from "../sessions_here.ts";
 
 /** The `panto sessions` actions. */
 export type SessionsAction = "list" | "show" | "rm" | "rename" | "export" | "repair";
@@ -26,6 +27,8 @@ export interface SessionsArgs {
   name: string | undefined;
   /** JSON output for `list`. */
   json: boolean;
+  /** `list --all`: every directory's sessions (default: the working directory's). */
+  all: boolean;
   /** `list --stale`: only sessions running (or interrupted) for at least this many minutes. */
   staleMinutes?: number;
 }
@@ -36,19 +39,24 @@ export interface SessionsArgs {
  * @param store The store.
  * @param args The parsed arguments.
  * @param write Where output goes.
+ * @param cwd The directory whose sessions `list` shows without `--all`.
  * @returns The exit code.
  */
 export async function runSessionsCommand(
   store: SessionStore,
   args: SessionsArgs,
   write: (text: string) => void,
+  cwd: string = Deno.cwd(),
 ): Promise<number> {
   if (args.action === "list") {
-    const all = await store.list();
-    const sessions = args.staleMinutes === undefined
-      ? all
-      : all.filter(olderThan(args.staleMinutes));
-    write(args.json ? JSON.stringify(sessions, null, 2) + "\n" : formatTable(sessions));
+    const listed = await store.list();
+    const sessions = listed.filter((info) =>
+      (args.all || startedIn(info, cwd)) &&
+      (args.staleMinutes === undefined || olderThan(args.staleMinutes)(info))
+    );
+    if (args.json) write(JSON.stringify(sessions, null, 2) + "\n");
+    else if (sessions.length > 0) write(formatTable(sessions, args.all));
+    else write(args.all ? "No sessions yet.\n" : noSessionsHere(cwd, listed.length));
     return 0;
   }
   if (!args.id) {
@@ -117,20 +125,33 @@ const STATE_MARK: Record<NonNullable<SessionInfo["state"]>["status"], string> = 
   error: "(failed) ",
 };
 
-function formatTable(sessions: readonly SessionInfo[]): string {
-  if (sessions.length === 0) return "No sessions yet.\n";
+function noSessionsHere(cwd: string, elsewhere: number): string {
+  const hint = elsewhere > 0 ? ` (${elsewhere} in other directories: panto sessions --all)` : "";
+  return `No sessions in ${oneCell(cwd)} yet${hint}.\n`;
+}
+
+/** One row per session; `withDirectory` adds the directory each was started in. */
+function formatTable(sessions: readonly SessionInfo[], withDirectory: boolean): string {
   const rows = sessions.map((s) =>
     [
       s.id,
       s.modified.slice(0, 16).replace("T", " "),
       String(s.messageCount),
       s.wire?.model ?? "",
+      ...(withDirectory ? [s.cwd ?? "?"] : []),
       s.unreadable === undefined
         ? `${STATE_MARK[s.state?.status ?? "idle"]}${s.name ?? oneLine(s.lastUserMessage)}`
         : `(unreadable: ${oneLine(s.unreadable)})`,
     ].map(oneCell)
   );
-  const header = ["ID", "MODIFIED", "MSGS", "MODEL", "NAME / LAST MESSAGE"];
+  const header = [
+    "ID",
+    "MODIFIED",
+    "MSGS",
+    "MODEL",
+    ...(withDirectory ? ["DIRECTORY"] : []),
+    "NAME / LAST MESSAGE",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join("  ").trimEnd();
