@@ -240,7 +240,7 @@ export class ToolRegistry {
       const output = Promise.resolve(
         entry.tool.execute(call.input, { signal, callId: call.id, onUpdate }),
       );
-      return normalise(await untilAborted(output, signal));
+      return normalise(await untilAborted(output, signal, TOOL_ABORT_GRACE_MS));
     } catch (error) {
       if (signal.aborted) return errorOutcome(`${call.name} was aborted: ${errorMessage(error)}`);
       return errorOutcome(`${call.name} failed: ${errorMessage(error)}`);
@@ -299,15 +299,27 @@ export class ToolRegistry {
   }
 }
 
-/** Settles with `promise`, or rejects as soon as `signal` aborts: a tool that ignores the signal cannot hang the run. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `promise`, or rejects `graceMs` after `signal` aborts: a tool
+ * that ignores the signal cannot hang the run, and one that stops within the
+ * grace keeps its own result (e.g. the output of a killed command).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, graceMs = 0): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fail = () => reject(signal.reason ?? new DOMException("Aborted", "AbortError"));
+    const onAbort = () => graceMs > 0 ? timer = setTimeout(fail, graceMs) : fail();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    });
   });
 }
+
+/** How long an aborted tool may take to return what it has (bash needs about 0.7 s to kill and drain). */
+const TOOL_ABORT_GRACE_MS = 1000;
 
 /** A `deny` decision, carried to the one place that turns refusals into results. */
 class Denied extends Error {}

@@ -8,6 +8,10 @@ const MAX_BUFFERED_CHARS = 4 * DEFAULT_MAX_BYTES;
 const DRAIN_GRACE_MS = 200;
 /** How long a process group gets after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 500;
+/** Progress is reported at most this often while output arrives. */
+const PROGRESS_INTERVAL_MS = 100;
+/** Most characters of output tail one progress report carries. */
+const PROGRESS_CHARS = 8 * 1024;
 
 /** Options for {@linkcode bashTool}. */
 export interface BashToolOptions {
@@ -30,6 +34,9 @@ export interface BashToolOptions {
  * its own process group (so a timeout or an abort kills everything it
  * started), and returns stdout and stderr interleaved as they arrived, the
  * tail kept when long, plus the exit code when it is not 0. Stdin is empty.
+ * While it runs, the tail of the output so far is reported through
+ * `onUpdate` (at most every 100 ms); output produced before a timeout or an
+ * abort is kept in the result.
  * Commands get panto's environment without the API key variables and
  * `PANTO_*` (see {@linkcode childEnv}); they are not confined to the working
  * directory.
@@ -69,13 +76,14 @@ export function bashTool(options: BashToolOptions): Tool {
         additionalProperties: false,
       },
     },
-    async execute(args, { signal }): Promise<ToolOutput> {
+    async execute(args, { signal, onUpdate }): Promise<ToolOutput> {
       const timeout = typeof args.timeout === "number" ? args.timeout : defaultTimeout;
       const run = await runCommand(
         { shell: options.shell ?? "bash", cwd: options.root, env: childEnv(hidden) },
         String(args.command),
         timeout,
         signal,
+        onUpdate,
       );
       return describeRun(run, timeout);
     },
@@ -100,10 +108,21 @@ async function runCommand(
   command: string,
   timeoutSeconds: number,
   signal: AbortSignal,
+  onUpdate?: (tail: string) => void,
 ): Promise<CommandRun> {
   signal.throwIfAborted();
   const child = spawn(setup, command);
   const output = new OutputCollector();
+  let progress: ReturnType<typeof setTimeout> | undefined;
+  if (onUpdate) {
+    // Throttled: a chatty command would otherwise send one event per pipe read.
+    output.onAppend = () => {
+      progress ??= setTimeout(() => {
+        progress = undefined;
+        onUpdate(output.tail(PROGRESS_CHARS));
+      }, PROGRESS_INTERVAL_MS);
+    };
+  }
   const reading = Promise.all([output.read(child.stdout), output.read(child.stderr)]);
   let ending: CommandRun["ending"] = "exited";
   let killed: Promise<void> | undefined;
@@ -127,6 +146,7 @@ async function runCommand(
   }
   await killed;
   await output.settle(reading, DRAIN_GRACE_MS);
+  clearTimeout(progress);
   return { output: output.result(), status, ending };
 }
 
@@ -184,6 +204,26 @@ function describeRun({ output, status, ending }: CommandRun, timeoutSeconds: num
   return ResultParts.fromText(body);
 }
 
+/** The last paragraph {@linkcode describeRun} adds when a command did not exit with 0. */
+const ENDING =
+  /\n\n(?:Exit code: (-?\d+)|The command (timed out) after [^]*|The command was (aborted) and killed\.|The command was killed by (\S+)\.)$/;
+
+/**
+ * Splits a bash result into the command's output and a short word on how it
+ * ended (`exit 2`, `timed out`, `aborted`, `killed by SIGKILL`); `ending` is
+ * undefined for a command that exited with 0 or text that is not a bash result.
+ *
+ * @param text The result text of a bash call.
+ * @returns The output and the ending.
+ */
+export function splitBashResult(text: string): { output: string; ending: string | undefined } {
+  const match = ENDING.exec(text);
+  if (!match) return { output: text, ending: undefined };
+  const [, code, timedOut, aborted, signal] = match;
+  const ending = code !== undefined ? `exit ${code}` : timedOut ?? aborted ?? `killed by ${signal}`;
+  return { output: text.slice(0, match.index), ending };
+}
+
 function formatOutput(output: CollectedOutput): string {
   if (output.text === "") return "(no output)";
   const kept = truncateText(output.text, { keep: "tail" });
@@ -213,6 +253,8 @@ class OutputCollector {
   #newlines = 0;
   #endsWithNewline = true;
   #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+  /** Called after each piece of output is added. */
+  onAppend: (() => void) | undefined;
 
   async read(stream: ReadableStream<Uint8Array>): Promise<void> {
     const reader = stream.getReader();
@@ -257,6 +299,18 @@ class OutputCollector {
     };
   }
 
+  /** The last whole lines of the output so far, about `maxChars` long (one long line is cut at its start). */
+  tail(maxChars: number): string {
+    let size = 0;
+    let from = this.#chunks.length;
+    while (from > 0 && size < maxChars) size += this.#chunks[--from]!.length;
+    const text = this.#chunks.slice(from).join("");
+    if (from === 0 && this.#droppedChars === 0 && text.length <= maxChars) return text;
+    const cut = text.slice(-maxChars);
+    const lineStart = cut.indexOf("\n");
+    return lineStart === -1 || lineStart === cut.length - 1 ? cut : cut.slice(lineStart + 1);
+  }
+
   #append(text: string): void {
     if (text === "") return;
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) this.#newlines++;
@@ -268,5 +322,6 @@ class OutputCollector {
       this.#bufferedChars -= dropped.length;
       this.#droppedChars += dropped.length;
     }
+    this.onAppend?.();
   }
 }

@@ -331,6 +331,31 @@ forEachApi("aborting during a tool stops it and records an error result", async 
   assert.equal(server.requests.length, 1, "no request is sent after the abort");
 });
 
+forEachApi("a tool that stops soon after an abort keeps its own result", async (server, api) => {
+  server.enqueue(toolTurn({ id: "c1", name: "count", input: {} }));
+  const controller = new AbortController();
+  const agent = new Agent({ config: configFor(server, api) });
+  agent.registerTool({
+    decl: { name: "count", description: "Counts until aborted", inputSchema: { type: "object" } },
+    execute: (_args, { signal }) =>
+      new Promise((resolve) => {
+        signal.addEventListener("abort", () => {
+          setTimeout(
+            () => resolve({ parts: [{ type: "text", text: "1 2 3" }], isError: true }),
+            50,
+          );
+        }, { once: true });
+        controller.abort();
+      }),
+  });
+  const stream = agent.run("count", { signal: controller.signal });
+  await drain(stream);
+  assert.equal(stream.state, "aborted");
+  const result = agent.conversation.messages.at(-1)!.content[0];
+  assert.ok(result?.type === "tool_result");
+  assert.deepEqual(result.content, [{ type: "text", text: "1 2 3" }]);
+});
+
 Deno.test("Agent: a tool source that fails to list is retried with the sources after it", async () => {
   const server = await FakeLlmServer.start();
   try {

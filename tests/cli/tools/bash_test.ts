@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bashTool } from "../../../cli/tools/bash.ts";
+import { bashTool, splitBashResult } from "../../../cli/tools/bash.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const hasProc = await Deno.stat("/proc/self/stat").then(() => true, () => false);
@@ -155,5 +155,81 @@ Deno.test("bash: a missing shell is explained", async () => {
       command: "true",
     });
     assert.deepEqual(result, { text: "panto-no-such-shell was not found on PATH", isError: true });
+  });
+});
+
+Deno.test("bash: output is reported through onUpdate while the command runs", async () => {
+  await withProject({}, async (root) => {
+    const updates: { text: string; at: number }[] = [];
+    const started = Date.now();
+    const output = await bashTool({ root }).execute(
+      { command: "echo first; sleep 0.6; echo second; sleep 0.3" },
+      {
+        signal: new AbortController().signal,
+        callId: "c",
+        onUpdate: (partial) => {
+          updates.push({ text: String(partial), at: Date.now() - started });
+        },
+      },
+    );
+    const firstOnly = updates.find((u) => u.text === "first\n");
+    assert.ok(firstOnly, `updates: ${JSON.stringify(updates)}`);
+    assert.ok(
+      firstOnly.at < 500,
+      `the first line came ${firstOnly.at} ms in, before the sleep ended`,
+    );
+    assert.equal(updates.at(-1)?.text, "first\nsecond\n");
+    assert.deepEqual(output, [{ type: "text", text: "first\nsecond" }]);
+  });
+});
+
+Deno.test("bash: a progress report carries the last whole lines of long output", async () => {
+  await withProject({}, async (root) => {
+    let last = "";
+    await bashTool({ root }).execute({ command: "seq 1 100000; sleep 0.3" }, {
+      signal: new AbortController().signal,
+      callId: "c",
+      onUpdate: (partial) => last = String(partial),
+    });
+    assert.ok(last.length <= 8 * 1024, `${last.length} characters`);
+    assert.ok(last.endsWith("\n100000\n"), last.slice(-40));
+    assert.match(last, /^\d+\n/, "starts at a whole line");
+  });
+});
+
+Deno.test("bash: output produced before an abort is kept in the result", async () => {
+  await withProject({}, async (root) => {
+    const abort = new AbortController();
+    const running = call(bashTool({ root }), {
+      command: "echo before; echo ready > ready.txt; sleep 30",
+    }, abort.signal);
+    await waitForFile(`${root}/ready.txt`);
+    abort.abort();
+    const result = await running;
+    assert.deepEqual(result, {
+      text: "before\n\nThe command was aborted and killed.",
+      isError: true,
+    });
+  });
+});
+
+Deno.test("bash: splitBashResult separates the output from how the command ended", () => {
+  assert.deepEqual(splitBashResult("a\nb"), { output: "a\nb", ending: undefined });
+  assert.deepEqual(splitBashResult("bad\n\nExit code: 3"), { output: "bad", ending: "exit 3" });
+  assert.deepEqual(splitBashResult("x\n\nThe command was aborted and killed."), {
+    output: "x",
+    ending: "aborted",
+  });
+  assert.deepEqual(
+    splitBashResult("x\n\nThe command timed out after 2 s and was killed with everything."),
+    { output: "x", ending: "timed out" },
+  );
+  assert.deepEqual(splitBashResult("(no output)\n\nThe command was killed by SIGKILL."), {
+    output: "(no output)",
+    ending: "killed by SIGKILL",
+  });
+  assert.deepEqual(splitBashResult("bash failed: no shell"), {
+    output: "bash failed: no shell",
+    ending: undefined,
   });
 });
