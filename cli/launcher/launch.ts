@@ -9,16 +9,12 @@
  *
  * @module
  */
+import { BUILTIN_KEY_VARIABLES } from "../tools/child_env.ts";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
-import {
-  BASE_VARIABLES,
-  COMMON_KEY_VARIABLES,
-  type Grants,
-  permissionFlags,
-} from "./permission_flags.ts";
+import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
 
 /** A config file larger than this is left for the program to refuse (it says why). */
@@ -64,7 +60,7 @@ export function grantsFor(site: LaunchSite): Grants {
     readOnly: [...agentsFilesAbove(root, isFile), ...needs.flatMap((n) => n.readOnly)],
     variables: [
       ...BASE_VARIABLES,
-      ...COMMON_KEY_VARIABLES,
+      ...BUILTIN_KEY_VARIABLES,
       ...needs.flatMap((n) => n.keyVariables),
     ],
   };

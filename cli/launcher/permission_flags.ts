@@ -20,19 +20,6 @@ export const BASE_VARIABLES: readonly string[] = [
   "TMPDIR",
 ];
 
-/** The key variables of the providers panto knows or the docs name, granted even when unused. */
-export const COMMON_KEY_VARIABLES: readonly string[] = [
-  "ANTHROPIC_API_KEY",
-  "OPENAI_API_KEY",
-  "OPENROUTER_API_KEY",
-  "GROQ_API_KEY",
-  "DEEPSEEK_API_KEY",
-  "XAI_API_KEY",
-  "MISTRAL_API_KEY",
-  "GEMINI_API_KEY",
-  "AZURE_OPENAI_API_KEY",
-];
-
 /** What the program may touch. */
 export interface Grants {
   /** Paths read and written. */
