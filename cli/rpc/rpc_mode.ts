@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { isAbortError } from "@panto/lib";
 import type { ChatArgs } from "../args.ts";
 import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
@@ -59,7 +58,6 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
   const stopped = new Promise<Stop>((resolve) => stop = resolve);
   const output = new RpcOutput(streams.write, () => stop({ kind: "closed" }));
   const unsubscribe = controller.subscribe((event) => output.send(event));
-  globalThis.addEventListener("unhandledrejection", ignoreStrayAbort);
   const stopListening = listenForInterrupts((signal) => {
     // A second signal while the first one's abort is saving: leave now.
     if (interrupted) Deno.exit(interruptExitCode(interrupted));
@@ -84,19 +82,9 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
     return reason.kind === "closed" ? BROKEN_PIPE_EXIT_CODE : interruptExitCode(reason.signal);
   } finally {
     stopListening();
-    globalThis.removeEventListener("unhandledrejection", ignoreStrayAbort);
     await controller.close(INTERRUPT_SAVE_WAIT_MS);
     unsubscribe();
   }
-}
-
-/**
- * Deno's fetch may leave a promise rejected with an aborted request's reason
- * that nothing awaits (seen when a compaction's stalled request is
- * aborted): a finished abort must not end the server.
- */
-function ignoreStrayAbort(event: PromiseRejectionEvent): void {
-  if (isAbortError(event.reason)) event.preventDefault();
 }
 
 /**

@@ -143,7 +143,9 @@ async function post(url: string, req: SseRequest, guard: RequestGuard): Promise<
   try {
     return await guard.wait(pending);
   } catch (error) {
-    void pending.then((late) => late.body?.cancel(), () => {});
+    // Deno's fetch may still answer after the stop, with a body already
+    // errored by the abort: its cancel then rejects, and nothing awaits it.
+    void pending.then((late) => late.body?.cancel()).catch(() => {});
     throw error;
   }
 }
