@@ -57,6 +57,8 @@ export interface ConfigFile {
   providers?: Record<string, ProviderEntry>;
   /** Models by alias. */
   models?: Record<string, ModelEntry>;
+  /** The aliases ctrl+p cycles through, in order (default: all). */
+  cycleModels?: string[];
   /** Compaction settings. */
   compaction?: CompactionConfig;
   /** Retry settings. */
@@ -167,6 +169,7 @@ const configSchema = strictObject({
   defaultModel: z.string().min(1).exactOptional(),
   providers: z.record(name("provider name"), providerSchema).exactOptional(),
   models: z.record(name("model alias"), modelSchema).exactOptional(),
+  cycleModels: z.array(z.string().min(1)).min(1).exactOptional(),
   compaction: strictObject({
     enabled: z.boolean().exactOptional(),
     reserveTokens: nonNegativeInt().exactOptional(),

@@ -183,6 +183,10 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
   for (const [alias, entry] of Object.entries(file.models ?? {})) {
     config.models[alias] = { ...entry, source: context.shown };
   }
+  if (file.cycleModels !== undefined) {
+    config.cycleModels = file.cycleModels;
+    config.cycleModelsSource = context.shown;
+  }
   Object.assign(config.compaction, file.compaction);
   Object.assign(config.retry, file.retry);
   for (const [action, keys] of Object.entries(file.keybindings ?? {})) {
@@ -256,6 +260,7 @@ function checkReferences(config: PantoConfig): void {
       }`,
     );
   }
+  checkCycleModels(config);
   const spec = config.defaultModel;
   if (spec === undefined || Object.hasOwn(config.models, spec)) return;
   const slash = spec.indexOf("/");
@@ -268,6 +273,22 @@ function checkReferences(config: PantoConfig): void {
         `defaultModel: ${JSON.stringify(spec)} is neither a model alias (${
           Object.keys(config.models).join(", ") || "none defined"
         }) nor provider/model with a known provider (${providers.join(", ")})`,
+      )
+    }`,
+  );
+}
+
+function checkCycleModels(config: PantoConfig): void {
+  const unknown = config.cycleModels?.find((alias) => !Object.hasOwn(config.models, alias));
+  if (unknown === undefined) return;
+  const aliases = Object.keys(config.models);
+  const guess = didYouMean(unknown, aliases);
+  throw new UsageError(
+    `${config.cycleModelsSource}: ${
+      redactSecrets(
+        `cycleModels: ${JSON.stringify(unknown)} is not a model alias${
+          guess ? ` (did you mean "${guess}"?)` : ""
+        }; aliases: ${aliases.join(", ") || "none defined"}`,
       )
     }`,
   );

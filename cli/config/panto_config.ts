@@ -84,6 +84,10 @@ export interface PantoConfig {
   providers: Record<string, ProviderSettings>;
   /** Models by alias, in definition order. Look names up with `Object.hasOwn`. */
   models: Record<string, ModelSettings>;
+  /** The aliases ctrl+p cycles through, in order; unset: every alias. */
+  cycleModels?: string[];
+  /** Where `cycleModels` was set, for error messages. */
+  cycleModelsSource?: string;
   /** Compaction settings (unset fields take the library's defaults). */
   compaction: CompactionConfig;
   /** Retry settings (unset fields take the library's defaults). */

@@ -25,7 +25,7 @@ import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
 import type { ChatArgs } from "../args.ts";
 import { expandAttachments } from "../attachments.ts";
 import { agentConfig } from "../config/agent_config.ts";
-import { modelChoices, type ModelSelection, resolveModel } from "../config/model_registry.ts";
+import { type ModelSelection, resolveModel } from "../config/model_registry.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { errorMessage } from "../error_message.ts";
@@ -58,6 +58,8 @@ interface Activity {
 interface Queued {
   text: string;
   shell?: boolean;
+  /** Queue order across both lists, for taking the latest back. */
+  seq: number;
 }
 
 /** How the queue shows an item: a shell command with its `!`. */
@@ -132,6 +134,8 @@ export class SessionController {
   readonly notices: string[];
   /** Whether the first session was resumed (`-c`, `-r`) rather than created. */
   readonly resumed: boolean;
+  /** The AGENTS.md (or similar) files the system prompt includes. */
+  readonly contextFiles: readonly string[];
   readonly #args: ChatArgs;
   readonly #tools: Tool[];
   readonly #extensionTools: Tool[] = [];
@@ -148,6 +152,7 @@ export class SessionController {
   #activity: Activity | undefined;
   #steering: Queued[] = [];
   #followUp: Queued[] = [];
+  #queued = 0;
   /** Context for the next prompt (`!shell` output). */
   #context: string[] = [];
   #pendingName: string | undefined;
@@ -163,6 +168,7 @@ export class SessionController {
     this.store = startup.store;
     this.notices = startup.notices;
     this.resumed = startup.resumed;
+    this.contextFiles = startup.contextFiles;
     this.#args = args;
     this.#tools = startup.tools;
     this.#systemPrompt = startup.systemPrompt;
@@ -283,7 +289,7 @@ export class SessionController {
    * @param text The message.
    */
   steer(text: string): void {
-    this.#enqueue(this.#steering, { text });
+    this.#enqueue(this.#steering, { text, seq: this.#queued++ });
   }
 
   /**
@@ -293,7 +299,7 @@ export class SessionController {
    * @param text The prompt (`@path` words attach files).
    */
   followUp(text: string): void {
-    this.#enqueue(this.#followUp, { text });
+    this.#enqueue(this.#followUp, { text, seq: this.#queued++ });
   }
 
   /**
@@ -304,7 +310,7 @@ export class SessionController {
    * @param command The command line.
    */
   queueShell(command: string): void {
-    this.#enqueue(this.#followUp, { text: command, shell: true });
+    this.#enqueue(this.#followUp, { text: command, shell: true, seq: this.#queued++ });
   }
 
   /**
@@ -319,6 +325,23 @@ export class SessionController {
     return taken;
   }
 
+  /**
+   * Takes the most recently queued prompt (steering or follow-up) out of
+   * the queue, e.g. to edit it again.
+   *
+   * @returns Its text (a shell command with its `!`), or `undefined` when
+   *   nothing is queued.
+   */
+  takeLastQueued(): string | undefined {
+    const steer = this.#steering.at(-1);
+    const follow = this.#followUp.at(-1);
+    const queue = (steer?.seq ?? -1) > (follow?.seq ?? -1) ? this.#steering : this.#followUp;
+    const item = queue.pop();
+    if (item === undefined) return undefined;
+    this.#emitQueue();
+    return shown(item);
+  }
+
   /** Aborts what runs (a run keeps its partial answer); the queue stays. */
   abort(): void {
     this.#activity?.abort.abort();
@@ -328,13 +351,17 @@ export class SessionController {
    * Switches the model.
    *
    * @param alias A configured alias or `provider/model`.
-   * @param reasoning The reasoning level (default: the current one).
+   * @param reasoning The reasoning level (default: the alias's configured
+   *   one, else the `--thinking` flag's, else off).
    * @throws {ControllerBusyError} While something runs.
    * @throws {UsageError} For an unknown model or a missing key.
    */
   setModel(alias: string, reasoning?: ReasoningLevel): void {
     this.#assertIdle("switching models");
-    const thinking = reasoning ?? this.#agent.config.provider.reasoning;
+    const configured = Object.hasOwn(this.config.models, alias)
+      ? this.config.models[alias]!.reasoning
+      : undefined;
+    const thinking = reasoning ?? configured ?? this.#args.thinking;
     const { api, baseUrl, apiKeyEnv } = this.#args;
     // The model given with --api/--base-url is not in the config: it keeps its flags.
     const adHoc = (api !== undefined || baseUrl !== undefined) && alias === this.#adHocAlias;
@@ -355,23 +382,24 @@ export class SessionController {
   }
 
   /**
-   * Switches to the next (or previous) configured model, in config order,
-   * keeping the reasoning level.
+   * Switches to the next (or previous) model of the config's `cycleModels`
+   * (default: every alias, in config order), at its configured reasoning
+   * level.
    *
    * @param direction 1 for the next, -1 for the previous.
    * @returns The new selection.
    * @throws {UsageError} When the config has no models.
    */
   cycleModel(direction: 1 | -1 = 1): ModelSelection {
-    const choices = modelChoices(this.config);
+    const choices = this.config.cycleModels ?? Object.keys(this.config.models);
     if (choices.length === 0) {
       throw new UsageError('No models to cycle through: add some under "models" in config.json');
     }
-    const at = choices.findIndex((c) => c.alias === this.#selection.alias);
+    const at = choices.indexOf(this.#selection.alias);
     const next = at < 0
       ? (direction === 1 ? 0 : choices.length - 1)
       : (at + direction + choices.length) % choices.length;
-    this.setModel(choices[next]!.alias);
+    this.setModel(choices[next]!);
     return this.#selection;
   }
 
@@ -591,11 +619,34 @@ export class SessionController {
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
     if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling;
-    // The model in use now: a configured price, else a known one.
-    const configured = this.#selection.pricing;
-    const pricing = configured ? new Pricing(configured) : this.#defaultPrices.get(provider.model);
-    if (pricing) state.cost = pricing.cost(usage);
+    const cost = this.#cost(conversation.messages);
+    if (cost !== undefined) state.cost = cost;
     return state;
+  }
+
+  /**
+   * What the messages cost, each priced at the model that produced it (a
+   * message that does not name one: the model in use); `undefined` when
+   * neither the model in use nor any message's model has a known price.
+   */
+  #cost(messages: readonly Message[]): number | undefined {
+    let total = this.#pricing(this.#selection.provider.model) ? 0 : undefined;
+    for (const message of messages) {
+      if (!message.usage) continue;
+      const pricing = this.#pricing(message.model ?? this.#selection.provider.model);
+      if (pricing) total = (total ?? 0) + pricing.cost(message.usage);
+    }
+    return total;
+  }
+
+  /** A model's price: the selection's, else a configured alias's, else a known one. */
+  #pricing(model: string): Pricing | undefined {
+    const selection = this.#selection;
+    if (selection.provider.model === model && selection.pricing) {
+      return new Pricing(selection.pricing);
+    }
+    const configured = Object.values(this.config.models).find((m) => m.model === model && m.price);
+    return configured?.price ? new Pricing(configured.price) : this.#defaultPrices.get(model);
   }
 
   /**

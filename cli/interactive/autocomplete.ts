@@ -52,6 +52,8 @@ export class ChatAutocomplete implements AutocompleteProvider {
     const namePrefix = partial.slice(dirPart.length);
     const dir = resolve(this.#cwd, dirPart || ".");
     if (relative(this.#cwd, dir).startsWith("..")) return null;
+    // A fully typed file name needs no list: enter sends the prompt.
+    if (namePrefix !== "" && isFile(join(dir, namePrefix))) return null;
     const items: AutocompleteItem[] = [];
     try {
       for (const entry of Deno.readDirSync(dir)) {
@@ -66,5 +68,13 @@ export class ChatAutocomplete implements AutocompleteProvider {
     }
     items.sort((a, b) => (a.label ?? a.value).localeCompare(b.label ?? b.value));
     return items.length ? { items, from } : null;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
   }
 }

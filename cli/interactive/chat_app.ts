@@ -1,4 +1,4 @@
-import { type Agent, estimateContextTokens, messageText } from "@panto/lib";
+import { type Agent, estimateContextTokens, messageText, REASONING_LEVELS } from "@panto/lib";
 import {
   type Component,
   Container,
@@ -13,6 +13,7 @@ import {
   type TUI,
 } from "@panto/tui";
 import { Footer } from "./components/footer.ts";
+import { PendingQueue } from "./components/pending_queue.ts";
 import type { ToolUse } from "./components/tool_use.ts";
 import { Welcome } from "./components/welcome.ts";
 import { UI_EVENTS, UiEvents } from "./ui_events.ts";
@@ -25,9 +26,17 @@ import { type CommandContext, type SlashCommand, slashCommands } from "./slash_c
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
+import { relative } from "node:path";
+import { readEnv } from "../env.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
+
+/** How long a key's hint (model switched, thinking level) stays in the status line (ms). */
+const HINT_MS = 2500;
+
+/** A slash command: `/name` then the end or a space; `/usr/bin/env …` is a prompt. */
+const COMMAND_LINE = /^\/[^\s/]*(?:\s|$)/;
 
 /** Options for {@linkcode ChatApp}. */
 export interface ChatAppOptions {
@@ -41,11 +50,21 @@ export interface ChatAppOptions {
   onQuit: () => void;
 }
 
+/** A path relative to `cwd` when under it, else under `~` when under the home directory. */
+function shortPath(path: string, cwd: string): string {
+  const fromCwd = relative(cwd, path);
+  if (!fromCwd.startsWith("..")) return fromCwd;
+  const home = readEnv("HOME");
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
 /**
  * The interactive chat, a view over a {@linkcode SessionController}:
  * transcript, loader, editor and footer on a {@linkcode TUI}. It draws the
  * controller's events and turns keys and typed lines into its commands
- * (prompts, follow-ups while busy, slash commands, `!shell`, abort, quit).
+ * (prompts; steering with enter and follow-ups with alt+enter while busy,
+ * shown above the editor; slash commands, `!shell`, model and thinking
+ * keys, abort, quit).
  */
 export class ChatApp implements CommandContext {
   /** The session controller. */
@@ -66,6 +85,9 @@ export class ChatApp implements CommandContext {
   #renderer: TurnRenderer | undefined;
   #shellTool: ToolUse | undefined;
   #status = new Container();
+  #hint = new Container();
+  #hintTimer: ReturnType<typeof setTimeout> | undefined;
+  #pending: PendingQueue;
   #footer: Footer;
   #loader: Loader | undefined;
   #lastCtrlC = 0;
@@ -99,9 +121,12 @@ export class ChatApp implements CommandContext {
       onError: (error) => this.notify(errorMessage(error), "error"),
     });
     this.#footer = new Footer({}, this.theme);
+    this.#pending = new PendingQueue(this.theme);
     this.#branch = gitBranch(this.controller.cwd);
     this.tui.addChild(this.transcript);
     this.tui.addChild(this.#status);
+    this.tui.addChild(this.#hint);
+    this.tui.addChild(this.#pending);
     this.tui.addChild(this.editor);
     this.tui.addChild(this.#footer);
     this.tui.setFocus(this.editor);
@@ -141,12 +166,13 @@ export class ChatApp implements CommandContext {
 
   /**
    * Handles a submitted line: a slash command, `!shell`, or a prompt
-   * (queued as a follow-up while something runs).
+   * (while something runs: steering for the running turn; a `!shell`
+   * command is queued after it).
    */
   submit(text: string): void {
     const trimmed = text.trim();
     if (!trimmed) return;
-    if (trimmed.startsWith("/") && !trimmed.startsWith("//")) {
+    if (COMMAND_LINE.test(trimmed)) {
       void this.#runCommand(trimmed);
       return;
     }
@@ -158,9 +184,8 @@ export class ChatApp implements CommandContext {
       );
     }
     if (this.busy) {
-      if (command === undefined) this.controller.followUp(trimmed);
+      if (command === undefined) this.controller.steer(trimmed);
       else this.controller.queueShell(command);
-      this.notify(`Queued: ${oneLine(trimmed)}`, "info");
       return;
     }
     // Failures are shown from the controller's events.
@@ -231,6 +256,11 @@ export class ChatApp implements CommandContext {
     return last ? messageText(last) : undefined;
   }
 
+  /** Stops the chat's own timers (a hint waiting to be cleared); call once the engine stopped. */
+  dispose(): void {
+    clearTimeout(this.#hintTimer);
+  }
+
   /** Quits: drops queued prompts and aborts what runs (see {@linkcode ChatApp.settled}). */
   quit(): void {
     this.controller.takeQueue();
@@ -261,6 +291,7 @@ export class ChatApp implements CommandContext {
       case "session_changed":
         return this.#showSession(event.reason);
       case "model_changed":
+        this.#showHint(`Model ${event.alias} (${event.model}) · thinking ${event.reasoning}`);
         return this.#updateFooter();
       case "compaction_start":
         return this.#startLoader("Compacting");
@@ -298,7 +329,8 @@ export class ChatApp implements CommandContext {
       case "steer_applied":
         return this.#append(this.#view.user(messageText(event.message)));
       case "queue_update":
-        return;
+        this.#pending.update(event);
+        return this.tui.requestRender();
       default:
         this.#renderer?.handle(event);
         this.#onAgentEvent(event);
@@ -342,9 +374,11 @@ export class ChatApp implements CommandContext {
   #handleKey(data: string): boolean {
     const keys = this.tui.keybindings;
     if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
+      this.#restoreQueue();
       this.controller.abort();
       return true;
     }
+    if (this.#handleQueueKey(data)) return true;
     if (keys.matches(data, "app.clear")) {
       const now = Date.now();
       if (this.editor.getText() !== "") {
@@ -354,7 +388,7 @@ export class ChatApp implements CommandContext {
         this.quit();
       } else {
         this.#lastCtrlC = now;
-        this.notify("Press ctrl+c again to quit.", "info");
+        this.#showHint("Press ctrl+c again to quit.", DOUBLE_PRESS_MS);
       }
       return true;
     }
@@ -375,7 +409,80 @@ export class ChatApp implements CommandContext {
       this.toggleThinking();
       return true;
     }
+    return this.#handleModelKey(data);
+  }
+
+  /** alt+enter queues a follow-up while busy; alt+up takes the last queued prompt back. */
+  #handleQueueKey(data: string): boolean {
+    const keys = this.tui.keybindings;
+    if (keys.matches(data, "app.followUp") && this.busy) {
+      const text = this.editor.getText().trim();
+      if (text === "") return true;
+      this.editor.setText("");
+      const command = text.startsWith("!") ? text.slice(1).trim() : undefined;
+      if (command) this.controller.queueShell(command);
+      else this.controller.followUp(text);
+      return true;
+    }
+    if (keys.matches(data, "app.dequeue")) {
+      const text = this.controller.takeLastQueued();
+      if (text === undefined) return false;
+      this.#prependToEditor([text]);
+      return true;
+    }
     return false;
+  }
+
+  /** ctrl+p / shift+ctrl+p cycle the models, shift+tab the reasoning level (when idle). */
+  #handleModelKey(data: string): boolean {
+    const keys = this.tui.keybindings;
+    const action = keys.actionFor(data, [
+      "app.nextModel",
+      "app.previousModel",
+      "app.cycleThinking",
+    ]);
+    if (action === undefined || this.editor.showingSuggestions) return false;
+    if (this.busy) {
+      this.#showHint("Wait for the current turn to finish (or press esc) before switching.");
+      return true;
+    }
+    try {
+      if (action === "app.cycleThinking") {
+        const at = REASONING_LEVELS.indexOf(this.controller.model.provider.reasoning);
+        this.controller.setThinkingLevel(REASONING_LEVELS[(at + 1) % REASONING_LEVELS.length]!);
+      } else {
+        this.controller.cycleModel(action === "app.nextModel" ? 1 : -1);
+      }
+    } catch (error) {
+      this.notify(errorMessage(error), "error");
+    }
+    return true;
+  }
+
+  /** esc: the queued prompts go back in the editor (before what it holds) instead of being sent. */
+  #restoreQueue(): void {
+    const queued = this.controller.takeQueue();
+    if (queued.length) this.#prependToEditor(queued);
+  }
+
+  #prependToEditor(texts: readonly string[]): void {
+    const current = this.editor.getText();
+    this.editor.setText([...texts, ...(current.trim() ? [current] : [])].join("\n\n"));
+    this.tui.requestRender();
+  }
+
+  /** A one-line hint in the status area that goes away after `ms` (or the next hint). */
+  #showHint(text: string, ms = HINT_MS): void {
+    clearTimeout(this.#hintTimer);
+    this.#hint.clear();
+    this.#hint.addChild(
+      new Text(sanitizeTerminalText(text), { style: (line) => this.theme.fg("muted", line) }),
+    );
+    this.#hintTimer = setTimeout(() => {
+      this.#hint.clear();
+      this.tui.requestRender();
+    }, ms);
+    this.tui.requestRender();
   }
 
   #onAgentEvent(event: ControllerEvent): void {
@@ -396,7 +503,12 @@ export class ChatApp implements CommandContext {
     try {
       if (command) return await command.run(this, args);
       if (await this.controller.extensions?.runCommand(name, args)) return;
-      this.notify(`Unknown command /${name}. Type /help for the list.`, "warning");
+      // The line is not lost: it goes back in the editor, to fix or to send as "//…".
+      if (this.editor.getText() === "") this.editor.setText(line);
+      this.notify(
+        `Unknown command /${name}. Type /help for the list; the line is back in the editor (start it with // to send it as a prompt).`,
+        "warning",
+      );
     } catch (error) {
       this.notify(`/${name} failed: ${errorMessage(error)}`, "error");
     }
@@ -461,8 +573,26 @@ export class ChatApp implements CommandContext {
       model: `${this.controller.model.alias} (${provider.model}${
         provider.reasoning === "off" ? "" : `, thinking ${provider.reasoning}`
       })`,
-      hint: "enter to send · shift+enter newline · esc interrupts · ctrl+o expands tools · /help",
+      hint:
+        "enter to send (while busy: steer; alt+enter: follow-up) · shift+enter newline · esc interrupts · ctrl+p model · shift+tab thinking · ctrl+o expands tools · /help",
+      loaded: this.#loaded(),
     };
+  }
+
+  /** The start-up header's list of what was loaded: context files and extensions. */
+  #loaded(): string[] {
+    const lines: string[] = [];
+    const files = this.controller.contextFiles.map((path) => shortPath(path, this.controller.cwd));
+    if (files.length) lines.push(`context ${files.join(", ")}`);
+    const extensions = this.controller.extensions?.loaded ?? [];
+    if (extensions.length) {
+      lines.push(
+        `extensions ${
+          extensions.map((e) => e.enabled ? e.name : `${e.name} (disabled)`).join(", ")
+        }`,
+      );
+    }
+    return lines;
   }
 
   #updateFooter(): void {
@@ -472,6 +602,7 @@ export class ChatApp implements CommandContext {
     const data: Parameters<Footer["update"]>[0] = {
       cwd: this.controller.cwd,
       model: state.model.alias,
+      thinking: state.model.reasoning,
       tokensIn: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
       tokensOut: usage.outputTokens,
     };
@@ -485,9 +616,4 @@ export class ChatApp implements CommandContext {
     this.#footer.update(data);
     this.tui.requestRender();
   }
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }

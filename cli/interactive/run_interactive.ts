@@ -31,6 +31,11 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.exit": ["ctrl+d"],
   "app.expandTools": ["ctrl+o"],
   "app.toggleThinking": ["ctrl+t"],
+  "app.followUp": ["alt+enter"],
+  "app.dequeue": ["alt+up"],
+  "app.nextModel": ["ctrl+p"],
+  "app.previousModel": ["shift+ctrl+p"],
+  "app.cycleThinking": ["shift+tab"],
 };
 
 /**
@@ -134,6 +139,7 @@ async function chat(
   const initial = args.messages.join(" ").trim();
   if (initial) chatApp.submit(initial);
   await quit.promise;
+  chatApp.dispose();
 }
 
 /** A session picker shown before the chat exists (`-r` without an id). */

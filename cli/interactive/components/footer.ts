@@ -1,6 +1,6 @@
 /**
  * The status lines under the editor: directory and git branch, usage and
- * cost, context use, model.
+ * cost, context use, model and reasoning level.
  *
  * @module
  */
@@ -22,6 +22,8 @@ export interface FooterData {
   branch?: string;
   /** Model name. */
   model?: string;
+  /** Reasoning level, shown after the model (e.g. "high"). */
+  thinking?: string;
   /** Input tokens used in the session. */
   tokensIn?: number;
   /** Output tokens used in the session. */
@@ -39,8 +41,8 @@ function contextColor(percent: number): ThemeColor {
 }
 
 /**
- * Two lines: `cwd (branch)`, then usage on the left and the model on the
- * right.
+ * Two lines: `cwd (branch)`, then usage on the left and the model (with
+ * its reasoning level) on the right.
  *
  * @example
  * ```ts
@@ -86,13 +88,20 @@ export class Footer extends CachedComponent {
     const lines: string[] = [];
     if (location !== "") lines.push(truncateToWidth(theme.fg("muted", location), width, "…"));
     const stats = this.#stats();
-    const model = this.#data.model === undefined ? "" : theme.fg("muted", this.#data.model);
+    const model = this.#model();
     const gap = width - visibleWidth(stats) - visibleWidth(model);
     const line = gap >= 1
       ? stats + " ".repeat(gap) + model
       : [stats, model].filter((s) => s !== "").join(" ");
     if (line !== "") lines.push(truncateToWidth(line, width, "…"));
     return lines;
+  }
+
+  #model(): string {
+    const { model, thinking } = this.#data;
+    if (model === undefined) return "";
+    const level = thinking === undefined ? "" : ` · thinking ${thinking}`;
+    return this.#theme.fg("muted", model + level);
   }
 
   #stats(): string {

@@ -24,10 +24,13 @@ export interface WelcomeData {
   model?: string;
   /** A hint line (e.g. "enter to send · shift+enter for a newline"). */
   hint?: string;
+  /** What was loaded, one line each (e.g. "context AGENTS.md"). */
+  loaded?: string[];
 }
 
 /**
- * Name and version, model, working directory, and an optional hint.
+ * Name and version, model, working directory, what was loaded, and an
+ * optional hint.
  *
  * @example
  * ```ts
@@ -57,10 +60,11 @@ export class Welcome extends CachedComponent {
   /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
-    const { version, cwd, model, hint } = this.#data;
+    const { version, cwd, model, hint, loaded = [] } = this.#data;
     const lines = [theme.bold(theme.fg("accent", "panto")) + " " + theme.fg("dim", version)];
     if (model !== undefined) lines.push(theme.fg("muted", "model ") + model);
     lines.push(theme.fg("muted", "cwd   ") + cwd);
+    for (const line of loaded) lines.push(theme.fg("muted", line));
     if (hint !== undefined) lines.push(theme.fg("dim", hint));
     return lines.map((line) => truncateToWidth(line, width, "…"));
   }

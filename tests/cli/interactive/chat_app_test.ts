@@ -63,7 +63,7 @@ function assertInOrder(text: string, parts: readonly string[]): void {
   }
 }
 
-Deno.test("chat: a prompt typed during a turn is queued and sent after it", async () => {
+Deno.test("chat: a prompt typed during a turn without tools is sent after it", async () => {
   await withChat(async (chat) => {
     chat.fixture.server.enqueue({
       kind: "turn",
@@ -74,11 +74,11 @@ Deno.test("chat: a prompt typed during a turn is queued and sent after it", asyn
     await chat.send("first prompt");
     await chat.waitFor("Working");
     await chat.send("second prompt");
-    await chat.waitFor("Queued: second prompt");
+    await chat.waitFor("steer › second prompt");
     const screen = await chat.waitFor("Second answer.");
+    assert.doesNotMatch(screen, /steer ›/, "the pending area empties once it is sent");
     assertInOrder(screen, [
       "› first prompt",
-      "Queued: second prompt",
       "First answer.",
       "› second prompt",
       "Second answer.",
@@ -234,15 +234,16 @@ Deno.test("chat: the banner of a new session goes through the session_start UI e
   });
 });
 
-Deno.test("chat: /help lists the commands, an unknown command says so", async () => {
+Deno.test("chat: /help lists the commands, an unknown command says so and keeps the line", async () => {
   await withChat(async (chat) => {
     await chat.send("/help");
     const screen = await chat.waitFor("/export");
     for (const name of ["model", "thinking", "compact", "resume", "new", "name", "copy", "quit"]) {
       assert.match(screen, new RegExp(`^/${name}\\s+\\S`, "m"), `/help lists /${name}`);
     }
-    await chat.send("/foo");
-    await chat.waitFor("Unknown command /foo. Type /help for the list.");
+    await chat.send("/foo bar baz");
+    await chat.waitFor("Unknown command /foo. Type /help for the list");
+    await chat.waitFor((screen) => inputLine(screen) === "/foo bar baz");
     assert.equal(chat.fixture.server.requests.length, 0);
   });
 });
@@ -264,10 +265,12 @@ Deno.test("chat: /thinking sets the reasoning level sent to either API", async (
     await chat.waitFor("One.");
     assert.equal(requestBody(chat, 1).reasoning_effort, "high");
 
-    // The level is kept across a model switch, in the Anthropic API's terms.
+    // A model switch takes the alias's level (off here); the Anthropic API gets it in its terms.
     await chat.waitIdle(); // the answer is on screen before the turn has ended
     await chat.send("/model smart");
     await chat.waitFor("Model: smart");
+    await chat.send("/thinking high");
+    await chat.waitFor("· thinking high");
     answer(chat, "Two.");
     await chat.send("q2");
     await chat.waitFor("Two.");
@@ -496,7 +499,7 @@ Deno.test("chat: a prompt typed during /compact is sent after it", async () => {
     await chat.send("/compact");
     await chat.waitFor("Compacting");
     await chat.send("typed while compacting");
-    await chat.waitFor("Queued: typed while compacting");
+    await chat.waitFor("steer › typed while compacting");
     await chat.waitFor("After compaction.");
     assert.equal(chat.fixture.server.requests.length, 3);
     assert.match(lastUserMessage(chat, 2), /typed while compacting/);
@@ -534,7 +537,7 @@ Deno.test("chat: quitting during a turn drops queued prompts and saves the parti
     await chat.send("hello");
     await chat.waitFor("PARTIAL-WORDS");
     await chat.send("queued before quitting");
-    await chat.waitFor("Queued: queued before quitting");
+    await chat.waitFor("steer › queued before quitting");
     await chat.press(KEYS.ctrlD);
     assert.equal(chat.quitCount, 1);
     await chat.chat.settled();
@@ -547,7 +550,7 @@ Deno.test("chat: quitting during a turn drops queued prompts and saves the parti
   });
 });
 
-Deno.test("chat: the footer's cost follows the model in use", async () => {
+Deno.test("chat: the footer's cost prices each answer at its model, per session", async () => {
   await withChat(async (chat) => {
     answer(chat, "Priced answer.");
     await chat.send("hello");
@@ -555,10 +558,23 @@ Deno.test("chat: the footer's cost follows the model in use", async () => {
     await chat.waitIdle();
     const cost = (screen: string) => screen.match(/\$(\d+\.\d{3})/)?.[1];
     // The footer repaints after the answer: wait for it rather than reading it once.
-    await chat.waitFor((screen) => cost(screen) !== undefined && cost(screen) !== "0.000");
+    const spent = cost(
+      await chat.waitFor((screen) => cost(screen) !== undefined && cost(screen) !== "0.000"),
+    );
+    // A free model now does not make the earlier answer free.
     await chat.send("/model smart");
     await chat.waitFor("Model: smart");
-    await chat.waitFor((screen) => cost(screen) === "0.000");
+    await chat.waitFor((screen) => /smart · thinking off/.test(screen));
+    assert.equal(cost(await chat.screen()), spent);
+    const sessionId = chat.chat.agent.sessionId;
+    await chat.send("/new");
+    await chat.waitFor((screen) => screen.includes("New session.") && cost(screen) === "0.000");
+    // Resumed while on the free model: the session's own spending, at its own model.
+    await chat.send(`/resume`);
+    await chat.waitFor("Resume session");
+    await chat.press(KEYS.enter);
+    await chat.waitFor((screen) => screen.includes(`Resumed session ${sessionId}`));
+    await chat.waitFor((screen) => cost(screen) === spent);
   }, {
     config: {
       retry: { maxRetries: 0 },
@@ -601,7 +617,7 @@ Deno.test("chat: a !command typed during a turn is queued and run after it", asy
     await chat.send("slow question");
     await chat.waitFor("Working");
     await chat.send("!echo queued-shell-output");
-    await chat.waitFor("Queued: !echo queued-shell-output");
+    await chat.waitFor("follow-up › !echo queued-shell-output");
     const screen = await chat.waitFor(/command: echo queued-shell-output\n\s*queued-shell-output/);
     assertInOrder(screen, ["Slow answer.", "command: echo queued-shell-output"]);
     await chat.waitIdle();

@@ -205,6 +205,7 @@ export async function openChat(
         await harness.waitIdle();
       }
       tui.stop();
+      chat.dispose();
       // stop() may draw a last frame: let the emulator finish parsing it (its timer).
       await terminal.flush();
       terminal.dispose();
