@@ -88,6 +88,13 @@ export {
   type RepairReport,
 } from "./session/jsonl_store.ts";
 export { SQLiteStore, type SQLiteStoreOptions } from "./session/sqlite_store.ts";
+export {
+  type MigrateOptions,
+  migrateSessions,
+  type MigrationProgress,
+  type MigrationReport,
+} from "./session/migrate.ts";
+export { type MigrationFence, SessionStoreMigratedError } from "./session/migration_fence.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
 export {
   DEFAULT_IMAGE_MAX_SIDE,

@@ -10,6 +10,7 @@ import {
   SessionStoreError,
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
+import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import { checkSessionId, isSessionId } from "./ids.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
 import {
@@ -270,6 +271,7 @@ export class FileSystemJSONLStore implements SessionStore {
     checkSessionId(sessionId);
     if (messages.length === 0) return;
     const task = this.#serialize(sessionId, async () => {
+      await this.#refuseIfFenced();
       const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
       this.#writers.set(sessionId, writer);
       try {
@@ -306,6 +308,7 @@ export class FileSystemJSONLStore implements SessionStore {
     this.#assertOpen();
     checkSessionId(sessionId);
     const task = this.#serialize(sessionId, async () => {
+      await this.#refuseIfFenced();
       const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
       this.#writers.set(sessionId, writer);
       try {
@@ -534,6 +537,36 @@ export class FileSystemJSONLStore implements SessionStore {
     await this.#serialize(id, () => Promise.resolve(this.#dropWriter(id)));
   }
 
+  /**
+   * The migration fence (`migrated.json` in the directory), or `null`.
+   *
+   * @returns The fence.
+   * @throws {SessionStoreError} When the file is damaged.
+   */
+  async migrationFence(): Promise<MigrationFence | null> {
+    const text = await nullIfMissing(Deno.readTextFile(this.#fencePath())).catch(
+      // No directory to hold a fence: the write that follows names the problem.
+      (error) => error instanceof Deno.errors.NotADirectory ? null : Promise.reject(error),
+    );
+    return text === null ? null : parseFence(text, this.#fencePath());
+  }
+
+  /**
+   * Sets the migration fence (written atomically), or lifts it with `null`.
+   *
+   * @param fence The fence.
+   */
+  async setMigrationFence(fence: MigrationFence | null): Promise<void> {
+    this.#assertOpen();
+    if (fence === null) return await Deno.remove(this.#fencePath()).catch(ignoreNotFound);
+    await this.#ensureDir();
+    await this.#replaceFile(this.#fencePath(), encoder.encode(JSON.stringify(fence)));
+  }
+
+  async #refuseIfFenced(): Promise<void> {
+    refuseIfFenced(this.dir, await this.migrationFence());
+  }
+
   /** Releases every lock and file handle; the store cannot be used afterwards. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -552,6 +585,10 @@ export class FileSystemJSONLStore implements SessionStore {
 
   #path(id: string): string {
     return join(this.dir, `${id}.jsonl`);
+  }
+
+  #fencePath(): string {
+    return join(this.dir, "migrated.json");
   }
 
   #sidecarPath(id: string): string {
@@ -580,6 +617,7 @@ export class FileSystemJSONLStore implements SessionStore {
     task: (writer: Writer) => Promise<T>,
     verify = true,
   ): Promise<T> {
+    await this.#refuseIfFenced();
     const cached = this.#writers.get(id);
     if (!await this.#exists(id)) throw new SessionNotFoundError(id, this.dir);
     const writer = cached ?? await this.#openWriter(id, verify);

@@ -9,6 +9,7 @@ import {
 } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
+import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import { redactUrl } from "./redact_url.ts";
 import {
   decode,
@@ -386,6 +387,7 @@ export class PostgresStore implements SessionStore {
         ...(this.ownerId === undefined ? {} : { ownerId: this.ownerId }),
       };
     await sql.begin(async (tx) => {
+      refuseIfFenced(this.#location, await readFence(tx));
       await tx`
         INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata)
         VALUES (${sessionId}, ${pending.ownerId ?? null}, ${
@@ -481,6 +483,7 @@ export class PostgresStore implements SessionStore {
   async rename(id: string, name: string): Promise<void> {
     checkSessionId(id);
     const sql = await this.#ready();
+    refuseIfFenced(this.#location, await readFence(sql));
     const { count } = await sql`
       UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id} AND ${
       this.#owned(sql)
@@ -500,6 +503,7 @@ export class PostgresStore implements SessionStore {
   async delete(id: string): Promise<void> {
     checkSessionId(id);
     const sql = await this.#ready();
+    refuseIfFenced(this.#location, await readFence(sql));
     const { count } = await sql`DELETE FROM panto_sessions WHERE id = ${id} AND ${
       this.#owned(sql)
     }`;
@@ -543,6 +547,34 @@ export class PostgresStore implements SessionStore {
     if (!this.#ownsClient) return;
     const client = this.#client ?? await this.#opening?.catch(() => undefined);
     await client?.end({ timeout: 5 });
+  }
+
+  /**
+   * The migration fence (table `panto_migration_fence`), or `null`.
+   *
+   * @returns The fence.
+   * @throws {SessionStoreError} When it is damaged.
+   */
+  async migrationFence(): Promise<MigrationFence | null> {
+    return await readFence(await this.#ready());
+  }
+
+  /**
+   * Sets the migration fence, or lifts it with `null`. The table is locked
+   * first, so a write whose transaction read no fence commits before the
+   * fence does, and every later one sees it.
+   *
+   * @param fence The fence.
+   */
+  async setMigrationFence(fence: MigrationFence | null): Promise<void> {
+    const sql = await this.#ready();
+    await sql.begin(async (tx) => {
+      await tx`LOCK TABLE panto_migration_fence IN ACCESS EXCLUSIVE MODE`;
+      await tx`DELETE FROM panto_migration_fence`;
+      if (fence) {
+        await tx`INSERT INTO panto_migration_fence (fence) VALUES (${JSON.stringify(fence)})`;
+      }
+    });
   }
 
   #assertOpen(): void {
@@ -610,6 +642,8 @@ async function migrate(sql: PostgresClient): Promise<void> {
         name text NOT NULL,
         applied timestamptz NOT NULL DEFAULT now()
       )`;
+    // Outside the numbered migrations: a fence is kept apart from the schema's versions.
+    await tx`CREATE TABLE IF NOT EXISTS panto_migration_fence (fence text NOT NULL)`;
     const applied = new Set(
       (await tx`SELECT version FROM panto_migrations`).map((row) => Number(row.version)),
     );
@@ -625,6 +659,13 @@ async function migrate(sql: PostgresClient): Promise<void> {
       await tx`INSERT INTO panto_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
     }
   });
+}
+
+async function readFence(
+  sql: postgres.TransactionSql | PostgresClient,
+): Promise<MigrationFence | null> {
+  const [row] = await sql`SELECT fence FROM panto_migration_fence LIMIT 1`;
+  return row ? parseFence(String(row.fence), "panto_migration_fence") : null;
 }
 
 function toInfo(row: Row): SessionInfo {

@@ -5,6 +5,7 @@ import { errorMessage } from "../error_message.ts";
 import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { exportMarkdown } from "./markdown_export.ts";
+import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import {
   type BatchStart,
   decode,
@@ -337,6 +338,7 @@ export class SQLiteStore implements SessionStore {
     const now = new Date().toISOString();
     let running = false;
     this.#saveTransaction(() => {
+      this.#refuseIfFenced();
       const before = this.#startSession(sessionId, now);
       checkExpectedCount(sessionId, expectedCount, before.count);
       if (replace) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
@@ -430,6 +432,7 @@ export class SQLiteStore implements SessionStore {
     }
     await this.#locks.with(id, () =>
       this.#run(() => {
+        this.#refuseIfFenced();
         const value = name === "" ? null : name.toWellFormed();
         this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
       }));
@@ -451,7 +454,10 @@ export class SQLiteStore implements SessionStore {
       throw new SessionNotFoundError(id, this.path);
     }
     await this.#locks.with(id, async () => {
-      await this.#run(() => this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id));
+      await this.#run(() => {
+        this.#refuseIfFenced();
+        this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
+      });
       await this.#locks.removeFile(id);
     });
     await this.#locks.release(id);
@@ -479,6 +485,46 @@ export class SQLiteStore implements SessionStore {
     const row = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, id);
     if (!conversation || !row) throw new SessionNotFoundError(id, this.path);
     return exportMarkdown(toInfo(row), conversation);
+  }
+
+  /**
+   * The migration fence (the `migration_fence` table, made by the first
+   * fence), or `null`.
+   *
+   * @returns The fence.
+   * @throws {SessionStoreError} When it is damaged.
+   */
+  migrationFence(): Promise<MigrationFence | null> {
+    return this.#run(() => this.#fence());
+  }
+
+  /**
+   * Sets the migration fence, or lifts it with `null`, in one transaction.
+   *
+   * @param fence The fence.
+   */
+  setMigrationFence(fence: MigrationFence | null): Promise<void> {
+    return this.#run(() =>
+      this.#transaction(() => {
+        this.#db.exec("CREATE TABLE IF NOT EXISTS migration_fence (fence TEXT NOT NULL)");
+        this.#db.exec("DELETE FROM migration_fence");
+        if (fence) {
+          this.#db.prepare("INSERT INTO migration_fence (fence) VALUES (?)")
+            .run(JSON.stringify(fence));
+        }
+      })
+    );
+  }
+
+  #fence(): MigrationFence | null {
+    // No table: never fenced (it is made by the first fence, not by a schema version).
+    const table = this.#get("SELECT 1 AS found FROM sqlite_master WHERE name = 'migration_fence'");
+    const row = table ? this.#get("SELECT fence FROM migration_fence") : undefined;
+    return row ? parseFence(String(row.fence), this.path) : null;
+  }
+
+  #refuseIfFenced(): void {
+    refuseIfFenced(this.path, this.#fence());
   }
 
   /** Releases the sessions' locks and closes the database. */

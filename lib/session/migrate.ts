@@ -1,0 +1,274 @@
+// Moving every session from one store to another (issue 14): copy, verify by
+// count and digest, resume after a crash by skipping what verifies, and fence
+// the old store so no later turn lands where nobody reads it.
+import { SessionStoreError } from "./errors.ts";
+import type { MigrationFence } from "./migration_fence.ts";
+import { stringifyWellFormed } from "./serialize.ts";
+import type { Message } from "../message.ts";
+import type { PersistentMessage, SessionInfo, SessionStore, WireIdentity } from "./types.ts";
+
+/** Options for {@linkcode migrateSessions}. */
+export interface MigrateOptions {
+  /** The target as the user names it (`sqlite:/path`, a redacted URL): kept in the fence. */
+  targetName: string;
+  /** Called after each session, copied or found already verified. */
+  onProgress?: (progress: MigrationProgress) => void;
+}
+
+/** Where a migration is. */
+export interface MigrationProgress {
+  /** The session just handled. */
+  id: string;
+  /** Whether it was copied now (`false`: the target already had it, verified). */
+  copied: boolean;
+  /** Sessions handled so far. */
+  done: number;
+  /** Sessions in all. */
+  total: number;
+}
+
+/** What {@linkcode migrateSessions} did. */
+export interface MigrationReport {
+  /** Sessions copied and verified in this run. */
+  copied: number;
+  /** Sessions the target already had, verified (a resumed migration). */
+  skipped: number;
+  /** Sessions in the source. */
+  total: number;
+  /** The fence left on the source. */
+  fence: MigrationFence;
+}
+
+/** A session as a migration reads it: what the list says and every entry. */
+interface Snapshot {
+  info: SessionInfo;
+  metadata?: string;
+  entries: PersistentMessage[];
+}
+
+/**
+ * Moves every session of `source` into `target`, keeping ids, names,
+ * owners, working directories, creation times, metadata and every message.
+ * First the source is fenced (its writes are refused, naming the target);
+ * then each session, oldest first, is copied in one write and read back:
+ * its message count and a SHA-256 digest of all it holds must match. A
+ * session the target already holds with the same digest is skipped, so a
+ * migration cut off by a crash is finished by running it again; one held
+ * with another digest (a session written to the target meanwhile, or
+ * copied by an older panto) is replaced. Last, the source is listed again
+ * (a turn that passed the fence check just before the fence still lands)
+ * and the fence is marked done.
+ *
+ * @example
+ * ```ts
+ * import { FileSystemJSONLStore, migrateSessions, SQLiteStore } from "@panto/lib";
+ * const dir = await Deno.makeTempDir();
+ * const source = new FileSystemJSONLStore({ dir });
+ * const target = new SQLiteStore({ path: ":memory:" });
+ * const report = await migrateSessions(source, target, { targetName: "sqlite::memory:" });
+ * console.assert(report.total === 0 && report.fence.done);
+ * await source.close();
+ * await target.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param source The store to move from (it must keep a fence: every built-in store that saves does).
+ * @param target The store to move into.
+ * @param options The target's name and a progress callback.
+ * @returns How many sessions were copied and skipped.
+ * @throws {SessionStoreError} When the source cannot be fenced, is fenced
+ *   for another target, holds a session it cannot read, or a copy does not
+ *   verify (the message names the session).
+ */
+export async function migrateSessions(
+  source: SessionStore,
+  target: SessionStore,
+  options: MigrateOptions,
+): Promise<MigrationReport> {
+  const fence = await fenceSource(source, options.targetName);
+  const infos = oldestFirst(await readableSessions(source));
+  const held = new Map((await target.list()).map((info) => [info.id, info]));
+  const report: MigrationReport = { copied: 0, skipped: 0, total: infos.length, fence };
+  const copiedCounts = new Map<string, number>();
+  for (const info of infos) {
+    const copied = await migrateOne(source, target, info, held.has(info.id));
+    copiedCounts.set(info.id, info.messageCount);
+    if (copied) report.copied++;
+    else report.skipped++;
+    options.onProgress?.({
+      id: info.id,
+      copied,
+      done: report.copied + report.skipped,
+      total: infos.length,
+    });
+  }
+  // A writer that read no fence just before it was set may have written since.
+  for (const info of await readableSessions(source)) {
+    if (copiedCounts.get(info.id) === info.messageCount) continue;
+    if (await migrateOne(source, target, info, true)) report.copied++;
+    if (!copiedCounts.has(info.id)) report.total++;
+  }
+  report.fence = { ...fence, done: true };
+  await source.setMigrationFence!(report.fence);
+  return report;
+}
+
+/** Sets the source's fence (keeping one this target already set), before anything is read. */
+async function fenceSource(source: SessionStore, targetName: string): Promise<MigrationFence> {
+  if (!source.setMigrationFence || !source.migrationFence) {
+    throw new SessionStoreError(
+      "This session store cannot be fenced, so writes to it after a migration could not be " +
+        "refused: migrate from a built-in store (jsonl, sqlite, postgres)",
+    );
+  }
+  const existing = await source.migrationFence();
+  if (existing && existing.target !== targetName) {
+    throw new SessionStoreError(
+      `These sessions were already ${existing.done ? "migrated" : "being migrated"} to ` +
+        `${existing.target} (since ${existing.since}), not ${targetName}: finish that migration ` +
+        `(run it again with the same target) instead`,
+    );
+  }
+  const fence = existing ?? { target: targetName, since: new Date().toISOString(), done: false };
+  if (!existing) await source.setMigrationFence(fence);
+  return fence;
+}
+
+/** Every session of the store; one it cannot read stops the migration, named. */
+async function readableSessions(store: SessionStore): Promise<SessionInfo[]> {
+  const infos = await store.list();
+  const bad = infos.filter((info) => info.unreadable !== undefined);
+  if (bad.length > 0) {
+    const named = bad.slice(0, 5).map((info) => `${info.id} (${info.unreadable})`).join(", ");
+    throw new SessionStoreError(
+      `Cannot migrate: ${bad.length} session(s) cannot be read: ${named}; ` +
+        `repair (panto sessions repair ID) or remove them first`,
+    );
+  }
+  return infos;
+}
+
+/** Oldest modified first, so the target's "newest first" keeps the source's order. */
+function oldestFirst(infos: SessionInfo[]): SessionInfo[] {
+  return infos.sort((a, b) => a.modified.localeCompare(b.modified) || a.id.localeCompare(b.id));
+}
+
+/**
+ * Copies one session unless the target already holds it verified.
+ *
+ * @returns Whether it was copied.
+ */
+async function migrateOne(
+  source: SessionStore,
+  target: SessionStore,
+  info: SessionInfo,
+  atTarget: boolean,
+): Promise<boolean> {
+  const snapshot = await readSnapshot(source, info);
+  const digest = await snapshotDigest(snapshot);
+  if (atTarget) {
+    const there = await readTargetSnapshot(target, info.id);
+    if (there && await snapshotDigest(there) === digest) return false;
+    if (there) await target.delete(info.id);
+  }
+  await writeSnapshot(target, snapshot);
+  const copy = await readTargetSnapshot(target, info.id);
+  if (!copy || copy.entries.length !== snapshot.entries.length) {
+    throw new SessionStoreError(
+      `Session ${info.id} did not verify after copying: the source has ` +
+        `${snapshot.entries.length} messages, the target ${copy?.entries.length ?? "none"}`,
+    );
+  }
+  if (await snapshotDigest(copy) !== digest) {
+    throw new SessionStoreError(
+      `Session ${info.id} did not verify after copying: its digest differs from the source's ` +
+        `(the target store changed something it holds); the source is unchanged`,
+    );
+  }
+  return true;
+}
+
+async function readSnapshot(store: SessionStore, info: SessionInfo): Promise<Snapshot> {
+  const conversation = await store.load(info.id);
+  if (!conversation) {
+    throw new SessionStoreError(`Session ${info.id} disappeared from the source while migrating`);
+  }
+  const lastAnswer = conversation.messages.findLast((message) => message.role === "assistant");
+  const snapshot: Snapshot = {
+    info,
+    entries: conversation.messages.map((message) =>
+      persistent(message, message === lastAnswer ? info.wire : undefined)
+    ),
+  };
+  if (conversation.metadata !== undefined) snapshot.metadata = conversation.metadata;
+  return snapshot;
+}
+
+/** The session at the target with its list entry, or `null` when it has none. */
+async function readTargetSnapshot(store: SessionStore, id: string): Promise<Snapshot | null> {
+  const session = await store.resolve(id);
+  if (session?.id !== id) return null;
+  return await readSnapshot(store, session.info);
+}
+
+/**
+ * The message as an append carries it. `load` gives no per-message wire:
+ * the session's (its last answer's) goes with its last answer, so the list
+ * shows the same model.
+ */
+function persistent(message: Message, wire: WireIdentity | undefined): PersistentMessage {
+  const entry: PersistentMessage = { message, conversation: [], toolsAvailable: [] };
+  if (message.usage) entry.usage = message.usage;
+  if (wire) entry.wire = wire;
+  return entry;
+}
+
+/** Writes the session at the target in one write (so a crash leaves all of it or nothing). */
+async function writeSnapshot(store: SessionStore, snapshot: Snapshot): Promise<void> {
+  const { info } = snapshot;
+  const session = store.create({
+    id: info.id,
+    created: info.created,
+    ...(info.cwd === undefined ? {} : { cwd: info.cwd }),
+    ...(info.ownerId === undefined ? {} : { ownerId: info.ownerId }),
+    ...(snapshot.metadata === undefined ? {} : { metadata: snapshot.metadata }),
+  });
+  // Before the first write, a name is kept for it: it goes in the same write.
+  if (info.name) await store.rename(session.id, info.name);
+  if (snapshot.entries.length > 0) {
+    await store.appendMessages(session.id, snapshot.entries, { expectedCount: 0 });
+  } else if (store.replaceConversation) {
+    await store.replaceConversation(session.id, [], { expectedCount: 0 });
+  }
+  // A session copied mid-turn (cut off by a crash) would otherwise stay held by this process.
+  await store.release?.(session.id);
+}
+
+/**
+ * SHA-256 of all a session holds that a migration promises to keep (not
+ * its modification time, which is the copy's).
+ */
+async function snapshotDigest(snapshot: Snapshot): Promise<string> {
+  const { info } = snapshot;
+  const kept = {
+    id: info.id,
+    name: info.name ?? null,
+    created: info.created,
+    cwd: info.cwd ?? null,
+    ownerId: info.ownerId ?? null,
+    metadata: snapshot.metadata ?? null,
+    wire: info.wire ?? null,
+    entries: snapshot.entries.map((entry) => entry.message),
+  };
+  const bytes = new TextEncoder().encode(stringifyWellFormed(canonical(kept)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The value with every object's keys sorted, so key order never changes a digest. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, canonical(inner)]));
+}

@@ -1,0 +1,19 @@
+// A migration in its own process, for the kill-and-resume test. Usage:
+//   deno run -A migrate_child.ts <jsonl|sqlite> <from> <jsonl|sqlite> <to>
+// Prints "copied <id>" after each session is copied and verified.
+import { FileSystemJSONLStore, migrateSessions, type SessionStore, SQLiteStore } from "@panto/lib";
+
+const [fromKind, from, toKind, to] = Deno.args;
+const open = (kind: string | undefined, location: string): SessionStore =>
+  kind === "sqlite"
+    ? new SQLiteStore({ path: location })
+    : new FileSystemJSONLStore({ dir: location });
+const source = open(fromKind, from!);
+const target = open(toKind, to!);
+const encoder = new TextEncoder();
+await migrateSessions(source, target, {
+  targetName: `${toKind}:${to}`,
+  onProgress: ({ id }) => Deno.stdout.writeSync(encoder.encode(`copied ${id}\n`)),
+});
+await source.close();
+await target.close();

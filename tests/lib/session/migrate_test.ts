@@ -1,0 +1,229 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  FileSystemJSONLStore,
+  migrateSessions,
+  PostgresStore,
+  type SessionStore,
+  SessionStoreError,
+  SessionStoreMigratedError,
+  SQLiteStore,
+} from "@panto/lib";
+import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
+import { assistant, everyKindOfMessage, persistent, user } from "./fixtures.ts";
+
+type Kind = "jsonl" | "sqlite" | "postgres";
+
+/** Opens a store of a kind at a location (a directory, a database file, a URL). */
+function open(kind: Kind, location: string): SessionStore {
+  if (kind === "jsonl") return new FileSystemJSONLStore({ dir: location });
+  if (kind === "sqlite") return new SQLiteStore({ path: location });
+  return new PostgresStore({ url: location });
+}
+
+/** Sessions of every shape: names, owners, metadata, every block type, a dangling prompt, a cut-off turn. */
+async function fill(store: SessionStore, count: number): Promise<void> {
+  const first = store.create({ cwd: "/work", metadata: '{"channel":"web"}', ownerId: "alice" });
+  await store.rename(first.id, "every kind");
+  await first.append(persistent(...everyKindOfMessage()));
+  for (let i = 1; i < count; i++) {
+    const session = store.create({ cwd: `/work/${i % 3}`, ...(i % 2 ? { ownerId: "bob" } : {}) });
+    await session.append(persistent(user(`question ${i}`), assistant(`answer ${i}`)));
+    if (i % 4 === 0) await session.append(persistent(user(`left unanswered ${i}`)));
+    if (i % 5 === 0) await store.rename(session.id, `name ${i}`);
+    await session.release();
+  }
+}
+
+/** Everything a migration keeps, per session, by id (not the modification time). */
+async function contents(store: SessionStore): Promise<Map<string, unknown>> {
+  const result = new Map<string, unknown>();
+  for (const { modified: _, ...info } of await store.list()) {
+    const conversation = await store.load(info.id);
+    result.set(info.id, {
+      info,
+      messages: conversation?.messages,
+      metadata: conversation?.metadata,
+    });
+  }
+  return result;
+}
+
+async function assertWritesRefused(store: SessionStore, target: string): Promise<void> {
+  const [info] = await store.list();
+  const session = await store.resolve(info!.id);
+  const refused = (error: unknown) =>
+    error instanceof SessionStoreMigratedError && error.message.includes(target);
+  await assert.rejects(session!.append(persistent(user("late"), assistant("lost"))), refused);
+  await assert.rejects(store.create().append(persistent(user("new"), assistant("x"))), refused);
+  await assert.rejects(store.rename(info!.id, "renamed"), refused);
+  await assert.rejects(store.delete(info!.id), refused);
+}
+
+async function checkMigration(
+  from: { kind: Kind; location: string },
+  to: { kind: Kind; location: string },
+): Promise<void> {
+  const source = open(from.kind, from.location);
+  const target = open(to.kind, to.location);
+  try {
+    await fill(source, 12);
+    const before = await contents(source);
+    const progress: string[] = [];
+    const report = await migrateSessions(source, target, {
+      targetName: `${to.kind}:test`,
+      onProgress: ({ id, copied }) => progress.push(`${id} ${copied}`),
+    });
+    assert.deepEqual([report.copied, report.skipped, report.total], [12, 0, 12]);
+    assert.equal(progress.length, 12);
+    assert.deepEqual(await contents(target), before);
+    assert.deepEqual(await contents(source), before, "the source is left as it was");
+    // The list keeps the source's order (newest first).
+    assert.deepEqual(
+      (await target.list()).map((info) => info.id),
+      (await source.list()).map((info) => info.id),
+    );
+    assert.deepEqual(await source.migrationFence!(), { ...report.fence, done: true });
+    await assertWritesRefused(source, `${to.kind}:test`);
+
+    const again = await migrateSessions(source, target, { targetName: `${to.kind}:test` });
+    assert.deepEqual([again.copied, again.skipped], [0, 12], "verified sessions are skipped");
+    await assert.rejects(
+      migrateSessions(source, target, { targetName: "elsewhere" }),
+      (error) => error instanceof SessionStoreError && error.message.includes(`${to.kind}:test`),
+    );
+  } finally {
+    await source.close();
+    await target.close();
+  }
+}
+
+Deno.test("migrateSessions copies every session, verifies it and fences the source", async (t) => {
+  const root = await Deno.makeTempDir();
+  try {
+    await t.step("jsonl → sqlite", () =>
+      checkMigration(
+        { kind: "jsonl", location: join(root, "a") },
+        { kind: "sqlite", location: join(root, "a.db") },
+      ));
+    await t.step("sqlite → jsonl", () =>
+      checkMigration(
+        { kind: "sqlite", location: join(root, "b.db") },
+        { kind: "jsonl", location: join(root, "b") },
+      ));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "migrateSessions to and from PostgreSQL",
+  ignore: !postgresAvailable(),
+}, async (t) => {
+  const root = await Deno.makeTempDir();
+  let cluster: PostgresCluster | null = null;
+  try {
+    cluster = await startPostgres();
+    const first = await cluster.createDatabase();
+    const second = await cluster.createDatabase();
+    await t.step("sqlite → postgres", () =>
+      checkMigration(
+        { kind: "sqlite", location: join(root, "c.db") },
+        { kind: "postgres", location: first },
+      ));
+    await t.step("postgres → jsonl", () =>
+      checkMigration(
+        { kind: "postgres", location: second },
+        { kind: "jsonl", location: join(root, "d") },
+      ));
+  } finally {
+    await cluster?.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a migration killed midway is finished by running it again", async () => {
+  const root = await Deno.makeTempDir();
+  const from = join(root, "sessions");
+  const to = join(root, "sessions.db");
+  try {
+    const source = new FileSystemJSONLStore({ dir: from });
+    await fill(source, 40);
+    const before = await contents(source);
+    await source.close();
+
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("./migrate_child.ts", import.meta.url).pathname,
+        "jsonl",
+        from,
+        "sqlite",
+        to,
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    let seen = 0;
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stdout) {
+      buffer += decoder.decode(chunk);
+      seen = buffer.split("\n").filter((line) => line.startsWith("copied ")).length;
+      if (seen >= 10) {
+        child.kill("SIGKILL");
+        break;
+      }
+    }
+    const status = await child.status;
+    assert.equal(status.signal, "SIGKILL", "the child was killed before it finished");
+
+    const resumedSource = new FileSystemJSONLStore({ dir: from });
+    const target = new SQLiteStore({ path: to });
+    try {
+      await assertWritesRefused(resumedSource, `sqlite:${to}`);
+      assert.equal((await resumedSource.migrationFence())?.done, false);
+      const copiedBefore = (await target.list()).length;
+      assert.ok(copiedBefore >= 10 && copiedBefore < 40, `${copiedBefore} copied before the kill`);
+      const report = await migrateSessions(resumedSource, target, { targetName: `sqlite:${to}` });
+      assert.equal(report.skipped, copiedBefore);
+      assert.equal(report.copied, 40 - copiedBefore);
+      assert.deepEqual(await contents(target), before);
+      assert.equal((await resumedSource.migrationFence())?.done, true);
+    } finally {
+      await resumedSource.close();
+      await target.close();
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a session copied differently is replaced; an unreadable one stops the migration", async () => {
+  const root = await Deno.makeTempDir();
+  const source = new FileSystemJSONLStore({ dir: join(root, "s") });
+  const target = new SQLiteStore({ path: join(root, "t.db") });
+  try {
+    await fill(source, 3);
+    const [info] = await source.list();
+    // The target holds another conversation under the same id (e.g. written to it meanwhile).
+    const stray = target.create({ id: info!.id });
+    await stray.append(persistent(user("something else"), assistant("else")));
+    const report = await migrateSessions(source, target, { targetName: "sqlite:t" });
+    assert.equal(report.copied, 3);
+    assert.deepEqual(await contents(target), await contents(source));
+
+    await Deno.writeTextFile(join(root, "s", `${info!.id}.jsonl`), "not json\n{}\n", {
+      append: true,
+    });
+    await assert.rejects(
+      migrateSessions(source, target, { targetName: "sqlite:t" }),
+      (error) => error instanceof SessionStoreError && error.message.includes(info!.id),
+    );
+  } finally {
+    await source.close();
+    await target.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
