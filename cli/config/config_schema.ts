@@ -12,7 +12,7 @@ import {
 import { didYouMean } from "../did_you_mean.ts";
 import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
-import type { ModelPricing } from "./panto_config.ts";
+import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /** A provider entry as written in a config file. */
@@ -66,11 +66,13 @@ export interface ConfigFile {
   /** Action → key or keys. */
   keybindings?: Record<string, string | string[]>;
   /** Built-in tool settings. */
-  tools?: { allowedPaths?: string[]; bashTimeoutSeconds?: number };
+  tools?: { allowedPaths?: string[]; bashTimeoutSeconds?: number; requireApproval?: string[] };
   /** Run a message's tool calls concurrently. */
   parallelTools?: boolean;
   /** Default idle timeout of all providers (ms). */
   idleTimeoutMs?: number;
+  /** MCP servers by name. */
+  mcpServers?: Record<string, McpServerEntry>;
 }
 
 /** Provider names and model aliases: no `/`, which separates `provider/model`. */
@@ -160,6 +162,41 @@ const modelSchema = strictObject({
   price: priceSchema.exactOptional(),
 });
 
+const mcpServerSchema = strictObject({
+  type: z.enum(["stdio", "http"]).exactOptional(),
+  command: z.string().min(1).exactOptional(),
+  args: z.array(z.string()).exactOptional(),
+  env: z.record(
+    z.string().regex(ENV_NAME_PATTERN, { error: "expected a variable name" }),
+    z.string(),
+  )
+    .exactOptional(),
+  cwd: z.string().min(1).exactOptional(),
+  url: httpUrl.exactOptional(),
+  headers: z.record(headerName, headerValue).exactOptional(),
+}).superRefine((server, ctx) => {
+  const type = server.type ?? (server.url !== undefined ? "http" : "stdio");
+  const [needed, other] = type === "http"
+    ? ["url", "command"] as const
+    : ["command", "url"] as const;
+  if (server[needed] === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: [needed],
+      message: `a${type === "http" ? "n http" : " stdio"} MCP server needs "${needed}"`,
+    });
+  }
+  if (server[other] !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: [other],
+      message: `"${other}" does not apply to a${
+        type === "http" ? "n http" : " stdio"
+      } MCP server: give either command (stdio) or url (http)`,
+    });
+  }
+});
+
 const keysSchema = z.union([z.string().min(1), z.array(z.string().min(1))], {
   error: 'expected a key such as "ctrl+c" or a list of keys',
 });
@@ -185,9 +222,11 @@ const configSchema = strictObject({
   tools: strictObject({
     allowedPaths: z.array(z.string().min(1)).exactOptional(),
     bashTimeoutSeconds: z.number().positive().exactOptional(),
+    requireApproval: z.array(z.string().min(1)).exactOptional(),
   }).exactOptional(),
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),
+  mcpServers: z.record(name("MCP server name"), mcpServerSchema).exactOptional(),
 });
 
 /**
@@ -278,7 +317,7 @@ export function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** Fields whose bad values are likely secrets (a key pasted where its variable's name belongs, header values): never echoed. */
-const SECRET_FIELDS = new Set<PropertyKey>(["apiKeyEnv", "headers"]);
+const SECRET_FIELDS = new Set<PropertyKey>(["apiKeyEnv", "headers", "env"]);
 
 function describeProblem(issue: z.core.$ZodIssue): string {
   const secret = issue.path.some((segment) => SECRET_FIELDS.has(segment));

@@ -197,11 +197,19 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
     expandPath(path, context, `tools.allowedPaths[${index}]`)
   );
   config.tools.allowedPaths = [...new Set([...config.tools.allowedPaths, ...allowed])];
+  if (file.tools?.requireApproval) {
+    // Both files add up: a project cannot drop an approval the user asked for.
+    const required = [...config.tools.requireApproval ?? [], ...file.tools.requireApproval];
+    config.tools.requireApproval = [...new Set(required)];
+  }
   if (file.tools?.bashTimeoutSeconds !== undefined) {
     config.tools.bashTimeoutSeconds = file.tools.bashTimeoutSeconds;
   }
   if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
   if (file.idleTimeoutMs !== undefined) config.idleTimeoutMs = file.idleTimeoutMs;
+  for (const [name, entry] of Object.entries(file.mcpServers ?? {})) {
+    config.mcpServers = { ...config.mcpServers, [name]: { ...entry, source: context.shown } };
+  }
 }
 
 /** A provider without `baseUrl` is the vendor's API, and then reads the vendor's key variable by default. */

@@ -60,6 +60,39 @@ export interface ToolSettings {
   allowedPaths: string[];
   /** Default timeout of a bash command, in seconds. */
   bashTimeoutSeconds: number;
+  /**
+   * Tools whose calls need the user's approval first (`panto acp` asks the
+   * editor; the other modes do not ask yet). Project configs can only add to it.
+   */
+  requireApproval?: string[];
+}
+
+/**
+ * An MCP server: a command run over stdio (`command`, `args`, `env`, `cwd`)
+ * or a Streamable HTTP endpoint (`url`, `headers`). The shape other agents
+ * use in their `mcpServers`.
+ */
+export interface McpServerEntry {
+  /** `stdio` or `http`; inferred from `command` or `url` when unset. */
+  type?: "stdio" | "http";
+  /** The program to run (stdio). */
+  command?: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Variables added to its environment (which never holds panto's API keys). */
+  env?: Record<string, string>;
+  /** Its working directory (default: panto's). */
+  cwd?: string;
+  /** The endpoint (Streamable HTTP). */
+  url?: string;
+  /** HTTP headers sent with every request (e.g. authorization). */
+  headers?: Record<string, string>;
+}
+
+/** An MCP server and the file that defined it. */
+export interface McpServerSettings extends McpServerEntry {
+  /** The config file that defined it, for messages. */
+  source: string;
 }
 
 /**
@@ -102,6 +135,8 @@ export interface PantoConfig {
   parallelTools: boolean;
   /** Idle timeout (ms) of providers that set none; the library's default when unset. */
   idleTimeoutMs?: number;
+  /** MCP servers by name (later files replace a server whole). */
+  mcpServers?: Record<string, McpServerSettings>;
   /** The config files that were read, in precedence order (later wins). */
   files: string[];
   /** Things the user must be told, such as project settings ignored for lack of trust. */

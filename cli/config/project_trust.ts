@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
 import { UsageError } from "../errors.ts";
-import type { PantoConfig, ProviderSettings } from "./panto_config.ts";
+import type { McpServerSettings, PantoConfig, ProviderSettings } from "./panto_config.ts";
 import { FileRefusedError, readRegularTextFile } from "./read_regular_file.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
@@ -43,7 +43,7 @@ export const TRUST_FILE = "trusted_projects.json";
  * The changes of a project config that could send a key or the
  * conversation elsewhere, or widen what the tools may touch: a provider's
  * `baseUrl`, key variable or headers; a new provider with a key variable
- * or headers; added `tools.allowedPaths`.
+ * or headers; added `tools.allowedPaths`; a new or changed MCP server.
  *
  * @param before The configuration without the project file.
  * @param after The configuration with it.
@@ -64,13 +64,23 @@ export function riskySettings(before: PantoConfig, after: PantoConfig): RiskySet
   for (const path of addedPaths(before, after)) {
     risky.push({ setting: "tools.allowedPaths", from: "(not allowed)", to: printable(path) });
   }
+  // A server is a program panto would run, or a URL it would call: code execution.
+  for (const name of changedMcpServers(before, after)) {
+    const prev = before.mcpServers?.[name];
+    risky.push({
+      setting: `mcpServers.${name}`,
+      from: prev ? mcpServerShown(prev) : "(none)",
+      to: mcpServerShown(after.mcpServers![name]!),
+    });
+  }
   return risky;
 }
 
 /**
  * The configuration with the project file's risky changes undone: an
  * overridden provider keeps its earlier settings, a new provider loses its
- * key variable and headers, added allowed paths are dropped. A notice
+ * key variable and headers, added allowed paths are dropped, MCP servers
+ * are those of the earlier files. A notice
  * saying so is added.
  *
  * @param layer The project layer.
@@ -92,6 +102,8 @@ export function withoutRiskySettings(layer: ProjectLayer, risky: RiskySetting[])
   safe.tools.allowedPaths = after.tools.allowedPaths.filter((path) =>
     before.tools.allowedPaths.includes(path)
   );
+  if (before.mcpServers) safe.mcpServers = structuredClone(before.mcpServers);
+  else delete safe.mcpServers;
   safe.notices.push(
     `Ignoring these settings of ${layer.shown}, which is not trusted:\n${
       formatRiskySettings(risky)
@@ -317,6 +329,20 @@ function addsHeaders(prev: ProviderSettings, next: ProviderSettings): boolean {
 
 function headerNames(settings: ProviderSettings): string {
   return Object.keys(settings.headers ?? {}).join(", ");
+}
+
+function changedMcpServers(before: PantoConfig, after: PantoConfig): string[] {
+  const withoutSource = ({ source: _, ...entry }: McpServerSettings) => JSON.stringify(entry);
+  return Object.entries(after.mcpServers ?? {}).filter(([name, next]) => {
+    const prev = before.mcpServers?.[name];
+    return !prev || withoutSource(prev) !== withoutSource(next);
+  }).map(([name]) => name);
+}
+
+/** What a server runs or calls (arguments included: they are code too), never env or header values. */
+function mcpServerShown(server: McpServerSettings): string {
+  if (server.url !== undefined) return `calls ${shownUrl(server.url)}`;
+  return `runs ${printable([server.command ?? "", ...server.args ?? []].join(" "))}`;
 }
 
 function addedPaths(before: PantoConfig, after: PantoConfig): string[] {

@@ -1,0 +1,254 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  McpError,
+  type Progress,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolContext, ToolOutput, ToolSource } from "@panto/lib";
+import { resolve } from "node:path";
+import type { McpServerSettings } from "../config/panto_config.ts";
+import { redactSecrets } from "../config/redact_secrets.ts";
+import { errorMessage } from "../error_message.ts";
+import { childEnv } from "../tools/child_env.ts";
+import { type McpCallResult, mcpResultParts } from "./mcp_result.ts";
+import { mcpToolName } from "./mcp_tool_name.ts";
+import { DenoStdioTransport } from "./stdio_transport.ts";
+
+/** Where a server stands. */
+export type McpServerState = "connecting" | "connected" | "restarting" | "failed" | "closed";
+
+/** How a server is run and how it reports. */
+export interface McpServerOptions {
+  /** panto's working directory (a stdio server's default, and the base of a relative `cwd`). */
+  cwd: string;
+  /** Variables kept from the server's environment (API keys, see `keyVariables`). */
+  hiddenEnv: readonly string[];
+  /** Told once per failure: a failed start, a death mid-session, a failed restart. */
+  report: (message: string) => void;
+  /** Called when the server's tool list changed (after it announced it). */
+  onToolsChanged?: () => void;
+  /** The longest wait for the server to answer `initialize` and list its tools (ms). */
+  connectTimeoutMs?: number;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** A tool call may run long; progress notifications keep it alive. */
+const CALL_TIMEOUT_MS = 10 * 60_000;
+const STDERR_TAIL_BYTES = 2000;
+
+/**
+ * One configured MCP server, as a tool source whose tools are named
+ * `server__tool`. It connects in the background ({@linkcode McpServer.start});
+ * a server that stops mid-session is restarted once, and its tools answer
+ * with an error meanwhile and after a second stop.
+ *
+ * @example
+ * ```ts ignore
+ * import { McpServer } from "./mcp_server.ts";
+ * const server = new McpServer("git", { command: "mcp-git", source: "config.json" }, {
+ *   cwd: Deno.cwd(), hiddenEnv: [], report: console.error,
+ * });
+ * server.start();
+ * console.log((await server.tools()).map((t) => t.decl.name));
+ * await server.close();
+ * ```
+ */
+export class McpServer implements ToolSource {
+  /** The server's name in the config. */
+  readonly server: string;
+  /** The source's name, for error messages. */
+  readonly name: string;
+  readonly #settings: McpServerSettings;
+  readonly #options: McpServerOptions;
+  #state: McpServerState = "connecting";
+  #error: string | undefined;
+  #client: Client | undefined;
+  #tools: Tool[] = [];
+  #restarted = false;
+  #stderrTail = "";
+  #ready: Promise<void> = Promise.resolve();
+
+  constructor(server: string, settings: McpServerSettings, options: McpServerOptions) {
+    this.server = server;
+    this.name = `MCP server ${JSON.stringify(server)}`;
+    this.#settings = settings;
+    this.#options = options;
+  }
+
+  /** Where the server stands. */
+  get state(): McpServerState {
+    return this.#state;
+  }
+
+  /** Why it failed or is restarting (with its stderr tail), if it did. */
+  get error(): string | undefined {
+    return this.#error;
+  }
+
+  /** `stdio` or `http`. */
+  get transport(): "stdio" | "http" {
+    return this.#settings.url !== undefined ? "http" : "stdio";
+  }
+
+  /** Starts connecting in the background (never throws; failures are reported). */
+  start(): void {
+    this.#ready = this.#connect();
+  }
+
+  /**
+   * The tools as last listed: waits for a connection in progress (bounded
+   * by the caller, see `McpServers.sync`); none while it is down.
+   */
+  async tools(): Promise<readonly Tool[]> {
+    await this.#ready;
+    return this.#tools;
+  }
+
+  /** Resolves once the connection in progress (if any) succeeded or failed. */
+  ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Disconnects (a stdio server is stopped). */
+  async close(): Promise<void> {
+    this.#state = "closed";
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  async #connect(): Promise<void> {
+    const transport = this.#transport();
+    const client = new Client({ name: "panto", version: "1" });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#relist(client));
+    client.onclose = () => this.#lost(client, "it stopped");
+    try {
+      const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+      await client.connect(transport, { timeout });
+      if (this.#state === "closed") return void await client.close();
+      this.#client = client;
+      this.#tools = await this.#list(client, timeout);
+      this.#state = "connected";
+      this.#error = undefined;
+    } catch (error) {
+      if (this.#state === "closed") return;
+      this.#client = undefined;
+      client.onclose = undefined;
+      await client.close().catch(() => {});
+      this.#fail(`could not be started: ${errorMessage(error)}`);
+    }
+  }
+
+  #transport(): Transport {
+    const settings = this.#settings;
+    if (settings.url !== undefined) {
+      const headers = settings.headers ?? {};
+      return new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers } });
+    }
+    return new DenoStdioTransport({
+      command: settings.command!,
+      args: settings.args ?? [],
+      // Only what bash would get, plus the server's own variables: never panto's keys.
+      env: { ...childEnv(this.#options.hiddenEnv), ...settings.env },
+      cwd: resolve(this.#options.cwd, settings.cwd ?? "."),
+      onStderr: (chunk) => this.#keepStderr(chunk),
+    });
+  }
+
+  #keepStderr(chunk: Uint8Array): void {
+    this.#stderrTail = (this.#stderrTail + new TextDecoder().decode(chunk)).slice(
+      -STDERR_TAIL_BYTES,
+    );
+  }
+
+  async #list(client: Client, timeout?: number): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, timeout ? { timeout } : {});
+      for (const tool of page.tools) tools.push(this.#wrap(tool));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  #wrap(tool: { name: string; description?: string; inputSchema: object }): Tool {
+    return {
+      decl: {
+        name: mcpToolName(this.server, tool.name),
+        description: tool.description ?? `${tool.name} (from MCP server ${this.server})`,
+        inputSchema: { ...tool.inputSchema },
+      },
+      execute: (args, ctx) => this.#call(tool.name, args, ctx),
+    };
+  }
+
+  async #call(tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+    const client = this.#client;
+    if (!client || this.#state !== "connected") {
+      return errorResult(`${this.name} is ${this.#state}${this.#error ? `: ${this.#error}` : ""}`);
+    }
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: ctx.signal,
+        timeout: CALL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+        onprogress: ({ progress, total, message }: Progress) =>
+          ctx.onUpdate?.(message ?? `${progress}${total ? `/${total}` : ""}`),
+      });
+      return mcpResultParts(result as McpCallResult);
+    } catch (error) {
+      // A protocol error is the server's answer; anything else means the connection broke.
+      if (!(error instanceof McpError) && !ctx.signal.aborted) {
+        this.#lost(client, errorMessage(error));
+      }
+      throw error;
+    }
+  }
+
+  async #relist(client: Client): Promise<void> {
+    try {
+      const tools = await this.#list(client);
+      if (client !== this.#client) return;
+      this.#tools = tools;
+      this.#options.onToolsChanged?.();
+    } catch (error) {
+      this.#options.report(
+        `${this.name} changed its tools but could not list them: ${errorMessage(error)}`,
+      );
+    }
+  }
+
+  /** The connection of `client` broke: restart once, else fail. */
+  #lost(client: Client, why: string): void {
+    if (client !== this.#client || this.#state === "closed") return;
+    this.#client = undefined;
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+    if (this.#restarted) return this.#fail(`stopped again (${why}); not restarted`);
+    this.#restarted = true;
+    this.#state = "restarting";
+    this.#error = this.#withStderr(`stopped (${why}); restarting it`);
+    this.#options.report(`${this.name} ${this.#error}`);
+    this.#stderrTail = "";
+    this.start();
+  }
+
+  #fail(why: string): void {
+    this.#state = "failed";
+    this.#tools = [];
+    this.#error = this.#withStderr(why);
+    this.#options.report(`${this.name} ${this.#error}`);
+  }
+
+  #withStderr(text: string): string {
+    const tail = this.#stderrTail.trimEnd();
+    return tail ? `${text}\nIts stderr ended with:\n${redactSecrets(tail)}` : text;
+  }
+}
+
+function errorResult(message: string): ToolOutput {
+  return { parts: [{ type: "text", text: message }], isError: true };
+}

@@ -1,0 +1,167 @@
+import type { Agent } from "@panto/lib";
+import type { McpServerSettings } from "../config/panto_config.ts";
+import { McpServer, type McpServerOptions, type McpServerState } from "./mcp_server.ts";
+
+/** One server as `/mcp` shows it. */
+export interface McpServerStatus {
+  /** Its name in the config. */
+  name: string;
+  /** `stdio` or `http`. */
+  transport: "stdio" | "http";
+  /** Where it stands. */
+  state: McpServerState;
+  /** Its tools' registered names (none unless connected). */
+  tools: string[];
+  /** Why it failed or is restarting. */
+  error?: string;
+  /** The config file that defined it. */
+  source: string;
+}
+
+/** How long a run waits, at most, for servers still starting (ms). */
+const DEFAULT_READY_WAIT_MS = 3000;
+
+/**
+ * The configured MCP servers of a session controller: started in the
+ * background, their tools put on each agent at the start of its runs
+ * ({@linkcode McpServers.sync}), so a changed tool list takes effect at the
+ * next run.
+ *
+ * @example
+ * ```ts ignore
+ * import { McpServers } from "./mcp_servers.ts";
+ * const servers = McpServers.start({ git: { command: "mcp-git", source: "config.json" } }, {
+ *   cwd: Deno.cwd(), hiddenEnv: [], report: console.error,
+ * });
+ * await servers.sync(agent);
+ * await servers.close();
+ * ```
+ */
+export class McpServers {
+  readonly #servers: McpServer[];
+  readonly #settings: Record<string, McpServerSettings>;
+  readonly #readyWaitMs: number;
+  /** The MCP tool names registered on each agent, to drop those a server no longer lists. */
+  readonly #registered = new WeakMap<Agent, Set<string>>();
+
+  private constructor(
+    settings: Record<string, McpServerSettings>,
+    options: McpServerOptions,
+    readyWaitMs: number,
+  ) {
+    this.#settings = settings;
+    this.#servers = Object.entries(settings).map(([name, entry]) =>
+      new McpServer(name, entry, options)
+    );
+    this.#readyWaitMs = readyWaitMs;
+  }
+
+  /**
+   * Starts connecting to every server, without waiting for any.
+   *
+   * @param settings The servers by name.
+   * @param options Working directory, hidden variables, where to report failures.
+   * @param readyWaitMs How long a run waits for servers still starting.
+   * @returns The servers.
+   */
+  static start(
+    settings: Record<string, McpServerSettings>,
+    options: McpServerOptions,
+    readyWaitMs = DEFAULT_READY_WAIT_MS,
+  ): McpServers {
+    const servers = new McpServers(settings, options, readyWaitMs);
+    for (const server of servers.#servers) server.start();
+    return servers;
+  }
+
+  /**
+   * Puts the servers' current tools on `agent` and removes those they no
+   * longer offer. Waits at most the ready wait for servers still starting;
+   * their tools come at a later run.
+   *
+   * @param agent The agent about to run.
+   */
+  async sync(agent: Agent): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => timer = setTimeout(resolve, this.#readyWaitMs));
+    await Promise.race([Promise.all(this.#servers.map((s) => s.ready())), waited]);
+    clearTimeout(timer);
+    const previous = this.#registered.get(agent) ?? new Set();
+    for (const name of previous) agent.unregisterTool(name);
+    const current = new Set<string>();
+    for (const server of this.#servers) {
+      if (server.state !== "connected") continue;
+      for (const tool of await server.tools()) {
+        if (
+          current.has(tool.decl.name) || agent.tools.some((t) => t.decl.name === tool.decl.name)
+        ) {
+          continue; // A built-in or extension tool of that name wins.
+        }
+        agent.registerTool(tool);
+        current.add(tool.decl.name);
+      }
+    }
+    this.#registered.set(agent, current);
+  }
+
+  /** Every server's name, transport, state, tools and error, in config order. */
+  status(): McpServerStatus[] {
+    return this.#servers.map((server) => {
+      const status: McpServerStatus = {
+        name: server.server,
+        transport: server.transport,
+        state: server.state,
+        tools: [],
+        source: this.#settings[server.server]!.source,
+      };
+      if (server.error !== undefined) status.error = server.error;
+      return status;
+    });
+  }
+
+  /**
+   * Every server's status with its tools (waiting for none).
+   *
+   * @returns The statuses.
+   */
+  async describe(): Promise<McpServerStatus[]> {
+    const statuses = this.status();
+    for (const [index, server] of this.#servers.entries()) {
+      if (server.state === "connected") {
+        statuses[index]!.tools = (await server.tools()).map((t) => t.decl.name);
+      }
+    }
+    return statuses;
+  }
+
+  /** Disconnects every server (stdio servers are stopped). */
+  async close(): Promise<void> {
+    await Promise.all(this.#servers.map((server) => server.close()));
+  }
+}
+
+/**
+ * The `/mcp` listing: one line per server (name, transport, state, source),
+ * its tools below, and why it failed.
+ *
+ * @param statuses What {@linkcode McpServers.describe} gave.
+ * @returns Lines of text.
+ *
+ * @example
+ * ```ts
+ * import { formatMcpStatus } from "./mcp_servers.ts";
+ * const text = formatMcpStatus([{ name: "git", transport: "stdio", state: "connected", tools: ["git__log"], source: "config.json" }]);
+ * console.assert(text.includes("git__log"));
+ * ```
+ */
+export function formatMcpStatus(statuses: readonly McpServerStatus[]): string {
+  if (statuses.length === 0) {
+    return "No MCP servers configured: add mcpServers to the config or pass --mcp-config FILE";
+  }
+  return statuses.map((s) => {
+    const lines = [`${s.name} (${s.transport}, from ${s.source}): ${s.state}`];
+    if (s.tools.length > 0) lines.push(`  tools: ${s.tools.join(", ")}`);
+    if (s.error !== undefined) lines.push(...s.error.split("\n").map((line) => `  ${line}`));
+    return lines.join("\n");
+  }).join("\n");
+}

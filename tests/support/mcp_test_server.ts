@@ -1,0 +1,136 @@
+/**
+ * A small MCP server for the tests, written with the SDK's server side:
+ * over stdio when run as a program (`deno run -A mcp_test_server.ts`), over
+ * Streamable HTTP with {@linkcode startHttpMcpServer}.
+ *
+ * Tools: `echo`, `picture` (an image), `document` (an embedded resource and
+ * a link), `env` (a variable of the server's environment), `grow` (adds the
+ * tool `extra`, so the server announces a changed list) and `die` (stdio:
+ * the process exits mid-call).
+ *
+ * As a program, `MCP_TEST_DELAY_MS` delays its start and `MCP_TEST_BROKEN`
+ * makes it print to stderr and exit at once.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
+
+/** A 1×1 PNG, base64. */
+export const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** The command line that runs this file as a stdio server. */
+export const STDIO_SERVER_COMMAND = {
+  command: Deno.execPath(),
+  args: [
+    "run",
+    "-A",
+    "--quiet",
+    `--config=${new URL("../../deno.json", import.meta.url).pathname}`,
+    new URL(import.meta.url).pathname,
+  ],
+};
+
+/** The test server with its tools. */
+export function buildTestMcpServer(): McpServer {
+  const server = new McpServer({ name: "panto-test", version: "1.0.0" });
+  server.registerTool("echo", {
+    description: "Echo text",
+    inputSchema: { text: z.string() },
+  }, ({ text }: { text: string }) => ({ content: [{ type: "text", text: `echo: ${text}` }] }));
+  server.registerTool("picture", { description: "A picture" }, () => ({
+    content: [{ type: "text", text: "here" }, {
+      type: "image",
+      data: PIXEL_PNG,
+      mimeType: "image/png",
+    }],
+  }));
+  server.registerTool("document", { description: "A document" }, () => ({
+    content: [
+      {
+        type: "resource",
+        resource: { uri: "file:///notes.md", mimeType: "text/markdown", text: "# Notes" },
+      },
+      { type: "resource_link", uri: "file:///big.bin", name: "big" },
+    ],
+  }));
+  server.registerTool(
+    "env",
+    {
+      description: "A variable of the server's environment",
+      inputSchema: { name: z.string() },
+    },
+    ({ name }: { name: string }) => ({
+      content: [{ type: "text", text: Deno.env.get(name) ?? "(unset)" }],
+    }),
+  );
+  server.registerTool("grow", { description: "Adds the tool extra" }, () => {
+    server.registerTool(
+      "extra",
+      { description: "Added later" },
+      () => ({ content: [{ type: "text", text: "extra" }] }),
+    );
+    return { content: [{ type: "text", text: "grown" }] };
+  });
+  server.registerTool("fail", { description: "Answers with an error" }, () => ({
+    content: [{ type: "text", text: "it went wrong" }],
+    isError: true,
+  }));
+  server.registerTool("die", { description: "Exits the process" }, () => {
+    console.error("dying on request");
+    Deno.exit(7);
+  });
+  return server;
+}
+
+/** A running Streamable HTTP server. */
+export interface HttpMcpServer {
+  /** Its endpoint. */
+  url: string;
+  /** The headers of the last request. */
+  lastHeaders: Headers | undefined;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/** Serves the test server over Streamable HTTP on a free local port (one client session). */
+export function startHttpMcpServer(): Promise<HttpMcpServer> {
+  const mcp = buildTestMcpServer();
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+  });
+  const connected = mcp.connect(transport);
+  return new Promise((resolve) => {
+    const result: HttpMcpServer = {
+      url: "",
+      lastHeaders: undefined,
+      close: async () => {
+        await mcp.close();
+        await server.shutdown();
+      },
+    };
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      onListen: ({ port }) => {
+        result.url = `http://127.0.0.1:${port}/mcp`;
+        connected.then(() => resolve(result));
+      },
+    }, (request) => {
+      result.lastHeaders = request.headers;
+      return transport.handleRequest(request);
+    });
+  });
+}
+
+if (import.meta.main) {
+  const delay = Number(Deno.env.get("MCP_TEST_DELAY_MS") ?? 0);
+  console.error("test server starting");
+  if (Deno.env.get("MCP_TEST_BROKEN")) {
+    console.error("boom: the test server is broken on purpose");
+    Deno.exit(3);
+  }
+  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  await buildTestMcpServer().connect(new StdioServerTransport());
+}
