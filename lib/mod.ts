@@ -46,6 +46,7 @@ export {
 } from "./define_tool.ts";
 export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
+export type { StoredTree, TreeEntry, TreeNode } from "./session/tree.ts";
 export { NullStore } from "./session/null_store.ts";
 export { type ModelChoice, modelsMatchingSession, wireIdentity } from "./session/session_models.ts";
 export { redactUrl } from "./session/redact_url.ts";

@@ -12,8 +12,13 @@ import {
 } from "./serialize.ts";
 import type { PersistentMessage, WireIdentity } from "./types.ts";
 
-/** The JSONL format version this code writes and reads. */
-export const JSONL_FORMAT_VERSION = 1;
+/**
+ * The JSONL format version this code writes; it reads this one and older.
+ * Version 2 adds the session tree (`id` and `parentId` on message lines,
+ * `parentSessionId` in the header); a version 1 file reads as one chain
+ * and its header is rewritten as version 2 on its first write.
+ */
+export const JSONL_FORMAT_VERSION = 2;
 
 const headerSchema = z.looseObject({
   type: z.literal("session"),
@@ -24,6 +29,7 @@ const headerSchema = z.looseObject({
   metadata: z.string().exactOptional(),
   name: z.string().exactOptional(),
   ownerId: z.string().exactOptional(),
+  parentSessionId: z.string().exactOptional(),
 });
 
 /** The first line of a session file. */
@@ -35,6 +41,10 @@ export interface MessageEntry {
   line: number;
   /** When the entry was written. */
   timestamp: string;
+  /** The entry's id (absent in version 1 lines: its position). */
+  id?: string;
+  /** Its parent (`null`: a root; absent: the entry before it). */
+  parentId?: string | null;
   message: Message;
   wire?: WireIdentity;
   usage?: Usage;
@@ -85,6 +95,8 @@ export function headerLine(header: SessionHeader): string {
  */
 export function messageLine(entry: PersistentMessage, timestamp: string): string {
   const record: Record<string, unknown> = { type: "message", timestamp };
+  if (entry.id !== undefined) record.id = entry.id;
+  if (entry.parentId !== undefined) record.parentId = entry.parentId;
   if (entry.wire) record.wire = entry.wire;
   if (entry.usage) record.usage = entry.usage;
   record.message = withUsage(entry.message, entry.usage);
@@ -199,6 +211,16 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number): void {
     timestamp: value.timestamp,
     message: decodeMessage(value.message),
   };
+  if (value.id !== undefined) {
+    if (typeof value.id !== "string" || value.id === "") throw new Error("id: expected a string");
+    entry.id = value.id;
+  }
+  if (value.parentId !== undefined) {
+    if (value.parentId !== null && typeof value.parentId !== "string") {
+      throw new Error("parentId: expected a string or null");
+    }
+    entry.parentId = value.parentId;
+  }
   if (value.wire !== undefined) entry.wire = decodeWire(value.wire);
   if (value.usage !== undefined) entry.usage = decodeUsage(value.usage);
   parsed.messages.push(entry);

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { concatBytes } from "../concat_bytes.ts";
 import { errorMessage } from "../error_message.ts";
-import { Conversation } from "../conversation.ts";
+import type { Conversation } from "../conversation.ts";
 import {
   AmbiguousSessionIdError,
   SessionCorruptError,
@@ -26,6 +26,8 @@ import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
+import type { StoredTree } from "./tree.ts";
+import { activeConversation, forkSession, readTree } from "./tree_store.ts";
 import {
   checkExpectedCount,
   draftSession,
@@ -144,9 +146,10 @@ export class FileSystemJSONLStore implements SessionStore {
   /**
    * Checks that sessions can be saved, before anything depends on it: the
    * directory exists or can be created, and a file can be created in it
-   * (and is removed again).
+   * (and is removed again), and no migration fenced it.
    *
    * @throws {SessionStoreError} Naming the directory and the cause.
+   * @throws {SessionStoreMigratedError} When its sessions were moved to another store.
    */
   async checkWritable(): Promise<void> {
     this.#assertOpen();
@@ -155,6 +158,7 @@ export class FileSystemJSONLStore implements SessionStore {
       const probe = join(this.dir, `.write-check-${crypto.randomUUID()}.tmp`);
       await Deno.writeFile(probe, new Uint8Array(), { createNew: true, mode: 0o600 });
       await Deno.remove(probe);
+      await this.#refuseIfFenced();
     } catch (error) {
       if (error instanceof SessionStoreError) throw error;
       throw new SessionStoreError(
@@ -234,19 +238,50 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
-   * The stored conversation, with the header's metadata. A torn last line is
-   * ignored; any other damage throws.
+   * The conversation on the active path, with the header's metadata. A
+   * torn last line is ignored; any other damage throws.
    *
    * @param id The session id.
    * @returns The conversation, or `null` when no such file exists.
    * @throws {SessionCorruptError} Naming the file and line of the damage.
    */
   async load(id: string): Promise<Conversation | null> {
+    const tree = await this.loadTree(id);
+    return tree ? activeConversation(tree) : null;
+  }
+
+  /**
+   * Every entry of the session's tree, and its active leaf (the last
+   * message line). Lines of a version 1 file read as one chain.
+   *
+   * @param id The session id.
+   * @returns The tree, or `null` when no such file exists.
+   * @throws {SessionCorruptError} Naming the file and line of the damage.
+   */
+  async loadTree(id: string): Promise<StoredTree | null> {
     this.#assertOpen();
     const parsed = await this.#readParsed(checkSessionId(id));
     if (!parsed) return null;
     const header = this.#requireIntact(parsed, id);
-    return new Conversation(parsed.messages.map((entry) => entry.message), header.metadata);
+    return readTree(
+      parsed.messages,
+      header.metadata,
+      this.#path(id),
+      (index) => parsed.messages[index]?.line ?? 0,
+    );
+  }
+
+  /**
+   * A new session holding the path from a root to `entryId`, recording
+   * this one as its parent session.
+   *
+   * @param id The session to fork.
+   * @param entryId The last entry to copy (an id from its tree).
+   * @returns The new session.
+   * @throws {SessionNotFoundError} When there is no such session.
+   */
+  fork(id: string, entryId: string): Promise<Session> {
+    return forkSession(this, id, entryId, this.dir);
   }
 
   /**
@@ -333,7 +368,7 @@ export class FileSystemJSONLStore implements SessionStore {
     let header = newHeader(id, pending ?? { created: writer.summary.created });
     if (writer.file) {
       const parsed = parseSession(await Deno.readFile(path), path);
-      header = { ...this.#requireIntact(parsed, id) };
+      header = { ...this.#requireIntact(parsed, id), version: JSONL_FORMAT_VERSION };
       if (parsed.name) header.name = parsed.name;
       else delete header.name;
     }
@@ -658,10 +693,25 @@ export class FileSystemJSONLStore implements SessionStore {
       if (!stat.isFile) throw notAFile(path);
       file = await Deno.open(path, { read: true, write: true });
       const fresh = this.#freshSidecar(id, stat, await this.#sidecarText(id));
-      if (fresh) return { lock, file, size: fresh.size, summary: fresh.info };
+      if (fresh && await headerVersion(file) === JSONL_FORMAT_VERSION) {
+        return { lock, file, size: fresh.size, summary: fresh.info };
+      }
       if (!verify) return { lock, file, size: stat.size, summary: this.#pendingInfo(id) };
-      const parsed = parseSession(await Deno.readFile(path), path);
-      this.#requireIntact(parsed, id);
+      const bytes = await Deno.readFile(path);
+      const parsed = parseSession(bytes, path);
+      const header = this.#requireIntact(parsed, id);
+      if (header.version < JSONL_FORMAT_VERSION) {
+        // Migrated on the first write: the header says version 2 (so an older
+        // panto refuses the file rather than misread a tree); the lines stay.
+        const upgraded = concatBytes([
+          encoder.encode(headerLine({ ...header, version: JSONL_FORMAT_VERSION })),
+          bytes.subarray(parsed.goodLines[0]?.[1] ?? 0, parsed.validEnd),
+        ]);
+        await this.#replaceFile(path, upgraded);
+        file.close();
+        file = await Deno.open(path, { read: true, write: true });
+        return { lock, file, size: upgraded.length, summary: summarize(id, parsed) };
+      }
       if (parsed.validEnd < stat.size) {
         await file.truncate(parsed.validEnd);
         await file.syncData();
@@ -679,6 +729,7 @@ export class FileSystemJSONLStore implements SessionStore {
     const info = emptySessionInfo(id, pending?.created ?? new Date().toISOString());
     if (pending?.cwd !== undefined) info.cwd = pending.cwd;
     if (pending?.ownerId !== undefined) info.ownerId = pending.ownerId;
+    if (pending?.parentSessionId !== undefined) info.parentSessionId = pending.parentSessionId;
     if (pending?.name) info.name = pending.name;
     return info;
   }
@@ -865,6 +916,7 @@ function newHeader(id: string, pending: PendingSession): SessionHeader {
   if (pending.metadata !== undefined) header.metadata = pending.metadata;
   if (pending.name) header.name = pending.name;
   if (pending.ownerId !== undefined) header.ownerId = pending.ownerId;
+  if (pending.parentSessionId !== undefined) header.parentSessionId = pending.parentSessionId;
   return header;
 }
 
@@ -882,6 +934,9 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
   if (batch.wire) info.wire = batch.wire;
   if (parsed.header?.cwd !== undefined) info.cwd = parsed.header.cwd;
   if (parsed.header?.ownerId !== undefined) info.ownerId = parsed.header.ownerId;
+  if (parsed.header?.parentSessionId !== undefined) {
+    info.parentSessionId = parsed.header.parentSessionId;
+  }
   if (batch.state) info.state = batch.state;
   return info;
 }
@@ -912,6 +967,25 @@ async function writeNewFile(path: string, bytes: Uint8Array, durable: boolean): 
     if (durable) await file.sync();
   } finally {
     file.close();
+  }
+}
+
+/** The format version in a session file's header line (0 when it has none). */
+async function headerVersion(file: Deno.FsFile): Promise<number> {
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(4096);
+  await file.seek(0, Deno.SeekMode.Start);
+  for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
+    const chunk = buffer.slice(0, read);
+    const newline = chunk.indexOf(0x0a);
+    chunks.push(newline === -1 ? chunk : chunk.subarray(0, newline));
+    if (newline !== -1) break;
+  }
+  try {
+    const version = JSON.parse(new TextDecoder().decode(concatBytes(chunks))).version;
+    return typeof version === "number" ? version : 0;
+  } catch {
+    return 0;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Conversation } from "../conversation.ts";
 import { Session } from "./session.ts";
 import { emptySessionInfo } from "./store_common.ts";
+import type { StoredTree } from "./tree.ts";
 import type {
   CreateSessionOptions,
   PersistentMessage,
@@ -42,6 +43,10 @@ export class NullStore implements SessionStore {
   }
   /** Always `null`. */
   load(_id: string): Promise<Conversation | null> {
+    return Promise.resolve(null);
+  }
+  /** Always `null`. */
+  loadTree(_id: string): Promise<StoredTree | null> {
     return Promise.resolve(null);
   }
   /** Discards the messages. */

@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { Conversation } from "../conversation.ts";
+import type { Conversation } from "../conversation.ts";
 import { errorMessage } from "../error_message.ts";
 import {
   AmbiguousSessionIdError,
@@ -21,9 +21,10 @@ import {
 } from "./serialize.ts";
 import { sessionStateSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
+import type { StoredTree } from "./tree.ts";
+import { activeConversation, forkSession, rawEntries, readTree, treeIds } from "./tree_store.ts";
 import {
   checkExpectedCount,
-  decodeMessageRows,
   draftSession,
   type PendingSession,
   saveFailure,
@@ -106,6 +107,13 @@ const MIGRATIONS: readonly Migration[] = [{
   name: "session state",
   sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb, ADD COLUMN holder jsonb,
            ADD COLUMN held_until timestamptz;`,
+}, {
+  version: 3,
+  name: "session tree",
+  // Rows from before the tree have no entry id: they read as one chain.
+  sql: `ALTER TABLE panto_messages ADD COLUMN entry_id text, ADD COLUMN parent_id text;
+        CREATE UNIQUE INDEX panto_messages_by_entry ON panto_messages (session_id, entry_id);
+        ALTER TABLE panto_sessions ADD COLUMN parent_session_id text;`,
 }];
 
 /** A lease's holder, as `panto_sessions.holder` keeps it. */
@@ -224,12 +232,14 @@ export class PostgresStore implements SessionStore {
 
   /**
    * Checks that sessions can be saved, before anything depends on it: the
-   * server answers and the schema is migrated (in a write transaction).
+   * server answers, the schema is migrated (in a write transaction), and no
+   * migration fenced the database.
    *
    * @throws {SessionStoreError} Naming the database (password redacted) and the cause.
+   * @throws {SessionStoreMigratedError} When its sessions were moved to another store.
    */
   async checkWritable(): Promise<void> {
-    await this.#ready();
+    refuseIfFenced(this.#location, await readFence(await this.#ready()));
   }
 
   /**
@@ -307,26 +317,51 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * The stored conversation. A record that does not decode throws.
+   * The conversation on the active path. A record that does not decode throws.
    *
    * @param id The session id.
    * @returns The conversation, or `null` for an unknown id (or another owner's).
    * @throws {SessionCorruptError} Naming the session and message number.
    */
   async load(id: string): Promise<Conversation | null> {
+    const tree = await this.loadTree(id);
+    return tree ? activeConversation(tree) : null;
+  }
+
+  /**
+   * Every entry of the session's tree, and its active leaf (the last
+   * stored). Rows written before the tree read as one chain.
+   *
+   * @param id The session id.
+   * @returns The tree, or `null` for an unknown id (or another owner's).
+   * @throws {SessionCorruptError} Naming the session and message number.
+   */
+  async loadTree(id: string): Promise<StoredTree | null> {
     checkSessionId(id);
     const sql = await this.#ready();
     const [session] = await sql`SELECT metadata FROM panto_sessions WHERE id = ${id} AND ${
       this.#owned(sql)
     }`;
     if (!session) return null;
-    const rows =
-      await sql`SELECT seq, message FROM panto_messages WHERE session_id = ${id} ORDER BY seq`;
-    const messages = decodeMessageRows(rows, `panto_messages (session ${id})`);
-    return new Conversation(
-      messages,
-      session.metadata === null ? undefined : String(session.metadata),
-    );
+    const rows = await sql`
+      SELECT seq, message, entry_id, parent_id, wire FROM panto_messages
+      WHERE session_id = ${id} ORDER BY seq`;
+    const where = `panto_messages (session ${id})`;
+    const metadata = session.metadata === null ? undefined : String(session.metadata);
+    return readTree(rawEntries(rows, where), metadata, where, (index) => index + 1);
+  }
+
+  /**
+   * A new session holding the path from a root to `entryId`, recording
+   * this one as its parent session (and its owner).
+   *
+   * @param id The session to fork.
+   * @param entryId The last entry to copy (an id from its tree).
+   * @returns The new session.
+   * @throws {SessionNotFoundError} When there is no such session (of this owner).
+   */
+  fork(id: string, entryId: string): Promise<Session> {
+    return forkSession(this, id, entryId, this.#where());
   }
 
   /**
@@ -389,11 +424,13 @@ export class PostgresStore implements SessionStore {
     await sql.begin(async (tx) => {
       refuseIfFenced(this.#location, await readFence(tx));
       await tx`
-        INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata)
+        INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata,
+                                    parent_session_id)
         VALUES (${sessionId}, ${pending.ownerId ?? null}, ${
         wellFormed(pending.name || undefined)
       }, ${pending.created},
-                now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)})
+                now(), ${wellFormed(pending.cwd)}, ${wellFormed(pending.metadata)},
+                ${pending.parentSessionId ?? null})
         ON CONFLICT (id) DO NOTHING`;
       const [row] = await tx`
         SELECT owner_id, message_count, state, holder, held_until > now() AS held
@@ -426,15 +463,21 @@ export class PostgresStore implements SessionStore {
         await tx`UPDATE panto_sessions SET holder = NULL, held_until = NULL WHERE id = ${sessionId}`;
         this.#held.delete(sessionId);
       }
+      const [last] = start === 0 ? [] : await tx`
+        SELECT seq, entry_id FROM panto_messages WHERE session_id = ${sessionId}
+        ORDER BY seq DESC LIMIT 1`;
+      const ids = treeIds(messages, start, last ? String(last.entry_id ?? last.seq) : null);
       for (const [index, entry] of messages.entries()) {
         const text = searchableText(entry.message);
         await tx`
-          INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text, search_vector)
+          INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text,
+                                      search_vector, entry_id, parent_id)
           VALUES (${sessionId}, ${start + index}, ${entry.message.role},
                   ${json(tx, entry.wire)}, ${json(tx, entry.usage)},
                   ${stringifyWellFormed(withUsage(entry.message, entry.usage))},
                   ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
-                  to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}))`;
+                  to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}),
+                  ${ids[index]!.id}, ${ids[index]!.parentId})`;
       }
       // A replacement recomputes every summary field; an append folds its batch in.
       const kept = (column: string) => replace ? tx`NULL` : tx(column);
@@ -679,6 +722,7 @@ function toInfo(row: Row): SessionInfo {
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);
+  if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
   if (row.wire !== null) info.wire = decodeWire(row.wire);
   const state = storedState(row.state);
   const leased = row.held_until instanceof Date && row.held_until.getTime() > Date.now();

@@ -117,6 +117,7 @@ export const sessionInfoSchema = z.looseObject({
   wire: wireSchema.exactOptional(),
   cwd: z.string().exactOptional(),
   ownerId: z.string().exactOptional(),
+  parentSessionId: z.string().exactOptional(),
   state: sessionStateSchema.exactOptional(),
   unreadable: z.string().exactOptional(),
 });

@@ -1,5 +1,13 @@
 import { Conversation } from "../conversation.ts";
 import { summarizeBatch } from "./serialize.ts";
+import {
+  newEntryId,
+  pathTo,
+  resolveTree,
+  type StoredTree,
+  type TreeNode,
+  treeNodes,
+} from "./tree.ts";
 import type { LoadedSession, PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
 import { splitUnanswered } from "./unanswered.ts";
 
@@ -23,6 +31,8 @@ export class Session {
   #pending: PersistentMessage[] = [];
   #written: boolean;
   #metadata: string | undefined;
+  /** Where the next append goes: an entry, `null` for a new root, `undefined` for the last stored. */
+  #leaf: string | null | undefined;
 
   /**
    * Wraps an info record. Stores call this; embedders use `store.create()`,
@@ -38,6 +48,7 @@ export class Session {
     this.store = store;
     this.#written = persisted;
     this.#metadata = metadata;
+    this.#leaf = persisted ? undefined : null;
   }
 
   /** The session id. */
@@ -73,18 +84,88 @@ export class Session {
    * @throws {Error} When the session was written but its store no longer has it.
    */
   async loadWithDangling(): Promise<LoadedSession> {
-    const stored = await this.store.load(this.info.id);
-    if (stored) {
-      const split = splitUnanswered(stored.messages);
-      const loaded: LoadedSession = {
-        conversation: new Conversation(split.messages, stored.metadata),
-      };
-      if (split.danglingUser) loaded.danglingUser = split.danglingUser;
-      return loaded;
-    }
+    const tree = await this.#readTree();
+    const leaf = this.#leaf === undefined ? tree.leafId : this.#leaf;
+    const messages = pathTo(tree.entries, leaf).map((entry) => entry.message);
+    if (!this.#written) return { conversation: new Conversation(messages, tree.metadata) };
+    const split = splitUnanswered(messages);
+    const loaded: LoadedSession = {
+      conversation: new Conversation(split.messages, tree.metadata),
+    };
+    if (split.danglingUser) loaded.danglingUser = split.danglingUser;
+    return loaded;
+  }
+
+  /**
+   * The session's tree: every entry on every branch, the path the next
+   * append continues marked active.
+   *
+   * @example
+   * ```ts
+   * import { NullStore } from "@panto/lib";
+   * const session = new NullStore().create();
+   * const { roots, leafId } = await session.tree();
+   * console.assert(roots.length === 0 && leafId === null);
+   * ```
+   *
+   * @returns The roots (oldest first) and the active leaf.
+   * @throws {Error} When the session was written but its store no longer has it.
+   */
+  async tree(): Promise<{ roots: TreeNode[]; leafId: string | null }> {
+    const tree = await this.#readTree();
+    const leafId = this.#leaf === undefined ? tree.leafId : this.#leaf;
+    return { roots: treeNodes(tree.entries, leafId), leafId };
+  }
+
+  /**
+   * Moves the active leaf to an earlier entry: the next append continues
+   * from it as a new branch, and the entries after it stay in the tree.
+   * To edit and resubmit a prompt, branch from the entry before it (its
+   * `parentId`; `null` starts a new root) and append the edited prompt.
+   * Nothing is written until that append.
+   *
+   * @example
+   * ```ts
+   * import { NullStore } from "@panto/lib";
+   * const session = new NullStore().create();
+   * const { conversation } = await session.branchFrom(null);
+   * console.assert(conversation.messages.length === 0);
+   * ```
+   *
+   * @param entryId The entry to continue from, or `null` for a new root.
+   * @returns The conversation up to it, as `loadWithDangling` gives it.
+   * @throws {Error} When the entry is not in this session.
+   */
+  async branchFrom(entryId: string | null): Promise<LoadedSession> {
+    const tree = await this.#readTree();
+    pathTo(tree.entries, entryId);
+    this.#leaf = entryId;
+    return await this.loadWithDangling();
+  }
+
+  /** Every entry, from the store, or (not written yet) from the buffer. */
+  async #readTree(): Promise<StoredTree> {
+    const stored = this.store.loadTree
+      ? await this.store.loadTree(this.info.id)
+      : await this.#linearTree();
+    if (stored) return stored;
     if (this.#written) throw new Error(`Session ${this.info.id} was not found in its store`);
-    const buffered = this.#pending.map((p) => structuredClone(p.message));
-    return { conversation: new Conversation(buffered, this.#metadata) };
+    const buffered = resolveTree(this.#pending.map((p) => ({
+      id: p.id,
+      parentId: p.parentId,
+      message: structuredClone(p.message),
+    })));
+    return this.#metadata === undefined ? buffered : { ...buffered, metadata: this.#metadata };
+  }
+
+  /** A store without trees: its messages as one chain. */
+  async #linearTree(): Promise<StoredTree | null> {
+    const conversation = await this.store.load(this.info.id);
+    if (!conversation) return null;
+    const tree = resolveTree(conversation.messages.map((message) => ({ message })));
+    return conversation.metadata === undefined
+      ? tree
+      : { ...tree, metadata: conversation.metadata };
   }
 
   /**
@@ -95,9 +176,11 @@ export class Session {
    */
   async append(messages: readonly PersistentMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    let batch: readonly PersistentMessage[] = messages;
+    const stamped = this.#stamp(messages);
+    let batch: readonly PersistentMessage[] = stamped;
     if (!this.#written) {
-      this.#pending.push(...messages);
+      this.#pending.push(...stamped);
+      this.#leaf = stamped.at(-1)?.id;
       if (!this.#pending.some((p) => p.message.role === "assistant")) return;
       batch = this.#pending;
     }
@@ -106,7 +189,19 @@ export class Session {
     });
     this.#written = true;
     this.#pending = [];
+    this.#leaf = batch.at(-1)?.id;
     this.#updateInfo(batch);
+  }
+
+  /** The messages with entry ids, each continuing the one before, the first the active leaf. */
+  #stamp(messages: readonly PersistentMessage[]): PersistentMessage[] {
+    let parent = this.#leaf;
+    return messages.map((entry) => {
+      const stamped: PersistentMessage = { ...entry, id: entry.id ?? newEntryId() };
+      if (stamped.parentId === undefined && parent !== undefined) stamped.parentId = parent;
+      parent = stamped.id;
+      return stamped;
+    });
   }
 
   /**
@@ -129,6 +224,7 @@ export class Session {
     });
     this.#written = true;
     this.#pending = [];
+    this.#leaf = undefined;
     const summary = summarizeBatch(messages);
     this.info.messageCount = messages.length;
     this.info.modified = new Date().toISOString();

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import { Conversation } from "../conversation.ts";
+import type { Conversation } from "../conversation.ts";
 import { errorMessage } from "../error_message.ts";
 import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
@@ -16,11 +16,12 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
+import type { StoredTree } from "./tree.ts";
+import { activeConversation, forkSession, rawEntries, readTree, treeIds } from "./tree_store.ts";
 import { sessionStateSchema } from "./schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
 import {
   checkExpectedCount,
-  decodeMessageRows,
   draftSession,
   type PendingSession,
   saveFailure,
@@ -81,10 +82,15 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE sessions ADD COLUMN owner_id TEXT;
    ALTER TABLE sessions ADD COLUMN state TEXT;
    CREATE INDEX sessions_by_owner ON sessions (owner_id, modified DESC, id DESC);`,
+  // The session tree: rows from before it have no entry id (they read as one chain).
+  `ALTER TABLE messages ADD COLUMN entry_id TEXT;
+   ALTER TABLE messages ADD COLUMN parent_id TEXT;
+   CREATE UNIQUE INDEX messages_by_entry ON messages (session_id, entry_id);
+   ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;`,
 ];
 
 const SESSION_COLUMNS =
-  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id, state";
+  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id, state, parent_session_id";
 const AMBIGUITY_SHOWN = 5;
 
 /**
@@ -146,9 +152,11 @@ export class SQLiteStore implements SessionStore {
 
   /**
    * Checks that sessions can be saved, before anything depends on it: a
-   * write transaction commits (it rewrites the schema version in place).
+   * write transaction commits (it rewrites the schema version in place), and
+   * no migration fenced the database.
    *
    * @throws {SessionStoreError} Naming the file and the cause.
+   * @throws {SessionStoreMigratedError} When its sessions were moved to another store.
    */
   checkWritable(): Promise<void> {
     return this.#run(() => {
@@ -160,6 +168,7 @@ export class SQLiteStore implements SessionStore {
           { cause: error },
         );
       }
+      this.#refuseIfFenced();
     });
   }
 
@@ -243,25 +252,52 @@ export class SQLiteStore implements SessionStore {
   }
 
   /**
-   * The stored conversation. A record that does not decode throws.
+   * The conversation on the active path. A record that does not decode throws.
    *
    * @param id The session id.
    * @returns The conversation, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the database, session and message number.
    */
-  load(id: string): Promise<Conversation | null> {
+  async load(id: string): Promise<Conversation | null> {
+    const tree = await this.loadTree(id);
+    return tree ? activeConversation(tree) : null;
+  }
+
+  /**
+   * Every entry of the session's tree, and its active leaf (the last
+   * stored). Rows written before the tree read as one chain.
+   *
+   * @param id The session id.
+   * @returns The tree, or `null` for an unknown id.
+   * @throws {SessionCorruptError} Naming the database, session and message number.
+   */
+  loadTree(id: string): Promise<StoredTree | null> {
     return this.#run(() => {
       checkSessionId(id);
       const session = this.#get("SELECT metadata FROM sessions WHERE id = ?", id);
       if (!session) return null;
       const rows = this.#all(
-        "SELECT seq, message FROM messages WHERE session_id = ? ORDER BY seq",
+        `SELECT seq, message, entry_id, parent_id, wire FROM messages
+         WHERE session_id = ? ORDER BY seq`,
         id,
       );
-      const messages = decodeMessageRows(rows, `${this.path} (session ${id}, message)`);
+      const where = `${this.path} (session ${id}, message)`;
       const metadata = session.metadata === null ? undefined : String(session.metadata);
-      return new Conversation(messages, metadata);
+      return readTree(rawEntries(rows, where), metadata, where, (index) => index + 1);
     });
+  }
+
+  /**
+   * A new session holding the path from a root to `entryId`, recording
+   * this one as its parent session.
+   *
+   * @param id The session to fork.
+   * @param entryId The last entry to copy (an id from its tree).
+   * @returns The new session.
+   * @throws {SessionNotFoundError} When there is no such session.
+   */
+  fork(id: string, entryId: string): Promise<Session> {
+    return forkSession(this, id, entryId, this.path);
   }
 
   /**
@@ -374,10 +410,15 @@ export class SQLiteStore implements SessionStore {
     now: string,
   ): void {
     const insertMessage = this.#db.prepare(
-      `INSERT INTO messages (session_id, seq, written, role, wire, usage, message)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO messages (session_id, seq, written, role, wire, usage, message, entry_id, parent_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     );
     const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
+    const last = this.#get(
+      "SELECT seq, entry_id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
+      sessionId,
+    );
+    const ids = treeIds(messages, firstSeq, last ? String(last.entry_id ?? last.seq) : null);
     messages.forEach((entry, index) => {
       const row = insertMessage.get(
         sessionId,
@@ -387,6 +428,8 @@ export class SQLiteStore implements SessionStore {
         entry.wire ? JSON.stringify(entry.wire) : null,
         entry.usage ? JSON.stringify(entry.usage) : null,
         stringifyWellFormed(withUsage(entry.message, entry.usage)),
+        ids[index]!.id,
+        ids[index]!.parentId,
       );
       insertText.run(Number(row?.id), searchableText(entry.message));
     });
@@ -597,8 +640,8 @@ export class SQLiteStore implements SessionStore {
     if (row) return { count: Number(row.message_count), state: storedState(row.state) };
     const pending = this.#pending.get(id) ?? { created: now };
     this.#db.prepare(
-      `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id, parent_session_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       pending.name ? pending.name.toWellFormed() : null,
@@ -607,6 +650,7 @@ export class SQLiteStore implements SessionStore {
       pending.cwd?.toWellFormed() ?? null,
       pending.metadata?.toWellFormed() ?? null,
       pending.ownerId?.toWellFormed() ?? null,
+      pending.parentSessionId ?? null,
     );
     return { count: 0 };
   }
@@ -643,6 +687,7 @@ function toInfo(row: Row): SessionInfo {
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);
+  if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
   const state = storedState(row.state);
   if (state) info.state = state;
   if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));

@@ -19,6 +19,8 @@ export interface PendingSession {
   name?: string;
   /** The owner `create` was given. */
   ownerId?: string;
+  /** The session it was forked from. */
+  parentSessionId?: string;
 }
 
 /** A database row, column name to value. */
@@ -66,6 +68,9 @@ export function draftSession(
   if (options.cwd !== undefined) pending.cwd = info.cwd = options.cwd;
   if (options.metadata !== undefined) pending.metadata = options.metadata;
   if (options.ownerId !== undefined) pending.ownerId = info.ownerId = options.ownerId;
+  if (options.parentSessionId !== undefined) {
+    pending.parentSessionId = info.parentSessionId = options.parentSessionId;
+  }
   return { pending, info };
 }
 

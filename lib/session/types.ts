@@ -5,6 +5,7 @@ import type { ToolDecl } from "../tool.ts";
 import type { Usage } from "../usage.ts";
 import type { MigrationFence } from "./migration_fence.ts";
 import type { Session } from "./session.ts";
+import type { StoredTree } from "./tree.ts";
 
 /**
  * The provider identity as seen on the wire: never a config alias, never a
@@ -36,6 +37,13 @@ export interface PersistentMessage {
   conversation: readonly Message[];
   /** Provenance: the tools offered for this turn. */
   toolsAvailable: readonly ToolDecl[];
+  /** The entry's id in the session tree (absent: the store numbers it by position). */
+  id?: string;
+  /**
+   * The entry it continues (`null`: a new root). Absent: the entry stored
+   * before it, so appending continues the active leaf.
+   */
+  parentId?: string | null;
 }
 
 /**
@@ -79,7 +87,7 @@ export interface SessionInfo {
   created: string;
   /** ISO time of the last append. */
   modified: string;
-  /** Messages stored. */
+  /** Messages stored (on every branch of the tree). */
   messageCount: number;
   /** The last user message's text, possibly shortened. */
   lastUserMessage: string;
@@ -89,6 +97,8 @@ export interface SessionInfo {
   cwd?: string;
   /** Owner, for multi-user stores. */
   ownerId?: string;
+  /** The session this one was forked from (`store.fork`). */
+  parentSessionId?: string;
   /** What the session is doing (absent: idle, or written before states were kept). */
   state?: SessionState;
   /**
@@ -128,6 +138,8 @@ export interface CreateSessionOptions {
   cwd?: string;
   /** Owner id, kept with the session by every built-in store (`list({ ownerId })` filters on it). */
   ownerId?: string;
+  /** The session it is forked from, recorded in its info. */
+  parentSessionId?: string;
   /** The session id to use instead of a new one (a migration keeps ids); must not exist yet. */
   id?: string;
   /** The creation time to record instead of now (ISO 8601; a migration keeps it). */
@@ -178,10 +190,23 @@ export interface SessionStore {
   /** The most recently modified session. */
   latest(): Promise<Session | null>;
   /**
-   * Every stored message, or `null` for an unknown id. `Session.load()`
-   * reads through it and leaves unanswered prompts out.
+   * The stored messages on the active path (root to the last entry
+   * stored), or `null` for an unknown id. `Session.load()` reads through
+   * it and leaves unanswered prompts out.
    */
   load(id: string): Promise<Conversation | null>;
+  /**
+   * Every stored entry with its id and parent, and the active leaf (the
+   * last entry stored), or `null` for an unknown id. `load` is the path
+   * from a root to that leaf. The built-in stores have it.
+   */
+  loadTree?(id: string): Promise<StoredTree | null>;
+  /**
+   * A new session holding the path from a root to `entryId` of session
+   * `id` (ids kept), whose info names `id` as its `parentSessionId`. The
+   * built-in stores that save anything have it.
+   */
+  fork?(id: string, entryId: string): Promise<Session>;
   /**
    * Appends durably: when the promise resolves, the messages survive a
    * crash. The built-in stores hold the session for one writer while a turn

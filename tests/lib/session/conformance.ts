@@ -428,6 +428,98 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.deepStrictEqual(await store.list(), []);
   },
 
+  "a branch from an earlier entry: load gives the active path, the tree keeps both": async (
+    { store },
+  ) => {
+    const session = store.create();
+    await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
+    const a1 = (await session.tree()).roots[0]?.children[0];
+    assert.equal(a1?.preview, "a1");
+    const branched = await session.branchFrom(a1.id);
+    assert.deepStrictEqual(branched.conversation.messages.map(textOf), ["q1", "a1"]);
+    await session.append(persistent(user("q2b"), assistant("a2b")));
+    assert.deepStrictEqual((await store.load(session.id))?.messages.map(textOf), [
+      "q1",
+      "a1",
+      "q2b",
+      "a2b",
+    ]);
+    const resumed = await store.resolve(session.id);
+    assert.ok(resumed);
+    assert.equal(resumed.info.messageCount, 6, "every branch's entries are stored");
+    const { roots, leafId } = await resumed.tree();
+    assert.equal(roots.length, 1);
+    const fork = roots[0]?.children[0];
+    assert.deepStrictEqual(
+      fork?.children.map((child) => [child.preview, child.active]),
+      [["q2", false], ["q2b", true]],
+    );
+    assert.equal(fork?.children[1]?.children[0]?.id, leafId);
+    await resumed.append(persistent(user("q3"), assistant("a3")));
+    assert.deepStrictEqual((await store.load(session.id))?.messages.map(textOf), [
+      "q1",
+      "a1",
+      "q2b",
+      "a2b",
+      "q3",
+      "a3",
+    ]);
+    const tree = await store.loadTree!(session.id);
+    assert.equal(tree?.entries.length, 8);
+    assert.equal(tree?.leafId, tree?.entries.at(-1)?.id);
+  },
+
+  "editing the first prompt starts a second root; an unknown entry is refused": async (
+    { store },
+  ) => {
+    const session = store.create();
+    await session.append(persistent(user("first"), assistant("one")));
+    await assert.rejects(() => session.branchFrom("no-such-entry"), /"no-such-entry" is not in/);
+    const { conversation } = await session.branchFrom(null);
+    assert.deepStrictEqual(conversation.messages, []);
+    await session.append(persistent(user("first, edited"), assistant("two")));
+    const { roots } = await (await store.resolve(session.id))!.tree();
+    assert.deepStrictEqual(roots.map((root) => [root.preview, root.active]), [
+      ["first", false],
+      ["first, edited", true],
+    ]);
+    assert.deepStrictEqual((await store.load(session.id))?.messages.map(textOf), [
+      "first, edited",
+      "two",
+    ]);
+  },
+
+  "fork copies the path to an entry into a new session that names its parent": async (
+    { store },
+  ) => {
+    const source = store.create({ metadata: '{"m":2}', cwd: "/work/forked" });
+    await source.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
+    const sourceTree = await store.loadTree!(source.id);
+    const a1 = sourceTree!.entries[1]!;
+    const fork = await store.fork!(source.id, a1.id);
+    assert.notEqual(fork.id, source.id);
+    assert.equal(fork.info.parentSessionId, source.id);
+    assert.equal(fork.info.cwd, "/work/forked");
+    assert.equal(fork.info.messageCount, 2);
+    const listed = (await store.list()).find((info) => info.id === fork.id);
+    assert.equal(listed?.parentSessionId, source.id);
+    const copied = await store.loadTree!(fork.id);
+    assert.deepStrictEqual(copied?.entries.map((e) => [e.id, e.parentId]), [
+      [sourceTree!.entries[0]!.id, null],
+      [a1.id, sourceTree!.entries[0]!.id],
+    ]);
+    assert.equal(copied?.metadata, '{"m":2}');
+    await fork.append(persistent(user("only in the fork"), assistant("ok")));
+    assert.deepStrictEqual((await store.load(fork.id))?.messages.map(textOf), [
+      "q1",
+      "a1",
+      "only in the fork",
+      "ok",
+    ]);
+    assert.equal((await store.load(source.id))?.messages.length, 4, "the source is unchanged");
+    await assert.rejects(() => store.fork!(source.id, "nope"), /"nope" is not in/);
+  },
+
   "never stores an API key or a digest of it": async ({ store, dump }) => {
     const session = store.create();
     await session.append(persistent(...everyKindOfMessage(), user("bye"), assistant("bye")));

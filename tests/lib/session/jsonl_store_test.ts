@@ -61,10 +61,13 @@ Deno.test("JSONL file layout: header line, one entry per message, name entries",
     const [header, first, second, rename] = lines.map((line) => line ? JSON.parse(line) : null);
     assert.deepStrictEqual(Object.keys(header), ["type", "version", "id", "created", "metadata"]);
     assert.equal(header.type, "session");
-    assert.equal(header.version, 1);
+    assert.equal(header.version, 2);
     assert.equal(header.id, id);
     assert.equal(header.metadata, '{"m":1}');
     assert.equal(first.type, "message");
+    assert.equal(first.parentId, null, "the first entry is a root");
+    assert.equal(second.parentId, first.id, "each entry names its parent");
+    assert.match(first.id, /^[0-9a-f]{12}$/);
     assert.equal(first.message.role, "user");
     assert.equal(second.message.role, "assistant");
     assert.equal(second.wire.model, "claude-fixture-1");
@@ -185,21 +188,21 @@ Deno.test("a damaged header fails closed; repair writes a minimal header", async
 Deno.test("a newer format version is refused with a clear error", async () => {
   await withSession(1, async ({ dir, id, path }) => {
     const lines = (await Deno.readTextFile(path)).split("\n");
-    lines[0] = lines[0]!.replace('"version":1', '"version":2');
+    lines[0] = lines[0]!.replace('"version":2', '"version":3');
     await Deno.writeTextFile(path, lines.join("\n"));
     const store = new FileSystemJSONLStore({ dir });
-    await assert.rejects(() => store.load(id), /format version 2; this panto reads version 1/);
+    await assert.rejects(() => store.load(id), /format version 3; this panto reads version 2/);
     // Listed as unreadable, with the reason; -c (latest) and -r (resolve) then fail with it.
     const [listed] = await store.list();
     assert.equal(listed?.id, id);
     assert.equal(
       listed?.unreadable,
-      "written in session format version 2; this panto reads version 1: upgrade panto to read it",
+      "written in session format version 3; this panto reads version 2: upgrade panto to read it",
     );
     const latest = await store.latest();
     assert.equal(latest?.id, id, "an older readable session is not continued silently");
-    await assert.rejects(() => latest!.load(), /format version 2/);
-    await assert.rejects(async () => await (await store.resolve(id))!.load(), /format version 2/);
+    await assert.rejects(() => latest!.load(), /format version 3/);
+    await assert.rejects(async () => await (await store.resolve(id))!.load(), /format version 3/);
     await store.close();
   });
 });
@@ -491,5 +494,60 @@ Deno.test("a sidecar from before states (version 1) is rebuilt from the file", a
     assert.equal((await reader.list())[0]?.state?.status, "interrupted");
     assert.equal(JSON.parse(await Deno.readTextFile(sidecar)).version, 2, "rewritten");
     await reader.close();
+  });
+});
+
+Deno.test("a version 1 file reads as one chain; its first write makes it version 2, old lines kept", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line !== "");
+    const v1 = lines.map((line, index) => {
+      const record = JSON.parse(line);
+      if (index === 0) {
+        record.version = 1;
+      } else {
+        delete record.id;
+        delete record.parentId;
+      }
+      return JSON.stringify(record);
+    });
+    await Deno.writeTextFile(path, v1.join("\n") + "\n");
+    await Deno.remove(join(dir, `${id}.meta.json`)).catch(() => {});
+    const store = new FileSystemJSONLStore({ dir });
+    const tree = await store.loadTree(id);
+    assert.deepStrictEqual(tree?.entries.map((e) => [e.id, e.parentId]), [
+      ["0", null],
+      ["1", "0"],
+      ["2", "1"],
+      ["3", "2"],
+    ]);
+    const session = await store.resolve(id);
+    await session!.branchFrom("1");
+    await session!.append(persistent(user("q1b"), assistant("a1b")));
+    await store.close();
+    const after = (await Deno.readTextFile(path)).split("\n").filter((line) => line !== "");
+    assert.equal(JSON.parse(after[0]!).version, 2);
+    assert.deepStrictEqual(after.slice(1, 5), v1.slice(1), "the version 1 lines stay as written");
+    assert.equal(JSON.parse(after[5]!).parentId, "1");
+    const reopened = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(reopened, id), ["q0", "a0", "q1b", "a1b"]);
+    await reopened.close();
+  });
+});
+
+Deno.test("an entry naming a parent not stored before it fails closed, naming the line", async () => {
+  await withSession(1, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const second = JSON.parse(lines[2]!);
+    second.parentId = "missing";
+    lines[2] = JSON.stringify(second);
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), (error: unknown) => {
+      assert.ok(error instanceof SessionCorruptError);
+      assert.equal(error.line, 3);
+      assert.match(error.message, /parent entry "missing" is not stored before this entry/);
+      return true;
+    });
+    await store.close();
   });
 });

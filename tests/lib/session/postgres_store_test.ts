@@ -74,7 +74,7 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
         for (const task of [() => newer.list(), () => newer.checkWritable()]) {
           await assert.rejects(task, (error) => {
             assert.ok(error instanceof SessionStoreError, String(error));
-            assert.match(error.message, /schema version 99; this panto knows 2: upgrade panto/);
+            assert.match(error.message, /schema version 99; this panto knows 3: upgrade panto/);
             return true;
           });
         }

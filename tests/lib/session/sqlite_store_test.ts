@@ -62,7 +62,7 @@ Deno.test("SQLite: a newer schema version is refused", async () => {
     const db = new DatabaseSync(path);
     db.exec("PRAGMA user_version = 99");
     db.close();
-    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 2/);
+    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 3/);
   });
 });
 
@@ -75,7 +75,9 @@ Deno.test("SQLite: a version 1 database is migrated on open (owners, state), its
     const db = new DatabaseSync(path);
     db.exec(
       "DROP INDEX sessions_by_owner; ALTER TABLE sessions DROP COLUMN owner_id; " +
-        "ALTER TABLE sessions DROP COLUMN state",
+        "ALTER TABLE sessions DROP COLUMN state; DROP INDEX messages_by_entry; " +
+        "ALTER TABLE messages DROP COLUMN entry_id; ALTER TABLE messages DROP COLUMN parent_id; " +
+        "ALTER TABLE sessions DROP COLUMN parent_session_id",
     );
     db.exec("PRAGMA user_version = 1");
     db.close();
@@ -188,5 +190,36 @@ Deno.test("SQLite: kill -9 during appends never loses an acknowledged append (5 
       );
       await store.close();
     }
+  });
+});
+
+Deno.test("SQLite: rows from before the tree read as one chain, and appends continue it", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    const session = store.create();
+    await session.append(persistent(user("q0"), assistant("a0"), user("q1"), assistant("a1")));
+    await store.close();
+    const db = new DatabaseSync(path);
+    db.exec("UPDATE messages SET entry_id = NULL, parent_id = NULL");
+    db.close();
+    const reopened = new SQLiteStore({ path });
+    const tree = await reopened.loadTree(session.id);
+    assert.deepStrictEqual(tree?.entries.map((e) => [e.id, e.parentId]), [
+      ["0", null],
+      ["1", "0"],
+      ["2", "1"],
+      ["3", "2"],
+    ]);
+    const resumed = await reopened.resolve(session.id);
+    await resumed!.append(persistent(user("q2"), assistant("a2")));
+    const after = await reopened.loadTree(session.id);
+    assert.equal(after?.entries[4]?.parentId, "3");
+    await resumed!.branchFrom("1");
+    await resumed!.append(persistent(user("q1b"), assistant("a1b")));
+    const texts = (await reopened.load(session.id))?.messages.map((m) =>
+      m.content[0]?.type === "text" ? m.content[0].text : ""
+    );
+    assert.deepStrictEqual(texts, ["q0", "a0", "q1b", "a1b"]);
+    await reopened.close();
   });
 });
