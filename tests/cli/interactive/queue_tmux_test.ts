@@ -1,0 +1,70 @@
+/**
+ * The queue and the model keys end to end in a real pty (tmux) against the
+ * fake LLM server: prompts queued during a turn are shown above the editor,
+ * esc puts them back in the editor unsent, and ctrl+p switches the model of
+ * the next request.
+ */
+import assert from "node:assert/strict";
+import { writeFakeConfig } from "../../support/fake_config.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../../support/tmux.ts";
+
+if (!tmuxAvailable) {
+  console.log("skipped: queue_tmux_test needs tmux on PATH (apt-get install -y tmux)");
+}
+
+Deno.test({
+  name:
+    "interactive: esc gives queued prompts back to the editor; ctrl+p switches the next request's model",
+  ignore: !tmuxAvailable,
+  async fn() {
+    const server = await FakeLlmServer.start();
+    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
+    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+      cols: 100,
+      rows: 30,
+      cwd: project,
+      env: pantoPaneEnv(home),
+    });
+    try {
+      await tmux.waitFor(/fast · thinking off/);
+      server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
+      await tmux.type("keep talking");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/esc to cancel/);
+      await tmux.type("steer-words");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/steer › steer-words/);
+      await tmux.type("follow-words");
+      await tmux.keys("M-Enter");
+      await tmux.waitFor(/follow-up › follow-words/);
+
+      await tmux.keys("Escape");
+      await tmux.waitFor(/Interrupted\./);
+      const screen = (await tmux.screen()).join("\n");
+      assert.doesNotMatch(screen, /steer ›|follow-up ›/, "the pending area is empty");
+      // Back in the editor (under its top rule), in queue order.
+      assert.match(screen, /─+\n\s*steer-words\s*\n\s*\n\s*follow-words/);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(server.requests.length, 1, "nothing queued was sent");
+
+      await tmux.keys("C-c"); // clears the editor
+      await tmux.keys("C-p");
+      await tmux.waitFor(/smart · thinking off/);
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Smart answer." }] });
+      await tmux.type("which model now?");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Smart answer\./);
+      assert.equal(server.requests.length, 2);
+      assert.equal(server.requests[1]!.protocol, "anthropic");
+      assert.equal((server.requests[1]!.body as { model: string }).model, "smart-model");
+    } finally {
+      await tmux.close();
+      await server.close();
+      await Deno.remove(project, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
