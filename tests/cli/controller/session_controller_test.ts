@@ -222,7 +222,9 @@ Deno.test("controller: setModel, cycleModel and setThinkingLevel switch what the
     await controller.prompt("hi");
     assert.equal(server.requests[0]!.path, "/v1/messages", "the Anthropic endpoint of smart");
     controller.setModel("fast");
-    assert.equal(controller.state().model.reasoning, "high", "the level is kept");
+    assert.equal(controller.state().model.reasoning, "off", "the alias's level, not the last");
+    controller.setModel("fast", "medium");
+    assert.equal(controller.state().model.reasoning, "medium");
     assert.throws(() => controller.setModel("nope"), /nope/);
     server.enqueue(text("slow", { headerDelayMs: 200 }));
     const run = controller.prompt("again");
@@ -445,4 +447,75 @@ Deno.test("controller: a prompt left unanswered is offered, not resent, after a 
     assert.doesNotMatch(JSON.stringify(server.requests.at(-1)!.body), /LOST-PROMPT/);
     assert.equal(controller.danglingPrompt, undefined);
   });
+});
+
+Deno.test("controller: takeLastQueued gives back the latest queued prompt, steering or follow-up", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
+    const run = controller.prompt("busy");
+    await waitFor("the first request", () => server.requests.length === 1);
+    controller.steer("s1");
+    controller.followUp("f1");
+    controller.steer("s2");
+    controller.queueShell("ls");
+    assert.equal(controller.takeLastQueued(), "!ls");
+    assert.equal(controller.takeLastQueued(), "s2");
+    assert.deepEqual(events.findLast((e) => e.type === "queue_update"), {
+      type: "queue_update",
+      steering: ["s1"],
+      followUp: ["f1"],
+    });
+    assert.equal(controller.takeLastQueued(), "f1");
+    assert.equal(controller.takeLastQueued(), "s1");
+    assert.equal(controller.takeLastQueued(), undefined);
+    controller.abort();
+    await run;
+    await controller.idle();
+    assert.equal(server.requests.length, 1, "nothing taken back was sent");
+  });
+});
+
+Deno.test("controller: cost prices each message at its own model; a new session starts at 0", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-controller-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-controller-project-" });
+  try {
+    await writeFakeConfig(home, server, {
+      retry: { maxRetries: 0 },
+      models: {
+        fast: { provider: "fakeopenai", model: "fast-model", price: { input: 1e6, output: 1e6 } },
+        smart: { provider: "fakeanthropic", model: "smart-model", price: { input: 0, output: 0 } },
+      },
+    });
+    const controller = await SessionController.open(parseArgs([]) as ChatArgs, {
+      cwd: project,
+      pantoHome: home,
+    });
+    try {
+      server.enqueue(text("Priced."));
+      await controller.prompt("hi");
+      const usage = controller.state().usage;
+      const tokens = usage.inputTokens + usage.outputTokens + usage.cacheReadTokens +
+        usage.cacheWriteTokens;
+      assert.ok(tokens > 0, "the fake server reports usage");
+      const spent = controller.state().cost;
+      assert.ok(spent !== undefined && spent > 0);
+      controller.setModel("smart");
+      assert.equal(controller.state().cost, spent, "the free model does not reprice the answer");
+      server.enqueue(text("Free."));
+      await controller.prompt("again");
+      assert.equal(controller.state().cost, spent, "the free model's answer costs nothing");
+      const id = controller.session.id;
+      await controller.newSession();
+      assert.equal(controller.state().cost, 0);
+      await controller.switchSession(id);
+      assert.equal(controller.state().cost, spent);
+    } finally {
+      await controller.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
 });
