@@ -46,6 +46,8 @@ export type {
 } from "./components/autocomplete.ts";
 export { Loader } from "./components/loader.ts";
 export type { LoaderOptions } from "./components/loader.ts";
+export { Panel } from "./components/panel.ts";
+export type { PanelOptions } from "./components/panel.ts";
 export { SelectList } from "./components/select_list.ts";
 export type { SelectItem, SelectListOptions } from "./components/select_list.ts";
 export type { CursorPosition } from "./components/editor_buffer.ts";

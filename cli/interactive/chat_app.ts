@@ -5,8 +5,6 @@ import {
   Editor,
   Loader,
   sanitizeTerminalText,
-  type SelectItem,
-  SelectList,
   Spacer,
   Text,
   type Theme,
@@ -23,6 +21,7 @@ import { VERSION } from "../version.ts";
 import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
 import { type CommandContext, type SlashCommand, slashCommands } from "./slash_commands.ts";
+import { type PickerOptions, showPicker } from "./picker.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
@@ -214,27 +213,9 @@ export class ChatApp implements CommandContext {
     this.#append(new Text(safe, { style: (line) => this.theme.fg(color, line) }));
   }
 
-  /** Shows a picker overlay; resolves with the chosen value or `null` on escape. */
-  pick<T>(title: string, items: readonly SelectItem<T>[], initialIndex = 0): Promise<T | null> {
-    return new Promise((resolve) => {
-      const overlay = { close: () => {} };
-      const list = new SelectList(items, {
-        theme: this.theme,
-        title,
-        keybindings: this.tui.keybindings,
-        initialIndex,
-        onSelect: (item) => {
-          overlay.close();
-          resolve(item.value);
-        },
-        onCancel: () => {
-          overlay.close();
-          resolve(null);
-        },
-      });
-      overlay.close =
-        this.tui.showOverlay(list, { anchor: "center", width: "80%", maxHeight: "70%" }).close;
-    });
+  /** Shows a picker in a bordered panel where the editor was; resolves with the choice or `null` on escape. */
+  pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null> {
+    return showPicker(this.tui, this.theme, { ...options, replace: this.editor });
   }
 
   /** Shows or hides thinking blocks. */

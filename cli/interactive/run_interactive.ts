@@ -4,7 +4,6 @@ import {
   DEFAULT_KEYBINDINGS,
   Keybindings,
   ProcessTerminal,
-  SelectList,
   type Theme,
   TUI,
 } from "@panto/tui";
@@ -19,7 +18,8 @@ import {
 } from "../interrupt_signals.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
-import { sessionItems } from "./slash_commands.ts";
+import { showPicker } from "./picker.ts";
+import { sessionPicker } from "./session_picker.ts";
 
 /** Most time a quit waits for an interrupted turn to save its partial answer (ms). */
 const QUIT_GRACE_MS = 3000;
@@ -142,29 +142,10 @@ async function chat(
   chatApp.dispose();
 }
 
-/** A session picker shown before the chat exists (`-r` without an id). */
-function pickSession(tui: TUI, theme: Theme, store: SessionStore): Promise<Session | null> {
-  return store.list({ limit: 200 }).then((sessions) => {
-    if (sessions.length === 0) return null;
-    return new Promise<Session | null>((resolve) => {
-      let close = () => {};
-      const list = new SelectList(
-        sessionItems(sessions),
-        {
-          theme,
-          title: "Resume session",
-          keybindings: tui.keybindings,
-          onSelect: (item) => {
-            close();
-            store.resolve(item.value).then(resolve, () => resolve(null));
-          },
-          onCancel: () => {
-            close();
-            resolve(null);
-          },
-        },
-      );
-      close = tui.showOverlay(list, { anchor: "center", width: "80%" }).close;
-    });
-  });
+/** A session picker shown before the chat exists (`-r` without an id): at the top of the empty screen. */
+async function pickSession(tui: TUI, theme: Theme, store: SessionStore): Promise<Session | null> {
+  const sessions = await store.list({ limit: 200 });
+  if (sessions.length === 0) return null;
+  const id = await showPicker(tui, theme, sessionPicker(sessions, Deno.cwd()));
+  return id === null ? null : await store.resolve(id);
 }

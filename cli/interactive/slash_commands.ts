@@ -1,8 +1,21 @@
-import { resolve } from "node:path";
-import { REASONING_LEVELS, type ReasoningLevel, redactUrl, type SessionInfo } from "@panto/lib";
-import type { SelectItem } from "@panto/tui";
+import { dirname, join, resolve } from "node:path";
+import {
+  FileSystemJSONLStore,
+  NullStore,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+  redactUrl,
+  type SessionStore,
+  SQLiteStore,
+} from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
+import { formatMcpStatus } from "../mcp/mcp_servers.ts";
+import { errorMessage } from "../error_message.ts";
+import { permissionMessage } from "../permission_message.ts";
+import { formatTokens } from "./components/format_tokens.ts";
+import type { PickerOptions } from "./picker.ts";
+import { sessionPicker } from "./session_picker.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
 export interface CommandContext {
@@ -14,8 +27,8 @@ export interface CommandContext {
   ensureIdle(action: string): boolean;
   /** Shows a notice. */
   notify(text: string, level?: "info" | "warning" | "error"): void;
-  /** Shows a picker; resolves with the chosen value or `null` on escape. */
-  pick<T>(title: string, items: readonly SelectItem<T>[], initialIndex?: number): Promise<T | null>;
+  /** Shows a picker (a bordered panel where the editor was); resolves with the chosen value or `null` on escape. */
+  pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null>;
   /** Shows or hides thinking blocks. */
   toggleThinking(): void;
   /** Copies text to the clipboard. */
@@ -47,7 +60,15 @@ export function slashCommands(): Map<string, SlashCommand> {
     ["sessions", { description: "Browse saved sessions and resume one", run: resume }],
     ["resume", { description: "Resume a saved session (picker)", run: resume }],
     ["new", { description: "Start a new session", run: newSession }],
+    ["session", {
+      description: "Show this session: id, file, messages, tokens, cost",
+      run: session,
+    }],
     ["name", { description: "Name this session", run: name }],
+    ["mcp", {
+      description: "List MCP servers, their state and tools",
+      run: async (ctx) => ctx.notify(formatMcpStatus(await ctx.controller.mcpStatus())),
+    }],
     ["fork", { description: "Copy this conversation into a new session", run: fork }],
     ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
@@ -66,6 +87,8 @@ function help(ctx: CommandContext): void {
     "",
     "enter send · shift+enter (or \\ then enter) newline · esc interrupt · ctrl+c clear, twice to quit",
     "ctrl+d quit on an empty line · ctrl+o expand tool calls · ctrl+t show/hide thinking · ctrl+z suspend",
+    "while a turn runs: enter steers it, alt+enter queues a follow-up, alt+up takes the last back",
+    "ctrl+p / shift+ctrl+p next / previous model · shift+tab next thinking level",
     "!command runs a shell command and adds its output to your next prompt · @path attaches a file",
   );
   ctx.notify(lines.join("\n"), "info");
@@ -77,15 +100,15 @@ async function model(ctx: CommandContext, args: string): Promise<void> {
   let alias: string | null = args || null;
   if (!alias) {
     const current = choices.findIndex((c) => c.alias === ctx.controller.model.alias);
-    alias = await ctx.pick(
-      "Model",
-      choices.map((c) => ({
+    alias = await ctx.pick({
+      title: "Model",
+      items: choices.map((c) => ({
         value: c.alias,
         label: c.alias,
         description: `${c.provider.model} · ${redactUrl(c.provider.baseUrl)}`,
       })),
-      Math.max(0, current),
-    );
+      initialIndex: Math.max(0, current),
+    });
   }
   if (!alias) return;
   ctx.controller.setModel(alias);
@@ -106,11 +129,11 @@ async function thinking(ctx: CommandContext, args: string): Promise<void> {
     level = args as ReasoningLevel;
   } else {
     const current = REASONING_LEVELS.indexOf(ctx.controller.model.provider.reasoning);
-    level = await ctx.pick(
-      "Thinking",
-      REASONING_LEVELS.map((l) => ({ value: l, label: l })),
-      Math.max(0, current),
-    );
+    level = await ctx.pick({
+      title: "Thinking",
+      items: REASONING_LEVELS.map((l) => ({ value: l, label: l })),
+      initialIndex: Math.max(0, current),
+    });
   }
   if (!level) return;
   ctx.controller.setThinkingLevel(level);
@@ -127,27 +150,10 @@ async function resume(ctx: CommandContext): Promise<void> {
   if (!ctx.ensureIdle("switching sessions")) return;
   const sessions = await ctx.controller.listSessions();
   if (sessions.length === 0) return ctx.notify("No saved sessions yet.", "info");
-  const id = await ctx.pick("Resume session", sessionItems(sessions));
+  const id = await ctx.pick(sessionPicker(sessions, ctx.controller.cwd));
   if (!id) return;
   // (The controller says so when the session is gone.)
   await ctx.controller.switchSession(id);
-}
-
-/**
- * Picker items for saved sessions: name (else the last prompt), date,
- * message count and the start of the id.
- *
- * @param sessions The sessions, as listed by the store.
- * @returns One item per session, valued by its id.
- */
-export function sessionItems(sessions: readonly SessionInfo[]): SelectItem<string>[] {
-  return sessions.map((s) => ({
-    value: s.id,
-    label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
-    description: `${s.modified.slice(0, 16).replace("T", " ")} · ${s.messageCount} messages · ${
-      s.id.slice(0, 8)
-    }`,
-  }));
 }
 
 async function newSession(ctx: CommandContext): Promise<void> {
@@ -165,6 +171,36 @@ async function name(ctx: CommandContext, args: string): Promise<void> {
   await ctx.controller.nameSession(args);
 }
 
+function session(ctx: CommandContext): void {
+  const state = ctx.controller.state();
+  const { usage } = state;
+  const lines = [
+    `Session ${state.sessionId}${state.sessionName === undefined ? "" : ` "${state.sessionName}"`}`,
+    `Saved in: ${
+      state.persisted
+        ? storeLocation(ctx.controller.store, state.sessionId)
+        : "not yet (after the first answer)"
+    }`,
+    `Messages: ${state.messageCount}`,
+    `Tokens: ${formatTokens(usage.inputTokens)} in, ${formatTokens(usage.outputTokens)} out, ` +
+    `${formatTokens(usage.cacheReadTokens)} cache read, ${
+      formatTokens(usage.cacheWriteTokens)
+    } cache write`,
+    `Cost: ${
+      state.cost === undefined ? "unknown (no prices for this model)" : `$${state.cost.toFixed(4)}`
+    }`,
+  ];
+  ctx.notify(lines.join("\n"), "info");
+}
+
+/** Where a session is kept: its file, or the database. */
+function storeLocation(store: SessionStore, id: string): string {
+  if (store instanceof FileSystemJSONLStore) return join(store.dir, `${id}.jsonl`);
+  if (store instanceof SQLiteStore) return `${store.path} (SQLite)`;
+  if (store instanceof NullStore) return "nowhere (--no-session)";
+  return "the PostgreSQL store";
+}
+
 async function exportSession(ctx: CommandContext, args: string): Promise<void> {
   const { controller } = ctx;
   if (!controller.session.persisted) {
@@ -174,9 +210,28 @@ async function exportSession(ctx: CommandContext, args: string): Promise<void> {
     );
   }
   const id = controller.session.id;
-  const path = resolve(controller.cwd, args || `panto-session-${id.slice(0, 8)}.md`);
-  await Deno.writeTextFile(path, await controller.store.export(id));
+  // The full id: 8-character prefixes of ids made within a minute are alike.
+  const name = `panto-session-${id}.md`;
+  let path = resolve(controller.cwd, args || name);
+  try {
+    if ((await Deno.stat(path).catch(() => null))?.isDirectory) path = join(path, name);
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await Deno.writeTextFile(path, await controller.store.export(id));
+  } catch (error) {
+    return ctx.notify(exportFailure(path, error), "error");
+  }
   ctx.notify(`Exported to ${path}`, "info");
+}
+
+/** Why `path` could not be written, and what to do instead. */
+function exportFailure(path: string, error: unknown): string {
+  if (error instanceof Deno.errors.NotCapable) return permissionMessage(error.message);
+  const reason = error instanceof Deno.errors.PermissionDenied
+    ? "the file system does not let you write there"
+    : error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
+    ? "a file stands where a directory of the path should be"
+    : errorMessage(error);
+  return `Could not export to ${path}: ${reason}. Pass another path: /export PATH`;
 }
 
 function copy(ctx: CommandContext): void {

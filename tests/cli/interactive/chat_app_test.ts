@@ -169,7 +169,7 @@ Deno.test("chat: /new starts a fresh session, /resume picks an old one and shows
     assert.doesNotMatch(JSON.stringify(requestBody(chat, -1)), /alpha question/);
 
     await chat.send("/resume");
-    screen = await chat.waitFor("Resume session");
+    screen = await chat.waitFor("╭─ Sessions in");
     assert.match(screen, /alpha question/);
     assert.match(screen, /beta question/);
     const order = (await chat.controller.store.list()).map((session) => session.id);
@@ -177,7 +177,7 @@ Deno.test("chat: /new starts a fresh session, /resume picks an old one and shows
     await chat.press(KEYS.enter);
     screen = await chat.waitFor(`Resumed session ${alphaId}`);
     assertInOrder(screen, ["panto", "› alpha question", "Alpha answer."]);
-    assert.doesNotMatch(screen, /beta question|Beta answer|Resume session/);
+    assert.doesNotMatch(screen, /beta question|Beta answer|Sessions in/);
     assert.equal(chat.chat.agent.sessionId, alphaId);
 
     answer(chat, "Alpha again.");
@@ -210,7 +210,7 @@ Deno.test("chat: /new, /resume, /model and /thinking wait for the running turn",
     await chat.waitFor("before changing the reasoning level");
     const screen = await chat.waitFor("The slow answer.");
     assertInOrder(screen, ["› slow question", "The slow answer."]);
-    assert.doesNotMatch(screen, /New session\.|Resume session|Model: smart|Thinking: high/);
+    assert.doesNotMatch(screen, /New session\.|Sessions in|Model: smart|Thinking: high/);
     assert.equal(chat.chat.agent.sessionId, sessionId);
     assert.equal(chat.chat.agent.config.provider.model, "fast-model");
     assert.equal(chat.chat.agent.config.provider.reasoning, "off");
@@ -571,7 +571,7 @@ Deno.test("chat: the footer's cost prices each answer at its model, per session"
     await chat.waitFor((screen) => screen.includes("New session.") && cost(screen) === "0.000");
     // Resumed while on the free model: the session's own spending, at its own model.
     await chat.send(`/resume`);
-    await chat.waitFor("Resume session");
+    await chat.waitFor("╭─ Sessions in");
     await chat.press(KEYS.enter);
     await chat.waitFor((screen) => screen.includes(`Resumed session ${sessionId}`));
     await chat.waitFor((screen) => cost(screen) === spent);

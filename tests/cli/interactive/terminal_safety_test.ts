@@ -121,7 +121,7 @@ Deno.test("chat: a resumed session and the /resume picker show stored escapes as
     try {
       await resumed.waitFor("Resumed session");
       await resumed.send("/resume");
-      const screen = await resumed.waitFor("Resume session");
+      const screen = await resumed.waitFor("╭─ Sessions in");
       assert.ok(screen.includes("stored-answer") && screen.includes("stored-end"), screen);
       assert.ok(
         screen.split("stored-prompt").length >= 3,

@@ -1,0 +1,170 @@
+/**
+ * Pickers and session commands on the virtual terminal: pickers drawn as a
+ * bordered panel in place of the editor (never over the transcript),
+ * `/sessions` listing this directory's sessions with tab for all, `/session`,
+ * and `/export` naming files by the full id, creating directories and
+ * explaining a path it cannot write.
+ */
+// The harness comes first: it must load the terminal emulator before @panto/lib (see there).
+import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+
+const TAB = "\t";
+/** Wide enough that temp paths are not wrapped. */
+const WIDE = { columns: 200 };
+
+function answer(chat: ChatHarness, text: string): void {
+  chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text }] });
+}
+
+async function ask(chat: ChatHarness, prompt: string, reply: string): Promise<void> {
+  answer(chat, reply);
+  await chat.send(prompt);
+  await chat.waitFor(reply);
+  await chat.waitIdle();
+}
+
+/** Rows of the bordered panel on `screen`, from its top edge to its bottom edge. */
+function panelRows(screen: string): string[] {
+  const lines = screen.split("\n");
+  const top = lines.findIndex((line) => line.startsWith("╭─"));
+  const bottom = lines.findIndex((line, i) => i > top && line.startsWith("╰─"));
+  assert.ok(top >= 0 && bottom > top, `a bordered panel is on screen:\n${screen}`);
+  return lines.slice(top, bottom + 1);
+}
+
+/** Stores a finished session started in `cwd` directly (as another panto run would). */
+async function storeSessionIn(chat: ChatHarness, cwd: string, prompt: string): Promise<string> {
+  const session = chat.controller.store.create({ cwd });
+  const entry = (role: "user" | "assistant", text: string) => ({
+    message: {
+      role,
+      content: [{ type: "text" as const, text }],
+      timestamp: new Date().toISOString(),
+    },
+    conversation: [],
+    toolsAvailable: [],
+  });
+  await session.append([entry("user", prompt), entry("assistant", "ok")]);
+  return session.id;
+}
+
+Deno.test("pickers: /model is a bordered panel with a title, filter and hints where the editor was", async () => {
+  await withChat(async (chat) => {
+    // A full screen of transcript: the picker must not cover any of it.
+    for (let i = 0; i < 40; i++) chat.chat.notify(`transcript line ${i}`, "info");
+    const before = (await chat.waitFor("transcript line 39")).split("\n");
+    const lastTranscript = before.findLastIndex((line) => line.startsWith("transcript line"));
+
+    await chat.send("/model");
+    const screen = await chat.waitFor("╭─ Model");
+    const rows = panelRows(screen);
+    assert.match(rows[0]!, /^╭─ Model ─+╮$/);
+    assert.match(rows.at(-1)!, /^╰─ ↑↓ move · type to filter · enter select · esc cancel ─+╯$/);
+    for (const row of rows.slice(1, -1)) assert.match(row, /^│ .* │$/, row);
+    assert.match(rows[1]!, /│ › /, "the filter line comes first");
+    assert.ok(rows.some((row) => /› fast\b/.test(row)), "the current model is selected");
+    assert.ok(rows.some((row) => /\bsmart\b/.test(row)));
+    // Every transcript line is still drawn, above the panel, none overwritten.
+    const lines = screen.split("\n");
+    const panelTop = lines.indexOf(rows[0]!);
+    const shown = lines.slice(0, panelTop).filter((line) => line.startsWith("transcript line"));
+    assert.ok(shown.length > 5, `transcript visible above the panel:\n${screen}`);
+    assert.ok(shown.every((line) => /^transcript line \d+$/.test(line)), screen);
+    assert.ok(
+      lines.slice(0, panelTop).some((line) => line === before[lastTranscript]),
+      "the newest transcript line is still there",
+    );
+    assert.ok(!lines.some((line) => /^─+$/.test(line)), "the editor gives its place to the panel");
+
+    // Typing filters; enter selects; the editor comes back.
+    await chat.type("sma");
+    assert.match(await chat.waitFor("› sma"), /› smart/);
+    await chat.press(KEYS.enter);
+    const after = await chat.waitFor("Model: smart");
+    assert.doesNotMatch(after, /╭─ Model/);
+    assert.ok(after.split("\n").some((line) => /^─+$/.test(line)), "the editor is back");
+    await chat.send("/thinking");
+    await chat.waitFor("╭─ Thinking");
+    await chat.press(KEYS.escape);
+    await chat.waitFor((text) => !text.includes("╭─ Thinking"));
+    await chat.type("still typing here");
+    await chat.waitFor("still typing here");
+  });
+});
+
+Deno.test("pickers: /sessions lists this directory's sessions; tab shows every directory's", async () => {
+  await withChat(async (chat) => {
+    await ask(chat, "question here", "Answer here.");
+    const elsewhere = join(chat.fixture.home, "other-project");
+    await storeSessionIn(chat, elsewhere, "question elsewhere");
+
+    await chat.send("/sessions");
+    let rows = panelRows(await chat.waitFor(`╭─ Sessions in ${chat.fixture.project}`)).join("\n");
+    assert.match(rows, /question here\s+(just now|\dm ago) · \d+ messages/);
+    assert.doesNotMatch(rows, /question elsewhere/);
+    assert.match(rows, /tab all directories ─*╯/);
+
+    await chat.press(TAB);
+    rows = panelRows(await chat.waitFor("╭─ All sessions")).join("\n");
+    assert.match(rows, /question here .* · [^\n]*panto-chat-project-/);
+    assert.match(rows, /question elsewhere .* · [^\n]*other-project/);
+    assert.match(rows, /tab this directory ─*╯/);
+    await chat.press(TAB);
+    await chat.waitFor("╭─ Sessions in");
+    await chat.press(KEYS.escape);
+    await chat.waitFor((text) => !text.includes("╭─ Sessions"));
+  }, WIDE);
+});
+
+Deno.test("/session shows the id, the file, the message and token counts and the cost", async () => {
+  await withChat(async (chat) => {
+    await chat.send("/session");
+    await chat.waitFor("Saved in: not yet (after the first answer)");
+    await ask(chat, "count me", "Counted.");
+    await chat.send("/session");
+    const id = chat.controller.session.id;
+    const screen = await chat.waitFor(/Messages: 3[^]*Cost:/);
+    assert.match(screen, new RegExp(`Session ${id}`));
+    assert.match(
+      screen,
+      new RegExp(`Saved in: ${join(chat.fixture.home, "sessions", `${id}.jsonl`)}`),
+    );
+    assert.match(screen, /Messages: 3/);
+    assert.match(screen, /Tokens: \S+ in, \S+ out/);
+    assert.match(screen, /Cost: (\$\d|unknown)/);
+  }, WIDE);
+});
+
+Deno.test("/export names the file with the full id, creates directories, explains a path it cannot write", async () => {
+  await withChat(async (chat) => {
+    await ask(chat, "export me", "Exported answer.");
+    const id = chat.controller.session.id;
+    await chat.send("/export");
+    await chat.waitFor("Exported to");
+    const named = join(chat.fixture.project, `panto-session-${id}.md`);
+    assert.match(await Deno.readTextFile(named), /export me/);
+
+    const nested = join(chat.fixture.project, "docs", "sessions", "today.md");
+    await chat.send(`/export ${nested}`);
+    await chat.waitFor(`Exported to ${nested}`);
+    assert.match(await Deno.readTextFile(nested), /Exported answer\./);
+
+    // A directory: the file goes inside it, named by the id.
+    await chat.send(`/export docs`);
+    await chat.waitFor(
+      `Exported to ${join(chat.fixture.project, "docs", `panto-session-${id}.md`)}`,
+    );
+
+    const blocker = join(chat.fixture.project, "a-file");
+    await Deno.writeTextFile(blocker, "not a directory");
+    await chat.send(`/export a-file/inside.md`);
+    const screen = (await chat.waitFor("Could not export")).replace(/\s+/g, " ");
+    assert.match(
+      screen,
+      /Could not export to \S*a-file\/inside\.md: a file stands where a directory/,
+    );
+    assert.match(screen, /Pass another path: \/export PATH/);
+  }, WIDE);
+});
