@@ -21,6 +21,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
   if (args.command === "sessions") return await sessionsCommand(args);
   if (args.mode === "rpc") return await rpcMode(args);
+  if (args.mode === "acp") return await acpMode(args);
   if (args.print) return await printMode(args);
   // The terminal UI loads only for the interactive mode.
   const { runInteractive } = await import("./interactive/run_interactive.ts");
@@ -80,6 +81,12 @@ async function printMode(args: ChatArgs): Promise<number> {
 async function rpcMode(args: ChatArgs): Promise<number> {
   const { runRpcMode } = await import("./rpc/rpc_mode.ts");
   return await runRpcMode(args, { input: Deno.stdin.readable, write: writeStdout });
+}
+
+/** `panto acp` loads neither the terminal UI nor print mode. */
+async function acpMode(args: ChatArgs): Promise<number> {
+  const { runAcpMode } = await import("./acp/acp_mode.ts");
+  return await runAcpMode(args, { input: Deno.stdin.readable, output: Deno.stdout.writable });
 }
 
 /** The prompt: the message arguments, then piped stdin (when stdin is not a terminal). */

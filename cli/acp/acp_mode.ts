@@ -1,0 +1,184 @@
+/**
+ * `panto acp`: panto as an Agent Client Protocol agent over standard input
+ * and output, for Zed, Neovim and other ACP clients (docs/acp.md).
+ *
+ * @module
+ */
+import {
+  agent,
+  type AgentContext,
+  type InitializeResponse,
+  type McpServer,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+} from "@agentclientprotocol/sdk";
+import { isAbortError } from "@panto/lib";
+import type { ChatArgs } from "../args.ts";
+import { errorMessage } from "../error_message.ts";
+import { CliError } from "../errors.ts";
+import {
+  interruptExitCode,
+  type InterruptSignal,
+  listenForInterrupts,
+} from "../interrupt_signals.ts";
+import { writeStderr } from "../stdio.ts";
+import { VERSION } from "../version.ts";
+import { AcpSession } from "./acp_session.ts";
+
+/** Where `panto acp` reads and writes. */
+export interface AcpStreams {
+  /** JSON-RPC messages from the client (standard input). */
+  input: ReadableStream<Uint8Array>;
+  /** JSON-RPC messages to the client (standard output). */
+  output: WritableStream<Uint8Array>;
+}
+
+const CAPABILITIES: InitializeResponse = {
+  protocolVersion: PROTOCOL_VERSION,
+  agentCapabilities: {
+    loadSession: true,
+    promptCapabilities: { image: true, embeddedContext: true },
+  },
+  agentInfo: { name: "panto", title: "panto", version: VERSION },
+  authMethods: [],
+};
+
+/**
+ * Serves ACP until the client closes the connection (standard input ends
+ * or standard output is closed) or an interrupting signal arrives; then
+ * aborts what runs, saves it and closes the stores.
+ *
+ * @param args The parsed command line (model, tools, store flags).
+ * @param streams Standard input and output.
+ * @returns The exit code: 0 when the client left, 128 + the signal's number
+ *   after a signal.
+ */
+export async function runAcpMode(args: ChatArgs, streams: AcpStreams): Promise<number> {
+  const sessions = new Map<string, AcpSession>();
+  const app = buildApp(args, sessions);
+  const connection = app.connect(ndJsonStream(streams.output, streams.input));
+  let interrupted: InterruptSignal | undefined;
+  const signalled = new Promise<void>((resolve) => {
+    const stop = listenForInterrupts((signal) => {
+      // A second signal while the first one's abort is saving: leave now.
+      if (interrupted) Deno.exit(interruptExitCode(interrupted));
+      interrupted = signal;
+      resolve();
+    });
+    void connection.closed.finally(stop);
+  });
+  globalThis.addEventListener("unhandledrejection", ignoreStrayAbort);
+  try {
+    await Promise.race([connection.closed.catch(() => {}), signalled]);
+    return interrupted ? interruptExitCode(interrupted) : 0;
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", ignoreStrayAbort);
+    await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+    connection.close();
+  }
+}
+
+/** The agent's handlers; `sessions` holds the open sessions by id. */
+function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
+  const find = (id: string): AcpSession => {
+    const session = sessions.get(id);
+    if (!session) {
+      throw RequestError.invalidParams(
+        { sessionId: id },
+        `No open session ${
+          JSON.stringify(id)
+        }: create one with session/new or load it with session/load`,
+      );
+    }
+    return session;
+  };
+  const open = async (
+    client: AgentContext,
+    request: { cwd: string; mcpServers: McpServer[] },
+    resume?: string,
+  ): Promise<AcpSession> => {
+    ignoreMcpServers(request.mcpServers);
+    const previous = resume === undefined ? undefined : sessions.get(resume);
+    if (previous) {
+      sessions.delete(resume!);
+      await previous.close();
+    }
+    const session = await asRequestError(() =>
+      AcpSession.open(args, { cwd: request.cwd, client, ...(resume ? { resume } : {}) })
+    );
+    sessions.set(session.id, session);
+    return session;
+  };
+  return agent({ name: "panto" })
+    .onRequest("initialize", () => CAPABILITIES)
+    .onRequest("session/new", async ({ params, client }) => {
+      const session = await open(client, params);
+      return {
+        sessionId: session.id,
+        modes: session.modes,
+        configOptions: session.configOptions(),
+      };
+    })
+    .onRequest("session/load", async ({ params, client }) => {
+      const session = await open(client, params, params.sessionId);
+      await session.replay();
+      return { modes: session.modes, configOptions: session.configOptions() };
+    })
+    .onRequest("session/prompt", async ({ params, signal }) => {
+      const session = find(params.sessionId);
+      const stopReason = await asRequestError(() => session.prompt(params.prompt, signal));
+      return { stopReason };
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      asRequestErrorSync(() => find(params.sessionId).setMode(params.modeId));
+      return {};
+    })
+    .onRequest("session/set_config_option", ({ params }) => {
+      const session = find(params.sessionId);
+      const configOptions = asRequestErrorSync(() =>
+        session.setConfigOption(params.configId, params.value)
+      );
+      return { configOptions };
+    });
+}
+
+/** MCP servers are not wired yet: said once on stderr (the client's log) rather than failing the session. */
+function ignoreMcpServers(servers: readonly McpServer[]): void {
+  if (servers.length === 0) return;
+  const names = servers.map((server) => server.name).join(", ");
+  writeStderr(`panto: MCP servers from the client are not supported yet; ignored: ${names}\n`);
+}
+
+/** Our own errors (bad ids, busy, unknown models) are the client's mistakes: invalid params. */
+async function asRequestError<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    throw toRequestError(error);
+  }
+}
+
+function asRequestErrorSync<T>(task: () => T): T {
+  try {
+    return task();
+  } catch (error) {
+    throw toRequestError(error);
+  }
+}
+
+function toRequestError(error: unknown): unknown {
+  if (error instanceof RequestError) return error;
+  const message = errorMessage(error);
+  return error instanceof CliError
+    ? RequestError.invalidParams(undefined, message)
+    : RequestError.internalError(undefined, message);
+}
+
+/** Deno's fetch may leave an aborted request's rejection unawaited: a cancel must not end the server. */
+function ignoreStrayAbort(event: PromiseRejectionEvent): void {
+  if (isAbortError(event.reason)) event.preventDefault();
+}

@@ -1,0 +1,367 @@
+/**
+ * One ACP session: a {@linkcode SessionController} in the client's working
+ * directory, its events sent as `session/update`s, approvals asked with
+ * `session/request_permission`.
+ *
+ * @module
+ */
+import type {
+  AgentContext,
+  ContentBlock,
+  PermissionOption,
+  SessionConfigOption,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+  ToolCallContent,
+  ToolCallUpdate,
+} from "@agentclientprotocol/sdk";
+import {
+  type AfterToolCallContext,
+  type BeforeToolCallContext,
+  REASONING_LEVELS,
+  type ToolCallDecision,
+} from "@panto/lib";
+import type { ChatArgs } from "../args.ts";
+import { modelChoices } from "../config/model_registry.ts";
+import type { ControllerEvent } from "../controller/controller_events.ts";
+import { SessionController } from "../controller/session_controller.ts";
+import { UsageError } from "../errors.ts";
+import { writeStderr } from "../stdio.ts";
+import { promptMessage } from "./prompt_message.ts";
+import { replayUpdates } from "./replay_updates.ts";
+import {
+  FILE_CHANGING_TOOLS,
+  resultContent,
+  targetPath,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from "./tool_updates.ts";
+
+/** How long closing waits for an aborted run to save (ms). */
+const CLOSE_SAVE_WAIT_MS = 5_000;
+
+/** Files larger than this get no diff (their text would flood the client). */
+const MAX_DIFF_BYTES = 1024 * 1024;
+
+/** `ask`: the tools `tools.requireApproval` lists need approval; `auto`: none do. */
+const MODES: SessionModeState["availableModes"] = [
+  {
+    id: "ask",
+    name: "Ask",
+    description: "Ask before running the tools listed in tools.requireApproval",
+  },
+  { id: "auto", name: "Auto", description: "Run every tool call without asking" },
+];
+
+const PERMISSION_OPTIONS: PermissionOption[] = [
+  { optionId: "allow", name: "Allow", kind: "allow_once" },
+  { optionId: "always", name: "Always allow this tool", kind: "allow_always" },
+  { optionId: "reject", name: "Reject", kind: "reject_once" },
+];
+
+/** A file before and after a call changed it. */
+interface FileChange {
+  path: string;
+  oldText: string | null;
+  newText?: string;
+}
+
+/** Where a session is opened and who it talks to. */
+export interface AcpSessionOptions {
+  /** The client's working directory for the session. */
+  cwd: string;
+  /** The stored session to load, by id. */
+  resume?: string;
+  /** Calls the client. */
+  client: AgentContext;
+}
+
+/** A panto session served to an ACP client. */
+export class AcpSession {
+  readonly #controller: SessionController;
+  readonly #client: AgentContext;
+  /** Updates are sent one after the other, in event order. */
+  #outbox: Promise<void> = Promise.resolve();
+  #mode = "ask";
+  /** Tools the user allowed for the rest of the session. */
+  readonly #alwaysAllowed = new Set<string>();
+  readonly #changes = new Map<string, FileChange>();
+  #stopReason: StopReason = "end_turn";
+
+  private constructor(controller: SessionController, client: AgentContext) {
+    this.#controller = controller;
+    this.#client = client;
+    controller.subscribe((event) => this.#onEvent(event));
+    controller.agent.setHooks({
+      beforeToolCall: (context) => this.#beforeToolCall(context),
+      afterToolCall: (context) => this.#afterToolCall(context),
+    });
+    for (const notice of controller.notices) writeStderr(`panto: ${notice}\n`);
+  }
+
+  /**
+   * Opens a new session, or a stored one (`resume`), in the client's
+   * working directory.
+   *
+   * @param args The command line (model, tools, store).
+   * @param options Working directory, session to load, the client.
+   * @returns The session.
+   */
+  static async open(args: ChatArgs, options: AcpSessionOptions): Promise<AcpSession> {
+    const controller = await SessionController.open(
+      { ...args, ...(options.resume === undefined ? {} : { resume: options.resume }) },
+      { cwd: options.cwd },
+    );
+    return new AcpSession(controller, options.client);
+  }
+
+  /** The session's id (panto's, as `panto sessions` lists it). */
+  get id(): string {
+    return this.#controller.session.id;
+  }
+
+  /** The approval modes and the current one. */
+  get modes(): SessionModeState {
+    return { currentModeId: this.#mode, availableModes: MODES };
+  }
+
+  /** The model and reasoning level choices, as ACP config options. */
+  configOptions(): SessionConfigOption[] {
+    const { alias, provider } = this.#controller.model;
+    const models = modelChoices(this.#controller.config).map((choice) => ({
+      value: choice.alias,
+      name: choice.alias,
+    }));
+    if (!models.some((m) => m.value === alias)) models.unshift({ value: alias, name: alias });
+    return [
+      {
+        type: "select",
+        id: "model",
+        name: "Model",
+        category: "model",
+        currentValue: alias,
+        options: models,
+      },
+      {
+        type: "select",
+        id: "reasoning",
+        name: "Reasoning",
+        category: "thought_level",
+        currentValue: provider.reasoning,
+        options: REASONING_LEVELS.map((level) => ({ value: level, name: level })),
+      },
+    ];
+  }
+
+  /**
+   * Sets the model or the reasoning level.
+   *
+   * @param id `model` or `reasoning`.
+   * @param value An alias, or a reasoning level.
+   * @returns The options as they are now.
+   * @throws {UsageError} For another id or a bad value.
+   */
+  setConfigOption(id: string, value: string | boolean): SessionConfigOption[] {
+    if (id === "model" && typeof value === "string") this.#controller.setModel(value);
+    else if (id === "reasoning" && (REASONING_LEVELS as readonly unknown[]).includes(value)) {
+      this.#controller.setThinkingLevel(value as typeof REASONING_LEVELS[number]);
+    } else {
+      throw new UsageError(
+        `No config option ${JSON.stringify(id)} with value ${
+          JSON.stringify(value)
+        }: use "model" (a configured alias) or "reasoning" (${REASONING_LEVELS.join(", ")})`,
+      );
+    }
+    return this.configOptions();
+  }
+
+  /**
+   * Sets the approval mode.
+   *
+   * @param id `ask` or `auto`.
+   * @throws {UsageError} For another mode.
+   */
+  setMode(id: string): void {
+    if (!MODES.some((mode) => mode.id === id)) {
+      throw new UsageError(`No mode ${JSON.stringify(id)}: use "ask" or "auto"`);
+    }
+    this.#mode = id;
+    this.#send({ sessionUpdate: "current_mode_update", currentModeId: id });
+  }
+
+  /** Sends the stored conversation as updates (`session/load`); resolves once they are written. */
+  async replay(): Promise<void> {
+    const messages = this.#controller.agent.conversation.messages;
+    for (const update of replayUpdates(messages, this.#controller.cwd)) this.#send(update);
+    await this.#outbox;
+  }
+
+  /**
+   * Runs a prompt to its end.
+   *
+   * @param blocks The prompt.
+   * @param signal Cancels it (as `session/cancel` does).
+   * @returns Why the turn stopped.
+   * @throws {Error} When the run failed, with the reason.
+   */
+  async prompt(blocks: readonly ContentBlock[], signal: AbortSignal): Promise<StopReason> {
+    this.#stopReason = "end_turn";
+    const outcome = await this.#controller.prompt(promptMessage(blocks), { signal });
+    await this.#outbox;
+    if (outcome.status === "aborted") return "cancelled";
+    if (outcome.status === "failed") throw new Error(outcome.failure?.message ?? "The run failed");
+    return outcome.turnLimitReached ? "max_turn_requests" : this.#stopReason;
+  }
+
+  /** Cancels what runs (`session/cancel`); the partial answer is kept. */
+  cancel(): void {
+    this.#controller.abort();
+  }
+
+  /** Aborts what runs, saves what it has and closes the store. */
+  async close(): Promise<void> {
+    await this.#controller.close(CLOSE_SAVE_WAIT_MS);
+  }
+
+  #onEvent(event: ControllerEvent): void {
+    switch (event.type) {
+      case "content_delta":
+        if (event.kind === "tool_input") return;
+        this.#send({
+          sessionUpdate: event.kind === "text" ? "agent_message_chunk" : "agent_thought_chunk",
+          content: { type: "text", text: event.text },
+        });
+        return;
+      case "block_start":
+        if (!event.toolUse) return;
+        this.#send({
+          sessionUpdate: "tool_call",
+          toolCallId: event.toolUse.id,
+          title: event.toolUse.name,
+          kind: toolKind(event.toolUse.name),
+          status: "pending",
+        });
+        return;
+      case "tool_dispatch_start":
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          ...this.#describe(event.call),
+          status: "in_progress",
+        });
+        return;
+      case "tool_progress":
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.call.id,
+          content: resultContent(event.partial),
+        });
+        return;
+      case "tool_dispatch_complete": {
+        const change = this.#changes.get(event.call.id);
+        this.#changes.delete(event.call.id);
+        const diff = change && !event.isError ? diffContent(change) : [];
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.call.id,
+          status: event.isError ? "failed" : "completed",
+          content: [...diff, ...resultContent(event.result)],
+        });
+        return;
+      }
+      case "message_complete":
+        if (event.stopReason === "max_tokens" || event.stopReason === "refusal") {
+          this.#stopReason = event.stopReason;
+        }
+        return;
+      case "notice":
+        writeStderr(`panto: ${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);
+        return;
+    }
+  }
+
+  /** A call's title, kind, arguments and locations. */
+  #describe(call: { id: string; name: string; input: Record<string, unknown> }): ToolCallUpdate {
+    return {
+      toolCallId: call.id,
+      title: toolTitle(call.name, call.input),
+      kind: toolKind(call.name),
+      rawInput: call.input,
+      locations: toolLocations(call.input, this.#controller.cwd),
+    };
+  }
+
+  async #beforeToolCall(
+    { call, signal }: BeforeToolCallContext,
+  ): Promise<ToolCallDecision | undefined> {
+    const path = FILE_CHANGING_TOOLS.has(call.name)
+      ? targetPath(call.input, this.#controller.cwd)
+      : undefined;
+    if (path !== undefined) this.#changes.set(call.id, { path, oldText: await readSmall(path) });
+    if (!this.#needsApproval(call.name)) return undefined;
+    const preview = this.#changes.get(call.id);
+    const toolCall: ToolCallUpdate = {
+      ...this.#describe(call),
+      status: "pending",
+      ...(preview ? { content: diffContent(proposed(preview, call.input)) } : {}),
+    };
+    // A cancelled turn stops waiting at once: the call is denied as the run ends.
+    const answer = await this.#client.request("session/request_permission", {
+      sessionId: this.id,
+      toolCall,
+      options: PERMISSION_OPTIONS,
+    }, { cancellationSignal: signal, stopWaitingOnCancel: true }).catch(() => undefined);
+    const outcome = answer?.outcome;
+    if (outcome?.outcome === "selected" && outcome.optionId !== "reject") {
+      if (outcome.optionId === "always") this.#alwaysAllowed.add(call.name);
+      return undefined;
+    }
+    this.#changes.delete(call.id);
+    return { action: "deny", reason: `The user did not allow this ${call.name} call` };
+  }
+
+  async #afterToolCall({ call }: AfterToolCallContext): Promise<undefined> {
+    const change = this.#changes.get(call.id);
+    if (change) change.newText = await readSmall(change.path) ?? "";
+    return undefined;
+  }
+
+  #needsApproval(tool: string): boolean {
+    const required = this.#controller.config.tools.requireApproval ?? [];
+    return this.#mode === "ask" && required.includes(tool) && !this.#alwaysAllowed.has(tool);
+  }
+
+  #send(update: SessionUpdate): void {
+    const params = { sessionId: this.id, update };
+    // A closed connection ends the process: updates that cannot be written are dropped.
+    this.#outbox = this.#outbox.then(() => this.#client.notify("session/update", params))
+      .catch(() => {});
+  }
+}
+
+/** A change as a diff, when both sides are known. */
+function diffContent(change: FileChange): ToolCallContent[] {
+  if (change.newText === undefined) return [];
+  return [{ type: "diff", path: change.path, oldText: change.oldText, newText: change.newText }];
+}
+
+/** What a call is about to do to a file, for the approval prompt. */
+function proposed(change: FileChange, input: Record<string, unknown>): FileChange {
+  if (typeof input.content === "string") return { ...change, newText: input.content };
+  if (typeof input.oldText === "string" && typeof input.newText === "string") {
+    return { path: change.path, oldText: input.oldText, newText: input.newText };
+  }
+  return change;
+}
+
+/** A text file's contents; null when it does not exist, is too large or unreadable. */
+async function readSmall(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile || info.size > MAX_DIFF_BYTES) return null;
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Drives `panto acp` as a real subprocess with the ACP SDK's client side:
+ * records every `session/update` and answers permission requests from a
+ * script.
+ */
+import {
+  client,
+  type ClientContext,
+  ndJsonStream,
+  type RequestPermissionRequest,
+  type SessionNotification,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
+import { childEnv } from "../../support/child_env.ts";
+
+const MAIN = new URL("../../../cli/main.ts", import.meta.url).pathname;
+
+/** A running `panto acp` and the client connected to it. */
+export class AcpTestClient {
+  /** Every update received, in order. */
+  readonly updates: SessionNotification[] = [];
+  /** Every permission request received, in order. */
+  readonly permissionRequests: RequestPermissionRequest[] = [];
+  /** The option ids to answer the next permission requests with (`undefined`: cancelled). */
+  readonly permissionAnswers: (string | undefined)[] = [];
+  readonly #child: Deno.ChildProcess;
+  readonly #stderr: Promise<string>;
+  #waiters = new Set<() => void>();
+
+  private constructor(child: Deno.ChildProcess) {
+    this.#child = child;
+    this.#stderr = new Response(child.stderr).text();
+  }
+
+  /**
+   * Starts `panto acp` in `cwd` with `home` as PANTO_HOME and runs `body`
+   * with a connected client; the process is gone afterwards.
+   *
+   * @returns panto's exit code and stderr.
+   */
+  static async run(
+    options: { home: string; cwd: string; args?: readonly string[] },
+    body: (ctx: ClientContext, test: AcpTestClient) => Promise<void>,
+  ): Promise<{ code: number; stderr: string }> {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, "acp", ...(options.args ?? [])],
+      cwd: options.cwd,
+      clearEnv: true,
+      env: { ...childEnv(options.home), PANTO_HOME: options.home, NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const test = new AcpTestClient(child);
+    const app = client({ name: "panto-test" })
+      .onNotification("session/update", ({ params }) => {
+        test.updates.push(params);
+        test.#wake();
+      })
+      .onRequest("session/request_permission", ({ params }) => {
+        test.permissionRequests.push(params);
+        test.#wake();
+        const optionId = test.permissionAnswers.shift();
+        return {
+          outcome: optionId === undefined
+            ? { outcome: "cancelled" as const }
+            : { outcome: "selected" as const, optionId },
+        };
+      });
+    try {
+      await app.connectWith(ndJsonStream(child.stdin, child.stdout), (ctx) => body(ctx, test));
+    } catch (error) {
+      child.kill();
+      await child.status;
+      throw new Error(`${error}\npanto's stderr:\n${await test.#stderr}`);
+    }
+    // The SDK releases the stream without closing it: panto's input ends here.
+    await child.stdin.close();
+    const { code } = await child.status;
+    return { code, stderr: await test.#stderr };
+  }
+
+  /** The updates of one session, without the envelope. */
+  updatesOf(sessionId: string): SessionUpdate[] {
+    return this.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+  }
+
+  /** Resolves once `test` holds for the updates received so far (5 s at most). */
+  async waitFor(what: string, test: () => boolean): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!test()) {
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 100);
+        this.#waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  #wake(): void {
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const wake of waiters) wake();
+  }
+}

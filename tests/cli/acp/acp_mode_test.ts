@@ -1,0 +1,266 @@
+/**
+ * `panto acp` as a real subprocess, driven by the ACP SDK's client side
+ * against the fake LLM server: a multi-turn session with tools, diffs, a
+ * permission prompt (rejected, then allowed), a cancel, models and modes,
+ * then `session/load` in a new process.
+ */
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeFakeConfig } from "../../support/fake_config.ts";
+import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { AcpTestClient } from "./acp_client.ts";
+
+function text(value: string): FakeReply {
+  return { kind: "turn", blocks: [{ type: "text", text: value }] };
+}
+
+function toolCall(id: string, name: string, input: Record<string, unknown>): FakeReply {
+  return { kind: "turn", blocks: [{ type: "tool_use", id, name, input }] };
+}
+
+/** An OpenAI stream chunk. */
+function chunk(delta: Record<string, unknown>): string {
+  return `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+}
+
+/** A reply that streams `partial` and then goes silent until the client leaves. */
+function stalled(partial: string): FakeReply {
+  const body = chunk({ role: "assistant", content: "" }) + chunk({ content: partial });
+  return {
+    kind: "stall",
+    afterBytes: new TextEncoder().encode(body).length,
+    source: { kind: "sse", body: body + chunk({ content: " never sent" }) },
+  };
+}
+
+/** The messages of request `index` as the server got them. */
+function requestMessages(server: FakeLlmServer, index: number): string {
+  const body = server.requests[index]?.body as { messages: unknown[] } | undefined;
+  assert.ok(body, `request ${index} was made`);
+  return JSON.stringify(body.messages);
+}
+
+type Update<K extends SessionUpdate["sessionUpdate"]> = Extract<
+  SessionUpdate,
+  { sessionUpdate: K }
+>;
+
+function ofKind<K extends SessionUpdate["sessionUpdate"]>(
+  updates: SessionUpdate[],
+  kind: K,
+): Update<K>[] {
+  return updates.filter((u): u is Update<K> => u.sessionUpdate === kind);
+}
+
+function messageText(updates: SessionUpdate[], kind: "agent_message_chunk" | "user_message_chunk") {
+  return ofKind(updates, kind).map((u) => u.content.type === "text" ? u.content.text : "").join("");
+}
+
+const ONE_PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then session/load", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
+  try {
+    await writeFakeConfig(home, server, {
+      retry: { maxRetries: 0 },
+      tools: { requireApproval: ["bash"] },
+    });
+    await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
+    let sessionId = "";
+
+    const first = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
+      const init = await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      assert.equal(init.agentCapabilities?.loadSession, true);
+      assert.equal(init.agentCapabilities?.promptCapabilities?.image, true);
+      assert.equal(init.agentCapabilities?.promptCapabilities?.embeddedContext, true);
+
+      const created = await ctx.request("session/new", { cwd: project, mcpServers: [] });
+      sessionId = created.sessionId;
+      const model = created.configOptions?.find((o) => o.id === "model");
+      assert.equal(model?.type === "select" && model.currentValue, "fast");
+      assert.equal(created.modes?.currentModeId, "ask");
+      const updates = () => test.updatesOf(sessionId);
+
+      // Turn 1: a read, then the answer.
+      server.enqueue(
+        toolCall("call_read", "read", { path: "notes.txt" }),
+        text("The notes say alpha and beta."),
+      );
+      const turn1 = await ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "What is in notes.txt?" }],
+      });
+      assert.equal(turn1.stopReason, "end_turn");
+      const readCall = ofKind(updates(), "tool_call").find((u) => u.toolCallId === "call_read");
+      assert.equal(readCall?.kind, "read");
+      const readDone = ofKind(updates(), "tool_call_update").filter((u) =>
+        u.toolCallId === "call_read"
+      );
+      const described = readDone.find((u) => u.title);
+      assert.equal(described?.title, "read notes.txt");
+      assert.deepEqual(described?.locations, [{ path: join(project, "notes.txt") }]);
+      assert.equal(readDone.at(-1)?.status, "completed");
+      assert.match(JSON.stringify(readDone.at(-1)?.content), /alpha/);
+      assert.equal(messageText(updates(), "agent_message_chunk"), "The notes say alpha and beta.");
+
+      // Turn 2: an embedded resource, a resource link and an image; an edit comes back as a diff.
+      server.enqueue(
+        toolCall("call_edit", "edit", { path: "notes.txt", oldText: "alpha", newText: "gamma" }),
+        text("Edited."),
+      );
+      await ctx.request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "Rename alpha." },
+          {
+            type: "resource",
+            resource: { uri: "file:///buffer.ts", text: "UNSAVED-BUFFER-TEXT" },
+          },
+          { type: "resource_link", name: "spec.md", uri: "file:///spec.md" },
+          { type: "image", mimeType: "image/png", data: ONE_PIXEL_PNG },
+        ],
+      });
+      const sent = requestMessages(server, 2);
+      assert.match(sent, /UNSAVED-BUFFER-TEXT/);
+      assert.match(sent, /file:\/\/\/spec\.md/);
+      assert.match(sent, /image/);
+      const editDone = ofKind(updates(), "tool_call_update").filter((u) =>
+        u.toolCallId === "call_edit"
+      ).at(-1);
+      assert.equal(editDone?.status, "completed");
+      const diff = editDone?.content?.find((c) => c.type === "diff");
+      assert.deepEqual(diff, {
+        type: "diff",
+        path: join(project, "notes.txt"),
+        oldText: "alpha\nbeta\n",
+        newText: "gamma\nbeta\n",
+      });
+
+      // Turn 3: bash needs approval; the user rejects it, so it does not run.
+      test.permissionAnswers.push("reject");
+      server.enqueue(
+        toolCall("call_bash1", "bash", { command: "echo made > made.txt" }),
+        text("It was not allowed."),
+      );
+      await ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Make a file" }],
+      });
+      assert.equal(test.permissionRequests.length, 1);
+      const asked = test.permissionRequests[0]!;
+      assert.equal(asked.toolCall.toolCallId, "call_bash1");
+      assert.equal(asked.toolCall.title, "bash: echo made > made.txt");
+      assert.deepEqual(asked.options.map((o) => o.kind), [
+        "allow_once",
+        "allow_always",
+        "reject_once",
+      ]);
+      await assert.rejects(Deno.stat(join(project, "made.txt")));
+      assert.match(requestMessages(server, 5), /did not allow/);
+
+      // Turn 4: allowed this time; its output is the call's content.
+      test.permissionAnswers.push("allow");
+      server.enqueue(
+        toolCall("call_bash2", "bash", { command: "echo made > made.txt && echo BASH-RAN" }),
+        text("Done."),
+      );
+      await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Again" }] });
+      assert.equal(test.permissionRequests.length, 2);
+      assert.equal(await Deno.readTextFile(join(project, "made.txt")), "made\n");
+      const bashDone = ofKind(updates(), "tool_call_update").filter((u) =>
+        u.toolCallId === "call_bash2"
+      ).at(-1);
+      assert.equal(bashDone?.status, "completed");
+      assert.match(JSON.stringify(bashDone?.content), /BASH-RAN/);
+      assert.equal(
+        ofKind(updates(), "tool_call").find((u) => u.toolCallId === "call_bash2")?.kind,
+        "execute",
+      );
+
+      // Turn 5: cancelled mid-answer.
+      server.enqueue(stalled("PARTIAL-ANSWER"));
+      const cancelled = ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Write a long essay" }],
+      });
+      await test.waitFor("the partial answer", () =>
+        messageText(updates(), "agent_message_chunk").includes("PARTIAL-ANSWER"));
+      await ctx.notify("session/cancel", { sessionId });
+      assert.equal((await cancelled).stopReason, "cancelled");
+
+      // Models and modes.
+      const changed = await ctx.request("session/set_config_option", {
+        sessionId,
+        configId: "model",
+        value: "smart",
+      });
+      const smart = changed.configOptions.find((o) => o.id === "model");
+      assert.equal(smart?.type === "select" && smart.currentValue, "smart");
+      await assert.rejects(
+        ctx.request("session/set_config_option", { sessionId, configId: "model", value: "nope" }),
+        /nope/,
+      );
+      await ctx.request("session/set_mode", { sessionId, modeId: "auto" });
+      await test.waitFor("the mode update", () =>
+        ofKind(updates(), "current_mode_update").some((u) => u.currentModeId === "auto"));
+
+      // In auto mode bash runs without asking, on the model chosen above.
+      server.enqueue(
+        toolCall("call_bash3", "bash", { command: "echo AUTO" }),
+        text("Ran it."),
+      );
+      await ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Once more" }],
+      });
+      assert.equal(test.permissionRequests.length, 2);
+      assert.equal(server.requests.at(-1)!.protocol, "anthropic", "the smart model answered");
+    });
+    assert.equal(first.code, 0, first.stderr);
+
+    // A new process loads the stored session and replays it.
+    const second = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      await ctx.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+      const replayed = test.updatesOf(sessionId);
+      assert.match(messageText(replayed, "user_message_chunk"), /What is in notes\.txt\?/);
+      assert.match(messageText(replayed, "user_message_chunk"), /UNSAVED-BUFFER-TEXT/);
+      assert.match(messageText(replayed, "agent_message_chunk"), /The notes say alpha and beta\./);
+      assert.match(messageText(replayed, "agent_message_chunk"), /PARTIAL-ANSWER/);
+      const calls = ofKind(replayed, "tool_call").map((u) => [u.toolCallId, u.kind]);
+      assert.deepEqual(calls, [
+        ["call_read", "read"],
+        ["call_edit", "edit"],
+        ["call_bash1", "execute"],
+        ["call_bash2", "execute"],
+        ["call_bash3", "execute"],
+      ]);
+      const results = ofKind(replayed, "tool_call_update").map((u) => [u.toolCallId, u.status]);
+      assert.deepEqual(results, [
+        ["call_read", "completed"],
+        ["call_edit", "completed"],
+        ["call_bash1", "failed"],
+        ["call_bash2", "completed"],
+        ["call_bash3", "completed"],
+      ]);
+
+      // The loaded session goes on where it stopped.
+      server.enqueue(text("Still here."));
+      const next = await ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Are you there?" }],
+      });
+      assert.equal(next.stopReason, "end_turn");
+      assert.match(JSON.stringify(server.requests.at(-1)!.body), /Ran it\./);
+    });
+    assert.equal(second.code, 0, second.stderr);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+});
