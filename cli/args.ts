@@ -8,7 +8,7 @@ import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
 import { UsageError } from "./errors.ts";
-import { STORE_KINDS, type StoreFlags } from "./session_store.ts";
+import { STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
 import { writeStderr } from "./stdio.ts";
 import { VERSION } from "./version.ts";
 
@@ -112,6 +112,12 @@ const sessionsCommand = command(
       })),
       stale: optional(option("--stale", integer({ min: 0, metavar: "MINUTES" }), {
         description: message`List only sessions whose turn has been running that long or longer`,
+      })),
+      to: optional(option("--to", choice(STORE_KINDS), {
+        description: message`migrate: the store to move every session into`,
+      })),
+      toUrl: optional(option("--to-url", string({ metavar: "URL" }), {
+        description: message`migrate: its directory, SQLite file or postgres:// URL`,
       })),
     }),
     storeOptions,
@@ -218,10 +224,26 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       json: parsed.json === true,
       all: parsed.all === true,
       ...(parsed.stale === undefined ? {} : { staleMinutes: parsed.stale as number }),
+      ...migrateTarget(parsed, store),
       ...store,
     };
   }
   return chatArgs(parsed, store);
+}
+
+/**
+ * `migrate --to KIND [--to-url …]`. A jsonl source takes no `--store-url`,
+ * so there (as in `migrate --to sqlite --store-url FILE`) it names the target.
+ */
+function migrateTarget(
+  parsed: Record<string, unknown>,
+  store: StoreFlags,
+): Pick<SessionsArgs, "migrateTo" | "migrateToUrl"> {
+  if (parsed.to === undefined) return {};
+  const jsonlSource = (store.store ?? "jsonl") === "jsonl";
+  const url = (parsed.toUrl ?? (jsonlSource ? store.storeUrl : undefined)) as string | undefined;
+  if (jsonlSource && parsed.toUrl === undefined) store.storeUrl = undefined;
+  return { migrateTo: parsed.to as StoreKind, ...(url === undefined ? {} : { migrateToUrl: url }) };
 }
 
 /** Help is wrapped to the terminal's width; piped, it is not wrapped. */

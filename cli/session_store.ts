@@ -6,6 +6,7 @@ import {
   redactUrl,
   type SessionStore,
   SessionStoreError,
+  SessionStoreMigratedError,
   SQLiteStore,
 } from "@panto/lib";
 import { errorMessage } from "./error_message.ts";
@@ -93,9 +94,9 @@ function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): Ses
           "--store-url is for sqlite and postgres stores: use --session-dir DIR for jsonl",
         );
       }
-      return new FileSystemJSONLStore({ dir: flags.sessionDir ?? join(pantoHome, "sessions") });
+      return new FileSystemJSONLStore({ dir: storeLocation("jsonl", flags, pantoHome) });
     case "sqlite":
-      return new SQLiteStore({ path: flags.storeUrl ?? join(pantoHome, "sessions.db") });
+      return new SQLiteStore({ path: storeLocation("sqlite", flags, pantoHome) });
     case "postgres":
       if (!flags.storeUrl?.match(/^postgres(ql)?:\/\//)) {
         throw new UsageError(
@@ -105,6 +106,26 @@ function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): Ses
         );
       }
       return new PostgresStore({ url: flags.storeUrl });
+  }
+}
+
+/**
+ * Where a store of `kind` lives with these flags: the sessions directory,
+ * the database file, or the PostgreSQL URL with its password redacted.
+ *
+ * @param kind The store kind.
+ * @param flags `--session-dir` (jsonl) or `--store-url`.
+ * @param pantoHome panto's home directory, for the defaults.
+ * @returns The location, for messages and the migration fence.
+ */
+export function storeLocation(kind: StoreKind, flags: StoreFlags, pantoHome: string): string {
+  switch (kind) {
+    case "jsonl":
+      return flags.sessionDir ?? join(pantoHome, "sessions");
+    case "sqlite":
+      return flags.storeUrl ?? join(pantoHome, "sessions.db");
+    case "postgres":
+      return redactUrl(flags.storeUrl ?? "");
   }
 }
 
@@ -128,5 +149,7 @@ export function storeFailureAsUsage(flags: StoreFlags, error: unknown): unknown 
 /** A store's own complaint plus the flags that fix it; anything else is a bug and stays as it is. */
 function storeUsageError(kind: StoreKind, error: unknown): unknown {
   if (!(error instanceof SessionStoreError)) return error;
+  // Its message already names the store to use instead.
+  if (error instanceof SessionStoreMigratedError) return new UsageError(error.message);
   return new UsageError(`${errorMessage(error).replace(/[.\s]+$/, "")}. To fix: ${FIXES[kind]}`);
 }

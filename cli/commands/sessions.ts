@@ -2,10 +2,12 @@ import type { SessionInfo, SessionStore } from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib";
 import { sanitizeTerminalText } from "@panto/tui/sanitize";
 import { UsageError } from "../errors.ts";
+import type { StoreFlags, StoreKind } from "../session_store.ts";
 import { startedIn } from "../sessions_here.ts";
+import { migrateCommand } from "./sessions_migrate.ts";
 
 /** The `panto sessions` actions. */
-export type SessionsAction = "list" | "show" | "rm" | "rename" | "export" | "repair";
+export type SessionsAction = "list" | "show" | "rm" | "rename" | "export" | "repair" | "migrate";
 
 /** Every {@linkcode SessionsAction}. */
 export const SESSIONS_ACTIONS: readonly SessionsAction[] = [
@@ -15,6 +17,7 @@ export const SESSIONS_ACTIONS: readonly SessionsAction[] = [
   "rename",
   "export",
   "repair",
+  "migrate",
 ];
 
 /** Parsed arguments of `panto sessions`. */
@@ -31,20 +34,24 @@ export interface SessionsArgs {
   all: boolean;
   /** `list --stale`: only sessions running (or interrupted) for at least this many minutes. */
   staleMinutes?: number;
+  /** `migrate --to`: the kind of store to move every session into. */
+  migrateTo?: StoreKind;
+  /** `migrate --to-url`: its directory, database file or URL (default: that kind's default). */
+  migrateToUrl?: string;
 }
 
 /**
  * Runs `panto sessions …` against a store.
  *
  * @param store The store.
- * @param args The parsed arguments.
+ * @param args The parsed arguments (`migrate` also reads the source's store flags).
  * @param write Where output goes.
  * @param cwd The directory whose sessions `list` shows without `--all`.
  * @returns The exit code.
  */
 export async function runSessionsCommand(
   store: SessionStore,
-  args: SessionsArgs,
+  args: SessionsArgs & Partial<StoreFlags>,
   write: (text: string) => void,
   cwd: string = Deno.cwd(),
 ): Promise<number> {
@@ -59,6 +66,7 @@ export async function runSessionsCommand(
     else write(args.all ? "No sessions yet.\n" : noSessionsHere(cwd, listed.length));
     return 0;
   }
+  if (args.action === "migrate") return await migrateCommand(store, args, write);
   if (!args.id) {
     throw new UsageError(
       `panto sessions ${args.action} needs a session id (or a unique prefix of one)`,

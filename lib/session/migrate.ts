@@ -48,14 +48,15 @@ interface Snapshot {
 
 /**
  * Moves every session of `source` into `target`, keeping ids, names,
- * owners, working directories, creation times, metadata and every message.
+ * owners, working directories, creation times, metadata, fork parents and
+ * the whole tree (entry ids, parents, the active leaf, each answer's wire).
  * First the source is fenced (its writes are refused, naming the target);
  * then each session, oldest first, is copied in one write and read back:
  * its message count and a SHA-256 digest of all it holds must match. A
  * session the target already holds with the same digest is skipped, so a
  * migration cut off by a crash is finished by running it again; one held
- * with another digest (a session written to the target meanwhile, or
- * copied by an older panto) is replaced. Last, the source is listed again
+ * with another digest was not written by a migration (copies are written
+ * whole) and stops it, named. Last, the source is listed again
  * (a turn that passed the fence check just before the fence still lands)
  * and the fence is marked done.
  *
@@ -77,8 +78,9 @@ interface Snapshot {
  * @param options The target's name and a progress callback.
  * @returns How many sessions were copied and skipped.
  * @throws {SessionStoreError} When the source cannot be fenced, is fenced
- *   for another target, holds a session it cannot read, or a copy does not
- *   verify (the message names the session).
+ *   for another target or migrated already, holds a session it cannot
+ *   read, a copy does not verify, or the target holds one of its ids with
+ *   other content (the message names the session).
  */
 export async function migrateSessions(
   source: SessionStore,
@@ -122,11 +124,17 @@ async function fenceSource(source: SessionStore, targetName: string): Promise<Mi
     );
   }
   const existing = await source.migrationFence();
+  if (existing?.done) {
+    // The target is where sessions are written now: copying again could undo those writes.
+    throw new SessionStoreError(
+      `These sessions were already migrated to ${existing.target} (since ${existing.since}): ` +
+        `use that store`,
+    );
+  }
   if (existing && existing.target !== targetName) {
     throw new SessionStoreError(
-      `These sessions were already ${existing.done ? "migrated" : "being migrated"} to ` +
-        `${existing.target} (since ${existing.since}), not ${targetName}: finish that migration ` +
-        `(run it again with the same target) instead`,
+      `These sessions are being migrated to ${existing.target} (since ${existing.since}), ` +
+        `not ${targetName}: finish that migration (run it again with the same target) instead`,
     );
   }
   const fence = existing ?? { target: targetName, since: new Date().toISOString(), done: false };
@@ -169,7 +177,14 @@ async function migrateOne(
   if (atTarget) {
     const there = await readTargetSnapshot(target, info.id);
     if (there && await snapshotDigest(there) === digest) return false;
-    if (there) await target.delete(info.id);
+    // Copies are written whole, so this one was written there by someone else: keep it.
+    if (there) {
+      throw new SessionStoreError(
+        `Session ${info.id} is already in the target with other content (${there.entries.length} ` +
+          `messages; the source has ${snapshot.entries.length}); it was not copied by a ` +
+          `migration: move or delete it there, then run the migration again`,
+      );
+    }
   }
   await writeSnapshot(target, snapshot);
   const copy = await readTargetSnapshot(target, info.id);
@@ -188,20 +203,37 @@ async function migrateOne(
   return true;
 }
 
+/**
+ * Every entry of the session: its whole tree (ids, parents, wire) in the
+ * order stored, so the copy's active leaf is the same; from a store without
+ * trees, its messages.
+ */
 async function readSnapshot(store: SessionStore, info: SessionInfo): Promise<Snapshot> {
-  const conversation = await store.load(info.id);
-  if (!conversation) {
-    throw new SessionStoreError(`Session ${info.id} disappeared from the source while migrating`);
+  const snapshot: Snapshot = { info, entries: [] };
+  if (store.loadTree) {
+    const tree = await store.loadTree(info.id);
+    if (!tree) throw disappeared(info.id);
+    snapshot.entries = tree.entries.map(({ id, parentId, message, wire }) => ({
+      ...persistent(message, wire),
+      id,
+      parentId,
+    }));
+    if (tree.metadata !== undefined) snapshot.metadata = tree.metadata;
+    return snapshot;
   }
+  const conversation = await store.load(info.id);
+  if (!conversation) throw disappeared(info.id);
+  // No per-message wire here: the session's (its last answer's) goes with its last answer.
   const lastAnswer = conversation.messages.findLast((message) => message.role === "assistant");
-  const snapshot: Snapshot = {
-    info,
-    entries: conversation.messages.map((message) =>
-      persistent(message, message === lastAnswer ? info.wire : undefined)
-    ),
-  };
+  snapshot.entries = conversation.messages.map((message) =>
+    persistent(message, message === lastAnswer ? info.wire : undefined)
+  );
   if (conversation.metadata !== undefined) snapshot.metadata = conversation.metadata;
   return snapshot;
+}
+
+function disappeared(id: string): SessionStoreError {
+  return new SessionStoreError(`Session ${id} disappeared while it was being migrated`);
 }
 
 /** The session at the target with its list entry, or `null` when it has none. */
@@ -211,11 +243,7 @@ async function readTargetSnapshot(store: SessionStore, id: string): Promise<Snap
   return await readSnapshot(store, session.info);
 }
 
-/**
- * The message as an append carries it. `load` gives no per-message wire:
- * the session's (its last answer's) goes with its last answer, so the list
- * shows the same model.
- */
+/** The message as an append carries it. */
 function persistent(message: Message, wire: WireIdentity | undefined): PersistentMessage {
   const entry: PersistentMessage = { message, conversation: [], toolsAvailable: [] };
   if (message.usage) entry.usage = message.usage;
@@ -231,6 +259,7 @@ async function writeSnapshot(store: SessionStore, snapshot: Snapshot): Promise<v
     created: info.created,
     ...(info.cwd === undefined ? {} : { cwd: info.cwd }),
     ...(info.ownerId === undefined ? {} : { ownerId: info.ownerId }),
+    ...(info.parentSessionId === undefined ? {} : { parentSessionId: info.parentSessionId }),
     ...(snapshot.metadata === undefined ? {} : { metadata: snapshot.metadata }),
   });
   // Before the first write, a name is kept for it: it goes in the same write.
@@ -256,9 +285,15 @@ async function snapshotDigest(snapshot: Snapshot): Promise<string> {
     created: info.created,
     cwd: info.cwd ?? null,
     ownerId: info.ownerId ?? null,
+    parentSessionId: info.parentSessionId ?? null,
     metadata: snapshot.metadata ?? null,
     wire: info.wire ?? null,
-    entries: snapshot.entries.map((entry) => entry.message),
+    entries: snapshot.entries.map(({ message, wire, id, parentId }) => ({
+      message,
+      wire: wire ?? null,
+      id: id ?? null,
+      parentId: parentId ?? null,
+    })),
   };
   const bytes = new TextEncoder().encode(stringifyWellFormed(canonical(kept)));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

@@ -23,9 +23,17 @@ function open(kind: Kind, location: string): SessionStore {
 
 /** Sessions of every shape: names, owners, metadata, every block type, a dangling prompt, a cut-off turn. */
 async function fill(store: SessionStore, count: number): Promise<void> {
+  count -= 2; // the branched session and its fork
   const first = store.create({ cwd: "/work", metadata: '{"channel":"web"}', ownerId: "alice" });
   await store.rename(first.id, "every kind");
   await first.append(persistent(...everyKindOfMessage()));
+  // A tree: a branch from the first prompt, then a fork of the old branch.
+  const branched = store.create({ cwd: "/work" });
+  await branched.append(persistent(user("first try"), assistant("answer a")));
+  const [root, oldLeaf] = (await store.loadTree!(branched.id))!.entries;
+  await branched.branchFrom(root!.id);
+  await branched.append(persistent(user("second try"), assistant("answer b")));
+  await store.fork!(branched.id, oldLeaf!.id);
   for (let i = 1; i < count; i++) {
     const session = store.create({ cwd: `/work/${i % 3}`, ...(i % 2 ? { ownerId: "bob" } : {}) });
     await session.append(persistent(user(`question ${i}`), assistant(`answer ${i}`)));
@@ -39,11 +47,10 @@ async function fill(store: SessionStore, count: number): Promise<void> {
 async function contents(store: SessionStore): Promise<Map<string, unknown>> {
   const result = new Map<string, unknown>();
   for (const { modified: _, ...info } of await store.list()) {
-    const conversation = await store.load(info.id);
     result.set(info.id, {
       info,
-      messages: conversation?.messages,
-      metadata: conversation?.metadata,
+      conversation: await store.load(info.id),
+      tree: await store.loadTree!(info.id),
     });
   }
   return result;
@@ -78,6 +85,14 @@ async function checkMigration(
     assert.equal(progress.length, 12);
     assert.deepEqual(await contents(target), before);
     assert.deepEqual(await contents(source), before, "the source is left as it was");
+    const copied = await target.list();
+    const fork = copied.find((info) => info.parentSessionId !== undefined);
+    const tree = await target.loadTree!(fork!.parentSessionId!);
+    assert.deepEqual(
+      tree!.entries.map((entry) => entry.parentId),
+      [null, tree!.entries[0]!.id, tree!.entries[0]!.id, tree!.entries[2]!.id],
+      "the branch is copied as a branch, entry ids kept",
+    );
     // The list keeps the source's order (newest first).
     assert.deepEqual(
       (await target.list()).map((info) => info.id),
@@ -86,12 +101,15 @@ async function checkMigration(
     assert.deepEqual(await source.migrationFence!(), { ...report.fence, done: true });
     await assertWritesRefused(source, `${to.kind}:test`);
 
-    const again = await migrateSessions(source, target, { targetName: `${to.kind}:test` });
-    assert.deepEqual([again.copied, again.skipped], [0, 12], "verified sessions are skipped");
-    await assert.rejects(
-      migrateSessions(source, target, { targetName: "elsewhere" }),
-      (error) => error instanceof SessionStoreError && error.message.includes(`${to.kind}:test`),
-    );
+    // Done: the target is the store now, and copying again could undo its writes.
+    for (const targetName of [`${to.kind}:test`, "elsewhere"]) {
+      await assert.rejects(
+        migrateSessions(source, target, { targetName }),
+        (error) =>
+          error instanceof SessionStoreError &&
+          error.message.includes(`migrated to ${to.kind}:test`),
+      );
+    }
   } finally {
     await source.close();
     await target.close();
@@ -200,7 +218,7 @@ Deno.test("a migration killed midway is finished by running it again", async () 
   }
 });
 
-Deno.test("a session copied differently is replaced; an unreadable one stops the migration", async () => {
+Deno.test("a session the target holds with other content, or one the source cannot read, stops the migration", async () => {
   const root = await Deno.makeTempDir();
   const source = new FileSystemJSONLStore({ dir: join(root, "s") });
   const target = new SQLiteStore({ path: join(root, "t.db") });
@@ -210,16 +228,31 @@ Deno.test("a session copied differently is replaced; an unreadable one stops the
     // The target holds another conversation under the same id (e.g. written to it meanwhile).
     const stray = target.create({ id: info!.id });
     await stray.append(persistent(user("something else"), assistant("else")));
+    await assert.rejects(
+      migrateSessions(source, target, { targetName: "sqlite:t" }),
+      (error) => error instanceof SessionStoreError && error.message.includes(info!.id),
+    );
+    assert.deepEqual(
+      (await target.load(info!.id))?.messages.map((m) => m.content),
+      [[{ type: "text", text: "something else" }], [{ type: "text", text: "else" }]],
+      "the target's own session is kept",
+    );
+    await target.delete(info!.id);
+    // Fenced for this target, not done: running again finishes it.
     const report = await migrateSessions(source, target, { targetName: "sqlite:t" });
-    assert.equal(report.copied, 3);
+    assert.deepEqual([report.copied + report.skipped, report.copied > 0], [3, true]);
     assert.deepEqual(await contents(target), await contents(source));
+    await source.setMigrationFence(null);
 
     await Deno.writeTextFile(join(root, "s", `${info!.id}.jsonl`), "not json\n{}\n", {
       append: true,
     });
     await assert.rejects(
       migrateSessions(source, target, { targetName: "sqlite:t" }),
-      (error) => error instanceof SessionStoreError && error.message.includes(info!.id),
+      // Named, with what to do (repair), whether the list or the load finds the damage.
+      (error) =>
+        error instanceof SessionStoreError && error.message.includes(info!.id) &&
+        error.message.includes("repair"),
     );
   } finally {
     await source.close();
