@@ -178,13 +178,23 @@ export class TranscriptView {
    * @param isError Whether the call failed.
    */
   showResult(callId: string, parts: readonly ResultPart[], isError: boolean): void {
-    const tool = this.#tools.get(callId);
-    if (!tool) return;
-    const text = parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`))
-      .join("\n");
-    tool.setResult(text, isError);
-    tool.setStatus(isError ? "error" : "done");
+    this.#tools.get(callId)?.setResult(partsText(parts), isError);
   }
+
+  /**
+   * Shows what a running call reported so far (a `tool_progress` event).
+   *
+   * @param callId The call's id.
+   * @param parts The latest report.
+   */
+  showProgress(callId: string, parts: readonly ResultPart[]): void {
+    this.#tools.get(callId)?.setProgress(partsText(parts));
+  }
+}
+
+/** Result parts as text; an image is named, not shown. */
+function partsText(parts: readonly ResultPart[]): string {
+  return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
 }
 
 /** Feeds `inner` through a sanitizer that holds back sequences split across deltas. */

@@ -63,6 +63,9 @@ export class TurnRenderer {
       case "tool_dispatch_start":
         this.#view.toolFor(event.call.id)?.setStatus("running");
         return;
+      case "tool_progress":
+        this.#view.showProgress(event.call.id, event.partial);
+        return;
       case "tool_dispatch_complete":
         this.#view.showResult(event.call.id, event.result, event.isError);
         return;

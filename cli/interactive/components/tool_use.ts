@@ -1,21 +1,22 @@
 /**
- * One tool call: name, streamed arguments, status and result, collapsible.
+ * One tool call: a header (status, name, what it was asked) and the lines
+ * its tool's renderer draws under it, collapsible with ctrl+o.
  *
  * @module
  */
-import { parse as parsePartialJson } from "partial-json";
 import {
   type Component,
   defaultTheme,
   sanitizeTerminalText,
-  Text,
   type Theme,
   type ThemeColor,
   truncateToWidth,
 } from "@panto/tui";
+import { parseArgs } from "./tools/generic_view.ts";
+import { rendererFor } from "./tools/renderers.ts";
+import type { ToolCallState, ToolRenderer, ToolStatus } from "./tools/tool_renderer.ts";
 
-/** Where a tool call is. */
-export type ToolStatus = "pending" | "running" | "done" | "error";
+export type { ToolStatus } from "./tools/tool_renderer.ts";
 
 /**
  * What a tool-use component starts from (the data of the `tool` UI event).
@@ -40,10 +41,12 @@ export interface ToolUseData {
 export interface ToolUseOptions {
   /** Colours; defaults to {@linkcode defaultTheme}. */
   theme?: Theme;
-  /** Result lines shown while collapsed (default 5). */
+  /** Output lines shown while collapsed (default 5). */
   collapsedLines?: number;
   /** Start expanded (default false). */
   expanded?: boolean;
+  /** The clock for elapsed times (default `Date.now`). */
+  now?: () => number;
 }
 
 const STATUS_ICONS: Readonly<Record<ToolStatus, string>> = {
@@ -60,64 +63,33 @@ const STATUS_COLORS: Readonly<Record<ToolStatus, ThemeColor>> = {
   error: "toolError",
 };
 
-const INDENT = "  ";
-
-/** Parses complete or partial argument JSON; undefined when it is not JSON yet. */
-function parseArgs(raw: string): unknown {
-  if (raw.trim() === "") return undefined;
-  try {
-    return parsePartialJson(raw);
-  } catch {
-    return undefined;
+/** Strips terminal controls from every string in parsed arguments (JSON escapes them, parsing makes them live). */
+function sanitizeValue(value: unknown): unknown {
+  if (typeof value === "string") return sanitizeTerminalText(value);
+  if (Array.isArray(value)) return value.map(sanitizeValue);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sanitizeValue(v)]));
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function scalar(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-}
-
-/** One-line preview for the header: `key: value, key: value`. */
-export function summarizeArgs(raw: string): string {
-  const args = parseArgs(raw);
-  const text = isRecord(args)
-    ? Object.entries(args).map(([key, value]) => `${key}: ${scalar(value)}`).join(", ")
-    : args === undefined
-    ? raw
-    : scalar(args);
-  return sanitizeTerminalText(text).replace(/\s*\n\s*/g, " ⏎ ");
-}
-
-/** Readable argument listing: multi-line strings become indented blocks. */
-export function formatArgs(raw: string): string {
-  const args = parseArgs(raw);
-  if (!isRecord(args)) return args === undefined ? raw : JSON.stringify(args, null, 2);
-  return Object.entries(args).map(([key, value]) => {
-    if (typeof value === "string" && value.includes("\n")) {
-      return `${key}:\n${value.split("\n").map((line) => INDENT + line).join("\n")}`;
-    }
-    return `${key}: ${typeof value === "string" ? value : JSON.stringify(value, null, 2)}`;
-  }).join("\n");
+  return value;
 }
 
 /**
  * A tool call. The app creates one per call id and drives it with
- * `appendArgs`, `setStatus`, `appendResult`/`setResult`; ctrl+o in the app
- * calls `setExpanded`. Collapsed, it shows the header and the first few
- * result lines; expanded, the arguments and the whole result.
+ * `appendArgs`, `setStatus`, `setProgress`, `setResult`; ctrl+o in the app
+ * calls `setExpanded`. Built-in tools draw through their own renderer
+ * (bash: the last output lines live, then exit code and duration; edit: a
+ * coloured diff; …); other tools show the first result lines, and expanded,
+ * their arguments too.
  *
  * @example
  * ```ts
  * import { createTheme } from "@panto/tui";
  * import { ToolUse } from "./tool_use.ts";
- * const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: createTheme({ noColor: true }) });
- * tool.appendArgs('{"command": "ls');
- * console.assert(tool.render(40)[0] === "○ bash command: ls");
+ * const tool = new ToolUse({ callId: "c1", name: "lookup" }, { theme: createTheme({ noColor: true }) });
+ * tool.appendArgs('{"word": "pan');
+ * console.assert(tool.render(40)[0] === "○ lookup word: pan");
  * tool.setResult("a\nb");
- * console.assert(tool.render(40).join("|") === "✓ bash command: ls|  a|  b");
+ * console.assert(tool.render(40).join("|") === "✓ lookup word: pan|  a|  b");
  * ```
  */
 export class ToolUse implements Component {
@@ -126,31 +98,37 @@ export class ToolUse implements Component {
   /** Tool name. */
   readonly name: string;
   readonly #theme: Theme;
+  readonly #renderer: ToolRenderer;
   readonly #collapsedLines: number;
+  readonly #now: () => number;
   #args: string;
+  #parsedArgs: unknown;
   #status: ToolStatus = "pending";
   #expanded: boolean;
-  #result: Text;
-  /** Whether {@linkcode ToolUse.#result} is styled as an error. */
-  #resultIsError = false;
-  readonly #argsText: Text;
-  /** Header, arguments or layout changed since the last render. */
-  #dirty = true;
-  #lastArgLines = 0;
+  #progress = "";
+  #result = "";
+  #isError = false;
+  #startedAt: number | undefined;
+  #endedAt: number | undefined;
+  #lines: readonly string[] = [];
+  #width = -1;
+  /** The first line that changed since the last render (null: none). */
+  #dirtyFrom: number | null = 0;
+  /** Where the footer starts in {@linkcode ToolUse.#lines} and what it said. */
+  #footerAt = 0;
+  #footer: string | undefined;
 
   /** Creates a pending tool call. */
   constructor(data: ToolUseData, options: ToolUseOptions = {}) {
     this.callId = data.callId;
     this.name = data.name;
     this.#args = data.args ?? "";
+    this.#parsedArgs = sanitizeValue(parseArgs(this.#args));
     this.#theme = options.theme ?? defaultTheme();
+    this.#renderer = rendererFor(data.name);
     this.#collapsedLines = Math.max(1, options.collapsedLines ?? 5);
     this.#expanded = options.expanded ?? false;
-    this.#argsText = new Text("", {
-      prefix: INDENT,
-      style: (line) => this.#theme.fg("muted", line),
-    });
-    this.#result = this.#resultText("", false);
+    this.#now = options.now ?? Date.now;
   }
 
   /** Current status. */
@@ -165,7 +143,7 @@ export class ToolUse implements Component {
 
   /** Result text so far. */
   get result(): string {
-    return this.#result.text;
+    return this.#result;
   }
 
   /** Whether everything is shown. */
@@ -175,21 +153,33 @@ export class ToolUse implements Component {
 
   /** Appends streamed argument JSON. */
   appendArgs(delta: string): void {
-    this.#args += delta;
-    this.#dirty = true;
+    this.setArgs(this.#args + delta);
   }
 
   /** Sets the complete arguments (JSON text or a value to serialize). */
   setArgs(args: string | Readonly<Record<string, unknown>>): void {
     this.#args = typeof args === "string" ? args : JSON.stringify(args);
-    this.#dirty = true;
+    this.#parsedArgs = sanitizeValue(parseArgs(this.#args));
+    this.#changed(0);
   }
 
-  /** Moves to another status. */
+  /** Moves to another status; "running" starts the clock, "done" and "error" stop it. */
   setStatus(status: ToolStatus): void {
     if (status === this.#status) return;
     this.#status = status;
-    this.#dirty = true;
+    if (status === "running") this.#startedAt ??= this.#now();
+    else if (this.#startedAt !== undefined) this.#endedAt ??= this.#now();
+    this.#changed(0);
+  }
+
+  /**
+   * Replaces the progress shown while the call runs (the latest report of
+   * the tool, e.g. the output so far); status becomes "running" if pending.
+   */
+  setProgress(text: string): void {
+    if (this.#status === "pending") this.setStatus("running");
+    this.#progress = sanitizeTerminalText(text);
+    this.#changed(1);
   }
 
   /**
@@ -199,67 +189,78 @@ export class ToolUse implements Component {
    */
   appendResult(delta: string): void {
     if (this.#status === "pending") this.setStatus("running");
-    this.#result.append(sanitizeTerminalText(delta));
+    this.#result += sanitizeTerminalText(delta);
+    this.#changed(1);
   }
 
   /** Sets the final result; the status becomes "done" or "error". */
   setResult(raw: string, isError = false): void {
-    const text = sanitizeTerminalText(raw);
+    this.#result = sanitizeTerminalText(raw);
+    this.#isError = isError;
     this.setStatus(isError ? "error" : "done");
-    // The colour is fixed when the Text is made: a change of kind needs a new one.
-    if (this.#resultIsError !== isError) this.#result = this.#resultText(text, isError);
-    else this.#result.setText(text);
+    this.#changed(0);
   }
 
-  /** Shows everything (true) or the header and a few result lines (false). */
+  /** Shows everything (true) or the renderer's short view (false). */
   setExpanded(expanded: boolean): void {
     if (expanded === this.#expanded) return;
     this.#expanded = expanded;
-    this.#dirty = true;
+    this.#changed(0);
   }
 
-  /** Header, then (expanded) the arguments, then the result. */
+  /** The header, then what the tool's renderer draws under it. */
   render(width: number): readonly string[] {
-    const lines = [this.#header(width)];
-    if (this.#expanded && this.#args.trim() !== "") {
-      this.#argsText.setText(sanitizeTerminalText(formatArgs(this.#args)));
-      lines.push(...this.#argsText.render(width));
-    }
-    this.#lastArgLines = lines.length - 1;
-    const result = this.#result.text === "" ? [] : this.#result.render(width);
-    const hidden = this.#expanded ? 0 : result.length - this.#collapsedLines;
-    if (hidden > 0) {
-      lines.push(...result.slice(0, this.#collapsedLines));
-      const more = `${INDENT}… ${hidden} more line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`;
-      lines.push(truncateToWidth(this.#theme.fg("dim", more), width, "…"));
-    } else {
-      lines.push(...result);
-    }
-    this.#dirty = false;
-    return lines;
+    if (width === this.#width && this.firstLineChanged() === null) return this.#lines;
+    const call = this.#state();
+    const body = this.#renderer.body(call, width, this.#theme);
+    this.#footer = this.#renderer.footer?.(call, this.#theme);
+    this.#footerAt = 1 + body.length;
+    const footer = this.#footer === undefined ? [] : [truncateToWidth(this.#footer, width, "…")];
+    this.#lines = [this.#header(call, width), ...body, ...footer];
+    this.#width = width;
+    this.#dirtyFrom = null;
+    return this.#lines;
   }
 
-  /** 0 when the header or layout changed, else where the result changed. */
+  /** The first line that changed: 0 for the header, 1 for the body, the footer's line when only time passed. */
   firstLineChanged(): number | null {
-    if (this.#dirty) return 0;
-    const changed = this.#result.firstLineChanged();
-    if (changed === null) return null;
-    const shown = this.#expanded ? changed : Math.min(changed, this.#collapsedLines);
-    return 1 + this.#lastArgLines + shown;
+    if (this.#width === -1) return 0;
+    if (this.#dirtyFrom !== null) return this.#dirtyFrom;
+    if (this.#status !== "running" || !this.#renderer.footer) return null;
+    return this.#renderer.footer(this.#state(), this.#theme) === this.#footer
+      ? null
+      : this.#footerAt;
   }
 
   /** Re-renders everything next time. */
   invalidate(): void {
-    this.#dirty = true;
-    this.#argsText.invalidate();
-    this.#result.invalidate();
+    this.#changed(0);
   }
 
-  #header(width: number): string {
+  #changed(from: number): void {
+    this.#dirtyFrom = Math.min(this.#dirtyFrom ?? from, from);
+  }
+
+  #state(): ToolCallState {
+    const started = this.#startedAt;
+    return {
+      name: this.name,
+      args: this.#parsedArgs,
+      rawArgs: sanitizeTerminalText(this.#args),
+      status: this.#status,
+      progress: this.#progress,
+      result: this.#result,
+      isError: this.#isError,
+      expanded: this.#expanded,
+      collapsedLines: this.#collapsedLines,
+      elapsedMs: started === undefined ? undefined : (this.#endedAt ?? this.#now()) - started,
+    };
+  }
+
+  #header(call: ToolCallState, width: number): string {
     const theme = this.#theme;
     const icon = theme.fg(STATUS_COLORS[this.#status], STATUS_ICONS[this.#status]);
-    // Name and arguments come from the model (controls arrive JSON-escaped, so parsed ones are live).
-    const summary = summarizeArgs(this.#args);
+    const summary = sanitizeTerminalText(this.#renderer.summary(call));
     const name = sanitizeTerminalText(this.name);
     const head = `${icon} ${theme.bold(theme.fg("toolTitle", name))}`;
     return truncateToWidth(
@@ -267,11 +268,5 @@ export class ToolUse implements Component {
       width,
       "…",
     );
-  }
-
-  #resultText(text: string, isError: boolean): Text {
-    this.#resultIsError = isError;
-    const color: ThemeColor = isError ? "error" : "toolOutput";
-    return new Text(text, { prefix: INDENT, style: (line) => this.#theme.fg(color, line) });
   }
 }

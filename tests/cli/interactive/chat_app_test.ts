@@ -411,15 +411,15 @@ Deno.test("chat: parallel tool calls each get their own component and result", a
     await chat.send("read the files");
     const screen = await chat.waitFor("Read them all.");
     assertInOrder(screen, [
-      "read path: a.txt",
-      "CONTENT-OF-A",
-      "read path: b.txt",
-      "CONTENT-OF-B",
-      "read path: missing.txt",
-      "missing.txt",
+      "read a.txt",
+      "1 line (1-1)",
+      "read b.txt",
+      "1 line (1-1)",
+      "read missing.txt",
+      "missing.txt does not exist",
       "Read them all.",
     ]);
-    const headers = screen.split("\n").filter((line) => /read path: /.test(line));
+    const headers = screen.split("\n").filter((line) => /^. read \S+\.txt$/.test(line));
     assert.equal(headers.length, 3, "one component per call");
     assert.match(headers[0]!, /^✓/);
     assert.match(headers[1]!, /^✓/);
@@ -454,8 +454,8 @@ Deno.test("chat: -c shows the previous conversation before the prompt", async ()
       assertInOrder(screen, [
         "panto",
         "› what is in my notes?",
-        "read path: notes.txt",
-        "remember-the-milk",
+        "read notes.txt",
+        "1 line (1-1)",
         "The notes are about milk.",
         `Resumed session ${resumed.chat.agent.sessionId}`,
         "─────",

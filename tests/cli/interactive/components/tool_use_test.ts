@@ -1,49 +1,49 @@
 import assert from "node:assert/strict";
+import { ToolUse } from "../../../../cli/interactive/components/tool_use.ts";
 import {
   formatArgs,
   summarizeArgs,
-  ToolUse,
-} from "../../../../cli/interactive/components/tool_use.ts";
+} from "../../../../cli/interactive/components/tools/generic_view.ts";
 import { assertFits, COLOR, PLAIN } from "../../../tui/components/helpers.ts";
 
 Deno.test("tool use: streamed partial arguments show as a preview in the header", () => {
-  const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: PLAIN });
-  assert.deepEqual(tool.render(40), ["○ bash"]);
+  const tool = new ToolUse({ callId: "c1", name: "shell" }, { theme: PLAIN });
+  assert.deepEqual(tool.render(40), ["○ shell"]);
   tool.appendArgs('{"command": "ls -la /tm');
-  assert.deepEqual(tool.render(40), ["○ bash command: ls -la /tm"]);
+  assert.deepEqual(tool.render(40), ["○ shell command: ls -la /tm"]);
   tool.appendArgs('p", "timeout": 5}');
-  assert.deepEqual(tool.render(40), ["○ bash command: ls -la /tmp, timeout: 5"]);
+  assert.deepEqual(tool.render(40), ["○ shell command: ls -la /tmp, timeout: 5"]);
   tool.appendArgs("");
   assert.equal(summarizeArgs("not json"), "not json");
   assert.equal(summarizeArgs('{"a": "x\\ny"}'), "a: x ⏎ y");
 });
 
 Deno.test("tool use: status icons and a collapsed result with a more-lines hint", () => {
-  const tool = new ToolUse({ callId: "c1", name: "read", args: '{"path":"a.ts"}' }, {
+  const tool = new ToolUse({ callId: "c1", name: "fetch", args: '{"path":"a.ts"}' }, {
     theme: PLAIN,
     collapsedLines: 2,
   });
   tool.setStatus("running");
-  assert.equal(tool.render(40)[0], "◐ read path: a.ts");
+  assert.equal(tool.render(40)[0], "◐ fetch path: a.ts");
   tool.appendResult("one\ntwo\nthree\nfour");
   assert.deepEqual(tool.render(40), [
-    "◐ read path: a.ts",
+    "◐ fetch path: a.ts",
     "  one",
     "  two",
     "  … 2 more lines (ctrl+o to expand)",
   ]);
   tool.setResult("one\ntwo\nthree\nfour");
   assert.equal(tool.status, "done");
-  assert.equal(tool.render(40)[0], "✓ read path: a.ts");
+  assert.equal(tool.render(40)[0], "✓ fetch path: a.ts");
 });
 
 Deno.test("tool use: expanded shows readable arguments and the whole result; errors are red", () => {
-  const tool = new ToolUse({ callId: "c2", name: "edit" }, { theme: PLAIN, collapsedLines: 1 });
+  const tool = new ToolUse({ callId: "c2", name: "patch" }, { theme: PLAIN, collapsedLines: 1 });
   tool.setArgs({ path: "a.ts", old: "x\ny", count: 2 });
   tool.setResult("failed: no match\nsecond line", true);
   tool.setExpanded(true);
   assert.deepEqual(tool.render(40), [
-    "✗ edit path: a.ts, old: x ⏎ y, count: 2",
+    "✗ patch path: a.ts, old: x ⏎ y, count: 2",
     "  path: a.ts",
     "  old:",
     "    x",
@@ -58,34 +58,36 @@ Deno.test("tool use: expanded shows readable arguments and the whole result; err
   assert.equal(formatArgs("[1,2]"), "[\n  1,\n  2\n]");
 });
 
-Deno.test("tool use: firstLineChanged points into the result while it streams", () => {
-  const tool = new ToolUse({ callId: "c1", name: "bash" }, { theme: PLAIN, collapsedLines: 3 });
+Deno.test("tool use: firstLineChanged names the header, the body, or only the ticking footer", () => {
+  let now = 1_000;
+  const tool = new ToolUse({ callId: "c1", name: "bash", args: '{"command":"make"}' }, {
+    theme: PLAIN,
+    now: () => now,
+  });
   assert.equal(tool.firstLineChanged(), 0);
-  tool.appendResult("a\n");
+  tool.setStatus("running");
   tool.render(40);
   assert.equal(tool.firstLineChanged(), null);
-  tool.appendResult("b\n");
-  assert.equal(tool.firstLineChanged(), 2, "header + line a unchanged");
-  tool.render(40);
-  tool.appendResult("c\nd\ne");
-  assert.equal(tool.firstLineChanged(), 3);
-  const before = tool.render(40);
-  tool.appendResult("f");
-  const cut = tool.firstLineChanged() ?? 0;
-  const after = tool.render(40);
-  assert.deepEqual(after.slice(0, cut), before.slice(0, cut));
+  tool.setProgress("a\n");
+  assert.equal(tool.firstLineChanged(), 1, "progress changes the body, not the header");
+  assert.deepEqual(tool.render(40), ["◐ bash $ make", "  a", "  0.0s"]);
+  now += 50;
+  assert.equal(tool.firstLineChanged(), null, "the shown time is the same");
+  now += 1_000;
+  assert.equal(tool.firstLineChanged(), 2, "only the footer line ticks");
+  assert.deepEqual(tool.render(40), ["◐ bash $ make", "  a", "  1.0s"]);
   tool.setExpanded(true);
   assert.equal(tool.firstLineChanged(), 0, "collapse/expand is a layout change");
 });
 
 Deno.test("tool use: parallel calls are independent instances", () => {
-  const a = new ToolUse({ callId: "a", name: "read" }, { theme: PLAIN });
-  const b = new ToolUse({ callId: "b", name: "read" }, { theme: PLAIN });
+  const a = new ToolUse({ callId: "a", name: "fetch" }, { theme: PLAIN });
+  const b = new ToolUse({ callId: "b", name: "fetch" }, { theme: PLAIN });
   a.appendArgs('{"path":"one"}');
   b.appendArgs('{"path":"two"}');
   a.setResult("A");
-  assert.deepEqual([a.render(30), b.render(30)], [["✓ read path: one", "  A"], [
-    "○ read path: two",
+  assert.deepEqual([a.render(30), b.render(30)], [["✓ fetch path: one", "  A"], [
+    "○ fetch path: two",
   ]]);
 });
 
