@@ -81,6 +81,9 @@ const promptFields = {
       description: message`Load no extensions from the panto directories`,
     }),
   ),
+  mcpConfig: multiple(option("--mcp-config", string({ metavar: "FILE" }), {
+    description: message`Start the MCP servers of a JSON file ({ "mcpServers": … }; repeatable)`,
+  })),
   maxTurns: optional(option("--max-turns", integer({ min: 1 }), {
     description: message`Most model requests for one prompt (default 50)`,
   })),
@@ -161,6 +164,8 @@ export interface ChatArgs extends StoreFlags {
   extensions: readonly string[];
   /** `--no-extensions`. */
   noExtensions: boolean;
+  /** `--mcp-config` files (absent: none). */
+  mcpConfig?: readonly string[];
   /** `--max-turns`. */
   maxTurns: number | undefined;
   /** `--trust-project-config`. */
@@ -276,6 +281,7 @@ function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs 
     noTools: parsed.noTools === true,
     extensions: (parsed.extensions as string[] | undefined) ?? [],
     noExtensions: parsed.noExtensions === true,
+    mcpConfig: (parsed.mcpConfig as string[] | undefined) ?? [],
     maxTurns: parsed.maxTurns as number | undefined,
     trustProjectConfig: parsed.trustProjectConfig === true,
     messages: (parsed.messages as string[] | undefined) ?? [],

@@ -32,6 +32,8 @@ import { errorMessage } from "../error_message.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
 import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
+import type { McpServers, McpServerStatus } from "../mcp/mcp_servers.ts";
+import { startMcpServers } from "../mcp/start_mcp_servers.ts";
 import { keyVariables } from "../tools/child_env.ts";
 import type {
   ControllerEvent,
@@ -159,6 +161,9 @@ export class SessionController {
   #name: string | undefined;
   #dangling: string | undefined;
   #extensions: ExtensionHost | undefined;
+  #mcp: McpServers | undefined;
+  /** MCP failures reported before anyone subscribed, for the first subscriber. */
+  #earlyNotices: string[] = [];
   #closed = false;
 
   private constructor(startup: Startup, args: ChatArgs, agent: Agent) {
@@ -202,7 +207,14 @@ export class SessionController {
         startup.session,
         startup.conversation,
       );
-      return new SessionController(startup, args, agent);
+      const controller = new SessionController(startup, args, agent);
+      controller.#mcp = await startMcpServers(
+        startup.config,
+        args,
+        startup.cwd,
+        (text) => controller.#mcpNotice(text),
+      );
+      return controller;
     } catch (error) {
       await startup.store.close();
       throw error;
@@ -257,6 +269,7 @@ export class SessionController {
    */
   subscribe(listener: (event: ControllerEvent) => void): () => void {
     this.#listeners.add(listener);
+    for (const text of this.#earlyNotices.splice(0)) this.#mcpNotice(text);
     return () => this.#listeners.delete(listener);
   }
 
@@ -593,6 +606,15 @@ export class SessionController {
   }
 
   /**
+   * The MCP servers: name, transport, state, tools and why one failed.
+   *
+   * @returns One status per configured server (none without servers).
+   */
+  mcpStatus(): Promise<McpServerStatus[]> {
+    return this.#mcp?.describe() ?? Promise.resolve([]);
+  }
+
+  /**
    * A snapshot: session, model, activity, queue, size, usage and cost.
    *
    * @returns The state.
@@ -676,6 +698,7 @@ export class SessionController {
     } finally {
       clearTimeout(timer);
     }
+    await this.#mcp?.close();
     await this.store.close();
   }
 
@@ -714,6 +737,8 @@ export class SessionController {
   async #stream(user: UserMessage, signal: AbortSignal): Promise<RunOutcome> {
     // Steering left when the run ends is sent as the next run (see #scheduleQueue).
     const options: RunOptions = { signal, steering: () => this.#takeSteering() };
+    // MCP tools change between runs (a server connected, restarted or changed its list).
+    if (this.#mcp) await this.#mcp.sync(this.#agent);
     const stream = this.#agent.run(user, options);
     let turnLimitReached = false;
     for await (const event of stream) {
@@ -871,6 +896,11 @@ export class SessionController {
     );
     this.#work.add(settled);
     return task;
+  }
+
+  #mcpNotice(text: string): void {
+    if (this.#listeners.size === 0) this.#earlyNotices.push(text);
+    else this.#emit({ type: "notice", level: "warning", text });
   }
 
   #emitQueue(): void {

@@ -65,6 +65,8 @@ export class McpServer implements ToolSource {
   #state: McpServerState = "connecting";
   #error: string | undefined;
   #client: Client | undefined;
+  /** The client of the connection in progress, so closing can cut it short. */
+  #connecting: Client | undefined;
   #tools: Tool[] = [];
   #restarted = false;
   #stderrTail = "";
@@ -111,12 +113,13 @@ export class McpServer implements ToolSource {
     return this.#ready;
   }
 
-  /** Disconnects (a stdio server is stopped). */
+  /** Disconnects, also from a connection in progress (a stdio server is stopped). */
   async close(): Promise<void> {
     this.#state = "closed";
-    const client = this.#client;
+    const clients = [this.#client, this.#connecting];
     this.#client = undefined;
-    await client?.close().catch(() => {});
+    await Promise.all(clients.map((client) => client?.close().catch(() => {})));
+    await this.#ready;
   }
 
   async #connect(): Promise<void> {
@@ -124,6 +127,7 @@ export class McpServer implements ToolSource {
     const client = new Client({ name: "panto", version: "1" });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#relist(client));
     client.onclose = () => this.#lost(client, "it stopped");
+    this.#connecting = client;
     try {
       const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
       await client.connect(transport, { timeout });
@@ -138,6 +142,8 @@ export class McpServer implements ToolSource {
       client.onclose = undefined;
       await client.close().catch(() => {});
       this.#fail(`could not be started: ${errorMessage(error)}`);
+    } finally {
+      this.#connecting = undefined;
     }
   }
 

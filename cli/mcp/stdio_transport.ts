@@ -93,9 +93,10 @@ export class DenoStdioTransport implements Transport {
   }
 
   async #readMessages(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
     let buffered = "";
-    for await (const text of stdout.pipeThrough(new TextDecoderStream())) {
-      buffered += text;
+    for await (const chunk of stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffered.indexOf("\n")) >= 0) {
         const line = buffered.slice(0, end).replace(/\r$/, "");
