@@ -22,7 +22,7 @@ import {
   type InterruptSignal,
   listenForInterrupts,
 } from "../interrupt_signals.ts";
-import { writeStderr } from "../stdio.ts";
+import { logToClient } from "./client_log.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./acp_session.ts";
 
@@ -150,7 +150,7 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
 function ignoreMcpServers(servers: readonly McpServer[]): void {
   if (servers.length === 0) return;
   const names = servers.map((server) => server.name).join(", ");
-  writeStderr(`panto: MCP servers from the client are not supported yet; ignored: ${names}\n`);
+  logToClient(`MCP servers from the client are not supported yet; ignored: ${names}`);
 }
 
 /** Our own errors (bad ids, busy, unknown models) are the client's mistakes: invalid params. */

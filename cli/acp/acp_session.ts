@@ -27,7 +27,7 @@ import { modelChoices } from "../config/model_registry.ts";
 import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { UsageError } from "../errors.ts";
-import { writeStderr } from "../stdio.ts";
+import { logToClient } from "./client_log.ts";
 import { promptMessage } from "./prompt_message.ts";
 import { replayUpdates } from "./replay_updates.ts";
 import {
@@ -98,7 +98,7 @@ export class AcpSession {
       beforeToolCall: (context) => this.#beforeToolCall(context),
       afterToolCall: (context) => this.#afterToolCall(context),
     });
-    for (const notice of controller.notices) writeStderr(`panto: ${notice}\n`);
+    for (const notice of controller.notices) logToClient(notice);
   }
 
   /**
@@ -276,7 +276,7 @@ export class AcpSession {
         }
         return;
       case "notice":
-        writeStderr(`panto: ${event.level === "info" ? "" : `${event.level}: `}${event.text}\n`);
+        logToClient(`${event.level === "info" ? "" : `${event.level}: `}${event.text}`);
         return;
     }
   }

@@ -25,7 +25,7 @@ import { type PickerOptions, showPicker } from "./picker.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
-import { relative } from "node:path";
+import { join, relative } from "node:path";
 import { readEnv } from "../env.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
@@ -390,7 +390,45 @@ export class ChatApp implements CommandContext {
       this.toggleThinking();
       return true;
     }
+    if (keys.matches(data, "app.externalEditor")) {
+      void this.#editExternally();
+      return true;
+    }
     return this.#handleModelKey(data);
+  }
+
+  /** ctrl+g: the input in `$VISUAL` (else `$EDITOR`, else vi), read back when it exits. */
+  async #editExternally(): Promise<void> {
+    const editor = readEnv("VISUAL") || readEnv("EDITOR") || "vi";
+    const dir = await Deno.makeTempDir({ prefix: "panto-edit-" });
+    const file = join(dir, "prompt.md");
+    try {
+      await Deno.writeTextFile(file, this.editor.getText());
+      // Through sh: the variable may hold arguments ("code --wait").
+      const status = await this.tui.runOutside(() =>
+        new Deno.Command("sh", {
+          args: ["-c", `${editor} "$1"`, "sh", file],
+          stdin: "inherit",
+          stdout: "inherit",
+          stderr: "inherit",
+        }).spawn().status
+      );
+      if (!status.success) {
+        return this.notify(
+          `The editor (${editor}) exited with code ${status.code}: the input is unchanged.`,
+          "warning",
+        );
+      }
+      this.editor.setText((await Deno.readTextFile(file)).replace(/\n$/, ""));
+      this.tui.requestRender();
+    } catch (error) {
+      this.notify(
+        `Could not open the editor (${editor}): ${errorMessage(error)}. Set $VISUAL or $EDITOR.`,
+        "error",
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
   }
 
   /** alt+enter queues a follow-up while busy; alt+up takes the last queued prompt back. */
