@@ -44,8 +44,8 @@ export interface TerminalIo {
   size(): ConsoleSize;
   /** Writes all of `data`. */
   write(data: string): void;
-  /** Starts the single stdin reader; returns its stopper. */
-  readInput(onData: (text: string) => void): () => Promise<void>;
+  /** Starts the single stdin reader (awaiting `beforeRead` before each read); returns its stopper. */
+  readInput(onData: (text: string) => void, beforeRead?: () => Promise<void>): () => Promise<void>;
   /** Adds a signal listener; returns its remover. */
   onSignal(signal: TerminalSignal, handler: () => void): () => void;
   /** Adds an uncaught-error hook; returns its remover. */
@@ -113,6 +113,8 @@ export class ProcessTerminal implements Terminal {
   #active = false;
   #cleanups: (() => void)[] = [];
   #stopReading: (() => Promise<void>) | undefined;
+  /** Resolved while input is read; pending while another program has the terminal. */
+  #inputGate: Promise<void> = Promise.resolve();
   #cursorWaiters: ((position: ScreenPosition | null) => void)[] = [];
 
   /** Creates the terminal; nothing changes until {@linkcode ProcessTerminal.start}. */
@@ -169,7 +171,10 @@ export class ProcessTerminal implements Terminal {
   start(): void {
     if (this.#active) return;
     this.#enterModes();
-    this.#stopReading = this.#io.readInput((text) => this.#buffer.process(text));
+    this.#stopReading = this.#io.readInput(
+      (text) => this.#buffer.process(text),
+      () => this.#inputGate,
+    );
     this.#cleanups = [
       this.#io.onSignal("SIGWINCH", () => this.#refreshSize()),
       this.#io.onSignal("SIGCONT", () => this.#resume()),
@@ -209,6 +214,28 @@ export class ProcessTerminal implements Terminal {
     if (this.#io.stopJob()) return true;
     this.#resume();
     return false;
+  }
+
+  /**
+   * Hands the terminal to another program while `run` runs (an editor that
+   * inherits stdin): the read already waiting is answered by a cursor
+   * report so that it takes none of the program's keys, no other read
+   * starts, and the terminal is restored; afterwards raw mode, the
+   * protocols and reading come back.
+   */
+  async runOutside<T>(run: () => Promise<T>): Promise<T> {
+    if (!this.#active) return await run();
+    const gate = Promise.withResolvers<void>();
+    this.#inputGate = gate.promise;
+    await this.cursorPosition();
+    this.#restore();
+    try {
+      return await run();
+    } finally {
+      this.#inputGate = Promise.resolve();
+      gate.resolve();
+      this.#resume();
+    }
   }
 
   /**

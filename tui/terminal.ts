@@ -54,6 +54,11 @@ export interface Terminal {
    * stopped (no job control) and the terminal is still in use.
    */
   suspend?(): boolean;
+  /**
+   * Hands the terminal to another program (an editor) while `run` runs:
+   * restores the terminal, stops reading input, then takes both back.
+   */
+  runOutside?<T>(run: () => Promise<T>): Promise<T>;
 }
 
 /**

@@ -463,6 +463,27 @@ export class TUI extends Container {
   }
 
   /**
+   * Lends the terminal to another program while `run` runs (an editor, for
+   * ctrl+g): as for a suspend, our rows on screen are cleared and the
+   * visible tail is drawn again afterwards. With a terminal that cannot
+   * lend itself (a virtual one), `run` just runs.
+   */
+  async runOutside<T>(run: () => Promise<T>): Promise<T> {
+    const outside = this.terminal.runOutside?.bind(this.terminal);
+    if (outside === undefined) return await run();
+    if (this.#painted) {
+      this.#eraseFrom(this.#top);
+      this.#screen.length = Math.min(this.#screen.length, this.#top);
+    }
+    this.#resumeNext = true;
+    try {
+      return await outside(run);
+    } finally {
+      this.requestRender(true);
+    }
+  }
+
+  /**
    * After a resize, asks the terminal where the cursor is (when it can
    * say) before repainting: the terminal has moved rows between the screen
    * and its history, and the answer tells exactly where our lines went.

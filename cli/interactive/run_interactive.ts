@@ -36,6 +36,7 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.nextModel": ["ctrl+p"],
   "app.previousModel": ["shift+ctrl+p"],
   "app.cycleThinking": ["shift+tab"],
+  "app.externalEditor": ["ctrl+g"],
 };
 
 /**

@@ -8,7 +8,8 @@
  * Reads stdin until `stop` is called, decoding UTF-8 across chunk
  * boundaries and passing each decoded chunk to `onData`. Returns `stop`,
  * which cancels the reader so the process can exit. Deno's stdin stream
- * cannot be read again after that, so read once per process.
+ * cannot be read again after that, so read once per process. `beforeRead`
+ * is awaited before each read, to pause reading.
  *
  * @example
  * ```ts ignore
@@ -17,13 +18,19 @@
  * await stop();
  * ```
  */
-export function readStdin(onData: (text: string) => void): () => Promise<void> {
+export function readStdin(
+  onData: (text: string) => void,
+  beforeRead?: () => Promise<void>,
+): () => Promise<void> {
   const reader = Deno.stdin.readable.getReader();
   const decoder = new TextDecoder();
   let stopped = false;
   const loop = (async () => {
     try {
       while (!stopped) {
+        // Paused while another program reads the terminal: no read may be pending then.
+        await beforeRead?.();
+        if (stopped) break;
         const { value, done } = await reader.read();
         if (done) break;
         const text = decoder.decode(value, { stream: true });

@@ -305,3 +305,24 @@ Deno.test("-c: resumes the session's own model and level, or says which it uses"
     await fixture.close();
   }
 });
+
+Deno.test("editor: ctrl+g edits the input in $VISUAL and reads it back", async () => {
+  const previous = Deno.env.get("VISUAL");
+  try {
+    await withChat(async (chat) => {
+      Deno.env.set("VISUAL", "sed -i s/draft/final/");
+      await chat.type("a draft prompt");
+      await chat.press("\x07");
+      await chat.waitFor((screen) => inputLine(screen) === "a final prompt");
+      // An editor that fails leaves the input as it was, and says so.
+      Deno.env.set("VISUAL", "false");
+      await chat.press("\x07");
+      await chat.waitFor("exited with code 1: the input is unchanged");
+      assert.equal(inputLine(await chat.screen()), "a final prompt");
+      assert.equal(chat.fixture.server.requests.length, 0);
+    });
+  } finally {
+    if (previous === undefined) Deno.env.delete("VISUAL");
+    else Deno.env.set("VISUAL", previous);
+  }
+});

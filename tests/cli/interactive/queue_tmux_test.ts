@@ -68,3 +68,45 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "interactive: ctrl+g hands the terminal to $VISUAL (every key typed there) and reads the input back",
+  ignore: !tmuxAvailable,
+  async fn() {
+    const server = await FakeLlmServer.start();
+    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
+    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    // An "editor" that reads one line from the terminal and writes it into the file.
+    const visual = `sh -c 'printf "EDITOR> "; read line; printf "%s" "$line" > "$0"'`;
+    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+      cols: 100,
+      rows: 30,
+      cwd: project,
+      env: { ...pantoPaneEnv(home), VISUAL: visual },
+    });
+    try {
+      await tmux.waitFor(/fast · thinking off/);
+      await tmux.type("old text");
+      await tmux.keys("C-g");
+      await tmux.waitFor(/EDITOR>/);
+      await tmux.type("abc typed in the editor");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/fast · thinking off/);
+      await tmux.waitFor(/^\s*abc typed in the editor\s*$/m);
+      const screen = (await tmux.screen()).join("\n");
+      assert.doesNotMatch(screen, /old text/);
+      // The chat reads keys again.
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Edited answer." }] });
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Edited answer\./);
+      assert.match(JSON.stringify(server.requests[0]!.body), /abc typed in the editor/);
+    } finally {
+      await tmux.close();
+      await server.close();
+      await Deno.remove(project, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
