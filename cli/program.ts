@@ -1,6 +1,7 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
 import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
 import { runSessionsCommand } from "./commands/sessions.ts";
+import { completionValues } from "./completion_values.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
@@ -18,7 +19,7 @@ import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
  * @returns The exit code.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = parseArgs(argv, await completionValues(argv));
   if (args.command === "sessions") return await sessionsCommand(args);
   if (args.mode === "rpc") return await rpcMode(args);
   if (args.mode === "acp") return await acpMode(args);
