@@ -1,0 +1,85 @@
+/**
+ * Tools on screen end to end in a real pty (tmux) against the fake LLM
+ * server: bash output appears while the command still runs, and an edit's
+ * diff lines are on screen without ctrl+o.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeFakeConfig } from "../../support/fake_config.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../../support/tmux.ts";
+
+if (!tmuxAvailable) {
+  console.log("skipped: tools_tmux_test needs tmux on PATH (apt-get install -y tmux)");
+}
+
+Deno.test({
+  name:
+    "interactive: bash output is on screen before the command ends; an edit's diff without ctrl+o",
+  ignore: !tmuxAvailable,
+  async fn() {
+    const server = await FakeLlmServer.start();
+    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
+    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+    const lines = Array.from({ length: 30 }, (_, i) => `entry ${i + 1}`);
+    await Deno.writeTextFile(join(project, "list.txt"), lines.join("\n") + "\n");
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+      cols: 100,
+      rows: 30,
+      cwd: project,
+      env: pantoPaneEnv(home),
+    });
+    try {
+      await tmux.waitFor(/fast · thinking off/);
+      const command = "echo early-output; sleep 3; echo late-output";
+      server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "tool_use", id: "call_1", name: "bash", input: { command } }],
+      });
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "The command ran." }] });
+      await tmux.type("run it");
+      await tmux.keys("Enter");
+      // The header names both words: the output rows are the indented lines holding one alone.
+      const live = (await tmux.waitFor(/^\s+early-output$/m)).join("\n");
+      assert.doesNotMatch(
+        live,
+        /^\s+late-output$/m,
+        "the first line shows while the command sleeps",
+      );
+      assert.match(live, /◐ bash \$ echo early-output; sleep 3/);
+      assert.equal(server.requests.length, 1, "the tool has not returned yet");
+      await tmux.waitFor(/^\s+early-output\n\s+[12]\.\ds$/m); // the elapsed time ticks under it
+      const done = (await tmux.waitFor(/The command ran\./)).join("\n");
+      assert.match(
+        done,
+        /✓ bash \$ echo early-output[^\n]*\n\s+early-output\n\s+late-output\n\s+exit 0 · 3\.\ds/,
+      );
+
+      server.enqueue({
+        kind: "turn",
+        blocks: [{
+          type: "tool_use",
+          id: "call_2",
+          name: "edit",
+          input: { path: "list.txt", oldText: "entry 17\n", newText: "entry seventeen\n" },
+        }],
+      });
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Renamed the entry." }] });
+      await tmux.type("rename entry 17");
+      await tmux.keys("Enter");
+      const edited = (await tmux.waitFor(/Renamed the entry\./)).join("\n");
+      assert.match(edited, /✓ edit list\.txt \+1 -1/);
+      assert.match(
+        edited,
+        /\n\s+16\s+entry 16\n\s+17 - entry 17\n\s+17 \+ entry seventeen\n\s+18\s+entry 18/,
+      );
+      assert.doesNotMatch(edited, /oldText/, "no argument listing");
+    } finally {
+      await tmux.close();
+      await server.close();
+      await Deno.remove(project, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+});
