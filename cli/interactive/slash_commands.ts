@@ -88,7 +88,7 @@ function help(ctx: CommandContext): void {
     "enter send · shift+enter (or \\ then enter) newline · esc interrupt · ctrl+c clear, twice to quit",
     "ctrl+d quit on an empty line · ctrl+o expand tool calls · ctrl+t show/hide thinking · ctrl+z suspend",
     "while a turn runs: enter steers it, alt+enter queues a follow-up, alt+up takes the last back",
-    "ctrl+p / shift+ctrl+p next / previous model · shift+tab next thinking level",
+    "ctrl+p / shift+ctrl+p next / previous model · shift+tab next thinking level · ctrl+g $EDITOR",
     "!command runs a shell command and adds its output to your next prompt · @path attaches a file",
   );
   ctx.notify(lines.join("\n"), "info");
