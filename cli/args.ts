@@ -6,6 +6,8 @@ import { argument, command, flag, option } from "@optique/core/primitives";
 import { choice, integer, string } from "@optique/core/valueparser";
 import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
+import { type CompletionValues, suggesting } from "./completion_values.ts";
+import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
 import { UsageError } from "./errors.ts";
 import { STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
@@ -15,6 +17,10 @@ import { VERSION } from "./version.ts";
 /** Marks `-r/--resume` given without an id (open the picker). */
 const PICK = "\u0000pick";
 
+/** What `-m`, `-r` and session ids complete to (set for a completion request). */
+let completion: CompletionValues = { models: [], sessions: [] };
+const sessionId = () => suggesting(string({ metavar: "ID" }), () => completion.sessions);
+
 const storeOptions = object({
   noSession: optional(
     flag("--no-session", { description: message`Keep nothing: do not save this session` }),
@@ -22,21 +28,30 @@ const storeOptions = object({
   sessionDir: optional(option("--session-dir", string({ metavar: "DIR" }), {
     description: message`Directory of the jsonl session store (default $PANTO_HOME/sessions)`,
   })),
-  store: optional(option("--store", choice(STORE_KINDS), { description: message`Session store` })),
+  store: optional(option("--store", choice(STORE_KINDS, { metavar: "KIND" }), {
+    description: message`Session store (default jsonl)`,
+  })),
   storeUrl: optional(option("--store-url", string({ metavar: "URL" }), {
     description: message`SQLite file or postgres:// URL of the session store`,
   })),
 });
 
 const modelOptions = object({
-  model: optional(option("-m", "--model", string({ metavar: "MODEL" }), {
-    description: message`Model: a config alias or provider/model`,
-  })),
+  model: optional(option(
+    "-m",
+    "--model",
+    suggesting(string({ metavar: "MODEL" }), () => completion.models),
+    {
+      description: message`Model: a config alias or provider/model`,
+    },
+  )),
   thinking: optional(
-    option("--thinking", choice(REASONING_LEVELS), { description: message`Reasoning level` }),
+    option("--thinking", choice(REASONING_LEVELS, { metavar: "LEVEL" }), {
+      description: message`Reasoning level (default: the model's in the config)`,
+    }),
   ),
   api: optional(
-    option("--api", choice(API_STYLES), {
+    option("--api", choice(API_STYLES, { metavar: "API" }), {
       description: message`Wire protocol of an ad hoc provider`,
     }),
   ),
@@ -52,14 +67,16 @@ const promptFields = {
   print: optional(
     flag("-p", "--print", { description: message`Answer one prompt, print the result, exit` }),
   ),
-  mode: optional(option("--mode", choice(["text", "json", "rpc"]), {
+  mode: optional(option("--mode", choice(["text", "json", "rpc"], { metavar: "MODE" }), {
     description:
       message`Output of print mode: text (the final answer) or json (every event as a line); rpc: serve JSON-lines commands on stdin (docs/rpc.md)`,
   })),
   continueLast: optional(
-    flag("-c", "--continue", { description: message`Continue the most recent session` }),
+    flag("-c", "--continue", {
+      description: message`Continue this directory's latest session (a new one when it has none)`,
+    }),
   ),
-  resume: optional(option("-r", "--resume", string({ metavar: "ID" }), {
+  resume: optional(option("-r", "--resume", sessionId(), {
     description: message`Resume a session by id or prefix (a picker without an id)`,
   })),
   fork: optional(option("--fork", string({ metavar: "ID" }), {
@@ -108,10 +125,14 @@ const sessionsCommand = command(
   merge(
     object({
       action: optional(
-        argument(choice(SESSIONS_ACTIONS), { description: message`What to do (default list)` }),
+        argument(choice(SESSIONS_ACTIONS, { metavar: "ACTION" }), {
+          description: message`What to do (default list; see Actions below)`,
+        }),
       ),
-      id: optional(argument(string({ metavar: "ID" }))),
-      name: optional(argument(string({ metavar: "NAME" }))),
+      id: optional(argument(sessionId(), { description: message`A session id or unique prefix` })),
+      name: optional(argument(string({ metavar: "NAME" }), {
+        description: message`rename: the new name`,
+      })),
       json: optional(flag("--json", { description: message`List as JSON` })),
       all: optional(flag("-a", "--all", {
         description: message`List every directory's sessions (default: this directory's)`,
@@ -128,7 +149,10 @@ const sessionsCommand = command(
     }),
     storeOptions,
   ),
-  { description: message`List, show, rename, export, repair or delete saved sessions` },
+  {
+    description: message`List, show, rename, export, repair or delete saved sessions`,
+    footer: SESSIONS_ACTIONS_HELP,
+  },
 );
 
 const mainParser = merge(promptOptions, modelOptions, storeOptions);
@@ -193,13 +217,15 @@ export type CliArgs = ChatArgs | SessionsCommandArgs;
  * print and exit 0; a usage error prints the problem and exits 2.
  *
  * @param argv The arguments (without the program name).
+ * @param values What `-m` and session ids complete to, for a completion
+ *   request (see `completionValues`).
  * @returns The parsed arguments.
  */
-export function parseArgs(argv: readonly string[]): CliArgs {
+export function parseArgs(argv: readonly string[], values?: CompletionValues): CliArgs {
   if (argv[0] === "acp") return acpArgs(argv.slice(1));
-  // `completion` would otherwise be taken as the first word of a prompt.
+  if (values) completion = values;
   const parser = argv[0] === "completion"
-    ? or(sessionsCommand, merge(object(promptFields), modelOptions, storeOptions))
+    ? completionParser(argv.slice(2))
     : or(sessionsCommand, mainParser);
   // optique's `or` matches no branch on an empty command line; that is plain `panto`.
   // `runParser` from optique's core, not `run` from @optique/run: the same
@@ -212,6 +238,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     version: { value: VERSION, option: true, onShow: () => exit(0) },
     completion: { command: true, onShow: () => exit(0) },
     colors: false,
+    showChoices: true,
+    examples: MAIN_EXAMPLES,
+    footer: MAIN_ENVIRONMENT,
     ...(width === undefined ? {} : { maxWidth: width }),
     aboveError: "usage",
     stdout: (text) => console.log(text),
@@ -254,6 +283,17 @@ function migrateTarget(
   const url = (parsed.toUrl ?? (jsonlSource ? store.storeUrl : undefined)) as string | undefined;
   if (jsonlSource && parsed.toUrl === undefined) store.storeUrl = undefined;
   return { migrateTo: parsed.to as StoreKind, ...(url === undefined ? {} : { migrateToUrl: url }) };
+}
+
+/**
+ * The parser that answers `panto completion SHELL WORD…`: `sessions` is
+ * offered as the first word only, and the prompt words are left out
+ * (`completion` would otherwise be taken as the first word of a prompt).
+ */
+function completionParser(words: readonly string[]) {
+  const chat = merge(object(promptFields), modelOptions, storeOptions);
+  if (words.length < 2) return or(sessionsCommand, chat);
+  return words[0] === "sessions" ? sessionsCommand : chat;
 }
 
 /** Help is wrapped to the terminal's width; piped, it is not wrapped. */
