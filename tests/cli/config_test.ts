@@ -625,3 +625,21 @@ Deno.test("config: a key passed as --api-key-env is refused without being echoed
     );
   }
 });
+
+Deno.test("config: cycleModels keeps its order; an entry that is not an alias is reported", async () => {
+  const models = {
+    sonnet: { provider: "anthropic", model: "m-s" },
+    opus: { provider: "anthropic", model: "m-o" },
+  };
+  const config = await load({
+    [HOME_CONFIG]: JSON.stringify({ models, cycleModels: ["opus", "sonnet"] }),
+  });
+  assert.deepEqual(config.cycleModels, ["opus", "sonnet"]);
+  const error = await configError({
+    [HOME_CONFIG]: JSON.stringify({ models, cycleModels: ["opus", "sonet"] }),
+  });
+  assert.match(
+    error.message,
+    /^~\/\.panto\/config\.json: cycleModels: "sonet" is not a model alias \(did you mean "sonnet"\?\); aliases: sonnet, opus$/,
+  );
+});
