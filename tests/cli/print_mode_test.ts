@@ -319,3 +319,38 @@ Deno.test("panto -p -c: a last prompt that got no answer is named on stderr and 
     assert.doesNotMatch(body, /LOST-PROMPT/);
   });
 });
+
+Deno.test("panto -p --mode json: bash's output so far arrives as tool_progress lines before the result", async () => {
+  const project = await Deno.makeTempDir();
+  const server = await FakeLlmServer.start();
+  try {
+    const command = "echo one; sleep 0.5; echo two; sleep 0.3";
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "tool_use", id: "c1", name: "bash", input: { command } }],
+    });
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "ran" }] });
+    const run = await runPanto([
+      "-p",
+      "run it",
+      "--mode",
+      "json",
+      "--api",
+      "anthropic-messages",
+      "--base-url",
+      server.anthropicBaseUrl,
+      "-m",
+      "m",
+    ], { cwd: project });
+    assert.equal(run.code, 0, run.stderr);
+    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const progress = events.filter((e) => e.type === "tool_progress")
+      .map((e) => e.partial[0].text);
+    assert.deepEqual(progress, ["one\n", "one\ntwo\n"]);
+    const types = events.map((e) => e.type);
+    assert.ok(types.indexOf("tool_progress") < types.indexOf("tool_dispatch_complete"));
+  } finally {
+    await server.close();
+    await Deno.remove(project, { recursive: true });
+  }
+});
