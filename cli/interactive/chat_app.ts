@@ -288,12 +288,13 @@ export class ChatApp implements CommandContext {
         }
         return this.#updateFooter();
       case "session_named":
-        return this.notify(
+        this.notify(
           event.pending
             ? `The session will be named "${event.name}" once it is saved (after the first answer).`
             : `Session named "${event.name}".`,
           "info",
         );
+        return this.#updateFooter();
       case "shell_start": {
         const { component, tool } = this.#view.tool(`shell-${Date.now()}`, "!");
         tool.setArgs({ command: event.command });
@@ -620,6 +621,7 @@ export class ChatApp implements CommandContext {
     const provider = this.agent.config.provider;
     const data: Parameters<Footer["update"]>[0] = {
       cwd: this.controller.cwd,
+      session: state.sessionName,
       model: state.model.alias,
       thinking: state.model.reasoning,
       tokensIn: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,

@@ -7,6 +7,7 @@
 import {
   CachedComponent,
   defaultTheme,
+  sanitizeTerminalText,
   type Theme,
   type ThemeColor,
   truncateToWidth,
@@ -20,6 +21,8 @@ export interface FooterData {
   cwd?: string;
   /** Current git branch. */
   branch?: string;
+  /** The session's name, once it has one (undefined clears it). */
+  session?: string | undefined;
   /** Model name. */
   model?: string;
   /** Reasoning level, shown after the model (e.g. "high"). */
@@ -82,8 +85,12 @@ export class Footer extends CachedComponent {
   /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const theme = this.#theme;
-    const { cwd, branch } = this.#data;
-    const location = [cwd, branch === undefined ? undefined : `(${branch})`]
+    const { cwd, branch, session } = this.#data;
+    // A stored name is untrusted text: no terminal controls, one line.
+    const name = session === undefined
+      ? undefined
+      : `· ${sanitizeTerminalText(session).replace(/\s+/g, " ")}`;
+    const location = [cwd, branch === undefined ? undefined : `(${branch})`, name]
       .filter((part) => part !== undefined).join(" ");
     const lines: string[] = [];
     if (location !== "") lines.push(truncateToWidth(theme.fg("muted", location), width, "…"));

@@ -168,3 +168,19 @@ Deno.test("/export names the file with the full id, creates directories, explain
     assert.match(screen, /Pass another path: \/export PATH/);
   }, WIDE);
 });
+
+Deno.test("the session name appears in the footer once set, and goes with /new", async () => {
+  await withChat(async (chat) => {
+    const footer = (screen: string) =>
+      screen.split("\n").findLast((l) => l.startsWith(chat.fixture.project));
+    assert.equal(footer(await chat.screen()), chat.fixture.project);
+    await chat.send("/name refactor-auth");
+    await chat.waitFor((screen) => footer(screen)?.endsWith("· refactor-auth") === true);
+    await ask(chat, "hello", "Hi.");
+    assert.equal(footer(await chat.screen()), `${chat.fixture.project} · refactor-auth`);
+    await chat.send("/new");
+    await chat.waitFor((screen) =>
+      screen.includes("New session.") && footer(screen) === chat.fixture.project
+    );
+  });
+});

@@ -40,3 +40,11 @@ Deno.test("format: tokens", () => {
     "2.5M",
   ]);
 });
+
+Deno.test("footer: the session name follows the location, without its terminal controls", () => {
+  const footer = new Footer({ cwd: "~/src", branch: "main" }, PLAIN);
+  footer.update({ session: "fix\x1b[2J the\nbuild" });
+  assert.equal(footer.render(60)[0], "~/src (main) · fix the build");
+  footer.update({ session: undefined });
+  assert.equal(footer.render(60)[0], "~/src (main)");
+});
