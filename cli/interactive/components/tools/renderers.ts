@@ -13,6 +13,8 @@ import { writeView } from "./write_view.ts";
 
 const BUILT_IN: ReadonlyMap<string, ToolRenderer> = new Map([
   ["bash", bashView],
+  // A `!command` typed by the user runs through the bash tool.
+  ["!", bashView],
   ["edit", editView],
   ["write", writeView],
   ["read", readView],

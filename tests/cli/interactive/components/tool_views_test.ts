@@ -223,3 +223,18 @@ Deno.test("ls, find and grep views: a count and the first results", async () => 
     assert.deepEqual(none.render(80).length, 2, "header and the no-match sentence");
   });
 });
+
+Deno.test("bash view: a user's !command and a timed-out command end in words, not a code", async () => {
+  await withProject({}, async (root) => {
+    const shell = new ToolUse({ callId: "s", name: "!", args: '{"command":"echo hi"}' }, {
+      theme: COLOR,
+    });
+    shell.setResult("hi");
+    assert.deepEqual((await screens(shell)).get(80), ["✓ ! $ echo hi", "  hi", "  exit 0"]);
+    const args = { command: "echo waiting; sleep 5", timeout: 0.3 };
+    const slow = await finished(bashTool({ root }), args, { now: () => 0 });
+    for (const rows of (await screens(slow)).values()) {
+      assert.deepEqual(rows.slice(1), ["  waiting", "  timed out · 0.0s"]);
+    }
+  });
+});
