@@ -109,7 +109,7 @@ const promptFields = {
   })),
   trustProjectConfig: optional(flag("--trust-project-config", {
     description:
-      message`Trust this project's .panto/config.json as it is now (its providers, keys, headers, allowed paths); remembered until the file changes`,
+      message`Trust this project's .panto/config.json as it is now (its providers, keys, headers, allowed paths, MCP servers); remembered until the file changes`,
   })),
 };
 

@@ -241,3 +241,23 @@ Deno.test("a server that dies mid-session is restarted once; its tools fail clea
     await servers.close();
   }
 });
+
+Deno.test("an HTTP server that goes away: the call fails, one reconnect is tried, then it is failed", async () => {
+  const http = await startHttpMcpServer();
+  const { servers, reports } = start({ remote: { url: http.url, source: "test config" } });
+  try {
+    const agent = idleAgent();
+    await servers.sync(agent);
+    await http.close();
+    const lost = await call(agent, "remote__echo", { text: "x" }).catch((error: Error) => error);
+    assert.ok(lost instanceof Error, "the call fails");
+    await until(() => servers.status()[0]?.state === "failed", "the failed reconnect");
+    assert.equal(reports.length, 2, reports.join("\n---\n"));
+    includes(reports[0]!, 'MCP server "remote" stopped');
+    includes(reports[1]!, 'MCP server "remote" could not be started');
+    const after = await call(agent, "remote__echo", { text: "x" });
+    assert.equal(after.isError, true);
+  } finally {
+    await servers.close();
+  }
+});
