@@ -152,6 +152,7 @@ async function chooseSession(
   if (args.continueLast && args.resume !== undefined) {
     throw new UsageError("-c/--continue and -r/--resume cannot be combined: pick one");
   }
+  if (args.fork !== undefined) return await forkedSession(args, store, cwd);
   if (args.continueLast) {
     // Another project's latest session is not "this" conversation: -c stays in its directory.
     const latest = await latestIn(store, cwd);
@@ -184,6 +185,33 @@ async function chooseSession(
     return { session, resumed: true };
   }
   return { session: store.create({ cwd }), resumed: false };
+}
+
+/** `--fork ID`: a new session holding a copy of session ID's active path, naming it as its parent. */
+async function forkedSession(
+  args: ChatArgs,
+  store: SessionStore,
+  cwd: string,
+): Promise<{ session: Session; resumed: boolean; notice: string }> {
+  if (args.continueLast || args.resume !== undefined) {
+    throw new UsageError("--fork cannot be combined with -c or -r: it starts its own session");
+  }
+  const source = args.fork === undefined ? null : await store.resolve(args.fork);
+  if (!source) {
+    throw new UsageError(
+      `No session matches ${JSON.stringify(args.fork)}: run \`panto sessions\` to list them`,
+    );
+  }
+  const { leafId } = await source.tree();
+  const notice = `Forked session ${source.id} into a new session`;
+  if (leafId !== null && store.fork) {
+    return { session: await store.fork(source.id, leafId), resumed: true, notice };
+  }
+  return {
+    session: store.create({ cwd, parentSessionId: source.id }),
+    resumed: false,
+    notice: `Session ${source.id} is empty (or its store cannot fork): started a new one`,
+  };
 }
 
 /**

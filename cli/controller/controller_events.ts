@@ -48,7 +48,8 @@ export interface QueueState {
  *   request: then `failure` says why); follows the agent's `run_complete`;
  * - `queue_update`: the steering or follow-up queue changed;
  * - `session_changed`: another session is now current (`new`, `switch`
- *   or `fork`); `resumed` when it has stored messages to show;
+ *   or `fork`), or the same one continues from an earlier entry
+ *   (`branch`); `resumed` when it has stored messages to show;
  * - `model_changed`: the model or its reasoning level changed;
  * - `compaction_start` / `compaction_end`: a compaction asked for with
  *   {@linkcode SessionController.compact} (compactions inside a run come as
@@ -78,7 +79,7 @@ export type ControllerEvent =
   | {
     type: "session_changed";
     sessionId: string;
-    reason: "new" | "switch" | "fork";
+    reason: "new" | "switch" | "fork" | "branch";
     resumed: boolean;
   }
   | { type: "model_changed"; alias: string; model: string; reasoning: ReasoningLevel }

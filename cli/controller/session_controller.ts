@@ -9,6 +9,7 @@
 import {
   type Agent,
   type CompactionResult,
+  type Conversation,
   type Message,
   messageText,
   Pricing,
@@ -19,6 +20,7 @@ import {
   type SessionInfo,
   type SessionStore,
   type Tool,
+  type TreeNode,
   type UserMessage,
 } from "@panto/lib";
 import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
@@ -517,8 +519,9 @@ export class SessionController {
 
   /**
    * Copies the conversation up to (not including) a message into a new
-   * session and switches to it; the current session is left as it is.
-   * (Sessions are not trees yet: a fork is a separate session.)
+   * session that records this one as its parent, and switches to it; the
+   * current session is left as it is. A saved session is forked by its
+   * store (`store.fork`, entry ids kept).
    *
    * @param atMessageIndex How many messages to keep (default: all).
    * @returns The new session's id.
@@ -533,16 +536,40 @@ export class SessionController {
         `Cannot fork at message ${end}: use a whole number from 0 to ${source.messages.length}`,
       );
     }
-    const session = this.store.create({
-      cwd: this.cwd,
-      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
-    });
-    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
-    await session.append(
-      forkEntries(source.messages.slice(0, end), toolsAvailable, this.session.info.wire),
-    );
+    const session = await this.#forkedSession(end);
     await this.#switchTo(session, "fork");
     return session.id;
+  }
+
+  /**
+   * The session's tree: every entry on every branch, the active path marked.
+   *
+   * @returns The roots, the active leaf and the ids from a root to it.
+   */
+  sessionTree(): Promise<{ roots: TreeNode[]; leafId: string | null; path: string[] }> {
+    return this.session.tree();
+  }
+
+  /**
+   * Continues the session from an earlier entry: the next prompt starts a
+   * new branch there, and the entries after it stay in the tree. Choosing
+   * a prompt branches from just before it and offers its text for editing
+   * (`danglingPrompt`), so sending it, edited or not, makes a sibling.
+   * The abandoned branch is not summarised.
+   *
+   * @param entryId An entry of {@linkcode SessionController.sessionTree}, or `null` for a new root.
+   * @throws {ControllerBusyError} While something runs.
+   * @throws {Error} When the entry is not in the session.
+   */
+  async branch(entryId: string | null): Promise<void> {
+    this.#assertIdle("moving in the session tree");
+    let loaded = await this.session.branchFrom(entryId);
+    const prompt = danglingText(loaded.danglingUser);
+    if (prompt !== undefined) {
+      const { path } = await this.session.tree();
+      loaded = await this.session.branchFrom(path.at(-2) ?? null);
+    }
+    await this.#adopt(this.session, loaded.conversation, prompt, "branch");
   }
 
   /**
@@ -861,8 +888,43 @@ export class SessionController {
     }
   }
 
+  /** A saved session forks in its store; otherwise its first `end` messages are copied. */
+  async #forkedSession(end: number): Promise<Session> {
+    const source = this.#agent.conversation;
+    const { path } = this.session.persisted ? await this.session.tree() : { path: [] };
+    const entryId = end > 0 && end <= path.length ? path[end - 1] : undefined;
+    if (this.store.fork && entryId !== undefined) {
+      return await this.store.fork(this.session.id, entryId);
+    }
+    const session = this.store.create({
+      cwd: this.cwd,
+      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
+      ...(this.session.persisted ? { parentSessionId: this.session.id } : {}),
+    });
+    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
+    await session.append(
+      forkEntries(source.messages.slice(0, end), toolsAvailable, this.session.info.wire),
+    );
+    return session;
+  }
+
   async #switchTo(session: Session, reason: "new" | "switch" | "fork"): Promise<void> {
     const { conversation, danglingUser } = await session.loadWithDangling();
+    // A name given before the first answer was meant for the session left behind.
+    this.#pendingName = undefined;
+    await this.#adopt(session, conversation, danglingText(danglingUser), reason);
+  }
+
+  /**
+   * Builds the agent on `conversation` of `session`, with `dangling` to
+   * offer for editing, and tells the listeners.
+   */
+  async #adopt(
+    session: Session,
+    conversation: Conversation,
+    dangling: string | undefined,
+    reason: "new" | "switch" | "fork" | "branch",
+  ): Promise<void> {
     const agent = await buildAgent(
       {
         config: this.#agent.config,
@@ -873,10 +935,8 @@ export class SessionController {
       conversation,
     );
     this.#agent = agent;
-    // A name given before the first answer was meant for the session left behind.
-    this.#pendingName = undefined;
     this.#name = session.info.name;
-    this.#dangling = danglingText(danglingUser);
+    this.#dangling = dangling;
     this.#emit({
       type: "session_changed",
       sessionId: session.id,

@@ -165,10 +165,10 @@ export class ChatApp implements CommandContext {
 
   /**
    * Handles a submitted line: a slash command, `!shell`, or a prompt
-   * (while something runs: steering for the running turn; a `!shell`
-   * command is queued after it).
+   * (while something runs: steering for the running turn, or with
+   * `busyAs` "followUp" a follow-up; a `!shell` command is queued after it).
    */
-  submit(text: string): void {
+  submit(text: string, busyAs: "steer" | "followUp" = "steer"): void {
     const trimmed = text.trim();
     if (!trimmed) return;
     if (COMMAND_LINE.test(trimmed)) {
@@ -183,8 +183,9 @@ export class ChatApp implements CommandContext {
       );
     }
     if (this.busy) {
-      if (command === undefined) this.controller.steer(trimmed);
-      else this.controller.queueShell(command);
+      if (command !== undefined) this.controller.queueShell(command);
+      else if (busyAs === "steer") this.controller.steer(trimmed);
+      else this.controller.followUp(trimmed);
       return;
     }
     // Failures are shown from the controller's events.
@@ -321,7 +322,7 @@ export class ChatApp implements CommandContext {
   }
 
   /** Another session is current: its welcome (and, unless new, its history) on a fresh screen. */
-  #showSession(reason: "new" | "switch" | "fork"): void {
+  #showSession(reason: "new" | "switch" | "fork" | "branch"): void {
     this.transcript.clear();
     // The old conversation stays in the terminal's history instead of being drawn over.
     this.tui.keepScreenInHistory();
@@ -336,17 +337,24 @@ export class ChatApp implements CommandContext {
       ? "New session."
       : reason === "switch"
       ? `Resumed session ${this.agent.sessionId}`
+      : reason === "branch"
+      ? "Continuing from an earlier point: the next prompt starts a new branch (/tree to look)."
       : `Forked into session ${this.agent.sessionId}`;
     this.notify(notice, "info");
-    this.#offerDangling();
+    this.#offerDangling(
+      reason === "branch"
+        ? "The chosen prompt is in the editor: edit it and send it to start the new branch."
+        : undefined,
+    );
     this.#updateFooter();
   }
 
   /** A prompt of the session that got no answer goes back in the editor, to send or edit. */
-  #offerDangling(): void {
+  #offerDangling(notice?: string): void {
     const text = this.controller.danglingPrompt;
     if (text === undefined) return;
     this.editor.setText(text);
+    if (notice) return this.notify(notice, "info");
     this.notify(
       "The last prompt got no answer; it is back in the editor (enter sends it again).",
       "warning",

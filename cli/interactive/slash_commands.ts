@@ -16,6 +16,7 @@ import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
+import { treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
 export interface CommandContext {
@@ -70,6 +71,10 @@ export function slashCommands(): Map<string, SlashCommand> {
       run: async (ctx) => ctx.notify(formatMcpStatus(await ctx.controller.mcpStatus())),
     }],
     ["fork", { description: "Copy this conversation into a new session", run: fork }],
+    ["tree", {
+      description: "Browse this session's branches and continue from any point",
+      run: tree,
+    }],
     ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
     ["quit", { description: "Quit panto", run: (ctx) => ctx.quit() }],
@@ -164,6 +169,16 @@ async function newSession(ctx: CommandContext): Promise<void> {
 async function fork(ctx: CommandContext): Promise<void> {
   if (!ctx.ensureIdle("forking the session")) return;
   await ctx.controller.fork();
+}
+
+async function tree(ctx: CommandContext): Promise<void> {
+  if (!ctx.ensureIdle("moving in the session tree")) return;
+  const snapshot = await ctx.controller.sessionTree();
+  if (snapshot.roots.length === 0) return ctx.notify("Nothing in this session yet.", "info");
+  const id = await ctx.pick(treePicker(snapshot));
+  if (id === null) return;
+  if (id === snapshot.leafId) return ctx.notify("The session is already there.", "info");
+  await ctx.controller.branch(id);
 }
 
 async function name(ctx: CommandContext, args: string): Promise<void> {

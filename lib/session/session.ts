@@ -104,17 +104,18 @@ export class Session {
    * ```ts
    * import { NullStore } from "@panto/lib";
    * const session = new NullStore().create();
-   * const { roots, leafId } = await session.tree();
-   * console.assert(roots.length === 0 && leafId === null);
+   * const { roots, leafId, path } = await session.tree();
+   * console.assert(roots.length === 0 && leafId === null && path.length === 0);
    * ```
    *
-   * @returns The roots (oldest first) and the active leaf.
+   * @returns The roots (oldest first), the active leaf, and the ids from a root to it.
    * @throws {Error} When the session was written but its store no longer has it.
    */
-  async tree(): Promise<{ roots: TreeNode[]; leafId: string | null }> {
+  async tree(): Promise<{ roots: TreeNode[]; leafId: string | null; path: string[] }> {
     const tree = await this.#readTree();
     const leafId = this.#leaf === undefined ? tree.leafId : this.#leaf;
-    return { roots: treeNodes(tree.entries, leafId), leafId };
+    const path = pathTo(tree.entries, leafId).map((entry) => entry.id);
+    return { roots: treeNodes(tree.entries, leafId), leafId, path };
   }
 
   /**

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation } from "@panto/lib";
+import { Conversation, messageText, type TreeNode } from "@panto/lib";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import {
@@ -258,6 +258,7 @@ Deno.test("controller: new, switch and fork sessions", async () => {
     assert.notEqual(forked, first);
     assert.equal(controller.session.id, forked);
     assert.equal((events.at(-1) as { reason?: string }).reason, "fork");
+    assert.equal(controller.session.info.parentSessionId, first, "the fork names its parent");
     const copy = await controller.store.load(forked);
     assert.equal(copy?.messages.length, 3, "saved with the whole conversation");
     server.enqueue(text("Forked answer."));
@@ -267,11 +268,59 @@ Deno.test("controller: new, switch and fork sessions", async () => {
     assert.equal(original?.messages.length, 3, "the original is untouched");
 
     const partial = await controller.fork(2);
-    assert.equal(controller.agent.conversation.messages.length, 2, "system prompt and question");
+    assert.equal(controller.agent.conversation.messages.length, 1, "the system prompt");
+    assert.equal(controller.danglingPrompt, "first question", "the unanswered question waits");
+    assert.equal(controller.session.info.parentSessionId, forked);
     assert.notEqual(partial, forked);
     await assert.rejects(controller.fork(99), /Cannot fork at message 99/);
     const ids = (await controller.listSessions()).map((s) => s.id);
     assert.ok(ids.includes(first) && ids.includes(forked));
+  });
+});
+
+/** Every node of a tree, depth first. */
+function allNodes(roots: readonly TreeNode[]): TreeNode[] {
+  return roots.flatMap((node) => [node, ...allNodes(node.children)]);
+}
+
+Deno.test("controller: branching at an earlier prompt offers it for editing; sending it makes a sibling", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2");
+    const id = controller.session.id;
+    const before = await controller.sessionTree();
+    const q2 = allNodes(before.roots).find((node) => node.preview === "q2");
+    assert.ok(q2?.active);
+
+    await controller.branch(q2.id);
+    assert.equal(controller.session.id, id, "the same session");
+    assert.equal((events.at(-1) as { reason?: string }).reason, "branch");
+    assert.equal(controller.danglingPrompt, "q2");
+    assert.deepEqual(controller.agent.conversation.messages.map((m) => m.role), [
+      "system",
+      "user",
+      "assistant",
+    ]);
+
+    server.enqueue(text("A2b"));
+    await controller.prompt("q2, edited");
+    assert.doesNotMatch(JSON.stringify(server.requests[2]!.body), /"A2"/);
+    const after = await controller.sessionTree();
+    const parent = allNodes(after.roots).find((node) => node.id === q2.parentId);
+    assert.deepEqual(parent?.children.map((child) => [child.preview, child.active]), [
+      ["q2", false],
+      ["q2, edited", true],
+    ]);
+    const saved = await controller.store.load(id);
+    assert.deepEqual(saved?.messages.map((m) => messageText(m)).slice(1), [
+      "q1",
+      "A1",
+      "q2, edited",
+      "A2b",
+    ]);
+    await assert.rejects(controller.branch("no-such-entry"), /"no-such-entry" is not in/);
   });
 });
 

@@ -356,11 +356,12 @@ Deno.test("rpc: an extension's notice and tool, a shell command, an image, a nam
     assert.equal(state?.sessionId, forked?.sessionId);
     assert.equal(state?.messageCount, before, "the whole conversation");
     assert.equal(state?.sessionName, undefined, "the name stays with the original");
-    // Up to the first question: the new session ends with the prompt, unanswered.
+    // Up to the first question: the new session ends with the prompt, unanswered (offered again).
     const atQuestion = await client.ok({ type: "fork", messageIndex: 2 });
     const forkedAgain = await client.ok({ type: "get_state" });
     assert.equal(forkedAgain?.sessionId, atQuestion?.sessionId);
-    assert.equal(forkedAgain?.messageCount, 2, "system prompt and question");
+    assert.equal(forkedAgain?.messageCount, 1, "the system prompt");
+    assert.equal(forkedAgain?.danglingPrompt, "Shout hey", "the question waits, unanswered");
     const outOfRange = await client.request({ type: "fork", messageIndex: 99 });
     assert.equal(outOfRange.success, false);
     assert.match(outOfRange.error, /99/);

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import type { TreeNode } from "@panto/lib";
+import { treePicker, treeRows } from "../../../cli/interactive/tree_view.ts";
+
+function node(
+  id: string,
+  role: TreeNode["role"],
+  active: boolean,
+  children: TreeNode[] = [],
+): TreeNode {
+  for (const child of children) child.parentId = id;
+  return { id, parentId: null, role, preview: `text ${id}`, active, children };
+}
+
+/** q1 → a1, then two branches: q2 → a2 (abandoned) and q2b → a2b (active). */
+function sample(): TreeNode[] {
+  return [
+    node("q1", "user", true, [
+      node("a1", "assistant", true, [
+        node("q2", "user", false, [node("a2", "assistant", false)]),
+        node("q2b", "user", true, [node("a2b", "assistant", true)]),
+      ]),
+    ]),
+  ];
+}
+
+Deno.test("tree rows: a chain stays at one indent; only a branch point's children get connectors", () => {
+  const rows = treeRows(sample()).map((row) => `${row.prefix}${row.node.id}`);
+  assert.deepEqual(rows, [
+    "q1",
+    "a1",
+    "├─ q2",
+    "│  a2",
+    "└─ q2b",
+    "   a2b",
+  ]);
+});
+
+Deno.test("tree rows: a 20,000-entry chain is laid out without deep recursion", () => {
+  let leaf: TreeNode = node("e19999", "assistant", true);
+  for (let i = 19_998; i >= 0; i--) {
+    leaf = node(`e${i}`, i % 2 ? "assistant" : "user", true, [leaf]);
+  }
+  const rows = treeRows([leaf]);
+  assert.equal(rows.length, 20_000);
+  assert.ok(rows.every((row) => row.prefix === ""));
+});
+
+Deno.test("tree picker: opens on the current leaf, marks the active path, tab shows prompts only", () => {
+  const picker = treePicker({ roots: sample(), leafId: "a2b" });
+  assert.equal(picker.items[picker.initialIndex ?? -1]?.value, "a2b");
+  assert.deepEqual(picker.items.map((item) => item.label), [
+    "● you: text q1",
+    "● agent: text a1",
+    "├─ ○ you: text q2",
+    "│  ○ agent: text a2",
+    "└─ ● you: text q2b",
+    "   ● agent: text a2b",
+  ]);
+  assert.equal(picker.items[1]?.description, "2 branches");
+  assert.equal(picker.items[5]?.description, "current");
+  const prompts = picker.toggle!.view(1);
+  assert.deepEqual(prompts.items.map((item) => item.value), ["q1", "q2", "q2b"]);
+  assert.deepEqual(picker.toggle!.view(2).items.length, 6, "tab again: every entry");
+});
