@@ -132,7 +132,8 @@ async function chat(
     mode: "interactive",
     uiEvents: chatApp.uiEvents,
     notify: (text, level) => chatApp.notify(text, level),
-    submit: (text) => chatApp.submit(text),
+    // An extension's prompt waits for the running turn rather than changing its course.
+    submit: (text) => chatApp.submit(text, "followUp"),
     reservedCommands: [...chatApp.commands.keys()],
   });
   chatApp.showStart();

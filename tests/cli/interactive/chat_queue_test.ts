@@ -326,3 +326,18 @@ Deno.test("editor: ctrl+g edits the input in $VISUAL and reads it back", async (
     else Deno.env.set("VISUAL", previous);
   }
 });
+
+Deno.test("queue: a prompt submitted as a follow-up (an extension's) waits for the turn", async () => {
+  await withChat(async (chat) => {
+    answer(chat, "First.", 300);
+    answer(chat, "Second.");
+    await chat.send("first");
+    await chat.waitFor("Working");
+    chat.chat.submit("from an extension", "followUp");
+    await chat.waitFor("follow-up › from an extension");
+    await chat.waitFor("Second.");
+    await chat.waitIdle();
+    assert.equal(chat.fixture.server.requests.length, 2);
+    assert.match(userMessages(chat, 1).at(-1)!, /from an extension/);
+  });
+});
