@@ -29,7 +29,13 @@ async function benchFiles(filters: readonly string[]): Promise<string[]> {
 async function runBench(name: string): Promise<{ success: boolean; seconds: number }> {
   const start = performance.now();
   const status = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `--lock=${join(BENCH_DIR, "bench.lock")}`, join(BENCH_DIR, name)],
+    args: [
+      "run",
+      "-A",
+      "--frozen=false",
+      `--lock=${join(BENCH_DIR, "bench.lock")}`,
+      join(BENCH_DIR, name),
+    ],
     cwd: dirname(BENCH_DIR),
     stdin: "null",
   }).spawn().status;
