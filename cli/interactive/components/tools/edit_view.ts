@@ -120,6 +120,20 @@ function collapsedRows(
   };
 }
 
+/** The change asked for, while the call streams or runs: old lines, then new ones (numbers unknown yet). */
+function requestedChange(call: ToolCallState): DiffRow[] {
+  const lines = (key: string, kind: "-" | "+"): DiffRow[] => {
+    const text = stringArg(call, key);
+    if (text === undefined || text === "") return [];
+    return text.replace(/\n$/, "").split("\n").map((line) => ({
+      kind,
+      line: undefined,
+      text: line,
+    }));
+  };
+  return [...lines("oldText", "-"), ...lines("newText", "+")];
+}
+
 function diffCounts(rows: readonly DiffRow[]): string {
   const added = rows.filter((row) => row.kind === "+").length;
   const removed = rows.filter((row) => row.kind === "-").length;
@@ -136,7 +150,7 @@ export const editView: ToolRenderer = {
   },
   body(call: ToolCallState, width: number, theme: Theme): string[] {
     if (call.isError) return head(indented(call.result, width, theme, "error"), call, theme, width);
-    const rows = parseEditDiff(call.result);
+    const rows = call.result === "" ? requestedChange(call) : parseEditDiff(call.result);
     if (rows.length === 0) return indented(call.result, width, theme, "muted");
     if (call.expanded) return drawRows(rows, width, theme);
     const { shown, above, below } = collapsedRows(rows);

@@ -238,3 +238,11 @@ Deno.test("bash view: a user's !command and a timed-out command end in words, no
     }
   });
 });
+
+Deno.test("edit view: the change asked for shows while the arguments stream, before the result", async () => {
+  const view = new ToolUse({ callId: "e", name: "edit" }, { theme: COLOR });
+  view.appendArgs('{"path":"a.ts","oldText":"let x = 1;","newText":"const x');
+  for (const rows of (await screens(view)).values()) {
+    assert.deepEqual(rows, ["○ edit a.ts", "    - let x = 1;", "    + const x"]);
+  }
+});
