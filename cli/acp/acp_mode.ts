@@ -7,6 +7,7 @@
 import {
   agent,
   type AgentContext,
+  type ClientCapabilities,
   type InitializeResponse,
   type McpServer,
   ndJsonStream,
@@ -81,6 +82,7 @@ export async function runAcpMode(args: ChatArgs, streams: AcpStreams): Promise<n
 
 /** The agent's handlers; `sessions` holds the open sessions by id. */
 function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
+  let clientCapabilities: ClientCapabilities | undefined;
   const find = (id: string): AcpSession => {
     const session = sessions.get(id);
     if (!session) {
@@ -105,13 +107,21 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
       await previous.close();
     }
     const session = await asRequestError(() =>
-      AcpSession.open(args, { cwd: request.cwd, client, ...(resume ? { resume } : {}) })
+      AcpSession.open(args, {
+        cwd: request.cwd,
+        client,
+        clientFs: clientCapabilities?.fs,
+        ...(resume ? { resume } : {}),
+      })
     );
     sessions.set(session.id, session);
     return session;
   };
   return agent({ name: "panto" })
-    .onRequest("initialize", () => CAPABILITIES)
+    .onRequest("initialize", ({ params }) => {
+      clientCapabilities = params.clientCapabilities;
+      return CAPABILITIES;
+    })
     .onRequest("session/new", async ({ params, client }) => {
       const session = await open(client, params);
       return {

@@ -8,6 +8,7 @@
 import type {
   AgentContext,
   ContentBlock,
+  FileSystemCapabilities,
   PermissionOption,
   SessionConfigOption,
   SessionModeState,
@@ -28,6 +29,7 @@ import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { UsageError } from "../errors.ts";
 import { logToClient } from "./client_log.ts";
+import { type ClientFiles, clientFileTools } from "./client_file_tools.ts";
 import { promptMessage } from "./prompt_message.ts";
 import { replayUpdates } from "./replay_updates.ts";
 import {
@@ -76,6 +78,8 @@ export interface AcpSessionOptions {
   resume?: string;
   /** Calls the client. */
   client: AgentContext;
+  /** The file access the client offered in `initialize`. */
+  clientFs?: FileSystemCapabilities | undefined;
 }
 
 /** A panto session served to an ACP client. */
@@ -90,9 +94,14 @@ export class AcpSession {
   readonly #changes = new Map<string, FileChange>();
   #stopReason: StopReason = "end_turn";
 
-  private constructor(controller: SessionController, client: AgentContext) {
+  private constructor(
+    controller: SessionController,
+    client: AgentContext,
+    clientFs: FileSystemCapabilities | undefined,
+  ) {
     this.#controller = controller;
     this.#client = client;
+    this.#useClientFiles(clientFs);
     controller.subscribe((event) => this.#onEvent(event));
     controller.agent.setHooks({
       beforeToolCall: (context) => this.#beforeToolCall(context),
@@ -114,7 +123,7 @@ export class AcpSession {
       { ...args, ...(options.resume === undefined ? {} : { resume: options.resume }) },
       { cwd: options.cwd },
     );
-    return new AcpSession(controller, options.client);
+    return new AcpSession(controller, options.client, options.clientFs);
   }
 
   /** The session's id (panto's, as `panto sessions` lists it). */
@@ -323,8 +332,33 @@ export class AcpSession {
 
   async #afterToolCall({ call }: AfterToolCallContext): Promise<undefined> {
     const change = this.#changes.get(call.id);
-    if (change) change.newText = await readSmall(change.path) ?? "";
+    // A write through the editor may reach the disk later: its content is the new text.
+    const written = call.name === "write" ? call.input.content : undefined;
+    if (change) {
+      change.newText = typeof written === "string" ? written : await readSmall(change.path) ?? "";
+    }
     return undefined;
+  }
+
+  /** Puts `read` and `write` through the client, for what it offers. */
+  #useClientFiles(fs: FileSystemCapabilities | undefined): void {
+    const files: ClientFiles = {};
+    const sessionId = this.id;
+    if (fs?.readTextFile) {
+      files.read = async (path, line, limit) =>
+        (await this.#client.request("fs/read_text_file", { sessionId, path, line, limit })).content;
+    }
+    if (fs?.writeTextFile) {
+      files.write = async (path, content) => {
+        await this.#client.request("fs/write_text_file", { sessionId, path, content });
+      };
+    }
+    const { agent, config, cwd, pantoHome } = this.#controller;
+    const options = { root: cwd, allowedRoots: config.tools.allowedPaths, pantoHome };
+    for (const tool of clientFileTools(agent.tools, files, options)) {
+      agent.unregisterTool(tool.decl.name);
+      agent.registerTool(tool);
+    }
   }
 
   #needsApproval(tool: string): boolean {

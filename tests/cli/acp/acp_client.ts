@@ -21,6 +21,8 @@ export class AcpTestClient {
   readonly updates: SessionNotification[] = [];
   /** Every permission request received, in order. */
   readonly permissionRequests: RequestPermissionRequest[] = [];
+  /** The editor's buffers by absolute path: what `fs/read_text_file` reads and `fs/write_text_file` writes. */
+  readonly buffers = new Map<string, string>();
   /** The option ids to answer the next permission requests with (`undefined`: cancelled). */
   readonly permissionAnswers: (string | undefined)[] = [];
   readonly #child: Deno.ChildProcess;
@@ -56,6 +58,18 @@ export class AcpTestClient {
       .onNotification("session/update", ({ params }) => {
         test.updates.push(params);
         test.#wake();
+      })
+      .onRequest("fs/read_text_file", ({ params }) => {
+        const text = test.buffers.get(params.path);
+        if (text === undefined) throw new Error(`no buffer for ${params.path}`);
+        const lines = text.split("\n");
+        const from = (params.line ?? 1) - 1;
+        const to = params.limit ? from + params.limit : undefined;
+        return { content: lines.slice(from, to).join("\n") };
+      })
+      .onRequest("fs/write_text_file", ({ params }) => {
+        test.buffers.set(params.path, params.content);
+        return {};
       })
       .onRequest("session/request_permission", ({ params }) => {
         test.permissionRequests.push(params);

@@ -264,3 +264,56 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
     await Deno.remove(project, { recursive: true });
   }
 });
+
+Deno.test("acp: read and write go through the client's buffers when it offers them", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
+  try {
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const notes = join(project, "notes.txt");
+    await Deno.writeTextFile(notes, "saved on disk\n");
+    const run = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
+      test.buffers.set(notes, "one\nUNSAVED EDIT\nthree");
+      await ctx.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+      });
+      const { sessionId } = await ctx.request("session/new", { cwd: project, mcpServers: [] });
+      server.enqueue(
+        toolCall("r1", "read", { path: "notes.txt", offset: 2, limit: 1 }),
+        toolCall("w1", "write", { path: "out.txt", content: "from the model\n" }),
+        toolCall("w2", "write", { path: "../outside.txt", content: "no" }),
+        text("Done."),
+      );
+      await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Go" }] });
+      // The read saw the buffer, numbered from the offset, with a note to read on.
+      const read = requestMessages(server, 1);
+      assert.match(read, /     2\\tUNSAVED EDIT/);
+      assert.match(read, /Use offset=3 to read more/);
+      assert.doesNotMatch(read, /saved on disk/);
+      // The write landed in the editor, not on disk; a path outside the project is refused as ever.
+      assert.equal(test.buffers.get(join(project, "out.txt")), "from the model\n");
+      await assert.rejects(Deno.stat(join(project, "out.txt")));
+      assert.equal(test.buffers.has(join(project, "..", "outside.txt")), false);
+      const refused = ofKind(test.updatesOf(sessionId), "tool_call_update").filter((u) =>
+        u.toolCallId === "w2"
+      ).at(-1);
+      assert.equal(refused?.status, "failed");
+      const wrote = ofKind(test.updatesOf(sessionId), "tool_call_update").filter((u) =>
+        u.toolCallId === "w1"
+      ).at(-1);
+      assert.deepEqual(wrote?.content?.find((c) => c.type === "diff"), {
+        type: "diff",
+        path: join(project, "out.txt"),
+        oldText: null,
+        newText: "from the model\n",
+      });
+    });
+    assert.equal(run.code, 0, run.stderr);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+});
