@@ -184,3 +184,34 @@ Deno.test("the session name appears in the footer once set, and goes with /new",
     );
   });
 });
+
+Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the editor, sending it makes a sibling", async () => {
+  await withChat(async (chat) => {
+    await ask(chat, "first prompt", "First answer.");
+    await ask(chat, "second prompt", "Second answer.");
+    await chat.send("/tree");
+    const rows = panelRows(await chat.waitFor("Session tree"));
+    assert.ok(rows.some((row) => row.includes("● you: first prompt")), rows.join("\n"));
+    assert.ok(rows.some((row) => row.includes("● agent: Second answer.")), rows.join("\n"));
+    await chat.type("second");
+    await chat.press(KEYS.enter);
+    await chat.waitFor("edit it and send it to start the new branch");
+    assert.equal(chat.chat.editor.getText(), "second prompt");
+    await chat.type(", edited");
+    answer(chat, "Edited answer.");
+    await chat.press(KEYS.enter);
+    await chat.waitFor("Edited answer.");
+    await chat.waitIdle();
+    const sent = JSON.stringify(chat.fixture.server.requests.at(-1)?.body);
+    assert.match(sent, /second prompt, edited/);
+    assert.doesNotMatch(sent, /Second answer\./, "the abandoned branch is not sent");
+    const { roots } = await chat.controller.sessionTree();
+    const all = (nodes: typeof roots): typeof roots =>
+      nodes.flatMap((node) => [node, ...all(node.children)]);
+    const branchPoint = all(roots).find((node) => node.children.length === 2);
+    assert.deepEqual(branchPoint?.children.map((node) => [node.preview, node.active]), [
+      ["second prompt", false],
+      ["second prompt, edited", true],
+    ]);
+  }, WIDE);
+});
