@@ -10,6 +10,7 @@ import {
   SessionStoreError,
 } from "./errors.ts";
 import { FileLock } from "./file_lock.ts";
+import { indexDir, readListIndex, writeListIndex } from "./jsonl_list_index.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import { checkSessionId, isSessionId } from "./ids.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
@@ -190,12 +191,13 @@ export class FileSystemJSONLStore implements SessionStore {
    */
   async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
     this.#assertOpen();
-    const ids = await this.#storedIds();
-    const infos: SessionInfo[] = [];
-    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
-      const batch = ids.slice(i, i + LIST_CONCURRENCY).map((id) => this.#info(id));
-      for (const info of await Promise.all(batch)) if (info) infos.push(info);
-    }
+    const summaries = await this.#listSummaries();
+    const infos = await Promise.all(
+      // Only a running session or one this store writes needs a look beyond its summary.
+      [...summaries.values()].map(({ info }) =>
+        info.state?.status === "running" || this.#writers.has(info.id) ? this.#live(info) : info
+      ),
+    );
     const owned = options.ownerId === undefined
       ? infos
       : infos.filter((info) => info.ownerId === options.ownerId);
@@ -814,20 +816,75 @@ export class FileSystemJSONLStore implements SessionStore {
     }
   }
 
-  /**
-   * A stored session's list entry, with a `running` state no writer holds
-   * (a crash cut its turn off) reported as `interrupted`.
-   */
+  /** A stored session's list entry, as {@linkcode FileSystemJSONLStore.#live} tells it. */
   async #info(id: string): Promise<SessionInfo | null> {
     const summary = await this.#summary(id);
-    if (!summary) return null;
-    const { info } = summary;
+    return summary ? await this.#live(summary.info) : null;
+  }
+
+  /**
+   * The list entry as it is now: this store's own for a session it writes,
+   * else the stored one with a `running` state no writer holds (a crash
+   * cut its turn off) reported as `interrupted`.
+   */
+  async #live(info: SessionInfo): Promise<SessionInfo> {
+    const writer = this.#writers.get(info.id);
+    if (writer?.file) return structuredClone(writer.summary);
     const state = info.state;
-    const mine = this.#writers.get(id)?.file;
-    if (state?.status === "running" && !mine && !await FileLock.isHeld(this.#lockPath(id))) {
+    if (state?.status === "running" && !await FileLock.isHeld(this.#lockPath(info.id))) {
       info.state = { ...state, status: "interrupted" };
     }
     return info;
+  }
+
+  /**
+   * Every stored session's summary: from the list index alone when the
+   * directory has not changed since it was built; else each file is
+   * checked against its index entry (one stat), the changed ones are read
+   * from their sidecars or files, and the index is written again.
+   */
+  async #listSummaries(): Promise<Map<string, Summary>> {
+    const index = await readListIndex(this.dir);
+    const unchanged = index !== null && index.dirMtimeMs !== null &&
+      index.dirMtimeMs === await this.#dirMtime();
+    if (unchanged) return new Map(Object.entries(index.sessions));
+    // Made before the directory's mtime is read: making it changes that mtime.
+    await Deno.mkdir(indexDir(this.dir), { mode: 0o700 }).catch(() => {});
+    const dirMtimeMs = await this.#dirMtime();
+    const summaries = new Map<string, Summary>();
+    const changed: string[] = [];
+    for (const id of await this.#storedIds()) {
+      const entry = index?.sessions[id];
+      if (entry && this.#describes(id, entry)) summaries.set(id, entry);
+      else changed.push(id);
+    }
+    for (let i = 0; i < changed.length; i += LIST_CONCURRENCY) {
+      const batch = changed.slice(i, i + LIST_CONCURRENCY);
+      const read = await Promise.all(batch.map((id) => this.#summary(id)));
+      read.forEach((summary, k) => summary && summaries.set(batch[k]!, summary));
+    }
+    if (changed.length > 0 || index?.dirMtimeMs !== dirMtimeMs) {
+      await writeListIndex(this.dir, { dirMtimeMs, sessions: Object.fromEntries(summaries) });
+    }
+    return summaries;
+  }
+
+  /** Whether the index entry was made from the session file as it is now. */
+  #describes(id: string, entry: Summary): boolean {
+    try {
+      // One synchronous stat per session: thousands of them, each an await, cost more.
+      const stat = Deno.statSync(this.#path(id));
+      return stat.isFile && stat.size === entry.size &&
+        (stat.mtime?.getTime() ?? 0) === entry.mtimeMs;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The sessions directory's mtime (ms), or `null` when it is not a directory. */
+  async #dirMtime(): Promise<number | null> {
+    const stat = await nullIfMissing(Deno.stat(this.dir)).catch(() => null);
+    return stat?.isDirectory ? stat.mtime?.getTime() ?? null : null;
   }
 
   /** A stored session's list entry, or `null` when it has no readable file. */
