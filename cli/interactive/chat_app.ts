@@ -602,7 +602,7 @@ export class ChatApp implements CommandContext {
         provider.reasoning === "off" ? "" : `, thinking ${provider.reasoning}`
       })`,
       hint:
-        "enter to send (while busy: steer; alt+enter: follow-up) · shift+enter newline · esc interrupts · ctrl+p model · shift+tab thinking · ctrl+o expands tools · /help",
+        "enter sends (steers a running turn) · alt+enter queues · esc interrupts · ctrl+p model · /help",
       loaded: this.#loaded(),
     };
   }
