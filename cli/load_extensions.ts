@@ -18,6 +18,11 @@ export interface ExtensionSurface {
   notify(text: string, level: NotifyLevel): void;
   /** Submits a prompt as if typed. */
   submit(text: string): void;
+  /** Shows a picker (interactive mode; without it, `ctx.select` resolves `null`). */
+  select?<T>(
+    title: string,
+    items: readonly { value: T; label: string; description?: string }[],
+  ): Promise<T | null>;
   /** Built-in slash commands extensions may not take. */
   reservedCommands: readonly string[];
 }
@@ -84,6 +89,7 @@ export async function loadExtensions(
       getConversation: () => target.messages(),
       notify: (text, level) => surface.notify(text, level ?? "info"),
       sendUserMessage: (text) => surface.submit(text),
+      select: (title, items) => surface.select?.(title, items) ?? Promise.resolve(null),
     }),
     report: (message) => surface.notify(message, "error"),
   });

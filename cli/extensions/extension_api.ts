@@ -46,6 +46,15 @@ export interface ExtensionContext {
   notify(text: string, level?: NotifyLevel): void;
   /** Queues a prompt as if the user had typed it (interactive mode only). */
   sendUserMessage(text: string): void;
+  /**
+   * Lets the user pick one of `items` in a bordered panel with a filter
+   * line, drawn where the editor is (interactive mode). Resolves with the
+   * chosen item's value, or `null` on escape and in print and RPC modes.
+   */
+  select<T>(
+    title: string,
+    items: readonly { value: T; label: string; description?: string }[],
+  ): Promise<T | null>;
 }
 
 /**

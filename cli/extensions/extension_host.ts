@@ -143,7 +143,7 @@ interface CommandEntry extends ExtensionCommandInfo {
  *   uiEvents: new UiEvents(),
  *   registerTool: (tool) => agent.registerTool(tool),
  *   reservedCommands: ["model", "compact", "help", "quit"],
- *   context: () => ({ cwd: Deno.cwd(), getConversation: () => agent.conversation.messages, notify, sendUserMessage }),
+ *   context: () => ({ cwd: Deno.cwd(), getConversation: () => agent.conversation.messages, notify, sendUserMessage, select: () => Promise.resolve(null) }),
  *   report: (message) => notify(message, "error"),
  * });
  * await host.load(["/home/ada/.panto/extensions/word_count.ts"]);
@@ -361,6 +361,7 @@ export class ExtensionHost {
       getConversation: () => snapshotConversation(app.getConversation()),
       notify: (text, level) => app.notify(text, level),
       sendUserMessage: (text) => app.sendUserMessage(text),
+      select: (title, items) => app.select(title, items),
     };
   }
 

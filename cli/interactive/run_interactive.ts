@@ -134,6 +134,7 @@ async function chat(
     notify: (text, level) => chatApp.notify(text, level),
     // An extension's prompt waits for the running turn rather than changing its course.
     submit: (text) => chatApp.submit(text, "followUp"),
+    select: (title, items) => chatApp.pick({ title, items }),
     reservedCommands: [...chatApp.commands.keys()],
   });
   chatApp.showStart();

@@ -538,3 +538,26 @@ Deno.test("an extension whose load never finishes is reported and disabled after
   assert.deepEqual(harness.host.loaded.map((e) => e.enabled), [false, true]);
   release();
 });
+
+Deno.test("a command's ctx.select asks the app's picker and gets the chosen value", async () => {
+  const harness = makeHarness({
+    modules: {
+      "/ext/pick.ts": moduleOf((panto) => {
+        panto.registerCommand("branch", {
+          description: "Pick a branch",
+          run: async (_args, ctx) => {
+            const branch = await ctx.select("Branch", [
+              { value: "main", label: "main" },
+              { value: "dev", label: "dev", description: "ahead by 2" },
+            ]);
+            ctx.notify(`picked ${branch}`);
+          },
+        });
+      }),
+    },
+  });
+  await harness.host.load(["/ext/pick.ts"]);
+  assert.equal(await harness.host.runCommand("branch", ""), true);
+  assert.deepEqual(harness.selects, ["Branch"]);
+  assert.deepEqual(harness.notifications, [{ text: "picked dev", level: undefined }]);
+});

@@ -21,6 +21,8 @@ export interface Harness {
   reports: string[];
   notifications: { text: string; level: NotifyLevel | undefined }[];
   sentMessages: string[];
+  /** Titles of the pickers commands asked for (each answers with its last item). */
+  selects: string[];
   /** The app's live conversation. */
   conversation: Message[];
   mounted: { component: Component; eventName: string }[];
@@ -51,6 +53,7 @@ export function makeHarness(
     reports: [],
     notifications: [],
     sentMessages: [],
+    selects: [],
     conversation: [],
     mounted: [],
     uiErrors: [],
@@ -78,6 +81,10 @@ export function makeHarness(
       getConversation: () => harness.conversation,
       notify: (text, level) => harness.notifications.push({ text, level }),
       sendUserMessage: (text) => harness.sentMessages.push(text),
+      select: (title, items) => {
+        harness.selects.push(title);
+        return Promise.resolve(items.at(-1)?.value ?? null);
+      },
     }),
     report: (message) => harness.reports.push(message),
   };
