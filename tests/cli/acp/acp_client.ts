@@ -13,6 +13,9 @@ import {
 } from "@agentclientprotocol/sdk";
 import { childEnv } from "../../support/child_env.ts";
 
+/** A permission answer: none until panto cancels the request (`$/cancel_request`). */
+export const WAIT_FOR_CANCEL = "\u0000wait";
+
 const MAIN = new URL("../../../cli/main.ts", import.meta.url).pathname;
 
 /** A running `panto acp` and the client connected to it. */
@@ -23,8 +26,13 @@ export class AcpTestClient {
   readonly permissionRequests: RequestPermissionRequest[] = [];
   /** The editor's buffers by absolute path: what `fs/read_text_file` reads and `fs/write_text_file` writes. */
   readonly buffers = new Map<string, string>();
-  /** The option ids to answer the next permission requests with (`undefined`: cancelled). */
+  /**
+   * The option ids to answer the next permission requests with (`undefined`:
+   * cancelled; `WAIT_FOR_CANCEL`: no answer until panto cancels the request).
+   */
   readonly permissionAnswers: (string | undefined)[] = [];
+  /** Permission requests panto cancelled while they waited. */
+  cancelledPermissions = 0;
   readonly #child: Deno.ChildProcess;
   readonly #stderr: Promise<string>;
   #waiters = new Set<() => void>();
@@ -71,10 +79,15 @@ export class AcpTestClient {
         test.buffers.set(params.path, params.content);
         return {};
       })
-      .onRequest("session/request_permission", ({ params }) => {
+      .onRequest("session/request_permission", async ({ params, signal }) => {
         test.permissionRequests.push(params);
         test.#wake();
         const optionId = test.permissionAnswers.shift();
+        if (optionId === WAIT_FOR_CANCEL) {
+          await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+          test.cancelledPermissions++;
+          return { outcome: { outcome: "cancelled" as const } };
+        }
         return {
           outcome: optionId === undefined
             ? { outcome: "cancelled" as const }

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
-import { AcpTestClient } from "./acp_client.ts";
+import { AcpTestClient, WAIT_FOR_CANCEL } from "./acp_client.ts";
 
 function text(value: string): FakeReply {
   return { kind: "turn", blocks: [{ type: "text", text: value }] };
@@ -289,7 +289,7 @@ Deno.test("acp: read and write go through the client's buffers when it offers th
       await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Go" }] });
       // The read saw the buffer, numbered from the offset, with a note to read on.
       const read = requestMessages(server, 1);
-      assert.match(read, /     2\\tUNSAVED EDIT/);
+      assert.match(read, / {5}2\\tUNSAVED EDIT/);
       assert.match(read, /Use offset=3 to read more/);
       assert.doesNotMatch(read, /saved on disk/);
       // The write landed in the editor, not on disk; a path outside the project is refused as ever.
@@ -309,6 +309,43 @@ Deno.test("acp: read and write go through the client's buffers when it offers th
         oldText: null,
         newText: "from the model\n",
       });
+    });
+    assert.equal(run.code, 0, run.stderr);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("acp: a cancel while a permission prompt waits withdraws it, and the call does not run", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
+  const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
+  try {
+    await writeFakeConfig(home, server, {
+      retry: { maxRetries: 0 },
+      tools: { requireApproval: ["write"] },
+    });
+    const run = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
+      await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+      const { sessionId } = await ctx.request("session/new", { cwd: project, mcpServers: [] });
+      test.permissionAnswers.push(WAIT_FOR_CANCEL);
+      server.enqueue(toolCall("w1", "write", { path: "new.txt", content: "hello\n" }));
+      const prompt = ctx.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "Write it" }],
+      });
+      await test.waitFor("the permission request", () => test.permissionRequests.length === 1);
+      // The prompt shows the file the write would create.
+      assert.deepEqual(test.permissionRequests[0]!.toolCall.content, [
+        { type: "diff", path: join(project, "new.txt"), oldText: null, newText: "hello\n" },
+      ]);
+      await ctx.notify("session/cancel", { sessionId });
+      assert.equal((await prompt).stopReason, "cancelled");
+      await test.waitFor("the withdrawn request", () => test.cancelledPermissions === 1);
+      await assert.rejects(Deno.stat(join(project, "new.txt")));
+      assert.equal(server.requests.length, 1, "nothing was sent after the cancel");
     });
     assert.equal(run.code, 0, run.stderr);
   } finally {
