@@ -18,7 +18,7 @@ export interface McpServerStatus {
   source: string;
 }
 
-/** How long a run waits, at most, for servers still starting (ms). */
+/** How long the first run waits, at most, for servers still starting (ms). */
 const DEFAULT_READY_WAIT_MS = 3000;
 
 /**
@@ -40,7 +40,8 @@ const DEFAULT_READY_WAIT_MS = 3000;
 export class McpServers {
   readonly #servers: McpServer[];
   readonly #settings: Record<string, McpServerSettings>;
-  readonly #readyWaitMs: number;
+  /** Spent by the first sync: later runs never wait. */
+  #readyWaitMs: number;
   /** The MCP tool names registered on each agent, to drop those a server no longer lists. */
   readonly #registered = new WeakMap<Agent, Set<string>>();
 
@@ -61,7 +62,7 @@ export class McpServers {
    *
    * @param settings The servers by name.
    * @param options Working directory, hidden variables, where to report failures.
-   * @param readyWaitMs How long a run waits for servers still starting.
+   * @param readyWaitMs How long the first run waits for servers still starting.
    * @returns The servers.
    */
   static start(
@@ -76,8 +77,9 @@ export class McpServers {
 
   /**
    * Puts the servers' current tools on `agent` and removes those they no
-   * longer offer. Waits at most the ready wait for servers still starting;
-   * their tools come at a later run.
+   * longer offer. The first call waits at most the ready wait for servers
+   * still starting; later calls never wait. A server not up yet offers its
+   * tools from a later run.
    *
    * @param agent The agent about to run.
    */
@@ -86,6 +88,7 @@ export class McpServers {
     const waited = new Promise<void>((resolve) => timer = setTimeout(resolve, this.#readyWaitMs));
     await Promise.race([Promise.all(this.#servers.map((s) => s.ready())), waited]);
     clearTimeout(timer);
+    this.#readyWaitMs = 0;
     const previous = this.#registered.get(agent) ?? new Set();
     for (const name of previous) agent.unregisterTool(name);
     const current = new Set<string>();

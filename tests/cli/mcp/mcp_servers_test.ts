@@ -202,6 +202,10 @@ Deno.test("a slow server does not hold up start or a run; its tools come at a la
     await servers.sync(agent);
     assert.ok(performance.now() - syncStart < 1000, "a run waits at most the ready wait");
     assert.deepEqual(agent.tools.length, 0);
+    const again = performance.now();
+    await servers.sync(agent);
+    assert.ok(performance.now() - again < 100, "later runs do not wait");
+    assert.deepEqual(servers.status()[0]?.state, "connecting");
     await until(() => servers.status()[0]?.state === "connected", "the slow server");
     await servers.sync(agent);
     assert.deepEqual(textOf(await call(agent, "slow__echo", { text: "late" })), "echo: late");
