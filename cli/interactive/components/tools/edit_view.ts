@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Theme, type ThemeColor, visibleWidth, wrapText } from "@panto/tui";
+import { type Theme, type ThemeColor, truncateToWidth, visibleWidth, wrapText } from "@panto/tui";
 import {
   counted,
   head,
@@ -84,7 +84,8 @@ function drawRows(rows: readonly DiffRow[], width: number, theme: Theme): string
     const color = COLORS[row.kind];
     wrapText(row.text, room).forEach((piece, i) => {
       const lead = i === 0 ? gutter : " ".repeat(visibleWidth(gutter));
-      out.push(theme.fg(color, lead + piece));
+      // A gutter wider than a very narrow terminal is cut with the rest.
+      out.push(truncateToWidth(theme.fg(color, lead + piece), width, "…"));
     });
   }
   return out;

@@ -246,3 +246,32 @@ Deno.test("edit view: the change asked for shows while the arguments stream, bef
     assert.deepEqual(rows, ["○ edit a.ts", "    - let x = 1;", "    + const x"]);
   }
 });
+
+Deno.test("every tool view fits every width from 8 to 120 with wide text, collapsed and expanded", () => {
+  const wide = "中文 👍🏽 ｆｕｌｌ verylongwordwithoutanyspaces";
+  const cases: [string, Record<string, unknown>, string, boolean][] = [
+    ["bash", { command: wide }, `${wide}\n`.repeat(9) + "\n\nExit code: 1", true],
+    [
+      "edit",
+      { path: wide },
+      `Edited.\n\n@@ -99999,2 +99999,2 @@\n ${wide}\n-${wide}\n+${wide}`,
+      false,
+    ],
+    ["write", { path: wide, content: `${wide}\n`.repeat(9) }, "Created.", false],
+    ["read", { path: wide, offset: 2 }, `     2\t${wide}\n     3\t${wide}`, false],
+    ["ls", { path: wide }, `${wide}\n`.repeat(9), false],
+    ["find", { pattern: wide }, `${wide}\n`.repeat(9), false],
+    ["grep", { pattern: wide }, `${wide}:1:${wide}\n`.repeat(9), false],
+    ["ext", { any: wide }, `${wide}\n`.repeat(9), false],
+  ];
+  for (const [name, args, result, isError] of cases) {
+    const view = new ToolUse({ callId: "w", name, args: JSON.stringify(args) }, { theme: COLOR });
+    view.setResult(result, isError);
+    for (const expanded of [false, true]) {
+      view.setExpanded(expanded);
+      for (let width = 8; width <= 120; width++) {
+        assertFits(view.render(width), width, `${name} expanded=${expanded} at ${width}`);
+      }
+    }
+  }
+});
