@@ -1,12 +1,16 @@
 // Session store benchmarks: append latency (fsync on), load of a 10,000-message
-// session, list of 10,000 sessions; each beside pi's SessionManager
-// (@mariozechner/pi-coding-agent) on equivalent data. A measurement, not a test:
-//   deno run -A bench/session_bench.ts [--quick]
+// session, load of a 10,000-entry tree flattened to its active path, list of
+// 10,000 sessions; each beside pi's SessionManager
+// (@mariozechner/pi-coding-agent) on equivalent data; and the migration of 1,000 sessions JSONL -> SQLite.
+// A measurement, not a test:
+//   deno run -A --frozen=false --lock=bench/bench.lock bench/session_bench.ts [--quick] [--tree]
+// (--tree: only the tree row).
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
   FileSystemJSONLStore,
   type Message,
+  migrateSessions,
   type PersistentMessage,
   PostgresStore,
   type SessionStore,
@@ -19,9 +23,11 @@ import { piAssistantMessage } from "./pi_messages.ts";
 import { findPostgresBin, type PostgresCluster, startPostgres } from "../tests/support/postgres.ts";
 
 const quick = Deno.args.includes("--quick");
+const treeOnly = Deno.args.includes("--tree");
 const APPENDS = quick ? 50 : 300;
 const LOAD_MESSAGES = quick ? 1_000 : 10_000;
 const LIST_SESSIONS = quick ? 1_000 : 10_000;
+const MIGRATE_SESSIONS = quick ? 100 : 1_000;
 const TEXT = "The quick brown fox jumps over the lazy dog. ".repeat(12); // ~540 bytes
 
 const WIRE = {
@@ -131,13 +137,81 @@ function piFillSession(dir: string): string {
   return manager.getSessionFile()!;
 }
 
+// --- load of a branched session ------------------------------------------
+
+/**
+ * The tree both sides load: entry `i` continues `i - 1`, except that every
+ * 100th goes back 50 entries and starts a branch there, so the active path
+ * (to the last entry) is about half the entries, across 99 branch points.
+ */
+function treeParent(index: number): number | null {
+  if (index === 0) return null;
+  return index % 100 === 0 ? index - 50 : index - 1;
+}
+
+/** Writes a JSONL tree session directly (no fsync): the read path is under test. */
+async function writeJsonlTree(dir: string): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  const id = newSessionId();
+  const timestamp = new Date().toISOString();
+  const lines = [headerLine({ type: "session", version: 2, id, created: timestamp })];
+  for (let i = 0; i < LOAD_MESSAGES; i++) {
+    const parent = treeParent(i);
+    const entry = {
+      ...ourMessage(i),
+      id: `e${i}`,
+      parentId: parent === null ? null : `e${parent}`,
+    };
+    lines.push(messageLine(entry, timestamp));
+  }
+  await Deno.writeTextFile(join(dir, `${id}.jsonl`), lines.join(""), { mode: 0o600 });
+  return id;
+}
+
+async function writePiTree(dir: string): Promise<string> {
+  const timestamp = new Date().toISOString();
+  const id = crypto.randomUUID();
+  const entries: unknown[] = [{ type: "session", version: 3, id, timestamp, cwd: "/bench" }];
+  for (let i = 0; i < LOAD_MESSAGES; i++) {
+    const parent = treeParent(i);
+    entries.push({
+      type: "message",
+      id: `e${i}`,
+      parentId: parent === null ? null : `e${parent}`,
+      timestamp,
+      message: piMessage(i),
+    });
+  }
+  const file = join(dir, `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`);
+  await Deno.writeTextFile(file, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  return file;
+}
+
+async function treeRow(root: string): Promise<void> {
+  const dir = join(root, "tree-jsonl");
+  const id = await writeJsonlTree(dir);
+  const piFile = await writePiTree(await Deno.makeTempDir({ dir: root }));
+  const store = new FileSystemJSONLStore({ dir });
+  const path = (await store.load(id))?.messages.length ?? 0;
+  const piPath = SessionManager.open(piFile).buildSessionContext().messages.length;
+  if (path !== piPath) throw new Error(`active paths differ: ours ${path}, pi's ${piPath}`);
+  const ours = await median(5, () => store.load(id));
+  const pi = await median(5, () => SessionManager.open(piFile).buildSessionContext());
+  rows.push({
+    what: `load, ${LOAD_MESSAGES}-entry tree, active path of ${path}, JSONL`,
+    ours: `${ms(ours)} (${(ours / pi).toFixed(2)}x pi)`,
+    pi: ms(pi),
+  });
+  await store.close();
+}
+
 // --- list of many sessions -----------------------------------------------
 
 /** Writes JSONL session files directly (no fsync): the data, not the write path, is under test. */
-async function writeJsonlSessions(dir: string): Promise<void> {
+async function writeJsonlSessions(dir: string, count = LIST_SESSIONS): Promise<void> {
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const timestamp = new Date().toISOString();
-  for (let s = 0; s < LIST_SESSIONS; s++) {
+  for (let s = 0; s < count; s++) {
     const id = newSessionId();
     const lines = [
       headerLine({ type: "session", version: 1, id, created: timestamp, cwd: "/bench" }),
@@ -186,6 +260,7 @@ async function main(): Promise<void> {
   const root = await Deno.makeTempDir({ prefix: "panto-bench-" });
   let cluster: PostgresCluster | null = null;
   try {
+    if (treeOnly) return await treeRow(root);
     // Append latency.
     const jsonl = new FileSystemJSONLStore({ dir: join(root, "append-jsonl") });
     const piAppend = piAppendLatency(await Deno.makeTempDir({ dir: root }));
@@ -230,6 +305,7 @@ async function main(): Promise<void> {
       pi: ms(await median(5, () => SessionManager.open(piFile).buildSessionContext())),
     });
     await reader.close();
+    await treeRow(root);
     const sqliteLoad = new SQLiteStore({ path: join(root, "load.db") });
     const sqliteLoadId = await fillSession(sqliteLoad);
     rows.push({
@@ -256,14 +332,26 @@ async function main(): Promise<void> {
     await writePiSessions(piListDir);
     const lister = new FileSystemJSONLStore({ dir: listDir });
     const cold = await time(() => lister.list());
-    const warm = await median(3, () => lister.list());
+    await lister.close();
+    // The index trusts a directory unchanged for 2 s; then one list records it.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await new FileSystemJSONLStore({ dir: listDir }).list();
+    const fresh = new FileSystemJSONLStore({ dir: listDir });
+    const first = await time(() => fresh.list());
+    const warm = await median(5, () => fresh.list());
+    // A write anywhere in the directory (here a file made and removed): each file is checked.
+    const changed = await median(3, async () => {
+      await Deno.remove(await Deno.makeTempFile({ dir: listDir }));
+      await fresh.list();
+    });
+    await fresh.close();
     const piList = await median(3, () => SessionManager.list("/bench", piListDir));
     rows.push({
       what: `list, ${LIST_SESSIONS} sessions, JSONL`,
-      ours: `${ms(warm)} (sidecars; first list without them ${ms(cold)})`,
+      ours: `${ms(warm)} (list index; a new store's first list ${ms(first)}; ` +
+        `directory changed since the index ${ms(changed)}; no sidecars or index yet ${ms(cold)})`,
       pi: `${ms(piList)} (parses every file)`,
     });
-    await lister.close();
     const listDb = join(root, "list.db");
     await new SQLiteStore({ path: listDb }).close();
     fillSqliteSessions(listDb);
@@ -274,11 +362,26 @@ async function main(): Promise<void> {
       pi: "",
     });
     await sqliteList.close();
+
+    // Migration: every session JSONL -> SQLite, each verified by count and digest.
+    const migrateDir = join(root, "migrate-jsonl");
+    await writeJsonlSessions(migrateDir, MIGRATE_SESSIONS);
+    const from = new FileSystemJSONLStore({ dir: migrateDir });
+    const to = new SQLiteStore({ path: join(root, "migrated.db") });
+    const migration = await time(() => migrateSessions(from, to, { targetName: "sqlite:bench" }));
+    rows.push({
+      what: `migrate, ${MIGRATE_SESSIONS} sessions (4 messages each), JSONL -> SQLite`,
+      ours: `${ms(migration)} (${ms(migration / MIGRATE_SESSIONS)} per session: read, ` +
+        `copy in one transaction, read back and compare digests)`,
+      pi: "n/a (pi has one store)",
+    });
+    await from.close();
+    await to.close();
   } finally {
     await cluster?.stop();
     await Deno.remove(root, { recursive: true });
+    print();
   }
-  print();
 }
 
 function print(): void {
