@@ -71,6 +71,7 @@ const commandSchemas = [
   command("get_state", {}),
   command("get_messages", {}),
   command("get_available_models", {}),
+  command("get_mcp_servers", {}),
   command("set_model", { model: z.string().min(1), thinkingLevel: reasoningSchema.optional() }),
   command("cycle_model", { direction: z.literal([1, -1]).optional() }),
   command("set_thinking_level", { level: reasoningSchema }),

@@ -46,6 +46,7 @@ const handlers: { [T in RpcCommandType]: Handler<T> } = {
       ...wireIdentity(choice.provider),
     })),
   }),
+  get_mcp_servers: async (controller) => ({ servers: await controller.mcpStatus() }),
   set_model: (controller, { model, thinkingLevel }) => {
     controller.setModel(model, thinkingLevel);
     return currentModel(controller);

@@ -10,6 +10,7 @@ import type { ControllerEvent } from "../../../cli/controller/controller_events.
 import { SessionController } from "../../../cli/controller/session_controller.ts";
 import { UsageError } from "../../../cli/errors.ts";
 import { formatMcpStatus } from "../../../cli/mcp/mcp_servers.ts";
+import { handleCommand } from "../../../cli/rpc/rpc_handlers.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { STDIO_SERVER_COMMAND } from "../../support/mcp_test_server.ts";
@@ -105,6 +106,11 @@ Deno.test("a broken server is reported to the view once, with its stderr, and ru
       assert.match(notice.text, /MCP server "broken" could not be started/);
       assert.match(notice.text, /boom: the test server is broken on purpose/);
       assert.match(formatMcpStatus(await controller.mcpStatus()), /broken \(stdio.*\): failed/);
+      const rpc = await handleCommand(controller, { type: "get_mcp_servers" }) as {
+        servers: { name: string; state: string; error?: string }[];
+      };
+      assert.deepEqual(rpc.servers.map((s) => [s.name, s.state]), [["broken", "failed"]]);
+      assert.match(rpc.servers[0]?.error ?? "", /broken on purpose/);
     } finally {
       await controller.close();
     }
