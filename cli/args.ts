@@ -8,6 +8,7 @@ import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
 import { type CompletionValues, suggesting } from "./completion_values.ts";
 import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
+import type { McpServerSettings } from "./config/panto_config.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
 import { UsageError } from "./errors.ts";
 import { STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
@@ -195,6 +196,8 @@ export interface ChatArgs extends StoreFlags {
   noExtensions: boolean;
   /** `--mcp-config` files (absent: none). */
   mcpConfig?: readonly string[];
+  /** MCP servers an ACP client gave with its session (not a flag). */
+  mcpServers?: Readonly<Record<string, McpServerSettings>>;
   /** `--max-turns`. */
   maxTurns: number | undefined;
   /** `--trust-project-config`. */

@@ -26,6 +26,7 @@ import {
 import { logToClient } from "./client_log.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./acp_session.ts";
+import { clientMcpServers } from "./client_mcp_servers.ts";
 
 /** Where `panto acp` reads and writes. */
 export interface AcpStreams {
@@ -40,6 +41,7 @@ const CAPABILITIES: InitializeResponse = {
   agentCapabilities: {
     loadSession: true,
     promptCapabilities: { image: true, embeddedContext: true },
+    mcpCapabilities: { http: true, sse: false },
   },
   agentInfo: { name: "panto", title: "panto", version: VERSION },
   authMethods: [],
@@ -100,7 +102,12 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
     request: { cwd: string; mcpServers: McpServer[] },
     resume?: string,
   ): Promise<AcpSession> => {
-    ignoreMcpServers(request.mcpServers);
+    const { settings: mcpServers, skipped } = clientMcpServers(request.mcpServers);
+    if (skipped.length) {
+      logToClient(
+        `SSE MCP servers are not supported (use stdio or http); ignored: ${skipped.join(", ")}`,
+      );
+    }
     const previous = resume === undefined ? undefined : sessions.get(resume);
     if (previous) {
       sessions.delete(resume!);
@@ -111,6 +118,7 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
         cwd: request.cwd,
         client,
         clientFs: clientCapabilities?.fs,
+        mcpServers,
         ...(resume ? { resume } : {}),
       })
     );
@@ -154,13 +162,6 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
       );
       return { configOptions };
     });
-}
-
-/** MCP servers are not wired yet: said once on stderr (the client's log) rather than failing the session. */
-function ignoreMcpServers(servers: readonly McpServer[]): void {
-  if (servers.length === 0) return;
-  const names = servers.map((server) => server.name).join(", ");
-  logToClient(`MCP servers from the client are not supported yet; ignored: ${names}`);
 }
 
 /** Our own errors (bad ids, busy, unknown models) are the client's mistakes: invalid params. */

@@ -25,6 +25,7 @@ import {
 } from "@panto/lib";
 import type { ChatArgs } from "../args.ts";
 import { modelChoices } from "../config/model_registry.ts";
+import type { McpServerSettings } from "../config/panto_config.ts";
 import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { UsageError } from "../errors.ts";
@@ -78,6 +79,8 @@ export interface AcpSessionOptions {
   resume?: string;
   /** Calls the client. */
   client: AgentContext;
+  /** MCP servers the client gave, by name (with those of the config). */
+  mcpServers?: Record<string, McpServerSettings>;
   /** The file access the client offered in `initialize`. */
   clientFs?: FileSystemCapabilities | undefined;
 }
@@ -120,7 +123,11 @@ export class AcpSession {
    */
   static async open(args: ChatArgs, options: AcpSessionOptions): Promise<AcpSession> {
     const controller = await SessionController.open(
-      { ...args, ...(options.resume === undefined ? {} : { resume: options.resume }) },
+      {
+        ...args,
+        ...(options.resume === undefined ? {} : { resume: options.resume }),
+        ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+      },
       { cwd: options.cwd },
     );
     return new AcpSession(controller, options.client, options.clientFs);

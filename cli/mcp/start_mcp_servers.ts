@@ -13,6 +13,8 @@ export interface McpArgs {
   mcpConfig?: readonly string[];
   /** `--api-key-env` (hidden from the servers too). */
   apiKeyEnv: string | undefined;
+  /** Servers given by the caller rather than a file (an ACP client's), by name; they come last. */
+  mcpServers?: Readonly<Record<string, McpServerSettings>>;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function startMcpServers(
   for (const path of args.mcpConfig ?? []) {
     settings = { ...settings, ...await readMcpConfigFile(resolve(cwd, path), path) };
   }
+  settings = { ...settings, ...args.mcpServers };
   if (Object.keys(settings).length === 0) return undefined;
   return McpServers.start(settings, {
     cwd,
