@@ -102,7 +102,9 @@ export class ToolUse implements Component {
   readonly #collapsedLines: number;
   readonly #now: () => number;
   #args: string;
+  /** The arguments parsed and stripped of terminal controls, and the raw text stripped too. */
   #parsedArgs: unknown;
+  #shownArgs: string;
   #status: ToolStatus = "pending";
   #expanded: boolean;
   #progress = "";
@@ -124,6 +126,7 @@ export class ToolUse implements Component {
     this.name = data.name;
     this.#args = data.args ?? "";
     this.#parsedArgs = sanitizeValue(parseArgs(this.#args));
+    this.#shownArgs = sanitizeTerminalText(this.#args);
     this.#theme = options.theme ?? defaultTheme();
     this.#renderer = rendererFor(data.name);
     this.#collapsedLines = Math.max(1, options.collapsedLines ?? 5);
@@ -160,6 +163,7 @@ export class ToolUse implements Component {
   setArgs(args: string | Readonly<Record<string, unknown>>): void {
     this.#args = typeof args === "string" ? args : JSON.stringify(args);
     this.#parsedArgs = sanitizeValue(parseArgs(this.#args));
+    this.#shownArgs = sanitizeTerminalText(this.#args);
     this.#changed(0);
   }
 
@@ -246,7 +250,7 @@ export class ToolUse implements Component {
     return {
       name: this.name,
       args: this.#parsedArgs,
-      rawArgs: sanitizeTerminalText(this.#args),
+      rawArgs: this.#shownArgs,
       status: this.#status,
       progress: this.#progress,
       result: this.#result,

@@ -14,11 +14,15 @@ import {
   type ToolRenderer,
 } from "./tool_renderer.ts";
 
-/** The results of a listing: its lines before the notes paragraph; none when it says it found nothing. */
-function results(result: string): string[] {
-  const [first = ""] = result.split("\n\n");
-  if (/^No (?:paths|matches) |is empty\.$/.test(first)) return [];
-  return first.split("\n").filter((line) => line !== "");
+/**
+ * A listing's result lines and the notes paragraph after them (how to see
+ * more); no lines when it says it found nothing.
+ */
+function splitListing(result: string): { lines: string[]; notes: string } {
+  const [first = "", ...rest] = result.split("\n\n");
+  const notes = rest.join("\n\n");
+  if (/^No (?:paths|matches) |is empty\.$/.test(first)) return { lines: [], notes };
+  return { lines: first.split("\n").filter((line) => line !== ""), notes };
 }
 
 /** `path:12:` of a grep hit (context lines use `-` and separators are `--`). */
@@ -35,15 +39,12 @@ function listingView(summary: (call: ToolCallState) => string, count: Counter): 
         return head(indented(call.result, width, theme, "error"), call, theme, width);
       }
       if (call.result === "") return [];
-      const lines = results(call.result);
-      const notes = call.result.slice(call.result.indexOf("\n\n") + 2);
+      const { lines, notes } = splitListing(call.result);
       const tally = lines.length === 0 ? call.result : count(lines);
       return [
         ...indented(tally, width, theme, "muted"),
         ...head(indented(lines.join("\n"), width, theme, "toolOutput"), call, theme, width),
-        ...(call.expanded && call.result.includes("\n\n")
-          ? indented(notes, width, theme, "dim")
-          : []),
+        ...(call.expanded ? indented(notes, width, theme, "dim") : []),
       ];
     },
   };
