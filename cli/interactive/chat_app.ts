@@ -363,7 +363,12 @@ export class ChatApp implements CommandContext {
 
   #handleKey(data: string): boolean {
     const keys = this.tui.keybindings;
-    if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
+    // With a picker open (it has the focus), esc cancels the picker rather than the turn.
+    const editing = this.tui.focusedComponent === this.editor;
+    if (
+      keys.matches(data, "app.interrupt") && this.busy && editing &&
+      !this.editor.showingSuggestions
+    ) {
       this.#restoreQueue();
       this.controller.abort();
       return true;

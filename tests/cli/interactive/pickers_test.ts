@@ -215,3 +215,22 @@ Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the ed
     ]);
   }, WIDE);
 });
+
+Deno.test("pickers: esc during a turn closes a picker (an extension's) and leaves the turn running", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "The slow answer." }],
+      headerDelayMs: 400,
+    });
+    await chat.send("slow question");
+    await chat.waitFor("Working");
+    const picked = chat.chat.pick({ title: "Branch", items: [{ value: "main", label: "main" }] });
+    await chat.waitFor("╭─ Branch");
+    await chat.press(KEYS.escape);
+    assert.equal(await picked, null);
+    assert.ok(chat.chat.busy, "the turn goes on");
+    const screen = await chat.waitFor("The slow answer.");
+    assert.doesNotMatch(screen, /Interrupted|╭─ Branch/);
+  });
+});
