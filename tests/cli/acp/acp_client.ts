@@ -101,10 +101,15 @@ export class AcpTestClient {
       await child.status;
       throw new Error(`${error}\npanto's stderr:\n${await test.#stderr}`);
     }
-    // The SDK releases the stream without closing it: panto's input ends here.
-    await child.stdin.close();
+    // The SDK releases the stream without closing it: panto's input ends here (unless it left).
+    await child.stdin.close().catch(() => {});
     const { code } = await child.status;
     return { code, stderr: await test.#stderr };
+  }
+
+  /** Sends panto a signal. */
+  kill(signal: Deno.Signal): void {
+    this.#child.kill(signal);
   }
 
   /** The updates of one session, without the envelope. */

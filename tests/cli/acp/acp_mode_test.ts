@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { savedMessages } from "../../support/saved_session.ts";
 import { AcpTestClient, WAIT_FOR_CANCEL } from "./acp_client.ts";
 
 function text(value: string): FakeReply {
@@ -354,3 +355,34 @@ Deno.test("acp: a cancel while a permission prompt waits withdraws it, and the c
     await Deno.remove(project, { recursive: true });
   }
 });
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.test(`acp: ${signal} mid-answer saves the partial answer and exits 128 + its number`, async () => {
+    const server = await FakeLlmServer.start();
+    const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
+    try {
+      await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+      const run = await AcpTestClient.run({ home, cwd: home }, async (ctx, test) => {
+        await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+        const { sessionId } = await ctx.request("session/new", { cwd: home, mcpServers: [] });
+        server.enqueue(stalled("HALF-DONE"));
+        const prompt = ctx.request("session/prompt", {
+          sessionId,
+          prompt: [{ type: "text", text: "Go on" }],
+        });
+        await test.waitFor("the partial answer", () =>
+          messageText(test.updatesOf(sessionId), "agent_message_chunk").includes("HALF-DONE"));
+        test.kill(signal);
+        // Answered as cancelled if the response is written before panto leaves, else cut off.
+        const ended = await prompt.then((r) => r.stopReason, () => "closed");
+        assert.ok(ended === "cancelled" || ended === "closed", ended);
+      });
+      assert.equal(run.code, signal === "SIGTERM" ? 143 : 130, run.stderr);
+      const saved = await savedMessages(home);
+      assert.match(JSON.stringify(saved), /HALF-DONE/);
+    } finally {
+      await server.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  });
+}
