@@ -75,6 +75,29 @@ Deno.test({
         /\n\s+16\s+entry 16\n\s+17 - entry 17\n\s+17 \+ entry seventeen\n\s+18\s+entry 18/,
       );
       assert.doesNotMatch(edited, /oldText/, "no argument listing");
+
+      // esc during a command: what it printed stays on screen and reaches the model.
+      server.enqueue({
+        kind: "turn",
+        blocks: [{
+          type: "tool_use",
+          id: "call_3",
+          name: "bash",
+          input: { command: "echo before-abort; sleep 30" },
+        }],
+      });
+      await tmux.type("wait a while");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/^\s+before-abort$/m);
+      await tmux.keys("Escape");
+      const aborted = (await tmux.waitFor(/Interrupted\./)).join("\n");
+      assert.match(aborted, /✗ bash \$ echo before-abort[^\n]*\n\s+before-abort\n\s+aborted · \d/);
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Seen." }] });
+      await tmux.type("what did it print?");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Seen\./);
+      const sent = JSON.stringify(server.requests.at(-1)!.body);
+      assert.match(sent, /before-abort\\n\\nThe command was aborted and killed\./);
     } finally {
       await tmux.close();
       await server.close();
