@@ -36,7 +36,9 @@ export interface McpServerOptions {
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 /** A tool call may run long; progress notifications keep it alive. */
 const CALL_TIMEOUT_MS = 10 * 60_000;
-const STDERR_TAIL_BYTES = 2000;
+/** What a report keeps of a server's stderr: its end, enough to show why it stopped. */
+const STDERR_TAIL_CHARS = 2000;
+const STDERR_TAIL_LINES = 10;
 
 /**
  * One configured MCP server, as a tool source whose tools are named
@@ -165,7 +167,7 @@ export class McpServer implements ToolSource {
 
   #keepStderr(chunk: Uint8Array): void {
     this.#stderrTail = (this.#stderrTail + new TextDecoder().decode(chunk)).slice(
-      -STDERR_TAIL_BYTES,
+      -STDERR_TAIL_CHARS,
     );
   }
 
@@ -250,7 +252,7 @@ export class McpServer implements ToolSource {
   }
 
   #withStderr(text: string): string {
-    const tail = this.#stderrTail.trimEnd();
+    const tail = this.#stderrTail.trimEnd().split("\n").slice(-STDERR_TAIL_LINES).join("\n");
     return tail ? `${text}\nIts stderr ended with:\n${redactSecrets(tail)}` : text;
   }
 }
