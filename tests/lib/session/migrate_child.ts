@@ -1,12 +1,20 @@
 // A migration in its own process, for the kill-and-resume test. Usage:
-//   deno run -A migrate_child.ts <jsonl|sqlite> <from> <jsonl|sqlite> <to>
+//   deno run -A migrate_child.ts <jsonl|sqlite|postgres> <from> <jsonl|sqlite|postgres> <to>
 // Prints "copied <id>" after each session is copied and verified.
-import { FileSystemJSONLStore, migrateSessions, type SessionStore, SQLiteStore } from "@panto/lib";
+import {
+  FileSystemJSONLStore,
+  migrateSessions,
+  PostgresStore,
+  type SessionStore,
+  SQLiteStore,
+} from "@panto/lib";
 
 const [fromKind, from, toKind, to] = Deno.args;
 const open = (kind: string | undefined, location: string): SessionStore =>
   kind === "sqlite"
     ? new SQLiteStore({ path: location })
+    : kind === "postgres"
+    ? new PostgresStore({ url: location })
     : new FileSystemJSONLStore({ dir: location });
 const source = open(fromKind, from!);
 const target = open(toKind, to!);

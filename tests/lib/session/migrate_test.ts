@@ -149,6 +149,11 @@ Deno.test({
         { kind: "sqlite", location: join(root, "c.db") },
         { kind: "postgres", location: first },
       ));
+    await t.step("sqlite → postgres, killed midway, then finished", async () =>
+      await killAndResume(
+        { kind: "sqlite", location: join(root, "e.db") },
+        { kind: "postgres", location: await cluster!.createDatabase() },
+      ));
     await t.step("postgres → jsonl", () =>
       checkMigration(
         { kind: "postgres", location: second },
@@ -160,59 +165,67 @@ Deno.test({
   }
 });
 
+/** Fills `from`, kills a migration to `to` after ten sessions, then finishes it in this process. */
+async function killAndResume(
+  from: { kind: Kind; location: string },
+  to: { kind: Kind; location: string },
+): Promise<void> {
+  const source = open(from.kind, from.location);
+  await fill(source, 40);
+  const before = await contents(source);
+  await source.close();
+
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./migrate_child.ts", import.meta.url).pathname,
+      from.kind,
+      from.location,
+      to.kind,
+      to.location,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  let buffer = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    buffer += decoder.decode(chunk);
+    if (buffer.split("\n").filter((line) => line.startsWith("copied ")).length >= 10) {
+      child.kill("SIGKILL");
+      break;
+    }
+  }
+  const status = await child.status;
+  assert.equal(status.signal, "SIGKILL", "the child was killed before it finished");
+
+  const resumedSource = open(from.kind, from.location);
+  const target = open(to.kind, to.location);
+  const targetName = `${to.kind}:${to.location}`;
+  try {
+    await assertWritesRefused(resumedSource, targetName);
+    assert.equal((await resumedSource.migrationFence!())?.done, false);
+    const copiedBefore = (await target.list()).length;
+    assert.ok(copiedBefore >= 10 && copiedBefore < 40, `${copiedBefore} copied before the kill`);
+    const report = await migrateSessions(resumedSource, target, { targetName });
+    assert.equal(report.skipped, copiedBefore);
+    assert.equal(report.copied, 40 - copiedBefore);
+    assert.deepEqual(await contents(target), before);
+    assert.equal((await resumedSource.migrationFence!())?.done, true);
+  } finally {
+    await resumedSource.close();
+    await target.close();
+  }
+}
+
 Deno.test("a migration killed midway is finished by running it again", async () => {
   const root = await Deno.makeTempDir();
-  const from = join(root, "sessions");
-  const to = join(root, "sessions.db");
   try {
-    const source = new FileSystemJSONLStore({ dir: from });
-    await fill(source, 40);
-    const before = await contents(source);
-    await source.close();
-
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        new URL("./migrate_child.ts", import.meta.url).pathname,
-        "jsonl",
-        from,
-        "sqlite",
-        to,
-      ],
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    let seen = 0;
-    let buffer = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stdout) {
-      buffer += decoder.decode(chunk);
-      seen = buffer.split("\n").filter((line) => line.startsWith("copied ")).length;
-      if (seen >= 10) {
-        child.kill("SIGKILL");
-        break;
-      }
-    }
-    const status = await child.status;
-    assert.equal(status.signal, "SIGKILL", "the child was killed before it finished");
-
-    const resumedSource = new FileSystemJSONLStore({ dir: from });
-    const target = new SQLiteStore({ path: to });
-    try {
-      await assertWritesRefused(resumedSource, `sqlite:${to}`);
-      assert.equal((await resumedSource.migrationFence())?.done, false);
-      const copiedBefore = (await target.list()).length;
-      assert.ok(copiedBefore >= 10 && copiedBefore < 40, `${copiedBefore} copied before the kill`);
-      const report = await migrateSessions(resumedSource, target, { targetName: `sqlite:${to}` });
-      assert.equal(report.skipped, copiedBefore);
-      assert.equal(report.copied, 40 - copiedBefore);
-      assert.deepEqual(await contents(target), before);
-      assert.equal((await resumedSource.migrationFence())?.done, true);
-    } finally {
-      await resumedSource.close();
-      await target.close();
-    }
+    await killAndResume(
+      { kind: "jsonl", location: join(root, "sessions") },
+      { kind: "sqlite", location: join(root, "sessions.db") },
+    );
   } finally {
     await Deno.remove(root, { recursive: true });
   }
