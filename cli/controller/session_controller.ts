@@ -9,7 +9,7 @@
 import {
   type Agent,
   type CompactionResult,
-  type Conversation,
+  Conversation,
   type Message,
   messageText,
   Pricing,
@@ -536,8 +536,27 @@ export class SessionController {
         `Cannot fork at message ${end}: use a whole number from 0 to ${source.messages.length}`,
       );
     }
-    const session = await this.#forkedSession(end);
-    await this.#switchTo(session, "fork");
+    const stored = await this.#storeFork(end);
+    if (stored) {
+      await this.#switchTo(stored, "fork");
+      return stored.id;
+    }
+    const messages = source.messages.slice(0, end);
+    const session = this.store.create({
+      cwd: this.cwd,
+      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
+      ...(this.session.persisted ? { parentSessionId: this.session.id } : {}),
+    });
+    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
+    await session.append(forkEntries(messages, toolsAvailable, this.session.info.wire));
+    // Adopted as copied: a store that keeps nothing (--no-session) could not give it back.
+    this.#pendingName = undefined;
+    await this.#adopt(
+      session,
+      new Conversation(structuredClone(messages), source.metadata),
+      undefined,
+      "fork",
+    );
     return session.id;
   }
 
@@ -888,24 +907,12 @@ export class SessionController {
     }
   }
 
-  /** A saved session forks in its store; otherwise its first `end` messages are copied. */
-  async #forkedSession(end: number): Promise<Session> {
-    const source = this.#agent.conversation;
-    const { path } = this.session.persisted ? await this.session.tree() : { path: [] };
-    const entryId = end > 0 && end <= path.length ? path[end - 1] : undefined;
-    if (this.store.fork && entryId !== undefined) {
-      return await this.store.fork(this.session.id, entryId);
-    }
-    const session = this.store.create({
-      cwd: this.cwd,
-      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
-      ...(this.session.persisted ? { parentSessionId: this.session.id } : {}),
-    });
-    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
-    await session.append(
-      forkEntries(source.messages.slice(0, end), toolsAvailable, this.session.info.wire),
-    );
-    return session;
+  /** A saved session's fork at its `end`th message, made by its store; `null` when it cannot. */
+  async #storeFork(end: number): Promise<Session | null> {
+    if (!this.store.fork || !this.session.persisted || end === 0) return null;
+    const { path } = await this.session.tree();
+    const entryId = path[end - 1];
+    return entryId === undefined ? null : await this.store.fork(this.session.id, entryId);
   }
 
   async #switchTo(session: Session, reason: "new" | "switch" | "fork"): Promise<void> {

@@ -173,6 +173,9 @@ async function fork(ctx: CommandContext): Promise<void> {
 
 async function tree(ctx: CommandContext): Promise<void> {
   if (!ctx.ensureIdle("moving in the session tree")) return;
+  if (ctx.controller.store instanceof NullStore) {
+    return ctx.notify("Nothing is kept with --no-session: there is no tree to browse.", "info");
+  }
   const snapshot = await ctx.controller.sessionTree();
   if (snapshot.roots.length === 0) return ctx.notify("Nothing in this session yet.", "info");
   const id = await ctx.pick(treePicker(snapshot));

@@ -324,6 +324,17 @@ Deno.test("controller: branching at an earlier prompt offers it for editing; sen
   });
 });
 
+Deno.test("controller: with --no-session, fork copies the conversation in memory", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("Kept nowhere."));
+    await controller.prompt("question");
+    const first = controller.session.id;
+    await controller.fork();
+    assert.notEqual(controller.session.id, first);
+    assert.equal(controller.agent.conversation.messages.length, 3);
+  }, ["--no-session"]);
+});
+
 Deno.test("controller: a name given before the first answer waits; one before /new is dropped", async () => {
   await withController(async ({ server, controller, events }) => {
     await controller.nameSession("kept");
