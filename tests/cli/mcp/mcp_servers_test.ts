@@ -193,18 +193,18 @@ Deno.test("a missing command fails that server, naming it", async () => {
 
 Deno.test("a slow server does not hold up start or a run; its tools come at a later run", async () => {
   const started = performance.now();
-  const { servers, reports } = start({ slow: stdio({ MCP_TEST_DELAY_MS: "1500" }) }, 200);
+  const { servers, reports } = start({ slow: stdio({ MCP_TEST_DELAY_MS: "3000" }) }, 200);
   try {
-    assert.ok(performance.now() - started < 100, "start returns at once");
+    assert.ok(performance.now() - started < 500, "start returns at once");
     assert.deepEqual(servers.status()[0]?.state, "connecting");
     const agent = idleAgent();
     const syncStart = performance.now();
     await servers.sync(agent);
-    assert.ok(performance.now() - syncStart < 1000, "a run waits at most the ready wait");
+    assert.ok(performance.now() - syncStart < 1500, "a run waits at most the ready wait");
     assert.deepEqual(agent.tools.length, 0);
     const again = performance.now();
     await servers.sync(agent);
-    assert.ok(performance.now() - again < 100, "later runs do not wait");
+    assert.ok(performance.now() - again < 500, "later runs do not wait");
     assert.deepEqual(servers.status()[0]?.state, "connecting");
     await until(() => servers.status()[0]?.state === "connected", "the slow server");
     await servers.sync(agent);
