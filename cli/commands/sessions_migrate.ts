@@ -46,7 +46,13 @@ export async function migrateCommand(
   const store = await openWritableStore(target, home);
   try {
     write(`Moving every session from ${from} to ${to}\n`);
-    const report = await migrateSessions(source, store, { targetName: to });
+    const report = await migrateSessions(source, store, {
+      targetName: to,
+      // Thousands of sessions take a while: a line every hundred says it is moving.
+      onProgress: ({ done, total }) => {
+        if (done % PROGRESS_EVERY === 0 && done < total) write(`  ${done} of ${total}\n`);
+      },
+    });
     write(
       `Copied ${report.copied} session(s) and verified each (count and digest); ` +
         `${report.skipped} were there already, verified.\n` +
@@ -57,6 +63,8 @@ export async function migrateCommand(
     await store.close();
   }
 }
+
+const PROGRESS_EVERY = 100;
 
 function targetFlags(kind: StoreKind, url: string | undefined): StoreFlags {
   return {
