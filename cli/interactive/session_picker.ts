@@ -5,9 +5,12 @@
  * @module
  */
 import type { SessionInfo } from "@panto/lib";
-import type { SelectItem } from "@panto/tui";
+import { sanitizeTerminalText, type SelectItem, truncateToWidth, visibleWidth } from "@panto/tui";
 import { startedIn } from "../sessions_here.ts";
 import type { PickerOptions, PickerView } from "./picker.ts";
+
+/** Widest name or prompt shown (columns). */
+const LABEL_WIDTH = 50;
 
 /**
  * The picker over `sessions`: the ones started in `cwd` (all of them when
@@ -57,9 +60,14 @@ export function sessionItems(
   withDirectory: boolean,
   now: number,
 ): SelectItem<string>[] {
-  return sessions.map((s) => ({
+  const labels = sessions.map((s) =>
+    truncateToWidth(oneLine(s.name ?? s.lastUserMessage) || "(empty)", LABEL_WIDTH, "…")
+  );
+  // Labels padded to one width put ages, counts and directories in columns.
+  const width = Math.max(0, ...labels.map(visibleWidth));
+  return sessions.map((s, i) => ({
     value: s.id,
-    label: s.name ?? (s.lastUserMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"),
+    label: labels[i]! + " ".repeat(width - visibleWidth(labels[i]!)),
     description: [
       formatAge(Date.parse(s.modified), now),
       `${s.messageCount} messages`,
@@ -84,4 +92,9 @@ export function formatAge(then: number, now: number): string {
   if (hours < 24) return `${hours}h ago`;
   const days = Math.floor(hours / 24);
   return days < 14 ? `${days}d ago` : `${Math.floor(days / 7)}w ago`;
+}
+
+/** Stored names and prompts are untrusted: no terminal controls, one line. */
+function oneLine(text: string): string {
+  return sanitizeTerminalText(text).replace(/\s+/g, " ").trim();
 }
