@@ -34,7 +34,8 @@ import { errorMessage } from "../error_message.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
 import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
-import type { McpServers, McpServerStatus } from "../mcp/mcp_servers.ts";
+import type { McpServers } from "../mcp/mcp_servers.ts";
+import type { McpServerStatus } from "../mcp/mcp_status.ts";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
 import { keyVariables } from "../tools/child_env.ts";
 import type {

@@ -10,7 +10,7 @@ import {
 } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
-import { formatMcpStatus } from "../mcp/mcp_servers.ts";
+import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
 import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";

@@ -1,22 +1,7 @@
 import type { Agent } from "@panto/lib";
 import type { McpServerSettings } from "../config/panto_config.ts";
-import { McpServer, type McpServerOptions, type McpServerState } from "./mcp_server.ts";
-
-/** One server as `/mcp` shows it. */
-export interface McpServerStatus {
-  /** Its name in the config. */
-  name: string;
-  /** `stdio` or `http`. */
-  transport: "stdio" | "http";
-  /** Where it stands. */
-  state: McpServerState;
-  /** Its tools' registered names (none unless connected). */
-  tools: string[];
-  /** Why it failed or is restarting. */
-  error?: string;
-  /** The config file that defined it. */
-  source: string;
-}
+import { McpServer, type McpServerOptions } from "./mcp_server.ts";
+import type { McpServerStatus } from "./mcp_status.ts";
 
 /** How long the first run waits, at most, for servers still starting (ms). */
 const DEFAULT_READY_WAIT_MS = 3000;
@@ -141,30 +126,4 @@ export class McpServers {
   async close(): Promise<void> {
     await Promise.all(this.#servers.map((server) => server.close()));
   }
-}
-
-/**
- * The `/mcp` listing: one line per server (name, transport, state, source),
- * its tools below, and why it failed.
- *
- * @param statuses What {@linkcode McpServers.describe} gave.
- * @returns Lines of text.
- *
- * @example
- * ```ts
- * import { formatMcpStatus } from "./mcp_servers.ts";
- * const text = formatMcpStatus([{ name: "git", transport: "stdio", state: "connected", tools: ["git__log"], source: "config.json" }]);
- * console.assert(text.includes("git__log"));
- * ```
- */
-export function formatMcpStatus(statuses: readonly McpServerStatus[]): string {
-  if (statuses.length === 0) {
-    return "No MCP servers configured: add mcpServers to the config or pass --mcp-config FILE";
-  }
-  return statuses.map((s) => {
-    const lines = [`${s.name} (${s.transport}, from ${s.source}): ${s.state}`];
-    if (s.tools.length > 0) lines.push(`  tools: ${s.tools.join(", ")}`);
-    if (s.error !== undefined) lines.push(...s.error.split("\n").map((line) => `  ${line}`));
-    return lines.join("\n");
-  }).join("\n");
 }
