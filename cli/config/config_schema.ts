@@ -1,4 +1,4 @@
-import { parse as locateJsonErrors, type ParseError, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import { z } from "zod";
 import {
   API_STYLES,
@@ -238,8 +238,8 @@ const configSchema = strictObject({
  * @throws {UsageError} Naming the file and, for invalid JSON, the line and
  *   column; for a bad field, its JSON path, what was expected and what was found.
  */
-export function parseConfigFile(text: string, displayPath: string): ConfigFile {
-  const data = parseJson(text.replace(/^\uFEFF/, ""), displayPath);
+export async function parseConfigFile(text: string, displayPath: string): Promise<ConfigFile> {
+  const data = await parseJson(text.replace(/^\uFEFF/, ""), displayPath);
   const result = configSchema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.slice(0, 10).map((issue) =>
@@ -248,11 +248,13 @@ export function parseConfigFile(text: string, displayPath: string): ConfigFile {
   throw new UsageError(problems.join("\n"));
 }
 
-function parseJson(text: string, displayPath: string): unknown {
+async function parseJson(text: string, displayPath: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    // JSON.parse does not always say where it failed; jsonc-parser always does.
+    // JSON.parse does not always say where it failed; jsonc-parser always does. It is
+    // loaded only here: it is CommonJS, which brings Node's module loader with it.
+    const { parse: locateJsonErrors, printParseErrorCode } = await import("jsonc-parser");
     const errors: ParseError[] = [];
     locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
     const first = errors[0];
@@ -262,9 +264,8 @@ function parseJson(text: string, displayPath: string): unknown {
       );
     }
     const { line, column } = lineAndColumn(text, first.offset);
-    throw new UsageError(
-      `${displayPath}:${line}:${column}: invalid JSON: ${jsonProblem(text, first)}`,
-    );
+    const problem = jsonProblem(text, first, printParseErrorCode(first.error));
+    throw new UsageError(`${displayPath}:${line}:${column}: invalid JSON: ${problem}`);
   }
 }
 
@@ -294,13 +295,12 @@ const JSON_PROBLEMS: Record<string, string> = {
   InvalidCharacter: "control character in a string (write it as an escape such as \\n)",
 };
 
-function jsonProblem(text: string, error: ParseError): string {
+function jsonProblem(text: string, error: ParseError, code: string): string {
   // A trailing comma shows up as a missing name or value right before a closing bracket.
   const closing = text[error.offset];
   if ((closing === "}" || closing === "]") && /,\s*$/.test(text.slice(0, error.offset))) {
     return `trailing comma before "${closing}": remove it`;
   }
-  const code = printParseErrorCode(error.error);
   return JSON_PROBLEMS[code] ?? code;
 }
 

@@ -159,7 +159,7 @@ async function readLayer(
   const shown = displayPath(path, home);
   const text = await readIfExists(path, shown);
   if (text === undefined) return undefined;
-  const file = parseConfigFile(text, shown);
+  const file = await parseConfigFile(text, shown);
   if (options.keybindingActions) checkActions(file, shown, options.keybindingActions);
   applyFile(config, file, { shown, cwd: options.cwd, home });
   config.files.push(path);

@@ -5,7 +5,7 @@ import { FileRefusedError, readRegularTextFile } from "../config/read_regular_fi
 import { errorMessage } from "../error_message.ts";
 import { UsageError } from "../errors.ts";
 import { keyVariables } from "../tools/child_env.ts";
-import { McpServers } from "./mcp_servers.ts";
+import type { McpServers } from "./mcp_servers.ts";
 
 /** What {@linkcode startMcpServers} needs of the command line. */
 export interface McpArgs {
@@ -41,6 +41,8 @@ export async function startMcpServers(
   }
   settings = { ...settings, ...args.mcpServers };
   if (Object.keys(settings).length === 0) return undefined;
+  // The MCP SDK (a quarter of a -p run's memory) loads only when a server is configured.
+  const { McpServers } = await import("./mcp_servers.ts");
   return McpServers.start(settings, {
     cwd,
     hiddenEnv: keyVariables(config, args.apiKeyEnv),
@@ -65,7 +67,7 @@ async function readMcpConfigFile(
   if (text === undefined) {
     throw new UsageError(`--mcp-config ${shown}: no such file; give the path of a JSON file`);
   }
-  const servers = parseConfigFile(text, shown).mcpServers;
+  const servers = (await parseConfigFile(text, shown)).mcpServers;
   if (!servers || Object.keys(servers).length === 0) {
     throw new UsageError(
       `--mcp-config ${shown} defines no MCP servers: write { "mcpServers": { "name": { "command": "…" } } }`,

@@ -76,6 +76,8 @@ export interface MessageAssembler extends EventAssembler {
   result(stopReason?: StopReason): AssistantResult;
   /** A failure as a {@linkcode ProviderError} holding what was assembled so far. */
   withPartial(error: unknown): ProviderError;
+  /** Loads what a partial message needs, before `result("aborted")` or `withPartial`. */
+  preparePartial?(): Promise<void>;
 }
 
 /**
@@ -103,11 +105,15 @@ export async function* assembleMessage(
   try {
     yield* assembleBatches(batches, assembler);
   } catch (error) {
+    await assembler.preparePartial?.();
     if (isAbortError(error)) return assembler.result("aborted");
     throw assembler.withPartial(error);
   }
   const cut = assembler.cutShort();
-  if (cut !== undefined) throw assembler.withPartial(cut);
+  if (cut !== undefined) {
+    await assembler.preparePartial?.();
+    throw assembler.withPartial(cut);
+  }
   const closing: ProviderStreamEvent[] = [];
   assembler.closeAll(closing);
   if (closing.length > 0) yield closing;

@@ -1,4 +1,3 @@
-import { parse as parsePartialJson } from "partial-json";
 import type { ContentBlock, ToolUseBlock } from "../content.ts";
 import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { DeltaKind } from "../events.ts";
@@ -192,6 +191,11 @@ class ChatCompletionAssembler implements MessageAssembler {
     );
     failure.partial ??= this.#partial();
     return failure;
+  }
+
+  /** Loads the partial-JSON parser when a tool call may need it. */
+  async preparePartial(): Promise<void> {
+    if (this.#calls.length > 0) partialJson ??= await import("partial-json");
   }
 
   #partial(): PartialMessage {
@@ -465,9 +469,15 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
+/**
+ * partial-json, loaded only for a message cut off in a tool call: it is
+ * CommonJS, which would bring Node's module loader into every start.
+ */
+let partialJson: typeof import("partial-json") | undefined;
+
 function parsePartialOrUndefined(text: string): unknown {
   try {
-    return parsePartialJson(text);
+    return partialJson?.parse(text);
   } catch {
     return undefined;
   }

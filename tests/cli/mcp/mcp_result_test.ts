@@ -42,23 +42,23 @@ Deno.test("MCP tool names: namespaced, wire-safe, long ones cut with a stable ha
   assert.equal(long, mcpToolName("s", `${"x".repeat(80)}a`));
 });
 
-Deno.test("mcpServers config: a server needs command or url, not both; env values never shown", () => {
+Deno.test("mcpServers config: a server needs command or url, not both; env values never shown", async () => {
   const parse = (servers: unknown) =>
     parseConfigFile(JSON.stringify({ mcpServers: servers }), "config.json");
-  assert.deepEqual(parse({ git: { command: "mcp-git", args: ["-v"] } }).mcpServers, {
+  assert.deepEqual((await parse({ git: { command: "mcp-git", args: ["-v"] } })).mcpServers, {
     git: { command: "mcp-git", args: ["-v"] },
   });
-  assert.throws(
+  await assert.rejects(
     () => parse({ both: { command: "x", url: "https://example.com/mcp" } }),
     (error: Error) =>
       error instanceof UsageError && /mcpServers\.both\.command/.test(error.message) &&
       /either command \(stdio\) or url \(http\)/.test(error.message),
   );
-  assert.throws(
+  await assert.rejects(
     () => parse({ web: { type: "http", command: "x" } }),
     (error: Error) => error instanceof UsageError && /needs "url"/.test(error.message),
   );
-  assert.throws(
+  await assert.rejects(
     () => parse({ git: { command: "x", env: { TOKEN: 12345 } } }),
     (error: Error) => error instanceof UsageError && !error.message.includes("12345"),
   );
