@@ -49,7 +49,13 @@ export class AcpTestClient {
    * @returns panto's exit code and stderr.
    */
   static async run(
-    options: { home: string; cwd: string; args?: readonly string[] },
+    options: {
+      home: string;
+      cwd: string;
+      args?: readonly string[];
+      /** panto leaves before the body ends (a signal): the connection closing is expected. */
+      leaves?: boolean;
+    },
     body: (ctx: ClientContext, test: AcpTestClient) => Promise<void>,
   ): Promise<{ code: number; stderr: string }> {
     const child = new Deno.Command(Deno.execPath(), {
@@ -97,7 +103,10 @@ export class AcpTestClient {
     try {
       await app.connectWith(ndJsonStream(child.stdin, child.stdout), (ctx) => body(ctx, test));
     } catch (error) {
-      child.kill();
+      if (options.leaves && String(error).includes("connection closed")) {
+        return { code: (await child.status).code, stderr: await test.#stderr };
+      }
+      test.#stop();
       await child.status;
       throw new Error(`${error}\npanto's stderr:\n${await test.#stderr}`);
     }
@@ -110,6 +119,15 @@ export class AcpTestClient {
   /** Sends panto a signal. */
   kill(signal: Deno.Signal): void {
     this.#child.kill(signal);
+  }
+
+  /** Kills panto unless it has left already. */
+  #stop(): void {
+    try {
+      this.#child.kill();
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+    }
   }
 
   /** The updates of one session, without the envelope. */
