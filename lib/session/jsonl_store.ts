@@ -847,26 +847,43 @@ export class FileSystemJSONLStore implements SessionStore {
     const index = await readListIndex(this.dir);
     const unchanged = index !== null && index.dirMtimeMs !== null &&
       index.dirMtimeMs === await this.#dirMtime();
-    if (unchanged) return new Map(Object.entries(index.sessions));
+    if (unchanged) {
+      const summaries = new Map(Object.entries(index.sessions));
+      await this.#readSummaries(summaries, [...summaries.keys()].filter(unreadableIn(summaries)));
+      return summaries;
+    }
     // Made before the directory's mtime is read: making it changes that mtime.
     await Deno.mkdir(indexDir(this.dir), { mode: 0o700 }).catch(() => {});
     const dirMtimeMs = await this.#dirMtime();
     const summaries = new Map<string, Summary>();
     const changed: string[] = [];
+    const indexed = new Map(Object.entries(index?.sessions ?? {}));
     for (const id of await this.#storedIds()) {
-      const entry = index?.sessions[id];
-      if (entry && this.#describes(id, entry)) summaries.set(id, entry);
+      const entry = indexed.get(id);
+      const fresh = entry && !unreadableIn(indexed)(id) && this.#describes(id, entry);
+      if (fresh) summaries.set(id, entry);
       else changed.push(id);
     }
-    for (let i = 0; i < changed.length; i += LIST_CONCURRENCY) {
-      const batch = changed.slice(i, i + LIST_CONCURRENCY);
-      const read = await Promise.all(batch.map((id) => this.#summary(id)));
-      read.forEach((summary, k) => summary && summaries.set(batch[k]!, summary));
-    }
-    if (changed.length > 0 || index?.dirMtimeMs !== dirMtimeMs) {
+    await this.#readSummaries(summaries, changed);
+    // Sessions unreadable before and still are need no new index.
+    const stillUnreadable = (id: string) =>
+      unreadableIn(indexed)(id) && unreadableIn(summaries)(id);
+    if (!changed.every(stillUnreadable) || index?.dirMtimeMs !== dirMtimeMs) {
       await writeListIndex(this.dir, { dirMtimeMs, sessions: Object.fromEntries(summaries) });
     }
     return summaries;
+  }
+
+  /** Reads the summaries of `ids` into `summaries` (dropping those with no file any more). */
+  async #readSummaries(summaries: Map<string, Summary>, ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
+      const batch = ids.slice(i, i + LIST_CONCURRENCY);
+      const read = await Promise.all(batch.map((id) => this.#summary(id)));
+      read.forEach((summary, k) => {
+        if (summary) summaries.set(batch[k]!, summary);
+        else summaries.delete(batch[k]!);
+      });
+    }
   }
 
   /** Whether the index entry was made from the session file as it is now. */
@@ -1004,6 +1021,15 @@ function unreadable(id: string, stat: Deno.FileInfo, reason: string): Summary {
   const info = emptySessionInfo(id, new Date(mtimeMs).toISOString());
   info.unreadable = reason;
   return { info, size: stat.size, mtimeMs };
+}
+
+/**
+ * Whether the session is listed as unreadable. The reason can go without
+ * its file or the directory changing (panto upgraded, permissions fixed),
+ * so such an entry is always read again.
+ */
+function unreadableIn(summaries: ReadonlyMap<string, Summary>): (id: string) => boolean {
+  return (id) => summaries.get(id)?.info.unreadable !== undefined;
 }
 
 function newestFirst(a: SessionInfo, b: SessionInfo): number {

@@ -32,6 +32,21 @@ Deno.test("JSONL list index: trusted while the directory is unchanged, rebuilt a
     await writer.delete(sessions[1]!.id);
     assert.deepEqual((await reader.list()).map((info) => info.id), [sessions[0]!.id]);
 
+    // An entry listed unreadable is read again even from a trusted index: its reason
+    // (a newer format, a permission) can go without the file or directory changing.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await reader.list();
+    const trusted = await readListIndex(dir);
+    assert.notEqual(trusted?.dirMtimeMs, null);
+    trusted!.sessions[sessions[0]!.id]!.info.unreadable = "permission denied";
+    await Deno.writeTextFile(
+      join(dir, ".index", "list.json"),
+      JSON.stringify({ version: 1, ...trusted }),
+    );
+    const [again] = await reader.list();
+    assert.equal(again?.unreadable, undefined);
+    assert.equal(again?.messageCount, 4);
+
     // A damaged index is not trusted: every session is read again.
     await Deno.writeTextFile(join(dir, ".index", "list.json"), "{ not json");
     assert.deepEqual((await reader.list()).map((info) => info.messageCount), [4]);
