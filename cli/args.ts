@@ -80,7 +80,7 @@ const promptFields = {
   resume: optional(option("-r", "--resume", sessionId(), {
     description: message`Resume a session by id or prefix (a picker without an id)`,
   })),
-  fork: optional(option("--fork", string({ metavar: "ID" }), {
+  fork: optional(option("--fork", sessionId(), {
     description: message`Start a new session from a copy of session ID's current branch`,
   })),
   systemPrompt: optional(option("--system-prompt", string({ metavar: "TEXT" }), {
@@ -141,7 +141,7 @@ const sessionsCommand = command(
       stale: optional(option("--stale", integer({ min: 0, metavar: "MINUTES" }), {
         description: message`List only sessions whose turn has been running that long or longer`,
       })),
-      to: optional(option("--to", choice(STORE_KINDS), {
+      to: optional(option("--to", choice(STORE_KINDS, { metavar: "KIND" }), {
         description: message`migrate: the store to move every session into`,
       })),
       toUrl: optional(option("--to-url", string({ metavar: "URL" }), {
@@ -151,7 +151,8 @@ const sessionsCommand = command(
     storeOptions,
   ),
   {
-    description: message`List, show, rename, export, repair or delete saved sessions`,
+    description:
+      message`List, show, rename, export, repair or delete saved sessions, or move them all to another store`,
     footer: SESSIONS_ACTIONS_HELP,
   },
 );
