@@ -82,5 +82,6 @@ Deno.test("completion: -m offers the config's model aliases, -r and sessions ACT
     assert.deepEqual(await complete(["-r", session.id.slice(0, 6)], env), [session.id]);
     assert.deepEqual(await complete(["-r", "zz"], env), []);
     assert.ok((await complete(["sessions", "show", ""], env)).includes(session.id));
+    assert.deepEqual(await complete(["--fork", ""], env), [session.id]);
   });
 });
