@@ -141,7 +141,7 @@ const sessionsCommand = command(
       stale: optional(option("--stale", integer({ min: 0, metavar: "MINUTES" }), {
         description: message`List only sessions whose turn has been running that long or longer`,
       })),
-      to: optional(option("--to", choice(STORE_KINDS), {
+      to: optional(option("--to", choice(STORE_KINDS, { metavar: "KIND" }), {
         description: message`migrate: the store to move every session into`,
       })),
       toUrl: optional(option("--to-url", string({ metavar: "URL" }), {
@@ -151,7 +151,8 @@ const sessionsCommand = command(
     storeOptions,
   ),
   {
-    description: message`List, show, rename, export, repair or delete saved sessions`,
+    description:
+      message`List, show, rename, export, repair or delete saved sessions, or move them all to another store`,
     footer: SESSIONS_ACTIONS_HELP,
   },
 );
