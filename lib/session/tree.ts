@@ -95,7 +95,7 @@ export interface RawTreeEntry {
   wire?: WireIdentity | undefined;
 }
 
-/** A stored entry that breaks the tree: its id repeats, or its parent is not stored before it. */
+/** A stored entry that breaks the tree: its id repeats. */
 export class TreeEntryError extends Error {
   /** The entry's 0-based position in the session. */
   readonly index: number;
@@ -129,8 +129,10 @@ export function newEntryId(): string {
 }
 
 /**
- * Resolves the implicit ids and parents of stored entries and checks the
- * tree: ids unique, every parent stored before its child.
+ * Resolves the implicit ids and parents of stored entries and checks that
+ * ids are unique. An entry whose parent is not stored before it (a repair
+ * dropped that damaged line) continues the entry stored before it, as an
+ * entry with no parent named does.
  *
  * @example
  * ```ts
@@ -142,7 +144,7 @@ export function newEntryId(): string {
  *
  * @param raw The entries in storage order.
  * @returns The entries with ids and parents, and the active leaf.
- * @throws {TreeEntryError} For the entry whose id repeats or whose parent is unknown.
+ * @throws {TreeEntryError} For the entry whose id repeats.
  */
 export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
   const seen = new Set<string>();
@@ -150,15 +152,10 @@ export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
   let previous: string | null = null;
   for (const [index, item] of raw.entries()) {
     const id = item.id ?? String(index);
-    const parentId = item.parentId === undefined ? previous : item.parentId;
+    const named = item.parentId === undefined ? previous : item.parentId;
+    const parentId = named === null || seen.has(named) ? named : previous;
     if (seen.has(id)) {
       throw new TreeEntryError(index, `entry id ${JSON.stringify(id)} is used twice`);
-    }
-    if (parentId !== null && !seen.has(parentId)) {
-      throw new TreeEntryError(
-        index,
-        `parent entry ${JSON.stringify(parentId)} is not stored before this entry`,
-      );
     }
     seen.add(id);
     const entry: TreeEntry = { id, parentId, message: item.message };

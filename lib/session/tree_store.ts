@@ -43,7 +43,7 @@ export function activeConversation(tree: StoredTree): Conversation {
  * @param where The file or table, for the error.
  * @param recordOf The 1-based line or record number of an entry, for the error.
  * @returns The tree.
- * @throws {SessionCorruptError} When an id repeats or a parent is not stored before its child.
+ * @throws {SessionCorruptError} When an entry id repeats.
  */
 export function readTree(
   raw: readonly RawTreeEntry[],

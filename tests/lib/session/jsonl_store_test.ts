@@ -537,20 +537,36 @@ Deno.test("a version 1 file reads as one chain; its first write makes it version
   });
 });
 
-Deno.test("an entry naming a parent not stored before it fails closed, naming the line", async () => {
+Deno.test("an entry id used twice fails closed, naming the line", async () => {
   await withSession(1, async ({ dir, id, path }) => {
     const lines = (await Deno.readTextFile(path)).split("\n");
     const second = JSON.parse(lines[2]!);
-    second.parentId = "missing";
+    second.id = JSON.parse(lines[1]!).id;
     lines[2] = JSON.stringify(second);
     await Deno.writeTextFile(path, lines.join("\n"));
     const store = new FileSystemJSONLStore({ dir });
     await assert.rejects(() => store.load(id), (error: unknown) => {
       assert.ok(error instanceof SessionCorruptError);
       assert.equal(error.line, 3);
-      assert.match(error.message, /parent entry "missing" is not stored before this entry/);
+      assert.match(error.message, /entry id "[0-9a-f]{12}" is used twice/);
       return true;
     });
+    await store.close();
+  });
+});
+
+Deno.test("repair drops a damaged entry mid-session; the entries after it continue the one before", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    lines[2] = "{ damaged";
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), SessionCorruptError);
+    const report = await store.repair(id);
+    assert.deepStrictEqual(report.dropped.map((d) => d.line), [3]);
+    assert.deepStrictEqual(await texts(store, id), ["q0", "q1", "a1"]);
+    const tree = await store.loadTree(id);
+    assert.equal(tree?.entries[1]?.parentId, tree?.entries[0]?.id, "a1's parent was dropped");
     await store.close();
   });
 });
