@@ -40,6 +40,7 @@
  * @module
  */
 import { join } from "node:path";
+import { v8Flags } from "../cli/launcher/launch.ts";
 import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { tmuxAvailable } from "../tests/support/tmux.ts";
 import {
@@ -167,7 +168,10 @@ async function measureVersion(program: Program, cwd: string): Promise<number> {
 
 const PRINT_TOKEN = "PRINT-OK";
 
-/** `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). */
+/**
+ * `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). panto
+ * runs with the V8 flags its launcher gives print mode.
+ */
 async function measurePrint(
   program: Program,
   cwd: string,
@@ -175,7 +179,12 @@ async function measurePrint(
 ): Promise<Record<string, number>> {
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `Hello! ${PRINT_TOKEN}` }] });
-  const run = await timeRun(program, ["-p", "Say hello in one line."], cwd, gnuTimeAvailable);
+  const args = ["-p", "Say hello in one line."];
+  const [deno, subcommand, ...rest] = program.argv;
+  const launched = program.name === "panto" && subcommand === "run"
+    ? { ...program, argv: [deno!, subcommand, ...v8Flags(args), ...rest] }
+    : program;
+  const run = await timeRun(launched, args, cwd, gnuTimeAvailable);
   if (!run.stdout.includes(PRINT_TOKEN)) {
     throw new Error(`${program.name} -p printed ${JSON.stringify(run.stdout.slice(0, 200))}`);
   }

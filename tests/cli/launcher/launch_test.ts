@@ -9,6 +9,7 @@ import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
 import { savedMessages } from "../../support/saved_session.ts";
 import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
+import { v8Flags } from "../../../cli/launcher/launch.ts";
 
 const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
 
@@ -62,4 +63,12 @@ Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the 
     await drained;
     await child.stderr.cancel();
   });
+});
+
+Deno.test("launcher: print mode gets a smaller young generation, the other modes V8's default", () => {
+  const smaller = ["--v8-flags=--max-semi-space-size=2"];
+  assert.deepEqual(v8Flags(["-p", "hello"]), smaller);
+  assert.deepEqual(v8Flags(["--mode", "json", "--print", "hello"]), smaller);
+  assert.deepEqual(v8Flags(["hello"]), []);
+  assert.deepEqual(v8Flags(["--mode", "rpc"]), []);
 });
