@@ -118,6 +118,7 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
         cwd: request.cwd,
         client,
         clientFs: clientCapabilities?.fs,
+        clientTerminal: clientCapabilities?.terminal,
         mcpServers,
         ...(resume ? { resume } : {}),
       })

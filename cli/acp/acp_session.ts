@@ -31,6 +31,7 @@ import { SessionController } from "../controller/session_controller.ts";
 import { UsageError } from "../errors.ts";
 import { logToClient } from "./client_log.ts";
 import { type ClientFiles, clientFileTools } from "./client_file_tools.ts";
+import { clientBashTool, type ClientTerminal } from "./client_terminal_tool.ts";
 import { promptMessage } from "./prompt_message.ts";
 import { replayUpdates } from "./replay_updates.ts";
 import {
@@ -83,6 +84,8 @@ export interface AcpSessionOptions {
   mcpServers?: Record<string, McpServerSettings>;
   /** The file access the client offered in `initialize`. */
   clientFs?: FileSystemCapabilities | undefined;
+  /** Whether the client offered terminals in `initialize`. */
+  clientTerminal?: boolean | undefined;
 }
 
 /** A panto session served to an ACP client. */
@@ -95,16 +98,20 @@ export class AcpSession {
   /** Tools the user allowed for the rest of the session. */
   readonly #alwaysAllowed = new Set<string>();
   readonly #changes = new Map<string, FileChange>();
+  /** The client terminal each running `bash` call uses. */
+  readonly #terminals = new Map<string, string>();
   #stopReason: StopReason = "end_turn";
 
   private constructor(
     controller: SessionController,
     client: AgentContext,
     clientFs: FileSystemCapabilities | undefined,
+    clientTerminal: boolean,
   ) {
     this.#controller = controller;
     this.#client = client;
     this.#useClientFiles(clientFs);
+    if (clientTerminal) this.#useClientTerminal();
     controller.subscribe((event) => this.#onEvent(event));
     controller.agent.setHooks({
       beforeToolCall: (context) => this.#beforeToolCall(context),
@@ -130,7 +137,12 @@ export class AcpSession {
       },
       { cwd: options.cwd },
     );
-    return new AcpSession(controller, options.client, options.clientFs);
+    return new AcpSession(
+      controller,
+      options.client,
+      options.clientFs,
+      options.clientTerminal ?? false,
+    );
   }
 
   /** The session's id (panto's, as `panto sessions` lists it). */
@@ -278,11 +290,16 @@ export class AcpSession {
         const change = this.#changes.get(event.call.id);
         this.#changes.delete(event.call.id);
         const diff = change && !event.isError ? diffContent(change) : [];
+        // A call that ran in a client terminal keeps showing it (the client keeps its output).
+        const terminalId = this.#terminals.get(event.call.id);
+        this.#terminals.delete(event.call.id);
         this.#send({
           sessionUpdate: "tool_call_update",
           toolCallId: event.call.id,
           status: event.isError ? "failed" : "completed",
-          content: [...diff, ...resultContent(event.result)],
+          content: terminalId
+            ? [{ type: "terminal", terminalId }]
+            : [...diff, ...resultContent(event.result)],
         });
         return;
       }
@@ -366,6 +383,59 @@ export class AcpSession {
       agent.unregisterTool(tool.decl.name);
       agent.registerTool(tool);
     }
+  }
+
+  /** Runs `bash` in the client's terminals. */
+  #useClientTerminal(): void {
+    const { agent, config, cwd } = this.#controller;
+    const bash = agent.tools.find((tool) => tool.decl.name === "bash");
+    if (!bash) return;
+    const sessionId = this.id;
+    const terminal: ClientTerminal = {
+      run: async (command, { cwd, signal, outputByteLimit, onStart }) => {
+        const handle = await this.#client.createTerminal({
+          sessionId,
+          command: "bash",
+          args: ["-c", command],
+          cwd,
+          outputByteLimit,
+        });
+        try {
+          onStart(handle.id);
+          const kill = () => void handle.kill().catch(() => {});
+          signal.addEventListener("abort", kill, { once: true });
+          if (signal.aborted) kill();
+          try {
+            const exit = await handle.waitForExit();
+            const { output, truncated } = await handle.currentOutput();
+            return {
+              output,
+              truncated,
+              exitCode: exit.exitCode ?? null,
+              signal: exit.signal ?? null,
+            };
+          } finally {
+            signal.removeEventListener("abort", kill);
+          }
+        } finally {
+          await handle.release().catch(() => {});
+        }
+      },
+    };
+    const tool = clientBashTool(bash, terminal, {
+      cwd,
+      timeoutSeconds: config.tools.bashTimeoutSeconds,
+      onStart: (callId, terminalId) => {
+        this.#terminals.set(callId, terminalId);
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: callId,
+          content: [{ type: "terminal", terminalId }],
+        });
+      },
+    });
+    agent.unregisterTool("bash");
+    agent.registerTool(tool);
   }
 
   #needsApproval(tool: string): boolean {

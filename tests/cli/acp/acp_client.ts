@@ -31,6 +31,9 @@ export class AcpTestClient {
    * cancelled; `WAIT_FOR_CANCEL`: no answer until panto cancels the request).
    */
   readonly permissionAnswers: (string | undefined)[] = [];
+  /** The commands panto ran in the client's terminals (`terminal/create`), in order. */
+  readonly terminals: { command: string; args: string[]; cwd: string | null | undefined }[] = [];
+  readonly #processes = new Map<string, { child: Deno.ChildProcess; output: Promise<string> }>();
   /** Permission requests panto cancelled while they waited. */
   cancelledPermissions = 0;
   readonly #child: Deno.ChildProcess;
@@ -85,6 +88,40 @@ export class AcpTestClient {
         test.buffers.set(params.path, params.content);
         return {};
       })
+      .onRequest("terminal/create", ({ params }) => {
+        const args = params.args ?? [];
+        test.terminals.push({ command: params.command, args, cwd: params.cwd });
+        const child = new Deno.Command(params.command, {
+          args,
+          ...(params.cwd ? { cwd: params.cwd } : {}),
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        const output = Promise.all([
+          new Response(child.stdout).text(),
+          new Response(child.stderr).text(),
+        ])
+          .then(([out, err]) => out + err);
+        const terminalId = `terminal-${test.terminals.length}`;
+        test.#processes.set(terminalId, { child, output });
+        return { terminalId };
+      })
+      .onRequest("terminal/wait_for_exit", async ({ params }) => {
+        const status = await test.#process(params.terminalId).child.status;
+        return { exitCode: status.code, signal: status.signal ?? null };
+      })
+      .onRequest("terminal/output", async ({ params }) => {
+        return { output: await test.#process(params.terminalId).output, truncated: false };
+      })
+      .onRequest("terminal/kill", ({ params }) => {
+        test.#process(params.terminalId).child.kill();
+        return {};
+      })
+      .onRequest("terminal/release", ({ params }) => {
+        test.#processes.delete(params.terminalId);
+        return {};
+      })
       .onRequest("session/request_permission", async ({ params, signal }) => {
         test.permissionRequests.push(params);
         test.#wake();
@@ -119,6 +156,12 @@ export class AcpTestClient {
   /** Sends panto a signal. */
   kill(signal: Deno.Signal): void {
     this.#child.kill(signal);
+  }
+
+  #process(terminalId: string): { child: Deno.ChildProcess; output: Promise<string> } {
+    const process = this.#processes.get(terminalId);
+    if (!process) throw new Error(`no terminal ${terminalId}`);
+    return process;
   }
 
   /** Kills panto unless it has left already. */

@@ -385,3 +385,39 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     }
   });
 }
+
+Deno.test("acp: bash runs in the client's terminal when it offers one, shown in the call", async () => {
+  const server = await FakeLlmServer.start();
+  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
+  try {
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const run = await AcpTestClient.run({ home, cwd: home }, async (ctx, test) => {
+      await ctx.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: { terminal: true },
+      });
+      const { sessionId } = await ctx.request("session/new", { cwd: home, mcpServers: [] });
+      server.enqueue(
+        toolCall("b1", "bash", { command: "echo VIA-TERMINAL; pwd" }),
+        toolCall("b2", "bash", { command: "echo failing; exit 3" }),
+        text("Ran both."),
+      );
+      await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Run" }] });
+      assert.deepEqual(test.terminals, [
+        { command: "bash", args: ["-c", "echo VIA-TERMINAL; pwd"], cwd: home },
+        { command: "bash", args: ["-c", "echo failing; exit 3"], cwd: home },
+      ]);
+      assert.match(requestMessages(server, 1), new RegExp(`VIA-TERMINAL\\\\n${home}`));
+      assert.match(requestMessages(server, 2), /failing[^"]*Exit code: 3/);
+      const updates = ofKind(test.updatesOf(sessionId), "tool_call_update");
+      const last = (id: string) => updates.filter((u) => u.toolCallId === id).at(-1);
+      assert.deepEqual(last("b1")?.content, [{ type: "terminal", terminalId: "terminal-1" }]);
+      assert.equal(last("b1")?.status, "completed");
+      assert.equal(last("b2")?.status, "failed");
+    });
+    assert.equal(run.code, 0, run.stderr);
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
