@@ -93,7 +93,7 @@ Deno.test("chat: a prompt typed during a turn without tools is sent after it", a
 Deno.test("chat: !command shows its output and adds it to the next prompt only", async () => {
   await withChat(async (chat) => {
     await chat.send("!echo hello-from-shell");
-    const screen = await chat.waitFor(/command: echo hello-from-shell\n\s*hello-from-shell/);
+    const screen = await chat.waitFor(/\$ echo hello-from-shell\n\s*hello-from-shell/);
     assert.doesNotMatch(screen, /Working/);
     assert.equal(chat.fixture.server.requests.length, 0, "a shell command asks no model");
 
@@ -618,8 +618,8 @@ Deno.test("chat: a !command typed during a turn is queued and run after it", asy
     await chat.waitFor("Working");
     await chat.send("!echo queued-shell-output");
     await chat.waitFor("follow-up › !echo queued-shell-output");
-    const screen = await chat.waitFor(/command: echo queued-shell-output\n\s*queued-shell-output/);
-    assertInOrder(screen, ["Slow answer.", "command: echo queued-shell-output"]);
+    const screen = await chat.waitFor(/\$ echo queued-shell-output\n\s*queued-shell-output/);
+    assertInOrder(screen, ["Slow answer.", "$ echo queued-shell-output"]);
     await chat.waitIdle();
     answer(chat, "Got it.");
     await chat.send("what did it print?");
