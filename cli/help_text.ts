@@ -28,6 +28,7 @@ export const MAIN_EXAMPLES: Message = lines(...table([
   ["git diff | panto -p 'review this'", "a prompt on stdin"],
   ["panto -m sonnet --thinking high", "a config alias and a reasoning level"],
   ["panto --mode rpc", "JSON-lines commands on stdin (docs/rpc.md)"],
+  ["panto acp", "serve an editor over the Agent Client Protocol (docs/acp.md)"],
   ["panto sessions --all", "every directory's saved sessions"],
   ["panto --api openai-chat --base-url http://localhost:8080/v1 -m qwen3", ""],
   ["panto completion bash > ~/.local/share/bash-completion/completions/panto", ""],
