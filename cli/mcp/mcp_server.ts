@@ -29,11 +29,10 @@ export interface McpServerOptions {
   report: (message: string) => void;
   /** Called when the server's tool list changed (after it announced it). */
   onToolsChanged?: () => void;
-  /** The longest wait for the server to answer `initialize` and list its tools (ms). */
-  connectTimeoutMs?: number;
 }
 
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** The longest wait for a server to answer `initialize`, then to list its tools (ms). */
+const CONNECT_TIMEOUT_MS = 30_000;
 /** A tool call may run long; progress notifications keep it alive. */
 const CALL_TIMEOUT_MS = 10 * 60_000;
 /** What a report keeps of a server's stderr: its end, enough to show why it stopped. */
@@ -72,6 +71,7 @@ export class McpServer implements ToolSource {
   #tools: Tool[] = [];
   #restarted = false;
   #stderrTail = "";
+  readonly #stderrDecoder = new TextDecoder();
   #ready: Promise<void> = Promise.resolve();
 
   constructor(server: string, settings: McpServerSettings, options: McpServerOptions) {
@@ -131,11 +131,12 @@ export class McpServer implements ToolSource {
     client.onclose = () => this.#lost(client, "it stopped");
     this.#connecting = client;
     try {
-      const timeout = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-      await client.connect(transport, { timeout });
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
       if (this.#state === "closed") return void await client.close();
       this.#client = client;
-      this.#tools = await this.#list(client, timeout);
+      // A server without tools (resources or prompts only) is up, with nothing to offer.
+      const hasTools = client.getServerCapabilities()?.tools !== undefined;
+      this.#tools = hasTools ? await this.#list(client, CONNECT_TIMEOUT_MS) : [];
       this.#state = "connected";
       this.#error = undefined;
     } catch (error) {
@@ -166,7 +167,8 @@ export class McpServer implements ToolSource {
   }
 
   #keepStderr(chunk: Uint8Array): void {
-    this.#stderrTail = (this.#stderrTail + new TextDecoder().decode(chunk)).slice(
+    const text = this.#stderrDecoder.decode(chunk, { stream: true });
+    this.#stderrTail = (this.#stderrTail + text).slice(
       -STDERR_TAIL_CHARS,
     );
   }

@@ -8,8 +8,9 @@
  * tool `extra`, so the server announces a changed list) and `die` (stdio:
  * the process exits mid-call).
  *
- * As a program, `MCP_TEST_DELAY_MS` delays its start and `MCP_TEST_BROKEN`
- * makes it print to stderr and exit at once.
+ * As a program, `MCP_TEST_DELAY_MS` delays its start, `MCP_TEST_BROKEN`
+ * makes it print to stderr and exit at once, and `MCP_TEST_NO_TOOLS` serves
+ * one resource and no tools.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -84,6 +85,15 @@ export function buildTestMcpServer(): McpServer {
   return server;
 }
 
+/** A server without the tools capability: one resource. */
+function resourcesOnly(): McpServer {
+  const server = new McpServer({ name: "panto-test-resources", version: "1.0.0" });
+  server.registerResource("readme", "file:///readme.md", {}, (uri: URL) => ({
+    contents: [{ uri: uri.href, text: "# Readme" }],
+  }));
+  return server;
+}
+
 /** A running Streamable HTTP server. */
 export interface HttpMcpServer {
   /** Its endpoint. */
@@ -132,5 +142,6 @@ if (import.meta.main) {
     Deno.exit(3);
   }
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-  await buildTestMcpServer().connect(new StdioServerTransport());
+  const server = Deno.env.get("MCP_TEST_NO_TOOLS") ? resourcesOnly() : buildTestMcpServer();
+  await server.connect(new StdioServerTransport());
 }

@@ -177,6 +177,20 @@ Deno.test("a broken server is reported once with its stderr tail; the others kee
   }
 });
 
+Deno.test("a server without tools is connected, with nothing to offer", async () => {
+  const { servers, reports } = start({ docs: stdio({ MCP_TEST_NO_TOOLS: "1" }) });
+  try {
+    const agent = idleAgent();
+    await servers.sync(agent);
+    const [status] = await servers.describe();
+    assert.deepEqual([status?.state, status?.tools], ["connected", []]);
+    assert.deepEqual(agent.tools, []);
+    assert.deepEqual(reports, []);
+  } finally {
+    await servers.close();
+  }
+});
+
 Deno.test("a missing command fails that server, naming it", async () => {
   const { servers, reports } = start({
     missing: { command: "/nonexistent/mcp-server", source: "test config" },
