@@ -313,7 +313,7 @@ export class FileSystemJSONLStore implements SessionStore {
       this.#writers.set(sessionId, writer);
       try {
         checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
-        await this.#appendLines(sessionId, writer, messages);
+        await this.#appendLines(sessionId, writer, messages, options.writtenAt);
       } finally {
         // Between turns the session is free, and this store holds no descriptors for it.
         if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
@@ -390,8 +390,8 @@ export class FileSystemJSONLStore implements SessionStore {
     sessionId: string,
     writer: Writer,
     messages: readonly PersistentMessage[],
+    timestamp = new Date().toISOString(),
   ): Promise<void> {
-    const timestamp = new Date().toISOString();
     const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
     await this.#write(sessionId, writer, lines);
     const batch = summarizeBatch(messages, {

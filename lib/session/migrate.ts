@@ -48,8 +48,9 @@ interface Snapshot {
 
 /**
  * Moves every session of `source` into `target`, keeping ids, names,
- * owners, working directories, creation times, metadata, fork parents and
- * the whole tree (entry ids, parents, the active leaf, each answer's wire).
+ * owners, working directories, creation and modification times, metadata,
+ * fork parents and the whole tree (entry ids, parents, the active leaf,
+ * each answer's wire).
  * First the source is fenced (its writes are refused, naming the target);
  * then each session, oldest first, is copied in one write and read back:
  * its message count and a SHA-256 digest of all it holds must match. A
@@ -156,7 +157,7 @@ async function readableSessions(store: SessionStore): Promise<SessionInfo[]> {
   return infos;
 }
 
-/** Oldest modified first, so the target's "newest first" keeps the source's order. */
+/** Oldest modified first: a migration cut off has moved the sessions least likely to be resumed. */
 function oldestFirst(infos: SessionInfo[]): SessionInfo[] {
   return infos.sort((a, b) => a.modified.localeCompare(b.modified) || a.id.localeCompare(b.id));
 }
@@ -265,7 +266,10 @@ async function writeSnapshot(store: SessionStore, snapshot: Snapshot): Promise<v
   // Before the first write, a name is kept for it: it goes in the same write.
   if (info.name) await store.rename(session.id, info.name);
   if (snapshot.entries.length > 0) {
-    await store.appendMessages(session.id, snapshot.entries, { expectedCount: 0 });
+    await store.appendMessages(session.id, snapshot.entries, {
+      expectedCount: 0,
+      writtenAt: info.modified,
+    });
   } else if (store.replaceConversation) {
     await store.replaceConversation(session.id, [], { expectedCount: 0 });
   }

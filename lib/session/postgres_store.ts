@@ -380,7 +380,9 @@ export class PostgresStore implements SessionStore {
   ): Promise<void> {
     checkSessionId(sessionId);
     if (messages.length === 0) return;
-    await this.#insert(sessionId, messages, options.expectedCount).catch((error) => {
+    await this.#insert(sessionId, messages, options.expectedCount, false, options.writtenAt).catch((
+      error,
+    ) => {
       throw saveFailure(this.#scrubbed(error), this.#location);
     });
     this.#pending.delete(sessionId);
@@ -414,6 +416,7 @@ export class PostgresStore implements SessionStore {
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
     replace = false,
+    writtenAt?: string,
   ): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ??
@@ -482,7 +485,8 @@ export class PostgresStore implements SessionStore {
       // A replacement recomputes every summary field; an append folds its batch in.
       const kept = (column: string) => replace ? tx`NULL` : tx(column);
       await tx`
-        UPDATE panto_sessions SET modified = now(), message_count = ${start + messages.length},
+        UPDATE panto_sessions SET modified = coalesce(${writtenAt ?? null}::timestamptz, now()),
+          message_count = ${start + messages.length},
           last_user_message = coalesce(${batch.lastUserMessage ?? null}, ${
         replace ? "" : tx`last_user_message`
       }),

@@ -326,7 +326,9 @@ export class SQLiteStore implements SessionStore {
     await this.#locks.hold(sessionId);
     let running = false;
     try {
-      running = await this.#run(() => this.#write(sessionId, messages, options.expectedCount));
+      running = await this.#run(() =>
+        this.#write(sessionId, messages, options.expectedCount, false, options.writtenAt)
+      );
     } finally {
       if (!running) await this.#locks.release(sessionId);
     }
@@ -370,8 +372,8 @@ export class SQLiteStore implements SessionStore {
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
     replace = false,
+    now = new Date().toISOString(),
   ): boolean {
-    const now = new Date().toISOString();
     let running = false;
     this.#saveTransaction(() => {
       this.#refuseIfFenced();

@@ -154,6 +154,12 @@ export interface AppendOptions {
    * refused with `SessionChangedError`. `Session.append` always passes it.
    */
   expectedCount?: number;
+  /**
+   * When the messages count as written (ISO 8601; default now): the
+   * session's modification time after the append. A migration passes the
+   * source's, so the copy lists as it did.
+   */
+  writtenAt?: string;
 }
 
 /** Options for {@linkcode SessionStore.list}. */

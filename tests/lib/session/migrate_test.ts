@@ -43,10 +43,10 @@ async function fill(store: SessionStore, count: number): Promise<void> {
   }
 }
 
-/** Everything a migration keeps, per session, by id (not the modification time). */
+/** Everything a migration keeps, per session, by id. */
 async function contents(store: SessionStore): Promise<Map<string, unknown>> {
   const result = new Map<string, unknown>();
-  for (const { modified: _, ...info } of await store.list()) {
+  for (const info of await store.list()) {
     result.set(info.id, {
       info,
       conversation: await store.load(info.id),
