@@ -6,8 +6,10 @@
  * way every time, so the case is reproduced on each run.
  */
 import assert from "node:assert/strict";
+import { Agent, Conversation } from "@panto/lib";
 import { isAbortError, streamSse } from "../../../lib/providers/http.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import { MemoryStore } from "../../support/memory_store.ts";
 
 /** Collects unhandled rejections while `body` runs (and a little after: they are reported late). */
 async function unhandledDuring(body: () => Promise<void>): Promise<unknown[]> {
@@ -104,4 +106,39 @@ Deno.test("streamSse: requests aborted at any point of a stalled reply leave no 
   } finally {
     await server.close();
   }
+});
+
+Deno.test("Agent.compact: aborted compactions whose replies come after the abort leave no unhandled rejection", async () => {
+  const conversation = new Conversation();
+  for (let i = 0; i < 4; i++) {
+    conversation.addUserMessage(`question ${i}`);
+    conversation.addAssistantMessage([{ type: "text", text: `answer ${i}` }]);
+  }
+  const agent = new Agent({
+    config: {
+      provider: {
+        api: "anthropic-messages",
+        baseUrl: "http://127.0.0.1:9",
+        model: "m",
+        reasoning: "off",
+        apiKey: "k",
+      },
+      retry: { maxRetries: 0 },
+      compaction: { keepRecentTokens: 0 },
+    },
+    session: new MemoryStore().create(),
+    conversation,
+  });
+  const unhandled = await unhandledDuring(() =>
+    withLateFetch(async () => {
+      for (let i = 0; i < 30; i++) {
+        const controller = new AbortController();
+        const compacting = agent.compact({ signal: controller.signal });
+        setTimeout(() => controller.abort(), i % 3);
+        await assert.rejects(compacting, { name: "AbortError" }, `compaction ${i}`);
+      }
+    })
+  );
+  assert.deepEqual(unhandled, []);
+  assert.equal(conversation.messages.length, 8, "an aborted compaction changes nothing");
 });
