@@ -27,6 +27,7 @@ import { logToClient } from "./client_log.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./acp_session.ts";
 import { clientMcpServers } from "./client_mcp_servers.ts";
+import { listSessions } from "./session_list.ts";
 
 /** Where `panto acp` reads and writes. */
 export interface AcpStreams {
@@ -42,6 +43,7 @@ const CAPABILITIES: InitializeResponse = {
     loadSession: true,
     promptCapabilities: { image: true, embeddedContext: true },
     mcpCapabilities: { http: true, sse: false },
+    sessionCapabilities: { list: {}, close: {} },
   },
   agentInfo: { name: "panto", title: "panto", version: VERSION },
   authMethods: [],
@@ -148,6 +150,15 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
       const session = find(params.sessionId);
       const stopReason = await asRequestError(() => session.prompt(params.prompt, signal));
       return { stopReason };
+    })
+    .onRequest("session/list", async ({ params }) => ({
+      sessions: await asRequestError(() => listSessions(args, params.cwd)),
+    }))
+    .onRequest("session/close", async ({ params }) => {
+      const session = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await session.close();
+      return {};
     })
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

@@ -257,6 +257,20 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       });
       assert.equal(next.stopReason, "end_turn");
       assert.match(JSON.stringify(server.requests.at(-1)!.body), /Ran it\./);
+
+      // The session is listed for its directory, titled by its last prompt; none elsewhere.
+      const { sessions } = await ctx.request("session/list", { cwd: project });
+      assert.deepEqual(sessions.map((s) => [s.sessionId, s.cwd, s.title]), [
+        [sessionId, project, "Are you there?"],
+      ]);
+      assert.deepEqual((await ctx.request("session/list", { cwd: "/elsewhere" })).sessions, []);
+
+      // A closed session takes no more prompts.
+      await ctx.request("session/close", { sessionId });
+      await assert.rejects(
+        ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] }),
+        /No open session/,
+      );
     });
     assert.equal(second.code, 0, second.stderr);
   } finally {

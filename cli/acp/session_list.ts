@@ -1,0 +1,39 @@
+/**
+ * `session/list`: the stored sessions an ACP client can load.
+ *
+ * @module
+ */
+import type { SessionInfo } from "@agentclientprotocol/sdk";
+import type { SessionInfo as StoredSession } from "@panto/lib";
+import type { ChatArgs } from "../args.ts";
+import { resolvePantoHome } from "../config/load_config.ts";
+import { readEnv } from "../env.ts";
+import { openStore } from "../session_store.ts";
+
+/** Most sessions listed (newest first); the protocol's paging is not offered. */
+const LIST_LIMIT = 200;
+
+/**
+ * The configured store's sessions, newest first: those of `cwd` when it is
+ * given, else every one that records its directory; titled by their
+ * name, else their last prompt's first line (as `panto sessions` shows them).
+ *
+ * @param args The store flags.
+ * @param cwd Only this directory's sessions.
+ * @returns The sessions as ACP describes them.
+ */
+export async function listSessions(args: ChatArgs, cwd?: string | null): Promise<SessionInfo[]> {
+  const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
+  try {
+    const infos = await store.list({ limit: LIST_LIMIT });
+    return infos.filter((info) => info.cwd !== undefined && (!cwd || info.cwd === cwd))
+      .map(describe);
+  } finally {
+    await store.close();
+  }
+}
+
+function describe(info: StoredSession): SessionInfo {
+  const title = info.name ?? (info.lastUserMessage.split("\n", 1)[0] || null);
+  return { sessionId: info.id, cwd: info.cwd!, title, updatedAt: info.modified };
+}
