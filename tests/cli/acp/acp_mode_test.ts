@@ -8,39 +8,15 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeFakeConfig } from "../../support/fake_config.ts";
-import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import {
+  requestMessages,
+  stalledReply,
+  textReply,
+  toolCallReply,
+} from "../../support/fake_replies.ts";
 import { savedMessages } from "../../support/saved_session.ts";
 import { AcpTestClient, WAIT_FOR_CANCEL } from "./acp_client.ts";
-
-function text(value: string): FakeReply {
-  return { kind: "turn", blocks: [{ type: "text", text: value }] };
-}
-
-function toolCall(id: string, name: string, input: Record<string, unknown>): FakeReply {
-  return { kind: "turn", blocks: [{ type: "tool_use", id, name, input }] };
-}
-
-/** An OpenAI stream chunk. */
-function chunk(delta: Record<string, unknown>): string {
-  return `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
-}
-
-/** A reply that streams `partial` and then goes silent until the client leaves. */
-function stalled(partial: string): FakeReply {
-  const body = chunk({ role: "assistant", content: "" }) + chunk({ content: partial });
-  return {
-    kind: "stall",
-    afterBytes: new TextEncoder().encode(body).length,
-    source: { kind: "sse", body: body + chunk({ content: " never sent" }) },
-  };
-}
-
-/** The messages of request `index` as the server got them. */
-function requestMessages(server: FakeLlmServer, index: number): string {
-  const body = server.requests[index]?.body as { messages: unknown[] } | undefined;
-  assert.ok(body, `request ${index} was made`);
-  return JSON.stringify(body.messages);
-}
 
 type Update<K extends SessionUpdate["sessionUpdate"]> = Extract<
   SessionUpdate,
@@ -88,8 +64,8 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
 
       // Turn 1: a read, then the answer.
       server.enqueue(
-        toolCall("call_read", "read", { path: "notes.txt" }),
-        text("The notes say alpha and beta."),
+        toolCallReply("call_read", "read", { path: "notes.txt" }),
+        textReply("The notes say alpha and beta."),
       );
       const turn1 = await ctx.request("session/prompt", {
         sessionId,
@@ -110,8 +86,12 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
 
       // Turn 2: an embedded resource, a resource link and an image; an edit comes back as a diff.
       server.enqueue(
-        toolCall("call_edit", "edit", { path: "notes.txt", oldText: "alpha", newText: "gamma" }),
-        text("Edited."),
+        toolCallReply("call_edit", "edit", {
+          path: "notes.txt",
+          oldText: "alpha",
+          newText: "gamma",
+        }),
+        textReply("Edited."),
       );
       await ctx.request("session/prompt", {
         sessionId,
@@ -144,8 +124,8 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       // Turn 3: bash needs approval; the user rejects it, so it does not run.
       test.permissionAnswers.push("reject");
       server.enqueue(
-        toolCall("call_bash1", "bash", { command: "echo made > made.txt" }),
-        text("It was not allowed."),
+        toolCallReply("call_bash1", "bash", { command: "echo made > made.txt" }),
+        textReply("It was not allowed."),
       );
       await ctx.request("session/prompt", {
         sessionId,
@@ -166,8 +146,8 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       // Turn 4: allowed this time; its output is the call's content.
       test.permissionAnswers.push("allow");
       server.enqueue(
-        toolCall("call_bash2", "bash", { command: "echo made > made.txt && echo BASH-RAN" }),
-        text("Done."),
+        toolCallReply("call_bash2", "bash", { command: "echo made > made.txt && echo BASH-RAN" }),
+        textReply("Done."),
       );
       await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Again" }] });
       assert.equal(test.permissionRequests.length, 2);
@@ -183,7 +163,7 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       );
 
       // Turn 5: cancelled mid-answer.
-      server.enqueue(stalled("PARTIAL-ANSWER"));
+      server.enqueue(stalledReply("PARTIAL-ANSWER"));
       const cancelled = ctx.request("session/prompt", {
         sessionId,
         prompt: [{ type: "text", text: "Write a long essay" }],
@@ -211,8 +191,8 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
 
       // In auto mode bash runs without asking, on the model chosen above.
       server.enqueue(
-        toolCall("call_bash3", "bash", { command: "echo AUTO" }),
-        text("Ran it."),
+        toolCallReply("call_bash3", "bash", { command: "echo AUTO" }),
+        textReply("Ran it."),
       );
       await ctx.request("session/prompt", {
         sessionId,
@@ -250,7 +230,7 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       ]);
 
       // The loaded session goes on where it stopped.
-      server.enqueue(text("Still here."));
+      server.enqueue(textReply("Still here."));
       const next = await ctx.request("session/prompt", {
         sessionId,
         prompt: [{ type: "text", text: "Are you there?" }],
@@ -296,10 +276,10 @@ Deno.test("acp: read and write go through the client's buffers when it offers th
       });
       const { sessionId } = await ctx.request("session/new", { cwd: project, mcpServers: [] });
       server.enqueue(
-        toolCall("r1", "read", { path: "notes.txt", offset: 2, limit: 1 }),
-        toolCall("w1", "write", { path: "out.txt", content: "from the model\n" }),
-        toolCall("w2", "write", { path: "../outside.txt", content: "no" }),
-        text("Done."),
+        toolCallReply("r1", "read", { path: "notes.txt", offset: 2, limit: 1 }),
+        toolCallReply("w1", "write", { path: "out.txt", content: "from the model\n" }),
+        toolCallReply("w2", "write", { path: "../outside.txt", content: "no" }),
+        textReply("Done."),
       );
       await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Go" }] });
       // The read saw the buffer, numbered from the offset, with a note to read on.
@@ -346,7 +326,7 @@ Deno.test("acp: a cancel while a permission prompt waits withdraws it, and the c
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const { sessionId } = await ctx.request("session/new", { cwd: project, mcpServers: [] });
       test.permissionAnswers.push(WAIT_FOR_CANCEL);
-      server.enqueue(toolCall("w1", "write", { path: "new.txt", content: "hello\n" }));
+      server.enqueue(toolCallReply("w1", "write", { path: "new.txt", content: "hello\n" }));
       const prompt = ctx.request("session/prompt", {
         sessionId,
         prompt: [{ type: "text", text: "Write it" }],
@@ -379,7 +359,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const run = await AcpTestClient.run({ home, cwd: home, leaves: true }, async (ctx, test) => {
         await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
         const { sessionId } = await ctx.request("session/new", { cwd: home, mcpServers: [] });
-        server.enqueue(stalled("HALF-DONE"));
+        server.enqueue(stalledReply("HALF-DONE"));
         const prompt = ctx.request("session/prompt", {
           sessionId,
           prompt: [{ type: "text", text: "Go on" }],
@@ -412,9 +392,9 @@ Deno.test("acp: bash runs in the client's terminal when it offers one, shown in 
       });
       const { sessionId } = await ctx.request("session/new", { cwd: home, mcpServers: [] });
       server.enqueue(
-        toolCall("b1", "bash", { command: "echo VIA-TERMINAL; pwd" }),
-        toolCall("b2", "bash", { command: "echo failing; exit 3" }),
-        text("Ran both."),
+        toolCallReply("b1", "bash", { command: "echo VIA-TERMINAL; pwd" }),
+        toolCallReply("b2", "bash", { command: "echo failing; exit 3" }),
+        textReply("Ran both."),
       );
       await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Run" }] });
       assert.deepEqual(test.terminals, [

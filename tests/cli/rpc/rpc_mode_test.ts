@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeFakeConfig } from "../../support/fake_config.ts";
-import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import { requestMessages, stalledReply, textReply } from "../../support/fake_replies.ts";
 import { savedMessages } from "../../support/saved_session.ts";
 import { RpcClient, type RpcRecord } from "./rpc_client.ts";
 
@@ -47,32 +48,6 @@ function start(
   return RpcClient.start({ home, cwd: project, args, env });
 }
 
-function text(value: string, options: { headerDelayMs?: number } = {}): FakeReply {
-  return { kind: "turn", blocks: [{ type: "text", text: value }], ...options };
-}
-
-/** An OpenAI stream chunk. */
-function chunk(delta: Record<string, unknown>): string {
-  return `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
-}
-
-/** A reply that streams `partial` and then goes silent until the client leaves. */
-function stalled(partial: string): FakeReply {
-  const body = chunk({ role: "assistant", content: "" }) + chunk({ content: partial });
-  return {
-    kind: "stall",
-    afterBytes: new TextEncoder().encode(body).length,
-    source: { kind: "sse", body: body + chunk({ content: " never sent" }) },
-  };
-}
-
-/** The messages of request `index` as the server got them. */
-function requestMessages(server: FakeLlmServer, index: number): string {
-  const body = server.requests[index]?.body as { messages: unknown[] } | undefined;
-  assert.ok(body, `request ${index} was made`);
-  return JSON.stringify(body.messages);
-}
-
 /** Waits for the next run's end and returns it. */
 async function runEnd(client: RpcClient): Promise<RpcRecord> {
   return await client.nextEvent("run_end");
@@ -95,7 +70,7 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
         kind: "turn",
         blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "notes.txt" } }],
       },
-      text("The notes say alpha and beta."),
+      textReply("The notes say alpha and beta."),
     );
     const accepted = await client.request({ type: "prompt", message: "What is in notes.txt?" });
     assert.deepEqual(accepted, {
@@ -129,13 +104,13 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
     assert.match(missing.error, /sessionId: missing; expected a string/);
 
     // Turn 2 sees turn 1.
-    server.enqueue(text("Still alpha and beta."));
+    server.enqueue(textReply("Still alpha and beta."));
     await client.ok({ type: "prompt", message: "And now?" });
     assert.equal((await runEnd(client)).status, "done");
     assert.match(requestMessages(server, 2), /The notes say alpha and beta\./);
 
     // Turn 3 is aborted mid-answer; a second prompt meanwhile is refused.
-    server.enqueue(stalled("PARTIAL-ANSWER"));
+    server.enqueue(stalledReply("PARTIAL-ANSWER"));
     await client.ok({ type: "prompt", message: "Write a long essay" });
     await client.next(
       (r) => r.type === "content_delta" && r.text.includes("PARTIAL"),
@@ -164,7 +139,7 @@ Deno.test("rpc: a multi-turn session with tools, bad input, an abort, models and
     const fresh = await client.ok({ type: "new_session" });
     assert.notEqual(fresh?.sessionId, firstSession);
     assert.equal((await client.nextEvent("session_changed")).reason, "new");
-    server.enqueue(text("Hello from the second session."));
+    server.enqueue(textReply("Hello from the second session."));
     await client.ok({ type: "prompt", message: "Second session here" });
     assert.equal((await runEnd(client)).status, "done");
     assert.equal(server.requests.at(-1)?.protocol, "anthropic", "the smart model's endpoint");
@@ -210,9 +185,9 @@ Deno.test("rpc: a startup notice, steer at the tool boundary, follow-ups after t
         // Long enough for the commands below to reach the running run.
         headerDelayMs: 1000,
       },
-      text("Done reading."),
-      text("Follow-up answered."),
-      text("Second follow-up answered."),
+      textReply("Done reading."),
+      textReply("Follow-up answered."),
+      textReply("Second follow-up answered."),
     );
     await client.ok({ type: "prompt", message: "Read a.txt" });
     await client.ok({ type: "steer", message: "STEER-ME: be brief" });
@@ -249,7 +224,7 @@ Deno.test("rpc: the end of input waits for the running run, which is saved", asy
   await withFixture(async (fixture) => {
     const { server, home } = fixture;
     const client = start(fixture);
-    server.enqueue(text("Answered after the input ended.", { headerDelayMs: 300 }));
+    server.enqueue(textReply("Answered after the input ended.", { headerDelayMs: 300 }));
     await client.send({ type: "prompt", message: "Slow question" });
     await client.closeInput();
     const { code, stderr } = await client.exit();
@@ -267,7 +242,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     await withFixture(async (fixture) => {
       const { server, home } = fixture;
       const client = start(fixture);
-      server.enqueue(stalled("HALF-DONE"));
+      server.enqueue(stalledReply("HALF-DONE"));
       await client.ok({ type: "prompt", message: "Go on forever" });
       await client.next(
         (r) => r.type === "content_delta" && r.text.includes("HALF"),
@@ -326,7 +301,7 @@ Deno.test("rpc: an extension's notice and tool, a shell command, an image, a nam
         kind: "turn",
         blocks: [{ type: "tool_use", id: "s1", name: "shout", input: { text: "hey" } }],
       },
-      text("Shouted."),
+      textReply("Shouted."),
     );
     await client.ok({ type: "prompt", message: "Shout hey" });
     const shouted = await client.nextEvent("tool_dispatch_complete");
@@ -335,7 +310,7 @@ Deno.test("rpc: an extension's notice and tool, a shell command, an image, a nam
     const shell = await client.ok({ type: "bash", command: "echo SHELL-OUT" });
     assert.equal(shell?.failed, false);
     assert.match(shell?.output, /SHELL-OUT/);
-    server.enqueue(text("A picture."));
+    server.enqueue(textReply("A picture."));
     // A 1x1 PNG, sent the way pi's clients name its type.
     const image = { data: ONE_PIXEL_PNG, mimeType: "image/png" };
     await client.ok({ type: "prompt", message: "What is this?", images: [image] });
@@ -397,13 +372,13 @@ Deno.test("rpc: models listed without keys, cycled and re-leveled; a compaction 
     );
     assert.equal((await client.ok({ type: "get_state" }))?.busy, false);
 
-    server.enqueue(text("First answer."), text("Second answer."));
+    server.enqueue(textReply("First answer."), textReply("Second answer."));
     for (const message of ["one", "two"]) {
       await client.ok({ type: "prompt", message });
       assert.equal((await runEnd(client)).status, "done");
     }
     // The summarising request stalls; abort reaches it while `compact` waits for its answer.
-    server.enqueue(stalled("SUMMARY-START"));
+    server.enqueue(stalledReply("SUMMARY-START"));
     const compacting = client.request({ type: "compact", instructions: "keep the numbers" });
     await client.nextEvent("compaction_start");
     await client.ok({ type: "abort" });
@@ -413,7 +388,7 @@ Deno.test("rpc: models listed without keys, cycled and re-leveled; a compaction 
     assert.match(requestMessages(server, 2), /keep the numbers/);
 
     // Nothing is kept verbatim: the earlier run and the start of the last one are summarised.
-    server.enqueue(text("The user said one."), text("Then two."));
+    server.enqueue(textReply("The user said one."), textReply("Then two."));
     const { result } = (await client.ok({ type: "compact" }))!;
     assert.match(result.summary, /The user said one\.[\s\S]*Then two\./);
     assert.equal((await client.nextEvent("compaction_end")).result.summary, result.summary);
