@@ -25,6 +25,10 @@ import { type PickerOptions, showPicker } from "./picker.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
+import { expandAttachments } from "../attachments.ts";
+import { keyVariables } from "../tools/child_env.ts";
+import { formatBytes } from "../tools/truncate.ts";
+import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { join, relative } from "node:path";
 import { readEnv } from "../env.ts";
 
@@ -33,6 +37,9 @@ const DOUBLE_PRESS_MS = 1500;
 
 /** How long a key's hint (model switched, thinking level) stays in the status line (ms). */
 const HINT_MS = 2500;
+
+/** How long a failed paste's notice stays (ms): long enough to read which tool is missing. */
+const PASTE_HINT_MS = 6000;
 
 /** A slash command: `/name` then the end or a space; `/usr/bin/env …` is a prompt. */
 const COMMAND_LINE = /^\/[^\s/]*(?:\s|$)/;
@@ -55,6 +62,12 @@ function shortPath(path: string, cwd: string): string {
   if (!fromCwd.startsWith("..")) return fromCwd;
   const home = readEnv("HOME");
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** How a pasted image is shown: `[image 1: 34.0 KB png]`. */
+function imageLabel(image: ClipboardImage, index: number): string {
+  const kind = image.block.mediaType.replace("image/", "");
+  return `[image ${index + 1}: ${formatBytes(image.bytes)} ${kind}]`;
 }
 
 /**
@@ -87,6 +100,9 @@ export class ChatApp implements CommandContext {
   #hint = new Container();
   #hintTimer: ReturnType<typeof setTimeout> | undefined;
   #pending: PendingQueue;
+  /** Images pasted for the next prompt, listed on a line above the editor. */
+  #images: ClipboardImage[] = [];
+  #imageLine = new Container();
   #footer: Footer;
   #loader: Loader | undefined;
   #lastCtrlC = 0;
@@ -126,6 +142,7 @@ export class ChatApp implements CommandContext {
     this.tui.addChild(this.#status);
     this.tui.addChild(this.#hint);
     this.tui.addChild(this.#pending);
+    this.tui.addChild(this.#imageLine);
     this.tui.addChild(this.editor);
     this.tui.addChild(this.#footer);
     this.tui.setFocus(this.editor);
@@ -186,10 +203,14 @@ export class ChatApp implements CommandContext {
       if (command !== undefined) this.controller.queueShell(command);
       else if (busyAs === "steer") this.controller.steer(trimmed);
       else this.controller.followUp(trimmed);
+      if (this.#images.length) {
+        this.#showHint("Pasted images wait for the next prompt sent when idle.");
+      }
       return;
     }
     // Failures are shown from the controller's events.
     if (command !== undefined) void this.controller.runShell(command).catch(() => {});
+    else if (this.#images.length) void this.#promptWithImages(trimmed);
     else {this.controller.prompt(trimmed).catch((error) =>
         this.notify(errorMessage(error), "error")
       );}
@@ -376,8 +397,9 @@ export class ChatApp implements CommandContext {
     if (this.#handleQueueKey(data)) return true;
     if (keys.matches(data, "app.clear")) {
       const now = Date.now();
-      if (this.editor.getText() !== "") {
+      if (this.editor.getText() !== "" || this.#images.length) {
         this.editor.setText("");
+        this.#setImages([]);
         this.#lastCtrlC = now;
       } else if (now - this.#lastCtrlC < DOUBLE_PRESS_MS) {
         this.quit();
@@ -406,6 +428,10 @@ export class ChatApp implements CommandContext {
     }
     if (keys.matches(data, "app.externalEditor")) {
       void this.#editExternally();
+      return true;
+    }
+    if (keys.matches(data, "app.pasteImage")) {
+      void this.#pasteImage();
       return true;
     }
     return this.#handleModelKey(data);
@@ -443,6 +469,54 @@ export class ChatApp implements CommandContext {
     } finally {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
+  }
+
+  /** ctrl+v: the clipboard's image joins the next prompt; a notice says why when there is none. */
+  async #pasteImage(): Promise<void> {
+    try {
+      const image = await readClipboardImage({ hiddenEnv: keyVariables(this.controller.config) });
+      this.#setImages([...this.#images, image]);
+    } catch (error) {
+      this.#showHint(errorMessage(error), PASTE_HINT_MS);
+    }
+  }
+
+  #setImages(images: ClipboardImage[]): void {
+    this.#images = images;
+    this.#imageLine.clear();
+    if (images.length) {
+      const labels = images.map((image, i) => imageLabel(image, i)).join(" ");
+      this.#imageLine.addChild(
+        new Text(`${labels} · sent with the next prompt (ctrl+c drops them)`, {
+          style: (line) => this.theme.fg("accent", line),
+        }),
+      );
+    }
+    this.tui.requestRender();
+  }
+
+  /**
+   * Sends the prompt with the pasted images and its `@path` files (resolved
+   * here: the controller sends a message with images as it is).
+   */
+  async #promptWithImages(text: string): Promise<void> {
+    const images = this.#images;
+    let expanded;
+    try {
+      expanded = await expandAttachments(text, this.controller.cwd);
+    } catch (error) {
+      // Nothing is lost: the text goes back in the editor, the images stay.
+      if (this.editor.getText() === "") this.editor.setText(text);
+      return this.notify(`Could not attach a file: ${errorMessage(error)}`, "error");
+    }
+    if (this.busy) return this.submit(text); // something started meanwhile: steer as usual
+    this.#setImages([]);
+    this.controller.prompt({
+      text: expanded.text,
+      images: [...images.map((image) => image.block), ...expanded.images],
+    }).catch((error) => this.notify(errorMessage(error), "error"));
+    const attached = [...images.map((image, i) => imageLabel(image, i)), ...expanded.files];
+    this.notify(`Attached ${attached.join(", ")}`, "info");
   }
 
   /** alt+enter queues a follow-up while busy; alt+up takes the last queued prompt back. */

@@ -37,6 +37,7 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.previousModel": ["shift+ctrl+p"],
   "app.cycleThinking": ["shift+tab"],
   "app.externalEditor": ["ctrl+g"],
+  "app.pasteImage": ["ctrl+v"],
 };
 
 /**

@@ -18,6 +18,11 @@ export const BASE_VARIABLES: readonly string[] = [
   "LC_CTYPE",
   "TZ",
   "TMPDIR",
+  // Where the display is: clipboard tools (ctrl+v pastes an image) and GUI commands need them.
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+  "XAUTHORITY",
 ];
 
 /** What the program may touch. */

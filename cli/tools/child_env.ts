@@ -90,6 +90,10 @@ const COMMON_VARIABLES = [
   "LC_CTYPE",
   "TZ",
   "TMPDIR",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+  "XAUTHORITY",
 ];
 
 /** What panto may read: all of it, or (with `--ignore-env`) only the granted names. */

@@ -1,0 +1,103 @@
+/**
+ * ctrl+v in the chat: the clipboard's image (from a fake `xclip` first on
+ * `PATH`) is listed above the editor and sent with the next prompt; without
+ * a clipboard tool a notice names the tools.
+ */
+// The harness comes first: it must load the terminal emulator before @panto/lib (see there).
+import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
+import assert from "node:assert/strict";
+import { fakeTool, TINY_PNG, XCLIP_WITH_PNG } from "./clipboard_fakes.ts";
+
+const CTRL_V = "\x16";
+
+/** Runs `body` with `PATH` and the display variables set as given, restoring them after. */
+async function withDisplayEnv(
+  vars: Record<string, string | undefined>,
+  body: () => Promise<void>,
+): Promise<void> {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, Deno.env.get(name)]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+  apply(vars);
+  try {
+    await body();
+  } finally {
+    apply(saved);
+  }
+}
+
+function lastUserMessage(chat: ChatHarness): string {
+  const body = chat.fixture.server.requests.at(-1)?.body as { messages: { role: string }[] };
+  return JSON.stringify(body.messages.findLast((message) => message.role === "user"));
+}
+
+Deno.test("chat: ctrl+v attaches the clipboard's image to the next prompt", async () => {
+  const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
+  try {
+    await withChat(async (chat) => {
+      await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
+        await chat.press(CTRL_V);
+        await chat.waitFor(`[image 1: ${TINY_PNG.length} B png] · sent with the next prompt`);
+      });
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "A dot." }] });
+      await chat.send("what is this?");
+      const screen = await chat.waitFor("A dot.");
+      assert.match(screen, /Attached \[image 1: \d+ B png\]/);
+      assert.doesNotMatch(screen, /sent with the next prompt/, "the image line is gone");
+      const user = lastUserMessage(chat);
+      assert.ok(user.includes(TINY_PNG.toBase64()), `the image is in the request: ${user}`);
+      assert.ok(user.includes("what is this?"));
+
+      // The next prompt goes without it.
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Ok." }] });
+      await chat.send("thanks");
+      await chat.waitFor("Ok.");
+      assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("chat: ctrl+c drops pasted images with the input", async () => {
+  const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
+  try {
+    await withChat(async (chat) => {
+      await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
+        await chat.press(CTRL_V);
+        await chat.waitFor("[image 1:");
+      });
+      await chat.press(KEYS.ctrlC);
+      await chat.waitFor((screen) => !screen.includes("[image 1:"));
+      assert.equal(chat.quitCount, 0);
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Hi." }] });
+      await chat.send("hello");
+      await chat.waitFor("Hi.");
+      assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("chat: ctrl+v without a clipboard tool names the tools", async () => {
+  const empty = await Deno.makeTempDir();
+  try {
+    await withChat(async (chat) => {
+      await withDisplayEnv(
+        { PATH: empty, DISPLAY: ":0", WAYLAND_DISPLAY: "wayland-0" },
+        async () => {
+          await chat.press(CTRL_V);
+          await chat.waitFor("Pasting an image needs wl-paste or xclip on PATH");
+        },
+      );
+      assert.equal(chat.fixture.server.requests.length, 0);
+    });
+  } finally {
+    await Deno.remove(empty);
+  }
+});

@@ -1,0 +1,160 @@
+/**
+ * Reading an image from the clipboard through fake `xclip`, `wl-paste` and
+ * `osascript` scripts: the image, the notices for a missing tool, a text
+ * clipboard, no display, a slow tool and a too large image, and the tool's
+ * environment without keys.
+ */
+import assert from "node:assert/strict";
+import {
+  ClipboardError,
+  readClipboardImage,
+  sniffImageType,
+} from "../../../cli/interactive/clipboard_image.ts";
+import { fakeTool, TINY_PNG, XCLIP_WITH_PNG } from "./clipboard_fakes.ts";
+
+async function withTool(
+  name: string,
+  body: string,
+  test: (dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await fakeTool(name, body);
+  try {
+    await test(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("clipboard: xclip's PNG is read and sniffed", async () => {
+  await withTool("xclip", XCLIP_WITH_PNG, async (dir) => {
+    const image = await readClipboardImage({ env: { PATH: dir, DISPLAY: ":0" }, os: "linux" });
+    assert.equal(image.block.mediaType, "image/png");
+    assert.equal(image.block.data, TINY_PNG.toBase64());
+    assert.equal(image.bytes, TINY_PNG.length);
+  });
+});
+
+Deno.test("clipboard: wl-paste is asked for the image type it offers", async () => {
+  const body = `case "$*" in *--list-types*) printf 'text/plain\\nimage/jpeg\\n'; exit 0;; esac
+[ "$*" = "--no-newline --type image/jpeg" ] || exit 3
+printf '\\377\\330\\377\\340JFIF'`;
+  await withTool("wl-paste", body, async (dir) => {
+    const image = await readClipboardImage({
+      env: { PATH: dir, WAYLAND_DISPLAY: "w" },
+      os: "linux",
+    });
+    assert.equal(image.block.mediaType, "image/jpeg");
+    assert.equal(image.bytes, 8);
+  });
+});
+
+Deno.test("clipboard: under Wayland without wl-paste, xclip (XWayland) is used", async () => {
+  await withTool("xclip", XCLIP_WITH_PNG, async (dir) => {
+    const env = { PATH: dir, WAYLAND_DISPLAY: "w", DISPLAY: ":0" };
+    const image = await readClipboardImage({ env, os: "linux" });
+    assert.equal(image.block.data, TINY_PNG.toBase64());
+  });
+});
+
+Deno.test("clipboard: no tool on PATH names the tools to install", async () => {
+  const empty = await Deno.makeTempDir();
+  try {
+    const env = { PATH: empty, WAYLAND_DISPLAY: "w", DISPLAY: ":0" };
+    await assert.rejects(
+      () => readClipboardImage({ env, os: "linux" }),
+      (error: Error) =>
+        error instanceof ClipboardError && /needs wl-paste or xclip on PATH/.test(error.message) &&
+        /wl-clipboard/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(empty);
+  }
+});
+
+Deno.test("clipboard: a clipboard holding text, or failing, holds no image", async () => {
+  const textOnly = `case "$*" in *TARGETS*) printf 'TARGETS\\nUTF8_STRING\\n'; exit 0;; esac
+echo some text`;
+  for (const body of [textOnly, "echo 'Error: target TARGETS not available' >&2; exit 1"]) {
+    await withTool("xclip", body, async (dir) => {
+      await assert.rejects(
+        () => readClipboardImage({ env: { PATH: dir, DISPLAY: ":0" }, os: "linux" }),
+        /The clipboard holds no image/,
+      );
+    });
+  }
+});
+
+Deno.test("clipboard: without a display it says neither variable is set", async () => {
+  await assert.rejects(
+    () => readClipboardImage({ env: { PATH: "/usr/bin" }, os: "linux" }),
+    /neither WAYLAND_DISPLAY nor DISPLAY is set/,
+  );
+});
+
+Deno.test("clipboard: a tool that hangs is stopped after the timeout", async () => {
+  await withTool("xclip", "exec sleep 30", async (dir) => {
+    const started = Date.now();
+    await assert.rejects(
+      () =>
+        readClipboardImage({
+          env: { PATH: `${dir}:/usr/bin:/bin`, DISPLAY: ":0" },
+          os: "linux",
+          timeoutMs: 200,
+        }),
+      /xclip did not answer within 0.2 s/,
+    );
+    assert.ok(Date.now() - started < 5000, "stopped well before the sleep ends");
+  });
+});
+
+Deno.test("clipboard: an image over the limit is refused without reading it all", async () => {
+  const body = `case "$*" in *TARGETS*) printf 'image/png\\n'; exit 0;; esac
+exec head -c 12000000 /dev/zero`;
+  await withTool("xclip", body, async (dir) => {
+    await assert.rejects(
+      () =>
+        readClipboardImage({ env: { PATH: `${dir}:/usr/bin:/bin`, DISPLAY: ":0" }, os: "linux" }),
+      /The clipboard image is over 10\.0 MB/,
+    );
+  });
+});
+
+Deno.test("clipboard: on macOS osascript's «data PNGf…» is decoded", async () => {
+  const body = `printf '«data PNGf%s»\\n' "${TINY_PNG.toHex().toUpperCase()}"`;
+  await withTool("osascript", body, async (dir) => {
+    const image = await readClipboardImage({ env: { PATH: dir }, os: "darwin" });
+    assert.equal(image.block.data, TINY_PNG.toBase64());
+  });
+});
+
+Deno.test("clipboard: the tool runs without the API key variables", async () => {
+  const body = `[ -z "$PANTO_FAKE_KEY_VAR$OTHER_FAKE_KEY" ] || exit 9
+${XCLIP_WITH_PNG}`;
+  await withTool("xclip", body, async (dir) => {
+    const saved = { PATH: Deno.env.get("PATH"), DISPLAY: Deno.env.get("DISPLAY") };
+    Deno.env.set("PATH", dir);
+    Deno.env.set("DISPLAY", ":0");
+    Deno.env.set("OTHER_FAKE_KEY", "secret");
+    Deno.env.set("PANTO_FAKE_KEY_VAR", "secret");
+    try {
+      const image = await readClipboardImage({ hiddenEnv: ["OTHER_FAKE_KEY"], os: "linux" });
+      assert.equal(image.block.mediaType, "image/png");
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) Deno.env.delete(name);
+        else Deno.env.set(name, value);
+      }
+      Deno.env.delete("OTHER_FAKE_KEY");
+      Deno.env.delete("PANTO_FAKE_KEY_VAR");
+    }
+  });
+});
+
+Deno.test("clipboard: image types are sniffed from their signatures", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  assert.equal(sniffImageType(TINY_PNG), "image/png");
+  assert.equal(sniffImageType(bytes("GIF89a....")), "image/gif");
+  assert.equal(sniffImageType(bytes("RIFF\0\0\0\0WEBPVP8 ")), "image/webp");
+  assert.equal(sniffImageType(bytes("RIFF\0\0\0\0WAVEfmt ")), undefined);
+  assert.equal(sniffImageType(new Uint8Array()), undefined);
+});
