@@ -26,7 +26,8 @@ export interface ListIndex {
   sessions: Record<string, IndexEntry>;
 }
 
-const INDEX_VERSION = 1;
+/** Version 2 adds the first prompt: an older index is rebuilt once. */
+const INDEX_VERSION = 2;
 /**
  * A directory changed this recently may change again within the same
  * millisecond its mtime shows: its index is checked file by file.

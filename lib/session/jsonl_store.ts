@@ -24,7 +24,7 @@ import {
   type SessionHeader,
 } from "./jsonl_format.ts";
 import { exportMarkdown } from "./markdown_export.ts";
-import { excerpt, searchableText, summarizeBatch } from "./serialize.ts";
+import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import type { StoredTree } from "./tree.ts";
@@ -83,8 +83,11 @@ interface Writer {
   summary: SessionInfo;
 }
 
-/** Version 2 adds the state and owner: older sidecars are rebuilt from their files once. */
-const SIDECAR_VERSION = 2;
+/**
+ * Version 2 adds the state and owner, 3 the first prompt: older sidecars
+ * are rebuilt from their files once.
+ */
+const SIDECAR_VERSION = 3;
 const LIST_CONCURRENCY = 32;
 const AMBIGUITY_SHOWN = 5;
 const encoder = new TextEncoder();
@@ -399,12 +402,8 @@ export class FileSystemJSONLStore implements SessionStore {
       count: writer.summary.messageCount,
     });
     writer.summary.messageCount += messages.length;
-    if (batch.state) writer.summary.state = batch.state;
     writer.summary.modified = timestamp;
-    if (batch.lastUserMessage !== undefined) {
-      writer.summary.lastUserMessage = batch.lastUserMessage;
-    }
-    if (batch.wire) writer.summary.wire = batch.wire;
+    foldSummary(writer.summary, batch);
     await this.#writeSidecar(sessionId, writer);
   }
 
@@ -1004,6 +1003,7 @@ function summarize(id: string, parsed: ParsedSession, fallbackCreated = ""): Ses
     messageCount: parsed.messages.length,
     lastUserMessage: batch.lastUserMessage ?? "",
   };
+  if (batch.firstUserMessage !== undefined) info.firstUserMessage = batch.firstUserMessage;
   if (parsed.name) info.name = parsed.name;
   if (batch.wire) info.wire = batch.wire;
   if (parsed.header?.cwd !== undefined) info.cwd = parsed.header.cwd;

@@ -14,6 +14,7 @@ import { redactUrl } from "./redact_url.ts";
 import {
   decode,
   decodeWire,
+  foldFirstPreview,
   searchableText,
   stringifyWellFormed,
   summarizeBatch,
@@ -68,6 +69,8 @@ interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Fills in, after `sql`, what SQL cannot compute. */
+  backfill?: (tx: postgres.TransactionSql) => Promise<void>;
 }
 
 const MIGRATIONS: readonly Migration[] = [{
@@ -114,7 +117,15 @@ const MIGRATIONS: readonly Migration[] = [{
   sql: `ALTER TABLE panto_messages ADD COLUMN entry_id text, ADD COLUMN parent_id text;
         CREATE UNIQUE INDEX panto_messages_by_entry ON panto_messages (session_id, entry_id);
         ALTER TABLE panto_sessions ADD COLUMN parent_session_id text;`,
+}, {
+  version: 4,
+  name: "first prompt",
+  sql: `ALTER TABLE panto_sessions ADD COLUMN first_user_message text;`,
+  backfill: backfillFirstPrompts,
 }];
+
+/** Rows a backfill reads at a time. */
+const BACKFILL_BATCH = 500;
 
 /** A lease's holder, as `panto_sessions.holder` keeps it. */
 interface StoredHolder {
@@ -490,6 +501,9 @@ export class PostgresStore implements SessionStore {
           last_user_message = coalesce(${batch.lastUserMessage ?? null}, ${
         replace ? "" : tx`last_user_message`
       }),
+          first_user_message = coalesce(${kept("first_user_message")}, ${
+        batch.firstUserMessage ?? null
+      }),
           wire = coalesce(${json(tx, batch.wire)}, ${kept("wire")}),
           state = coalesce(${json(tx, batch.state)}, ${kept("state")})
         WHERE id = ${sessionId}`;
@@ -703,9 +717,23 @@ async function migrate(sql: PostgresClient): Promise<void> {
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       await tx.unsafe(migration.sql);
+      await migration.backfill?.(tx);
       await tx`INSERT INTO panto_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
     }
   });
+}
+
+/** Migration 4: the first prompt of the sessions stored before it. */
+async function backfillFirstPrompts(tx: postgres.TransactionSql): Promise<void> {
+  const firsts = new Map<string, string>();
+  await tx`
+    SELECT session_id, message FROM panto_messages WHERE role = 'user' ORDER BY session_id, seq`
+    .cursor(BACKFILL_BATCH, (rows) => {
+      for (const row of rows) foldFirstPreview(firsts, String(row.session_id), String(row.message));
+    });
+  for (const [id, preview] of firsts) {
+    await tx`UPDATE panto_sessions SET first_user_message = ${preview} WHERE id = ${id}`;
+  }
 }
 
 async function readFence(
@@ -723,6 +751,7 @@ function toInfo(row: Row): SessionInfo {
     messageCount: Number(row.message_count),
     lastUserMessage: String(row.last_user_message),
   };
+  if (row.first_user_message !== null) info.firstUserMessage = String(row.first_user_message);
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);

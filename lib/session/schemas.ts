@@ -114,6 +114,7 @@ export const sessionInfoSchema = z.looseObject({
   modified: z.string(),
   messageCount: z.number(),
   lastUserMessage: z.string(),
+  firstUserMessage: z.string().exactOptional(),
   wire: wireSchema.exactOptional(),
   cwd: z.string().exactOptional(),
   ownerId: z.string().exactOptional(),

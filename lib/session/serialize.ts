@@ -3,7 +3,7 @@ import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
 import { messageSchema, usageSchema, wireSchema } from "./schemas.ts";
 import { nextState } from "./session_state.ts";
-import type { SessionState, WireIdentity } from "./types.ts";
+import type { SessionInfo, SessionState, WireIdentity } from "./types.ts";
 
 // Stored records are validated on the way back in: a record that parses as
 // JSON but has the wrong shape is corrupt, and stores fail closed on it.
@@ -114,7 +114,7 @@ export function searchableText(message: Message): string {
   return parts.join("\n").toWellFormed().replaceAll("\0", " ");
 }
 
-/** Longest `lastUserMessage` kept, in code points. */
+/** Longest `lastUserMessage` / `firstUserMessage` kept, in code points. */
 const PREVIEW_LENGTH = 200;
 
 /**
@@ -128,7 +128,27 @@ export function userPreview(message: Message): string | undefined {
   if (message.role !== "user") return undefined;
   const text = message.content.find((block) => block.type === "text");
   if (!text || text.type !== "text") return undefined;
-  return Array.from(text.text.toWellFormed()).slice(0, PREVIEW_LENGTH).join("");
+  // NUL becomes a space: PostgreSQL text cannot hold it.
+  return Array.from(text.text.toWellFormed().replaceAll("\0", " ")).slice(0, PREVIEW_LENGTH)
+    .join("");
+}
+
+/**
+ * Notes a stored row's preview as its session's first prompt, unless the
+ * session has one already: a backfill reads user rows in order, folding each.
+ *
+ * @param into First prompts by session id.
+ * @param sessionId The row's session.
+ * @param json The row's message, as stored.
+ */
+export function foldFirstPreview(into: Map<string, string>, sessionId: string, json: string): void {
+  if (into.has(sessionId)) return;
+  try {
+    const preview = userPreview(JSON.parse(json) as Message);
+    if (preview !== undefined) into.set(sessionId, preview);
+  } catch {
+    // A damaged row: loading its session fails, naming it; the list goes on.
+  }
 }
 
 /**
@@ -161,6 +181,8 @@ export function excerpt(text: string, index: number, length: number): string {
 
 /** What a batch of appends changes in a session's summary. */
 export interface BatchSummary {
+  /** Preview of the batch's first user message with text, if any. */
+  firstUserMessage?: string;
   /** Preview of the batch's last user message with text, if any. */
   lastUserMessage?: string;
   /** Wire identity of the batch's last assistant message that has one. */
@@ -182,7 +204,7 @@ export interface BatchStart {
  *
  * @param messages The messages, in order.
  * @param start The session's state and message count before the batch.
- * @returns The last user preview and last assistant wire identity in the batch, and the state after it.
+ * @returns The first and last user previews and last assistant wire identity in the batch, and the state after it.
  */
 export function summarizeBatch(
   messages: readonly { message: Message; wire?: WireIdentity | undefined }[],
@@ -192,10 +214,27 @@ export function summarizeBatch(
   let state = start.state;
   for (const [index, { message, wire }] of messages.entries()) {
     const preview = userPreview(message);
-    if (preview !== undefined) summary.lastUserMessage = preview;
+    if (preview !== undefined) {
+      summary.firstUserMessage ??= preview;
+      summary.lastUserMessage = preview;
+    }
     if (wire && message.role === "assistant") summary.wire = { ...wire };
     state = nextState(state, message, start.count + index);
   }
   if (state) summary.state = state;
   return summary;
+}
+
+/**
+ * Folds an appended batch's summary into a session's info: the first
+ * prompt is kept once set, the rest follow the batch.
+ *
+ * @param info The info to update in place.
+ * @param batch What the batch changes.
+ */
+export function foldSummary(info: SessionInfo, batch: BatchSummary): void {
+  if (batch.state) info.state = batch.state;
+  if (batch.lastUserMessage !== undefined) info.lastUserMessage = batch.lastUserMessage;
+  if (batch.firstUserMessage !== undefined) info.firstUserMessage ??= batch.firstUserMessage;
+  if (batch.wire) info.wire = batch.wire;
 }

@@ -1,5 +1,5 @@
 import { Conversation } from "../conversation.ts";
-import { summarizeBatch } from "./serialize.ts";
+import { foldSummary, summarizeBatch } from "./serialize.ts";
 import {
   newEntryId,
   pathTo,
@@ -230,6 +230,9 @@ export class Session {
     this.info.messageCount = messages.length;
     this.info.modified = new Date().toISOString();
     this.info.lastUserMessage = summary.lastUserMessage ?? "";
+    if (summary.firstUserMessage !== undefined) {
+      this.info.firstUserMessage = summary.firstUserMessage;
+    } else delete this.info.firstUserMessage;
     if (summary.wire) this.info.wire = summary.wire;
     else delete this.info.wire;
     if (summary.state) this.info.state = summary.state;
@@ -251,9 +254,7 @@ export class Session {
       count: this.info.messageCount,
     });
     this.info.messageCount += batch.length;
-    if (summary.state) this.info.state = summary.state;
     this.info.modified = new Date().toISOString();
-    if (summary.lastUserMessage !== undefined) this.info.lastUserMessage = summary.lastUserMessage;
-    if (summary.wire) this.info.wire = summary.wire;
+    foldSummary(this.info, summary);
   }
 }

@@ -10,6 +10,7 @@ import {
   type BatchStart,
   decode,
   decodeWire,
+  foldFirstPreview,
   searchableText,
   stringifyWellFormed,
   summarizeBatch,
@@ -49,9 +50,10 @@ export interface SQLiteStoreOptions {
 
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` records how
- * many ran. Never edit a released entry: append a new one.
+ * many ran. Never edit a released entry: append a new one. A function runs
+ * where SQL cannot compute what it fills in.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly (string | ((db: DatabaseSync) => void))[] = [
   `CREATE TABLE sessions (
      id TEXT PRIMARY KEY,
      name TEXT,
@@ -87,10 +89,11 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE messages ADD COLUMN parent_id TEXT;
    CREATE UNIQUE INDEX messages_by_entry ON messages (session_id, entry_id);
    ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;`,
+  addFirstPrompts,
 ];
 
-const SESSION_COLUMNS =
-  "id, name, created, modified, cwd, message_count, last_user_message, wire, owner_id, state, parent_session_id";
+const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, " +
+  "first_user_message, wire, owner_id, state, parent_session_id";
 const AMBIGUITY_SHOWN = 5;
 
 /**
@@ -387,6 +390,7 @@ export class SQLiteStore implements SessionStore {
       this.#db.prepare(
         `UPDATE sessions SET modified = ?, message_count = ?,
            last_user_message = ${replace ? "?" : "coalesce(?, last_user_message)"},
+           first_user_message = ${replace ? "?" : "coalesce(first_user_message, ?)"},
            wire = ${replace ? "?" : "coalesce(?, wire)"}, state = ${
           replace ? "?" : "coalesce(?, state)"
         }
@@ -395,6 +399,7 @@ export class SQLiteStore implements SessionStore {
         now,
         start.count + messages.length,
         batch.lastUserMessage ?? (replace ? "" : null),
+        batch.firstUserMessage ?? null,
         batch.wire ? JSON.stringify(batch.wire) : null,
         batch.state ? JSON.stringify(batch.state) : null,
         sessionId,
@@ -666,10 +671,27 @@ export class SQLiteStore implements SessionStore {
             `${MIGRATIONS.length}: upgrade panto to open it`,
         );
       }
-      for (const migration of MIGRATIONS.slice(version)) this.#db.exec(migration);
+      for (const migration of MIGRATIONS.slice(version)) {
+        if (typeof migration === "string") this.#db.exec(migration);
+        else migration(this.#db);
+      }
       if (version < MIGRATIONS.length) this.#db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
     });
   }
+}
+
+/** Migration 4: the first prompt, filled in for the sessions stored before it. */
+function addFirstPrompts(db: DatabaseSync): void {
+  db.exec("ALTER TABLE sessions ADD COLUMN first_user_message TEXT");
+  const firsts = new Map<string, string>();
+  const rows = db.prepare(
+    "SELECT session_id, message FROM messages WHERE role = 'user' ORDER BY session_id, seq",
+  );
+  for (const row of rows.iterate()) {
+    foldFirstPreview(firsts, String(row.session_id), String(row.message));
+  }
+  const set = db.prepare("UPDATE sessions SET first_user_message = ? WHERE id = ?");
+  for (const [id, preview] of firsts) set.run(preview, id);
 }
 
 function storedState(value: unknown): SessionState | undefined {
@@ -686,6 +708,7 @@ function toInfo(row: Row): SessionInfo {
     messageCount: Number(row.message_count),
     lastUserMessage: String(row.last_user_message),
   };
+  if (row.first_user_message !== null) info.firstUserMessage = String(row.first_user_message);
   if (row.name !== null) info.name = String(row.name);
   if (row.cwd !== null) info.cwd = String(row.cwd);
   if (row.owner_id !== null) info.ownerId = String(row.owner_id);

@@ -91,6 +91,13 @@ export interface SessionInfo {
   messageCount: number;
   /** The last user message's text, possibly shortened. */
   lastUserMessage: string;
+  /**
+   * The first stored user message's text, possibly shortened: what the
+   * session was started for (after `replaceConversation`, the first of the
+   * new messages). Absent before any user text is stored, and from stores
+   * that do not keep it.
+   */
+  firstUserMessage?: string;
   /** The wire identity of the last assistant message. */
   wire?: WireIdentity;
   /** Working directory the session was created in. */

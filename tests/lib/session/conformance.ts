@@ -255,6 +255,28 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal((await store.load(session.id))!.messages.length, 6);
   },
 
+  "keeps the first prompt as the first user text, through turns, a resume and a replacement":
+    async ({ store }) => {
+      const session = store.create();
+      const image = message("user", [{ type: "image", mediaType: "image/png", data: "iVBO" }]);
+      await session.append(persistent(image, assistant("an image")));
+      assert.equal((await store.list())[0]?.firstUserMessage, undefined, "no user text yet");
+      assert.equal(session.info.firstUserMessage, undefined);
+      await session.append(persistent(user("first prompt"), assistant("a1")));
+      await session.append(persistent(user("second prompt"), assistant("a2")));
+      const resumed = (await store.resolve(session.id))!;
+      assert.equal(resumed.info.firstUserMessage, "first prompt");
+      await resumed.append(persistent(user("third prompt"), assistant("a3")));
+      const [info] = await store.list();
+      assert.equal(info?.firstUserMessage, "first prompt");
+      assert.equal(info?.lastUserMessage, "third prompt");
+      assert.equal(resumed.info.firstUserMessage, "first prompt", "the handle agrees");
+
+      await resumed.replaceConversation(persistent(user("summary"), assistant("a3")));
+      assert.equal((await store.list())[0]?.firstUserMessage, "summary");
+      assert.equal(resumed.info.firstUserMessage, "summary");
+    },
+
   "replaces a conversation, keeping name, metadata, cwd and owner": async ({ store }) => {
     const session = store.create({ metadata: '{"m":1}', cwd: "/w", ownerId: "alice" });
     await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));

@@ -41,7 +41,7 @@ Deno.test("JSONL list index: trusted while the directory is unchanged, rebuilt a
     trusted!.sessions[sessions[0]!.id]!.info.unreadable = "permission denied";
     await Deno.writeTextFile(
       join(dir, ".index", "list.json"),
-      JSON.stringify({ version: 1, ...trusted }),
+      JSON.stringify({ version: 2, ...trusted }),
     );
     const [again] = await reader.list();
     assert.equal(again?.unreadable, undefined);

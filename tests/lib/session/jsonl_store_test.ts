@@ -495,7 +495,25 @@ Deno.test("a sidecar from before states (version 1) is rebuilt from the file", a
     await Deno.writeTextFile(sidecar, JSON.stringify({ ...old, version: 1 }));
     const reader = new FileSystemJSONLStore({ dir });
     assert.equal((await reader.list())[0]?.state?.status, "interrupted");
-    assert.equal(JSON.parse(await Deno.readTextFile(sidecar)).version, 2, "rewritten");
+    assert.equal(JSON.parse(await Deno.readTextFile(sidecar)).version, 3, "rewritten");
+    await reader.close();
+  });
+});
+
+Deno.test("a sidecar from before first prompts (version 2) is rebuilt from the file", async () => {
+  await withSession(1, async ({ dir, id }) => {
+    const store = new FileSystemJSONLStore({ dir });
+    await store.appendMessages(id, persistent(user("later"), assistant("ok")));
+    await store.close();
+    const sidecar = join(dir, `${id}.meta.json`);
+    const old = JSON.parse(await Deno.readTextFile(sidecar));
+    assert.equal(old.info.firstUserMessage, "q0");
+    delete old.info.firstUserMessage;
+    await Deno.writeTextFile(sidecar, JSON.stringify({ ...old, version: 2 }));
+    const reader = new FileSystemJSONLStore({ dir });
+    assert.equal((await reader.list())[0]?.firstUserMessage, "q0");
+    await reader.appendMessages(id, persistent(user("last"), assistant("ok")));
+    assert.equal((await reader.list())[0]?.firstUserMessage, "q0", "an append keeps it");
     await reader.close();
   });
 });

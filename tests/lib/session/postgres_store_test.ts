@@ -74,11 +74,38 @@ Deno.test({ name: "PostgresStore", ignore: !available }, async (t) => {
         for (const task of [() => newer.list(), () => newer.checkWritable()]) {
           await assert.rejects(task, (error) => {
             assert.ok(error instanceof SessionStoreError, String(error));
-            assert.match(error.message, /schema version 99; this panto knows 3: upgrade panto/);
+            assert.match(error.message, /schema version 99; this panto knows 4: upgrade panto/);
             return true;
           });
         }
         await newer.close();
+      });
+    });
+
+    await t.step("migration 4 fills in the first prompt of sessions stored before it", async () => {
+      await withDatabase(cluster, async (url) => {
+        const store = new PostgresStore({ url });
+        const old = store.create();
+        await old.append(persistent(user("first of old"), assistant("a")));
+        await old.append(persistent(user("later\0with NUL"), assistant("b")));
+        await store.create().append(persistent(assistant("no prompt")));
+        await store.close();
+        const sql = postgres(url, { max: 1, onnotice: () => {} });
+        try {
+          await sql`ALTER TABLE panto_sessions DROP COLUMN first_user_message`;
+          await sql`DELETE FROM panto_migrations WHERE version = 4`;
+        } finally {
+          await sql.end();
+        }
+        const reopened = new PostgresStore({ url });
+        try {
+          assert.deepStrictEqual(
+            (await reopened.list()).map((s) => [s.firstUserMessage, s.lastUserMessage]),
+            [[undefined, ""], ["first of old", "later with NUL"]],
+          );
+        } finally {
+          await reopened.close();
+        }
       });
     });
 

@@ -62,29 +62,37 @@ Deno.test("SQLite: a newer schema version is refused", async () => {
     const db = new DatabaseSync(path);
     db.exec("PRAGMA user_version = 99");
     db.close();
-    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 3/);
+    assert.throws(() => new SQLiteStore({ path }), /schema version 99; this panto knows 4/);
   });
 });
 
-Deno.test("SQLite: a version 1 database is migrated on open (owners, state), its sessions kept", async () => {
+Deno.test("SQLite: a version 1 database is migrated on open (owners, state, first prompts), its sessions kept", async () => {
   await withDatabase(async (path) => {
     const store = new SQLiteStore({ path });
     const old = store.create();
     await old.append(persistent(user("from version 1"), assistant("a")));
+    await old.append(persistent(user("later"), assistant("b")));
+    const empty = store.create();
+    await empty.append(persistent(assistant("no prompt")));
     await store.close();
     const db = new DatabaseSync(path);
     db.exec(
       "DROP INDEX sessions_by_owner; ALTER TABLE sessions DROP COLUMN owner_id; " +
         "ALTER TABLE sessions DROP COLUMN state; DROP INDEX messages_by_entry; " +
         "ALTER TABLE messages DROP COLUMN entry_id; ALTER TABLE messages DROP COLUMN parent_id; " +
-        "ALTER TABLE sessions DROP COLUMN parent_session_id",
+        "ALTER TABLE sessions DROP COLUMN parent_session_id; " +
+        "ALTER TABLE sessions DROP COLUMN first_user_message",
     );
     db.exec("PRAGMA user_version = 1");
     db.close();
     const reopened = new SQLiteStore({ path });
     await reopened.create({ ownerId: "alice" }).append(persistent(user("q"), assistant("a")));
-    assert.deepStrictEqual((await reopened.list()).map((s) => s.ownerId ?? null), ["alice", null]);
-    assert.equal((await reopened.list())[1]?.lastUserMessage, "from version 1");
+    const listed = await reopened.list();
+    assert.deepStrictEqual(listed.map((s) => s.ownerId ?? null), ["alice", null, null]);
+    assert.deepStrictEqual(
+      listed.map((s) => [s.lastUserMessage, s.firstUserMessage]),
+      [["q", "q"], ["", undefined], ["later", "from version 1"]],
+    );
     await reopened.close();
   });
 });
