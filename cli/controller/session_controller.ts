@@ -10,6 +10,7 @@ import {
   type Agent,
   type CompactionResult,
   Conversation,
+  type ImageBlock,
   type Message,
   messageText,
   Pricing,
@@ -281,20 +282,20 @@ export class SessionController {
    * after it, on their own.
    *
    * @param message Text (`@path` words attach files) or a user message sent as is.
-   * @param options Aborts the run.
+   * @param options Aborts the run; `images` go with a text prompt, before its files' (pasted ones).
    * @returns How the run ended (a failure is an outcome, not a rejection).
    * @throws {ControllerBusyError} While something runs: steer or follow up instead.
    */
   prompt(
     message: string | UserMessage,
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal; images?: readonly ImageBlock[] } = {},
   ): Promise<RunOutcome> {
     try {
       this.#assertIdle("sending a prompt (steer or follow up instead)");
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#track(this.#run(message, false, options.signal));
+    return this.#track(this.#run(message, false, options.signal, options.images));
   }
 
   /**
@@ -753,6 +754,7 @@ export class SessionController {
     message: string | UserMessage,
     followUp: boolean,
     signal?: AbortSignal,
+    images: readonly ImageBlock[] = [],
   ): Promise<RunOutcome> {
     const activity = this.#begin("running", signal);
     this.#dangling = undefined;
@@ -763,7 +765,7 @@ export class SessionController {
     });
     let outcome: RunOutcome;
     try {
-      outcome = await this.#stream(await this.#userMessage(message), activity.abort.signal);
+      outcome = await this.#stream(await this.#userMessage(message, images), activity.abort.signal);
     } catch (error) {
       outcome = {
         status: "failed",
@@ -796,7 +798,10 @@ export class SessionController {
   }
 
   /** The prompt with pending `!shell` output before it and, for text, its `@path` files attached. */
-  async #userMessage(message: string | UserMessage): Promise<UserMessage> {
+  async #userMessage(
+    message: string | UserMessage,
+    images: readonly ImageBlock[],
+  ): Promise<UserMessage> {
     const context = this.#context.splice(0);
     const text = typeof message === "string" ? message : message.text;
     const withContext = context.length ? `${context.join("\n\n")}\n\n${text}` : text;
@@ -810,7 +815,7 @@ export class SessionController {
     if (expanded.files.length) {
       this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
     }
-    return { text: expanded.text, images: expanded.images };
+    return { text: expanded.text, images: [...images, ...expanded.images] };
   }
 
   /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */

@@ -25,7 +25,6 @@ import { type PickerOptions, showPicker } from "./picker.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
-import { expandAttachments } from "../attachments.ts";
 import { keyVariables } from "../tools/child_env.ts";
 import { formatBytes } from "../tools/truncate.ts";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
@@ -210,7 +209,7 @@ export class ChatApp implements CommandContext {
     }
     // Failures are shown from the controller's events.
     if (command !== undefined) void this.controller.runShell(command).catch(() => {});
-    else if (this.#images.length) void this.#promptWithImages(trimmed);
+    else if (this.#images.length) this.#promptWithImages(trimmed);
     else {this.controller.prompt(trimmed).catch((error) =>
         this.notify(errorMessage(error), "error")
       );}
@@ -495,28 +494,13 @@ export class ChatApp implements CommandContext {
     this.tui.requestRender();
   }
 
-  /**
-   * Sends the prompt with the pasted images and its `@path` files (resolved
-   * here: the controller sends a message with images as it is).
-   */
-  async #promptWithImages(text: string): Promise<void> {
+  /** Sends the prompt with the pasted images (its `@path` files are attached as usual). */
+  #promptWithImages(text: string): void {
     const images = this.#images;
-    let expanded;
-    try {
-      expanded = await expandAttachments(text, this.controller.cwd);
-    } catch (error) {
-      // Nothing is lost: the text goes back in the editor, the images stay.
-      if (this.editor.getText() === "") this.editor.setText(text);
-      return this.notify(`Could not attach a file: ${errorMessage(error)}`, "error");
-    }
-    if (this.busy) return this.submit(text); // something started meanwhile: steer as usual
     this.#setImages([]);
-    this.controller.prompt({
-      text: expanded.text,
-      images: [...images.map((image) => image.block), ...expanded.images],
-    }).catch((error) => this.notify(errorMessage(error), "error"));
-    const attached = [...images.map((image, i) => imageLabel(image, i)), ...expanded.files];
-    this.notify(`Attached ${attached.join(", ")}`, "info");
+    this.controller.prompt(text, { images: images.map((image) => image.block) })
+      .catch((error) => this.notify(errorMessage(error), "error"));
+    this.notify(`Attached ${images.map(imageLabel).join(", ")}`, "info");
   }
 
   /** alt+enter queues a follow-up while busy; alt+up takes the last queued prompt back. */

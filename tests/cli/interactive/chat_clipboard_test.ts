@@ -4,7 +4,7 @@
  * a clipboard tool a notice names the tools.
  */
 // The harness comes first: it must load the terminal emulator before @panto/lib (see there).
-import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
+import { type ChatHarness, KEYS, projectPath, withChat } from "./chat_harness.ts";
 import assert from "node:assert/strict";
 import { fakeTool, TINY_PNG, XCLIP_WITH_PNG } from "./clipboard_fakes.ts";
 
@@ -57,6 +57,65 @@ Deno.test("chat: ctrl+v attaches the clipboard's image to the next prompt", asyn
       await chat.send("thanks");
       await chat.waitFor("Ok.");
       assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Presses ctrl+v with the fake `xclip` of `dir` first on PATH and waits for the image line. */
+async function pasteImage(chat: ChatHarness, dir: string): Promise<void> {
+  await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
+    await chat.press(CTRL_V);
+    await chat.waitFor("[image 1:");
+  });
+}
+
+Deno.test("chat: a pasted image and an @file go together, the file's text not shown", async () => {
+  const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
+  try {
+    await withChat(async (chat) => {
+      await Deno.writeTextFile(projectPath(chat, "notes.txt"), "NOTE-CONTENT-123\n");
+      await pasteImage(chat, dir);
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Both." }] });
+      await chat.send("compare with @notes.txt");
+      const screen = await chat.waitFor("Both.");
+      assert.match(screen, /Attached notes\.txt/);
+      assert.doesNotMatch(screen, /NOTE-CONTENT-123/, "the transcript shows the prompt as typed");
+      const user = lastUserMessage(chat);
+      assert.ok(user.includes(TINY_PNG.toBase64()) && user.includes("NOTE-CONTENT-123"), user);
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("chat: enter during a turn steers with the text; the image waits for the next prompt", async () => {
+  const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
+  try {
+    await withChat(async (chat) => {
+      chat.fixture.server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "text", text: "First." }],
+        headerDelayMs: 400,
+      });
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Second." }] });
+      chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Third." }] });
+      await chat.send("one");
+      await pasteImage(chat, dir);
+      await chat.send("two");
+      await chat.waitFor("Pasted images wait for the next prompt sent when idle.");
+      await chat.waitFor("Second.");
+      await chat.waitIdle();
+      assert.ok(
+        !JSON.stringify(chat.fixture.server.requests.map((r) => r.body)).includes(
+          TINY_PNG.toBase64(),
+        ),
+      );
+      assert.match(await chat.screen(), /\[image 1: \d+ B png\] · sent with the next prompt/);
+      await chat.send("three");
+      await chat.waitFor("Third.");
+      assert.ok(lastUserMessage(chat).includes(TINY_PNG.toBase64()));
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
