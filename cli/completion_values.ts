@@ -11,6 +11,7 @@ import { loadConfig, resolvePantoHome } from "./config/load_config.ts";
 import { modelChoices } from "./config/model_registry.ts";
 import { readEnv } from "./env.ts";
 import { openStore, STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
+import { sessionTitle } from "./session_title.ts";
 
 /** One suggested value and a few words about it. */
 export interface CompletionValue {
@@ -63,7 +64,7 @@ async function sessionIds(flags: StoreFlags, pantoHome: string): Promise<Complet
     const sessions = await store.list({ limit: SESSION_LIMIT });
     return sessions.map((s) => ({
       text: s.id,
-      description: (s.name ?? s.lastUserMessage).replace(/\s+/g, " ").slice(0, 60),
+      description: sessionTitle(s).replace(/\s+/g, " ").slice(0, 60),
     }));
   } finally {
     await store.close();

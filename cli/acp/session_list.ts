@@ -9,6 +9,7 @@ import type { ChatArgs } from "../args.ts";
 import { resolvePantoHome } from "../config/load_config.ts";
 import { readEnv } from "../env.ts";
 import { openStore } from "../session_store.ts";
+import { sessionTitle } from "../session_title.ts";
 
 /** Most sessions listed (newest first); the protocol's paging is not offered. */
 const LIST_LIMIT = 200;
@@ -34,6 +35,6 @@ export async function listSessions(args: ChatArgs, cwd?: string | null): Promise
 }
 
 function describe(info: StoredSession): SessionInfo {
-  const title = info.name ?? (info.lastUserMessage.split("\n", 1)[0] || null);
+  const title = sessionTitle(info).split("\n", 1)[0] || null;
   return { sessionId: info.id, cwd: info.cwd!, title, updatedAt: info.modified };
 }

@@ -3,6 +3,7 @@ import { FileSystemJSONLStore } from "@panto/lib";
 import { sanitizeTerminalText } from "@panto/tui/sanitize";
 import { UsageError } from "../errors.ts";
 import type { StoreFlags, StoreKind } from "../session_store.ts";
+import { sessionTitle } from "../session_title.ts";
 import { startedIn } from "../sessions_here.ts";
 import { migrateCommand } from "./sessions_migrate.ts";
 
@@ -148,7 +149,7 @@ function formatTable(sessions: readonly SessionInfo[], withDirectory: boolean): 
       s.wire?.model ?? "",
       ...(withDirectory ? [s.cwd ?? "?"] : []),
       s.unreadable === undefined
-        ? `${STATE_MARK[s.state?.status ?? "idle"]}${s.name ?? oneLine(s.lastUserMessage)}`
+        ? `${STATE_MARK[s.state?.status ?? "idle"]}${oneLine(sessionTitle(s))}`
         : `(unreadable: ${oneLine(s.unreadable)})`,
     ].map(oneCell)
   );
@@ -158,7 +159,7 @@ function formatTable(sessions: readonly SessionInfo[], withDirectory: boolean): 
     "MSGS",
     "MODEL",
     ...(withDirectory ? ["DIRECTORY"] : []),
-    "NAME / LAST MESSAGE",
+    "NAME / FIRST PROMPT",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>

@@ -6,6 +6,7 @@
  */
 import type { SessionInfo } from "@panto/lib";
 import { sanitizeTerminalText, type SelectItem, truncateToWidth, visibleWidth } from "@panto/tui";
+import { sessionTitle } from "../session_title.ts";
 import { startedIn } from "../sessions_here.ts";
 import type { PickerOptions, PickerView } from "./picker.ts";
 
@@ -47,7 +48,7 @@ export function sessionPicker(
 }
 
 /**
- * Picker rows for sessions: the name (else the last prompt), then its age,
+ * Picker rows for sessions: the title (name, else first prompt), then its age,
  * message count and, with `withDirectory`, the directory it was started in.
  *
  * @param sessions The sessions.
@@ -61,7 +62,7 @@ export function sessionItems(
   now: number,
 ): SelectItem<string>[] {
   const labels = sessions.map((s) =>
-    truncateToWidth(oneLine(s.name ?? s.lastUserMessage) || "(empty)", LABEL_WIDTH, "…")
+    truncateToWidth(oneLine(sessionTitle(s)) || "(empty)", LABEL_WIDTH, "…")
   );
   // Labels padded to one width put ages, counts and directories in columns.
   const width = Math.max(0, ...labels.map(visibleWidth));

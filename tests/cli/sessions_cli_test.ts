@@ -23,6 +23,7 @@ async function sessionsJson(
     id: string;
     messageCount: number;
     lastUserMessage: string;
+    firstUserMessage?: string;
     name?: string;
     wire?: { model: string };
     unreadable?: string;
@@ -61,6 +62,10 @@ Deno.test("sessions: -p saves a session, -c and -r continue it, the model is pre
     const after = await sessionsJson(home);
     assert.equal(after.length, 1);
     assert.equal(after[0]!.lastUserMessage, "third question");
+    assert.equal(after[0]!.firstUserMessage, "first question");
+    const table = await runPanto(["sessions"], { env });
+    assert.match(table.stdout, /first question/, "the table shows the first prompt");
+    assert.doesNotMatch(table.stdout, /third question/);
     assert.ok(
       after[0]!.messageCount >= 7,
       `system, 3 user and 3 assistant messages; got ${after[0]!.messageCount}`,
@@ -229,7 +234,7 @@ Deno.test("sessions --stale lists the sessions whose turn has run that long, mar
       toolsAvailable: [],
     });
     const cutOff = store.create();
-    await cutOff.append([entry("user", "q", 130), entry("assistant", "a", 125)]);
+    await cutOff.append([entry("user", "started long ago", 130), entry("assistant", "a", 125)]);
     await cutOff.append([entry("user", "cut off two hours ago", 120)]);
     const done = store.create();
     await done.append([entry("user", "q", 130), entry("assistant", "answered", 125)]);
@@ -242,7 +247,7 @@ Deno.test("sessions --stale lists the sessions whose turn has run that long, mar
     assert.deepStrictEqual(await sessionsJson(home, "--all", "--stale", "180"), []);
     assert.deepStrictEqual(await sessionsJson(home, "--stale", "60"), []);
     const table = await runPanto(["sessions", "--all", "--stale", "60"], { env });
-    assert.match(table.stdout, /\(interrupted\) cut off two hours ago/);
+    assert.match(table.stdout, /\(interrupted\) started long ago/, "titled by its first prompt");
     assert.doesNotMatch(table.stdout, new RegExp(done.id));
   });
 });

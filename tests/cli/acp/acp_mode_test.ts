@@ -238,10 +238,10 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       assert.equal(next.stopReason, "end_turn");
       assert.match(JSON.stringify(server.requests.at(-1)!.body), /Ran it\./);
 
-      // The session is listed for its directory, titled by its last prompt; none elsewhere.
+      // The session is listed for its directory, titled by its first prompt; none elsewhere.
       const { sessions } = await ctx.request("session/list", { cwd: project });
       assert.deepEqual(sessions.map((s) => [s.sessionId, s.cwd, s.title]), [
-        [sessionId, project, "Are you there?"],
+        [sessionId, project, "What is in notes.txt?"],
       ]);
       assert.deepEqual((await ctx.request("session/list", { cwd: "/elsewhere" })).sessions, []);
 

@@ -44,6 +44,12 @@ Deno.test("sessionItems: one column per field, names and prompts on one safe lin
     "5m ago · 3 messages · /p",
     "2h ago · 3 messages · /q",
   ]);
+  const first = sessionItems(
+    [{ ...info("d", "/p", "latest", 1), firstUserMessage: "opening" }],
+    false,
+    NOW,
+  );
+  assert.deepEqual(first.map((i) => i.label), ["opening"], "the first prompt, not the last");
   const long = sessionItems([info("c", "/p", "x".repeat(80), 1)], false, NOW)[0]!;
   assert.equal(long.label, `${"x".repeat(49)}…`);
   assert.equal(long.description, "1m ago · 3 messages");
