@@ -17,7 +17,7 @@ const LIST_LIMIT = 200;
 /**
  * The configured store's sessions, newest first: those of `cwd` when it is
  * given, else every one that records its directory; titled by their
- * name, else their last prompt's first line (as `panto sessions` shows them).
+ * name, else their first prompt's first line (as `panto sessions` shows them).
  *
  * @param args The store flags.
  * @param cwd Only this directory's sessions.

@@ -20,7 +20,7 @@ const ROLE_HEADINGS: Record<Message["role"], string> = {
  * @returns The document.
  */
 export function exportMarkdown(info: SessionInfo, conversation: Conversation): string {
-  const title = info.name || info.lastUserMessage || `Session ${info.id}`;
+  const title = info.name || info.firstUserMessage || info.lastUserMessage || `Session ${info.id}`;
   const out = [
     `# ${oneLine(title)}`,
     "",

@@ -271,6 +271,7 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       assert.equal(info?.firstUserMessage, "first prompt");
       assert.equal(info?.lastUserMessage, "third prompt");
       assert.equal(resumed.info.firstUserMessage, "first prompt", "the handle agrees");
+      assert.match(await store.export(session.id), /^# first prompt\n/, "the export's title");
 
       await resumed.replaceConversation(persistent(user("summary"), assistant("a3")));
       assert.equal((await store.list())[0]?.firstUserMessage, "summary");
