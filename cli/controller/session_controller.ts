@@ -615,7 +615,10 @@ export class SessionController {
       this.#emit({ type: "session_named", name, pending: true });
       return;
     }
-    await this.store.rename(this.session.id, name);
+    const session = this.session;
+    await this.store.rename(session.id, name);
+    // Another session may have been opened while the store wrote: the name is not its.
+    if (this.session !== session) return;
     this.#name = name;
     this.#emit({ type: "session_named", name, pending: false });
   }
@@ -774,11 +777,12 @@ export class SessionController {
         cause: error,
       };
     } finally {
+      // Named while still busy, so a /new or a switch cannot come in between.
+      await this.#applyPendingName();
       activity.end();
     }
     const { cause: _cause, ...ended } = outcome;
     this.#emit({ type: "run_end", ...ended });
-    await this.#applyPendingName();
     this.#scheduleQueue();
     return outcome;
   }

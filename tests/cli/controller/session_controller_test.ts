@@ -342,7 +342,9 @@ Deno.test("controller: a name given before the first answer waits; one before /n
     assert.equal(controller.state().sessionName, "kept");
     server.enqueue(text("Hello."));
     await controller.prompt("hi");
-    assert.deepEqual(events.at(-1), { type: "session_named", name: "kept", pending: false });
+    // Named before the run ends, so nothing (a /new, a switch) can come in between.
+    assert.deepEqual(events.at(-2), { type: "session_named", name: "kept", pending: false });
+    assert.equal(events.at(-1)?.type, "run_end");
     assert.equal((await controller.store.list())[0]?.name, "kept");
 
     await controller.newSession();
