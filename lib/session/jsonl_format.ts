@@ -117,6 +117,16 @@ export function nameLine(name: string, timestamp: string): string {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const NEWLINE = 0x0a;
 
+/** How {@linkcode parseSession} reads. */
+export interface ParseOptions {
+  /**
+   * Check each message line's JSON and tree fields only, leaving its
+   * message, wire and usage to {@linkcode checkEntry}: a load checks the
+   * entries on its path, not every branch (most of a load's time).
+   */
+  deferChecks?: boolean;
+}
+
 /**
  * Reads a session file. Never throws for damaged lines: it reports them, so
  * `load` can fail closed, `repair` can drop them and `list` can summarise
@@ -124,9 +134,14 @@ const NEWLINE = 0x0a;
  *
  * @param bytes The whole file.
  * @param path The file, for errors.
+ * @param options What to check now.
  * @returns What was read.
  */
-export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
+export function parseSession(
+  bytes: Uint8Array,
+  path: string,
+  options: ParseOptions = {},
+): ParsedSession {
   const parsed: ParsedSession = {
     header: null,
     messages: [],
@@ -136,6 +151,8 @@ export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
     goodLines: [],
     validEnd: bytes.length,
   };
+  const lines = new LineTexts(bytes);
+  const check = !options.deferChecks;
   let headerSlotUsed = false;
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
@@ -146,7 +163,7 @@ export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
       break;
     }
     const end = newline + 1;
-    const result = readLine(parsed, bytes.subarray(start, newline), line, !headerSlotUsed, path);
+    const result = readLine(parsed, lines.next(start, newline), line, !headerSlotUsed, path, check);
     if (result === "good") parsed.goodLines.push([start, end]);
     if (result !== "blank") headerSlotUsed = true;
     if (typeof result === "object") {
@@ -164,23 +181,57 @@ export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
 
 type LineResult = "good" | "blank" | { reason: string; syntax: boolean };
 
+/**
+ * The text of each line in turn. The whole file is decoded at once when it
+ * is valid UTF-8 (a byte 0x0A is only ever a newline, so its lines are the
+ * file's `\n`-separated pieces); else line by line, so the bad one is named.
+ */
+class LineTexts {
+  #bytes: Uint8Array;
+  #text: string | null;
+  #at = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = bytes;
+    try {
+      this.#text = utf8.decode(bytes);
+    } catch {
+      this.#text = null;
+    }
+  }
+
+  /** The line at bytes `[start, newline)`: its text, or `null` when it is not UTF-8. */
+  next(start: number, newline: number): string | null {
+    if (this.#text === null) {
+      try {
+        return utf8.decode(this.#bytes.subarray(start, newline));
+      } catch {
+        return null;
+      }
+    }
+    const from = this.#at;
+    const end = this.#text.indexOf("\n", from);
+    this.#at = end + 1;
+    // Decoding a line alone drops a leading byte order mark (the file's decode dropped line 1's).
+    return this.#text.slice(from > 0 && this.#text[from] === "\uFEFF" ? from + 1 : from, end);
+  }
+}
+
 function readLine(
   parsed: ParsedSession,
-  raw: Uint8Array,
+  text: string | null,
   line: number,
   isHeader: boolean,
   path: string,
+  check: boolean,
 ): LineResult {
+  if (text === null) return { reason: "invalid UTF-8", syntax: true };
+  if (text.trim() === "") return "blank";
   let value: unknown;
   try {
-    const text = utf8.decode(raw);
-    if (text.trim() === "") return "blank";
     value = JSON.parse(text);
-  } catch (error) {
-    return {
-      reason: error instanceof SyntaxError ? "invalid JSON" : "invalid UTF-8",
-      syntax: true,
-    };
+  } catch {
+    return { reason: "invalid JSON", syntax: true };
   }
   try {
     // A file whose header line was lost starts with an entry: keep it as one.
@@ -188,7 +239,7 @@ function readLine(
       parsed.header = readHeader(value, path);
       parsed.name = parsed.header.name;
     } else {
-      readEntry(parsed, value, line);
+      readEntry(parsed, value, line, check);
     }
     return "good";
   } catch (error) {
@@ -197,7 +248,7 @@ function readLine(
   }
 }
 
-function readEntry(parsed: ParsedSession, value: unknown, line: number): void {
+function readEntry(parsed: ParsedSession, value: unknown, line: number, check: boolean): void {
   if (!isRecord(value)) throw new Error("not a JSON object");
   if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
   if (value.type === "name") {
@@ -206,10 +257,11 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number): void {
     return;
   }
   if (value.type !== "message") throw new Error(`unknown entry type ${JSON.stringify(value.type)}`);
+  // Unchecked until checkEntry when deferred: the fields are the line's own values either way.
   const entry: MessageEntry = {
     line,
     timestamp: value.timestamp,
-    message: decodeMessage(value.message),
+    message: value.message as Message,
   };
   if (value.id !== undefined) {
     if (typeof value.id !== "string" || value.id === "") throw new Error("id: expected a string");
@@ -221,9 +273,36 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number): void {
     }
     entry.parentId = value.parentId;
   }
-  if (value.wire !== undefined) entry.wire = decodeWire(value.wire);
-  if (value.usage !== undefined) entry.usage = decodeUsage(value.usage);
+  if (value.wire !== undefined) entry.wire = value.wire as WireIdentity;
+  if (value.usage !== undefined) entry.usage = value.usage as Usage;
+  if (check) checkEntry(entry);
   parsed.messages.push(entry);
+}
+
+/**
+ * Checks a message entry's message, wire and usage against their schemas
+ * (what {@linkcode parseSession} leaves undone when its checks are deferred).
+ *
+ * @example
+ * ```ts
+ * import { checkEntry, type MessageEntry } from "./jsonl_format.ts";
+ * const entry = { line: 2, timestamp: "", message: { role: "user" } } as MessageEntry;
+ * let reason = "";
+ * try {
+ *   checkEntry(entry);
+ * } catch (error) {
+ *   reason = (error as Error).message;
+ * }
+ * console.assert(reason.startsWith("message.content"));
+ * ```
+ *
+ * @param entry The entry, as parsed.
+ * @throws {Error} Naming the first field that is wrong, as `what.field: problem`.
+ */
+export function checkEntry(entry: MessageEntry): void {
+  decodeMessage(entry.message);
+  if (entry.wire !== undefined) decodeWire(entry.wire);
+  if (entry.usage !== undefined) decodeUsage(entry.usage);
 }
 
 function readHeader(value: unknown, path: string): SessionHeader {

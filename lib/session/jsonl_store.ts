@@ -15,11 +15,13 @@ import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fen
 import { checkSessionId, isSessionId } from "./ids.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
 import {
+  checkEntry,
   headerLine,
   JSONL_FORMAT_VERSION,
   messageLine,
   nameLine,
   type ParsedSession,
+  type ParseOptions,
   parseSession,
   type SessionHeader,
 } from "./jsonl_format.ts";
@@ -27,7 +29,7 @@ import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
-import type { StoredTree } from "./tree.ts";
+import { pathTo, type StoredTree } from "./tree.ts";
 import { activeConversation, forkSession, readTree } from "./tree_store.ts";
 import {
   checkExpectedCount,
@@ -251,8 +253,22 @@ export class FileSystemJSONLStore implements SessionStore {
    * @throws {SessionCorruptError} Naming the file and line of the damage.
    */
   async load(id: string): Promise<Conversation | null> {
-    const tree = await this.loadTree(id);
-    return tree ? activeConversation(tree) : null;
+    this.#assertOpen();
+    const parsed = await this.#readParsed(checkSessionId(id), { deferChecks: true });
+    if (!parsed) return null;
+    const tree = this.#tree(parsed, id);
+    // Only the path's entries are checked against the schema: the branches off it are not read.
+    const indexOf = new Map(tree.entries.map((entry, index) => [entry, index]));
+    for (const entry of pathTo(tree.entries, tree.leafId)) {
+      const stored = parsed.messages[indexOf.get(entry)!]!;
+      try {
+        checkEntry(stored);
+      } catch (error) {
+        const reason = errorMessage(error);
+        throw new SessionCorruptError(this.#path(id), stored.line, reason, this.#repairHint(id));
+      }
+    }
+    return activeConversation(tree);
   }
 
   /**
@@ -266,14 +282,7 @@ export class FileSystemJSONLStore implements SessionStore {
   async loadTree(id: string): Promise<StoredTree | null> {
     this.#assertOpen();
     const parsed = await this.#readParsed(checkSessionId(id));
-    if (!parsed) return null;
-    const header = this.#requireIntact(parsed, id);
-    return readTree(
-      parsed.messages,
-      header.metadata,
-      this.#path(id),
-      (index) => parsed.messages[index]?.line ?? 0,
-    );
+    return parsed ? this.#tree(parsed, id) : null;
   }
 
   /**
@@ -960,17 +969,31 @@ export class FileSystemJSONLStore implements SessionStore {
     return (await nullIfMissing(Deno.stat(this.#path(id)))) !== null;
   }
 
-  async #readParsed(id: string): Promise<ParsedSession | null> {
+  async #readParsed(id: string, options: ParseOptions = {}): Promise<ParsedSession | null> {
     const path = this.#path(id);
     const stat = await nullIfMissing(Deno.stat(path));
     if (!stat) return null;
     if (!stat.isFile) throw notAFile(path);
-    return parseSession(await Deno.readFile(path), path);
+    return parseSession(await Deno.readFile(path), path, options);
+  }
+
+  #tree(parsed: ParsedSession, id: string): StoredTree {
+    const header = this.#requireIntact(parsed, id);
+    return readTree(
+      parsed.messages,
+      header.metadata,
+      this.#path(id),
+      (index) => parsed.messages[index]?.line ?? 0,
+    );
+  }
+
+  #repairHint(id: string): string {
+    return `run repair on session ${id} to keep the readable lines (a backup is made)`;
   }
 
   #requireIntact(parsed: ParsedSession, id: string): SessionHeader {
     const path = this.#path(id);
-    const hint = `run repair on session ${id} to keep the readable lines (a backup is made)`;
+    const hint = this.#repairHint(id);
     const problem = parsed.problems[0];
     if (problem) throw new SessionCorruptError(path, problem.line, problem.reason, hint);
     if (!parsed.header) throw new SessionCorruptError(path, 1, "no session header", hint);

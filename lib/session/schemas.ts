@@ -6,7 +6,7 @@
 // Every object is loose: a field this code does not know (written by a
 // newer panto, or by an embedder) is kept on load and written back as it was.
 import { z } from "zod";
-import { API_STYLES, type ApiName, REASONING_LEVELS } from "../config.ts";
+import { type ApiName, REASONING_LEVELS } from "../config.ts";
 import type { ContentBlock, ResultPart } from "../content.ts";
 import { type Message, ROLES, STOP_REASONS } from "../message.ts";
 import type { Usage } from "../usage.ts";
@@ -68,10 +68,12 @@ export const usageSchema = z.looseObject({
   reasoningTokens: z.number(),
 });
 
-/** A protocol name: a built-in style, or one an embedder registered. */
-const apiNameSchema = z.union([z.enum(API_STYLES), z.string().min(1)]).transform((
-  name,
-): ApiName => name);
+/**
+ * A protocol name: a built-in style, or one an embedder registered. Any
+ * non-empty string passes either way; a plain string schema (no union, no
+ * transform) keeps zod on its fast path, which is most of a load's checking.
+ */
+const apiNameSchema: z.ZodType<ApiName> = z.string().min(1);
 
 /** One message of a conversation. */
 export const messageSchema = z.looseObject({

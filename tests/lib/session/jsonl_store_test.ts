@@ -588,3 +588,64 @@ Deno.test("repair drops a damaged entry mid-session; the entries after it contin
     await store.close();
   });
 });
+
+Deno.test("load checks the entries on the active path; a damaged branch off it fails loadTree, not load", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    // Lines 2-5 are q0 a0 q1 a1; a new q1 continuing a0 makes q1 a1 a branch off the path.
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const branch = { ...JSON.parse(lines[3]!), id: "b1", parentId: JSON.parse(lines[2]!).id };
+    branch.message.content = [{ type: "text", text: "q1 again" }];
+    lines.splice(5, 0, JSON.stringify(branch));
+    const offPath = JSON.parse(lines[4]!);
+    offPath.message.role = "robot";
+    lines[4] = JSON.stringify(offPath);
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "q1 again"]);
+    await assert.rejects(() => store.loadTree(id), (error: unknown) => {
+      assert.ok(error instanceof SessionCorruptError);
+      assert.equal(error.line, 5);
+      assert.match(error.message, /:5 is corrupt: message\.role/);
+      return true;
+    });
+    lines[4] = "{ not json";
+    await Deno.writeTextFile(path, lines.join("\n"));
+    await assert.rejects(() => store.load(id), /:5 is corrupt: invalid JSON/, "any line's JSON");
+    lines[4] = JSON.stringify({ ...offPath, message: { ...offPath.message, role: "assistant" } });
+    const onPath = JSON.parse(lines[2]!);
+    onPath.message.content = "not a list";
+    lines[2] = JSON.stringify(onPath);
+    await Deno.writeTextFile(path, lines.join("\n"));
+    await assert.rejects(() => store.load(id), (error: unknown) => {
+      assert.ok(error instanceof SessionCorruptError);
+      assert.equal(error.line, 3);
+      assert.match(error.message, /:3 is corrupt: message\.content: .*; run repair/);
+      return true;
+    });
+    await store.close();
+  });
+});
+
+Deno.test("invalid UTF-8 names its line; text past it, and a byte order mark opening a line, still read", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    const encoder = new TextEncoder();
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const q1 = JSON.parse(lines[3]!);
+    q1.message.content = [{ type: "text", text: "ünïcødé 漢字" }];
+    lines[3] = `\uFEFF${JSON.stringify(q1)}`;
+    await Deno.writeTextFile(path, lines.join("\n"));
+    const store = new FileSystemJSONLStore({ dir });
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "ünïcødé 漢字", "a1"]);
+    const [head, tail] = [lines.slice(0, 2).join("\n"), lines.slice(2).join("\n")];
+    await Deno.writeFile(
+      path,
+      concatBytes([
+        encoder.encode(`${head}\n`),
+        new Uint8Array([0xff, 0x0a]),
+        encoder.encode(tail),
+      ]),
+    );
+    await assert.rejects(() => store.load(id), /:3 is corrupt: invalid UTF-8/);
+    await store.close();
+  });
+});
