@@ -30,7 +30,7 @@ import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serializ
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import { pathTo, type StoredTree } from "./tree.ts";
-import { activeConversation, forkSession, readTree } from "./tree_store.ts";
+import { activeConversation, forkSession, readTree, replacementBranch } from "./tree_store.ts";
 import {
   checkExpectedCount,
   draftSession,
@@ -337,10 +337,13 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
-   * Replaces every stored message of the session: a new file with the same
-   * header (metadata, cwd, owner, the current name) and the new messages is
-   * fsynced and renamed over the old one, so a crash leaves one or the
-   * other, never a mix. Takes the lock as an append does.
+   * Replaces the session's conversation: the messages are stored as a new
+   * branch from the root, which becomes the active path, and the old entries
+   * stay in the tree. The file with the branch added is fsynced and renamed
+   * over the old one, so a crash leaves one or the other, never a mix. An
+   * empty replacement leaves only the header (metadata, cwd, owner, the
+   * current name), as a tree has no empty path. Takes the lock as an append
+   * does.
    *
    * @param sessionId The session.
    * @param messages The whole new conversation, in order.
@@ -362,7 +365,9 @@ export class FileSystemJSONLStore implements SessionStore {
       this.#writers.set(sessionId, writer);
       try {
         checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
-        await this.#rewrite(sessionId, writer, messages);
+        const branch = replacementBranch(messages);
+        if (branch.length === 0) await this.#rewrite(sessionId, writer);
+        else await this.#appendLines(sessionId, writer, branch, undefined, true);
       } finally {
         if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
       }
@@ -372,11 +377,8 @@ export class FileSystemJSONLStore implements SessionStore {
     });
   }
 
-  async #rewrite(
-    id: string,
-    writer: Writer,
-    messages: readonly PersistentMessage[],
-  ): Promise<void> {
+  /** Leaves only the session's header. */
+  async #rewrite(id: string, writer: Writer): Promise<void> {
     const path = this.#path(id);
     const pending = this.#pending.get(id);
     let header = newHeader(id, pending ?? { created: writer.summary.created });
@@ -386,9 +388,7 @@ export class FileSystemJSONLStore implements SessionStore {
       if (parsed.name) header.name = parsed.name;
       else delete header.name;
     }
-    const timestamp = new Date().toISOString();
-    const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
-    const bytes = encoder.encode(headerLine(header) + lines);
+    const bytes = encoder.encode(headerLine(header));
     await this.#replaceFile(path, bytes);
     writer.file?.close();
     writer.file = await Deno.open(path, { read: true, write: true });
@@ -403,9 +403,10 @@ export class FileSystemJSONLStore implements SessionStore {
     writer: Writer,
     messages: readonly PersistentMessage[],
     timestamp = new Date().toISOString(),
+    whole = false,
   ): Promise<void> {
     const lines = messages.map((entry) => messageLine(entry, timestamp)).join("");
-    await this.#write(sessionId, writer, lines);
+    await this.#write(sessionId, writer, lines, whole);
     const batch = summarizeBatch(messages, {
       state: writer.summary.state,
       count: writer.summary.messageCount,
@@ -744,8 +745,21 @@ export class FileSystemJSONLStore implements SessionStore {
     return info;
   }
 
-  /** Writes `text` at the writer's end and fsyncs; a new session's file is created atomically. */
-  async #write(id: string, writer: Writer, text: string): Promise<void> {
+  /**
+   * Writes `text` at the writer's end and fsyncs; a new session's file is
+   * created atomically, and so, when `whole`, is the file with `text` added
+   * (all of it or none after a crash).
+   */
+  async #write(id: string, writer: Writer, text: string, whole = false): Promise<void> {
+    if (whole && writer.file !== null) {
+      const kept = (await Deno.readFile(this.#path(id))).subarray(0, writer.size);
+      const bytes = concatBytes([kept, encoder.encode(text)]);
+      await this.#replaceFile(this.#path(id), bytes);
+      writer.file.close();
+      writer.file = await Deno.open(this.#path(id), { read: true, write: true });
+      writer.size = bytes.length;
+      return;
+    }
     if (writer.file === null) {
       const header = headerLine(
         newHeader(id, this.#pending.get(id) ?? { created: writer.summary.created }),

@@ -23,7 +23,14 @@ import {
 import { sessionStateSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import type { StoredTree } from "./tree.ts";
-import { activeConversation, forkSession, rawEntries, readTree, treeIds } from "./tree_store.ts";
+import {
+  activeConversation,
+  forkSession,
+  rawEntries,
+  readTree,
+  replacementBranch,
+  treeIds,
+} from "./tree_store.ts";
 import {
   checkExpectedCount,
   draftSession,
@@ -400,8 +407,10 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * Replaces every stored message of the session in one transaction (the
-   * old messages stay until it commits); name, metadata, owner and cwd are
+   * Replaces the session's conversation in one transaction: the messages
+   * are stored as a new branch from the root, which becomes the active path,
+   * and the old entries stay in the tree (an empty replacement deletes every
+   * entry, as a tree has no empty path); name, metadata, owner and cwd are
    * kept. Leased as an append is.
    *
    * @param sessionId The session.
@@ -416,9 +425,12 @@ export class PostgresStore implements SessionStore {
     options: AppendOptions = {},
   ): Promise<void> {
     checkSessionId(sessionId);
-    await this.#insert(sessionId, messages, options.expectedCount, true).catch((error) => {
-      throw saveFailure(this.#scrubbed(error), this.#location);
-    });
+    const clears = messages.length === 0;
+    await this.#insert(sessionId, replacementBranch(messages), options.expectedCount, clears).catch(
+      (error) => {
+        throw saveFailure(this.#scrubbed(error), this.#location);
+      },
+    );
     this.#pending.delete(sessionId);
   }
 
@@ -426,7 +438,7 @@ export class PostgresStore implements SessionStore {
     sessionId: string,
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
-    replace = false,
+    clear = false,
     writtenAt?: string,
   ): Promise<void> {
     const sql = await this.#ready();
@@ -457,11 +469,11 @@ export class PostgresStore implements SessionStore {
         throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
       }
       checkExpectedCount(sessionId, expectedCount, Number(row.message_count));
-      if (replace) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
-      const start = replace ? 0 : Number(row.message_count);
+      if (clear) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
+      const start = clear ? 0 : Number(row.message_count);
       const batch = summarizeBatch(
         messages,
-        replace ? { count: 0 } : { state: storedState(row.state), count: start },
+        clear ? { count: 0 } : { state: storedState(row.state), count: start },
       );
       // Held while the turn runs; free between turns.
       if (batch.state?.status === "running") {
@@ -493,19 +505,19 @@ export class PostgresStore implements SessionStore {
                   to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}),
                   ${ids[index]!.id}, ${ids[index]!.parentId})`;
       }
-      // A replacement recomputes every summary field; an append folds its batch in.
-      const kept = (column: string) => replace ? tx`NULL` : tx(column);
+      // Clearing resets every summary field; an append (a replacement too) folds its batch in.
+      const kept = (column: string) => clear ? tx`NULL` : tx(column);
       await tx`
         UPDATE panto_sessions SET modified = coalesce(${writtenAt ?? null}::timestamptz, now()),
           message_count = ${start + messages.length},
           last_user_message = coalesce(${batch.lastUserMessage ?? null}, ${
-        replace ? "" : tx`last_user_message`
+        clear ? "" : tx`last_user_message`
       }),
           first_user_message = coalesce(${kept("first_user_message")}, ${
         batch.firstUserMessage ?? null
       }),
-          wire = coalesce(${json(tx, batch.wire)}, ${kept("wire")}),
-          state = coalesce(${json(tx, batch.state)}, ${kept("state")})
+          wire = coalesce(${json(tx, batch.wire)}, ${kept("wire")})::jsonb,
+          state = coalesce(${json(tx, batch.state)}, ${kept("state")})::jsonb
         WHERE id = ${sessionId}`;
     });
   }

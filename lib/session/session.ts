@@ -207,7 +207,9 @@ export class Session {
 
   /**
    * Replaces the stored conversation with `messages` (context surgery,
-   * trimming): the next load returns exactly these. A new session not yet
+   * trimming): the next load returns exactly these. They are stored as a new
+   * branch from the root (fresh entry ids) and the old entries stay in the
+   * tree; an empty replacement deletes every entry. A new session not yet
    * written is written with them.
    *
    * @param messages The whole new conversation, in order.
@@ -226,17 +228,13 @@ export class Session {
     this.#written = true;
     this.#pending = [];
     this.#leaf = undefined;
-    const summary = summarizeBatch(messages);
-    this.info.messageCount = messages.length;
+    if (messages.length > 0) return this.#updateInfo(messages);
+    this.info.messageCount = 0;
     this.info.modified = new Date().toISOString();
-    this.info.lastUserMessage = summary.lastUserMessage ?? "";
-    if (summary.firstUserMessage !== undefined) {
-      this.info.firstUserMessage = summary.firstUserMessage;
-    } else delete this.info.firstUserMessage;
-    if (summary.wire) this.info.wire = summary.wire;
-    else delete this.info.wire;
-    if (summary.state) this.info.state = summary.state;
-    else delete this.info.state;
+    this.info.lastUserMessage = "";
+    delete this.info.firstUserMessage;
+    delete this.info.wire;
+    delete this.info.state;
   }
 
   /**

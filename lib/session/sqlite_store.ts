@@ -18,7 +18,14 @@ import {
 } from "./serialize.ts";
 import { Session } from "./session.ts";
 import type { StoredTree } from "./tree.ts";
-import { activeConversation, forkSession, rawEntries, readTree, treeIds } from "./tree_store.ts";
+import {
+  activeConversation,
+  forkSession,
+  rawEntries,
+  readTree,
+  replacementBranch,
+  treeIds,
+} from "./tree_store.ts";
 import { sessionStateSchema } from "./schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
 import {
@@ -338,8 +345,10 @@ export class SQLiteStore implements SessionStore {
   }
 
   /**
-   * Replaces every stored message of the session, in one transaction (the
-   * old messages stay until it commits); name, metadata, owner and cwd are
+   * Replaces the session's conversation in one transaction: the messages
+   * are stored as a new branch from the root, which becomes the active path,
+   * and the old entries stay in the tree (an empty replacement deletes every
+   * entry, as a tree has no empty path); name, metadata, owner and cwd are
    * kept. Takes the lock as an append does.
    *
    * @param sessionId The session.
@@ -355,11 +364,12 @@ export class SQLiteStore implements SessionStore {
   ): Promise<void> {
     this.#assertOpen();
     checkSessionId(sessionId);
+    const clears = messages.length === 0;
     await this.#locks.hold(sessionId);
     let running = false;
     try {
       running = await this.#run(() =>
-        this.#write(sessionId, messages, options.expectedCount, true)
+        this.#write(sessionId, replacementBranch(messages), options.expectedCount, clears)
       );
     } finally {
       if (!running) await this.#locks.release(sessionId);
@@ -367,14 +377,14 @@ export class SQLiteStore implements SessionStore {
   }
 
   /**
-   * An append's (or, with `replace`, a replacement's) transaction; returns
+   * An append's (or, with `clear`, an empty replacement's) transaction; returns
    * whether the session's turn is still running.
    */
   #write(
     sessionId: string,
     messages: readonly PersistentMessage[],
     expectedCount: number | undefined,
-    replace = false,
+    clear = false,
     now = new Date().toISOString(),
   ): boolean {
     let running = false;
@@ -382,23 +392,23 @@ export class SQLiteStore implements SessionStore {
       this.#refuseIfFenced();
       const before = this.#startSession(sessionId, now);
       checkExpectedCount(sessionId, expectedCount, before.count);
-      if (replace) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
-      const start = replace ? { count: 0 } : before;
+      if (clear) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
+      const start = clear ? { count: 0 } : before;
       this.#insertRows(sessionId, messages, start.count, now);
       const batch = summarizeBatch(messages, start);
-      // A replacement recomputes every summary field; an append folds its batch in.
+      // Clearing resets every summary field; an append (a replacement too) folds its batch in.
       this.#db.prepare(
         `UPDATE sessions SET modified = ?, message_count = ?,
-           last_user_message = ${replace ? "?" : "coalesce(?, last_user_message)"},
-           first_user_message = ${replace ? "?" : "coalesce(first_user_message, ?)"},
-           wire = ${replace ? "?" : "coalesce(?, wire)"}, state = ${
-          replace ? "?" : "coalesce(?, state)"
+           last_user_message = ${clear ? "?" : "coalesce(?, last_user_message)"},
+           first_user_message = ${clear ? "?" : "coalesce(first_user_message, ?)"},
+           wire = ${clear ? "?" : "coalesce(?, wire)"}, state = ${
+          clear ? "?" : "coalesce(?, state)"
         }
          WHERE id = ?`,
       ).run(
         now,
         start.count + messages.length,
-        batch.lastUserMessage ?? (replace ? "" : null),
+        batch.lastUserMessage ?? (clear ? "" : null),
         batch.firstUserMessage ?? null,
         batch.wire ? JSON.stringify(batch.wire) : null,
         batch.state ? JSON.stringify(batch.state) : null,

@@ -5,7 +5,14 @@ import { SessionCorruptError, SessionNotFoundError } from "./errors.ts";
 import { decodeWire } from "./serialize.ts";
 import type { Session } from "./session.ts";
 import { decodeMessageRows, type StoredRow } from "./store_common.ts";
-import { pathTo, type RawTreeEntry, resolveTree, type StoredTree, TreeEntryError } from "./tree.ts";
+import {
+  newEntryId,
+  pathTo,
+  type RawTreeEntry,
+  resolveTree,
+  type StoredTree,
+  TreeEntryError,
+} from "./tree.ts";
 import type { CreateSessionOptions, PersistentMessage, SessionStore } from "./types.ts";
 
 /**
@@ -121,6 +128,33 @@ export function treeIds(
     const parentId = entry.parentId === undefined ? previous : entry.parentId;
     previous = id;
     return { id, parentId };
+  });
+}
+
+/**
+ * What `replaceConversation` stores: the new messages as one new branch
+ * from the root (fresh ids, so none collides with the ids already in the
+ * tree), which the active leaf moves to. The old entries stay in the tree.
+ *
+ * @example
+ * ```ts
+ * import { replacementBranch } from "./tree_store.ts";
+ * const message = { role: "user" as const, content: [], timestamp: "" };
+ * const entry = { message, conversation: [], toolsAvailable: [], id: "0", parentId: "x" };
+ * const [first, second] = replacementBranch([entry, entry]);
+ * console.assert(first?.parentId === null && second?.parentId === first.id && first.id !== "0");
+ * ```
+ *
+ * @param messages The whole new conversation, in order.
+ * @returns The entries to append.
+ */
+export function replacementBranch(messages: readonly PersistentMessage[]): PersistentMessage[] {
+  let parentId: string | null = null;
+  return messages.map((entry) => {
+    const id = newEntryId();
+    const branch: PersistentMessage = { ...entry, id, parentId };
+    parentId = id;
+    return branch;
   });
 }
 

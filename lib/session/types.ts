@@ -93,8 +93,8 @@ export interface SessionInfo {
   lastUserMessage: string;
   /**
    * The first stored user message's text, possibly shortened: what the
-   * session was started for (after `replaceConversation`, the first of the
-   * new messages). Absent before any user text is stored, and from stores
+   * session was started for (`replaceConversation` keeps it, as the old
+   * entries stay). Absent before any user text is stored, and from stores
    * that do not keep it.
    */
   firstUserMessage?: string;
@@ -231,11 +231,14 @@ export interface SessionStore {
     options?: AppendOptions,
   ): Promise<void>;
   /**
-   * Replaces every stored message of a session with `messages` (context
-   * surgery, trimming), keeping its metadata, name and owner: atomically
-   * on the SQL stores, crash-safe on JSONL (a new file renamed over the
-   * old). `expectedCount` refuses a writer with a stale view, as for appends.
-   * Stores that cannot rewrite history need not have it.
+   * Replaces a session's conversation with `messages` (context surgery,
+   * trimming), keeping its metadata, name and owner. The built-in stores
+   * store them as one new branch from the root (fresh entry ids) that the
+   * active leaf moves to, the old entries staying in the tree; all or
+   * nothing (one transaction, or on JSONL a new file renamed over the old);
+   * an empty replacement deletes every entry. `expectedCount` refuses a
+   * writer with a stale view, as for appends. Stores that cannot rewrite
+   * history need not have it.
    */
   replaceConversation?(
     sessionId: string,

@@ -273,9 +273,11 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       assert.equal(resumed.info.firstUserMessage, "first prompt", "the handle agrees");
       assert.match(await store.export(session.id), /^# first prompt\n/, "the export's title");
 
+      // The old entries stay in the tree: the session was still started for its first prompt.
       await resumed.replaceConversation(persistent(user("summary"), assistant("a3")));
-      assert.equal((await store.list())[0]?.firstUserMessage, "summary");
-      assert.equal(resumed.info.firstUserMessage, "summary");
+      assert.equal((await store.list())[0]?.firstUserMessage, "first prompt");
+      assert.equal((await store.list())[0]?.lastUserMessage, "summary");
+      assert.equal(resumed.info.firstUserMessage, "first prompt");
     },
 
   "replaces a conversation, keeping name, metadata, cwd and owner": async ({ store }) => {
@@ -291,13 +293,17 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal(info?.name, "kept name");
     assert.equal(info?.cwd, "/w");
     assert.equal(info?.ownerId, "alice");
-    assert.equal(info?.messageCount, 2);
+    assert.equal(info?.messageCount, 6, "every branch counts");
     assert.equal(info?.lastUserMessage, "summary of q1");
     assert.deepStrictEqual(info?.state, { status: "idle" });
-    assert.equal(session.info.messageCount, 2, "the handle follows");
-    await session.append(persistent(user("next"), assistant("ok")));
-    assert.equal((await store.load(session.id))?.messages.length, 4, "appends continue after it");
-    assert.deepStrictEqual(await store.search("q2"), [], "the old text is not found any more");
+    assert.equal(session.info.messageCount, 6, "the handle follows");
+    const next = [user("next"), assistant("ok")];
+    await session.append(persistent(...next));
+    assert.deepStrictEqual(
+      (await store.load(session.id))?.messages,
+      [...trimmed, ...next],
+      "appends continue after it",
+    );
 
     const stale = (await store.resolve(session.id))!;
     await session.append(persistent(user("one more"), assistant("done")));
@@ -306,6 +312,42 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       SessionChangedError,
     );
     assert.equal((await store.load(session.id))?.messages.length, 6, "nothing was replaced");
+  },
+
+  "a replacement is one new branch from the root: the old branches stay in the tree": async (
+    { store },
+  ) => {
+    const session = store.create();
+    await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
+    const before = (await store.loadTree!(session.id))!;
+    await session.branchFrom(before.entries[1]!.id);
+    await session.append(persistent(user("q2 again"), assistant("a2 again")));
+    const old = (await store.loadTree!(session.id))!.entries;
+
+    // Ids from an earlier tree are not reused: the branch gets its own.
+    const replacement = old.slice(0, 2).map((entry) => ({
+      ...persistent(entry.message)[0]!,
+      id: entry.id,
+      parentId: entry.parentId,
+    }));
+    const q3 = user("q3");
+    await session.replaceConversation([...replacement, ...persistent(q3)]);
+    const expected = [...old.slice(0, 2).map((entry) => entry.message), q3];
+    assert.deepStrictEqual((await store.load(session.id))?.messages, expected);
+    const tree = (await store.loadTree!(session.id))!;
+    assert.deepStrictEqual(tree.entries.slice(0, old.length), old, "the old entries are kept");
+    const branch = tree.entries.slice(old.length);
+    assert.equal(branch.length, 3);
+    assert.equal(branch[0]?.parentId, null, "a new root");
+    assert.equal(branch[1]?.parentId, branch[0]?.id);
+    assert.equal(tree.leafId, branch[2]?.id, "the active leaf moved to it");
+    assert.ok(branch.every((entry) => !old.some((o) => o.id === entry.id)), "fresh ids");
+    const resumed = (await store.resolve(session.id))!;
+    assert.deepStrictEqual((await resumed.loadWithDangling()).danglingUser, q3);
+
+    await session.replaceConversation([]);
+    assert.deepStrictEqual((await store.load(session.id))?.messages, [], "empty: cleared");
+    assert.equal((await store.list())[0]?.messageCount, 0);
   },
 
   "checkWritable passes on a usable store and leaves no session or data behind": async (
