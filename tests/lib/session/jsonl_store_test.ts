@@ -626,16 +626,16 @@ Deno.test("load checks the entries on the active path; a damaged branch off it f
   });
 });
 
-Deno.test("invalid UTF-8 names its line; text past it, and a byte order mark opening a line, still read", async () => {
+Deno.test("invalid UTF-8 names its line; text past it, U+FFFD as text, and a byte order mark opening a line, still read", async () => {
   await withSession(2, async ({ dir, id, path }) => {
     const encoder = new TextEncoder();
     const lines = (await Deno.readTextFile(path)).split("\n");
     const q1 = JSON.parse(lines[3]!);
-    q1.message.content = [{ type: "text", text: "ünïcødé 漢字" }];
+    q1.message.content = [{ type: "text", text: "ünïcødé 漢字 \uFFFD" }];
     lines[3] = `\uFEFF${JSON.stringify(q1)}`;
     await Deno.writeTextFile(path, lines.join("\n"));
     const store = new FileSystemJSONLStore({ dir });
-    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "ünïcødé 漢字", "a1"]);
+    assert.deepStrictEqual(await texts(store, id), ["q0", "a0", "ünïcødé 漢字 \uFFFD", "a1"]);
     const [head, tail] = [lines.slice(0, 2).join("\n"), lines.slice(2).join("\n")];
     await Deno.writeFile(
       path,
