@@ -48,7 +48,7 @@ export interface Program {
   env: Record<string, string>;
   /** Matches the screen once the welcome is painted (before the footer). */
   welcome: RegExp;
-  /** The model name its footer ends with once the prompt is ready. */
+  /** What its footer ends with once the prompt is ready (the model's name, for panto with the thinking level). */
   footerModel: string;
   /** Saves a new copy of a conversation of `messages` messages; returns the arguments that resume it. */
   freshHistory: (messages: number) => Promise<string[]>;
@@ -137,7 +137,8 @@ async function preparePanto(
     argv: [Deno.execPath(), "run", "-q", "-A", join(REPO, "cli/main.ts")],
     env: { ...TERMINAL_ENV, HOME: home, PANTO_HOME: pantoHome, DENO_DIR: denoCache },
     welcome: /panto \d+\.\d+\.\d+/,
-    footerModel: "fake",
+    // The footer ends with the alias and the thinking level.
+    footerModel: "fake · thinking off",
     freshHistory: async (messages) => [
       "-r",
       await writePantoHistory(join(pantoHome, "sessions"), cwd, server, messages),
