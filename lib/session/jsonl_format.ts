@@ -66,6 +66,8 @@ export interface ParsedSession {
   messages: MessageEntry[];
   /** The name from the header or the last `name` entry. */
   name: string | undefined;
+  /** Entry labels, from the last `label` line of each entry (removed ones left out). */
+  labels: Map<string, string>;
   /** Unreadable lines other than a torn last line. */
   problems: LineProblem[];
   /** The incomplete last line, ignored (a crash mid-write). */
@@ -101,6 +103,19 @@ export function messageLine(entry: PersistentMessage, timestamp: string): string
   if (entry.usage) record.usage = entry.usage;
   record.message = withUsage(entry.message, entry.usage);
   return `${stringifyWellFormed(record)}\n`;
+}
+
+/**
+ * Encodes a label line (`label` `""`: the entry's label is removed).
+ *
+ * @param entryId The entry labelled.
+ * @param label The label.
+ * @param timestamp When it is written.
+ * @returns One line, newline-terminated.
+ */
+export function labelLine(entryId: string, label: string, timestamp: string): string {
+  return `${stringifyWellFormed({ type: "label", timestamp, entryId, label })}
+`;
 }
 
 /**
@@ -155,6 +170,7 @@ export function parseSession(
     header: null,
     messages: [],
     name: undefined,
+    labels: new Map(),
     problems: [],
     torn: null,
     goodLines: [],
@@ -258,6 +274,13 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number, check: b
     parsed.name = value.name;
     return;
   }
+  if (value.type === "label") {
+    if (typeof value.entryId !== "string") throw new Error("entryId: expected a string");
+    if (typeof value.label !== "string") throw new Error("label: expected a string");
+    if (value.label === "") parsed.labels.delete(value.entryId);
+    else parsed.labels.set(value.entryId, value.label);
+    return;
+  }
   if (value.type !== "message") throw new Error(`unknown entry type ${JSON.stringify(value.type)}`);
   // Unchecked until checkEntry when deferred: the fields are the line's own values either way.
   const entry: MessageEntry = {
@@ -324,7 +347,7 @@ function readHeader(value: unknown, path: string): SessionHeader {
 }
 
 function isEntry(value: unknown): boolean {
-  return isRecord(value) && (value.type === "message" || value.type === "name");
+  return isRecord(value) && ["message", "name", "label"].includes(String(value.type));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -18,6 +18,7 @@ import {
   checkEntry,
   headerLine,
   JSONL_FORMAT_VERSION,
+  labelLine,
   messageLine,
   nameLine,
   type ParsedSession,
@@ -29,7 +30,7 @@ import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
-import { pathTo, type StoredTree } from "./tree.ts";
+import { pathTo, type StoredTree, unknownEntry } from "./tree.ts";
 import { activeConversation, forkSession, readTree, replacementBranch } from "./tree_store.ts";
 import {
   checkExpectedCount,
@@ -477,6 +478,29 @@ export class FileSystemJSONLStore implements SessionStore {
         await this.#write(id, writer, nameLine(name, new Date().toISOString()));
         if (name === "") delete writer.summary.name;
         else writer.summary.name = name;
+        await this.#writeSidecar(id, writer);
+      });
+    });
+  }
+
+  /**
+   * Labels an entry: a `label` line is appended (an empty one removes it).
+   *
+   * @param id The session.
+   * @param entryId The entry, an id from its tree.
+   * @param label The label (`null` or `""`: none).
+   * @throws {SessionNotFoundError} When there is no such session.
+   * @throws {Error} When the entry is not in the session.
+   */
+  async setLabel(id: string, entryId: string, label: string | null): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    return await this.#serialize(id, async () => {
+      const tree = await this.loadTree(id);
+      if (!tree) throw new SessionNotFoundError(id, this.dir);
+      if (!tree.entries.some((entry) => entry.id === entryId)) throw unknownEntry(entryId);
+      await this.#withWriter(id, async (writer) => {
+        await this.#write(id, writer, labelLine(entryId, label ?? "", new Date().toISOString()));
         await this.#writeSidecar(id, writer);
       });
     });
@@ -993,12 +1017,17 @@ export class FileSystemJSONLStore implements SessionStore {
 
   #tree(parsed: ParsedSession, id: string): StoredTree {
     const header = this.#requireIntact(parsed, id);
-    return readTree(
+    const tree = readTree(
       parsed.messages,
       header.metadata,
       this.#path(id),
       (index) => parsed.messages[index]?.line ?? 0,
     );
+    for (const entry of tree.entries) {
+      const label = parsed.labels.get(entry.id);
+      if (label !== undefined) entry.label = label;
+    }
+    return tree;
   }
 
   #repairHint(id: string): string {

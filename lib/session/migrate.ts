@@ -44,6 +44,8 @@ interface Snapshot {
   info: SessionInfo;
   metadata?: string;
   entries: PersistentMessage[];
+  /** Entry labels, `[entryId, label]`, in storage order. */
+  labels: [string, string][];
 }
 
 /**
@@ -175,11 +177,15 @@ async function migrateOne(
 ): Promise<boolean> {
   const snapshot = await readSnapshot(source, info);
   const digest = await snapshotDigest(snapshot);
+  let there: Snapshot | null = null;
   if (atTarget) {
-    const there = await readTargetSnapshot(target, info.id);
+    there = await readTargetSnapshot(target, info.id);
     if (there && await snapshotDigest(there) === digest) return false;
+    // Labels are written after the messages: a copy cut off between them only lacks labels.
+    const unlabelled = there &&
+      await snapshotDigest(there, false) === await snapshotDigest(snapshot, false);
     // Copies are written whole, so this one was written there by someone else: keep it.
-    if (there) {
+    if (there && !unlabelled) {
       throw new SessionStoreError(
         `Session ${info.id} is already in the target with other content (${there.entries.length} ` +
           `messages; the source has ${snapshot.entries.length}); it was not copied by a ` +
@@ -187,7 +193,8 @@ async function migrateOne(
       );
     }
   }
-  await writeSnapshot(target, snapshot);
+  if (there) await writeLabels(target, snapshot);
+  else await writeSnapshot(target, snapshot);
   const copy = await readTargetSnapshot(target, info.id);
   if (!copy || copy.entries.length !== snapshot.entries.length) {
     throw new SessionStoreError(
@@ -210,7 +217,7 @@ async function migrateOne(
  * trees, its messages.
  */
 async function readSnapshot(store: SessionStore, info: SessionInfo): Promise<Snapshot> {
-  const snapshot: Snapshot = { info, entries: [] };
+  const snapshot: Snapshot = { info, entries: [], labels: [] };
   if (store.loadTree) {
     const tree = await store.loadTree(info.id);
     if (!tree) throw disappeared(info.id);
@@ -219,6 +226,7 @@ async function readSnapshot(store: SessionStore, info: SessionInfo): Promise<Sna
       id,
       parentId,
     }));
+    snapshot.labels = tree.entries.flatMap(({ id, label }) => label ? [[id, label]] : []);
     if (tree.metadata !== undefined) snapshot.metadata = tree.metadata;
     return snapshot;
   }
@@ -273,15 +281,29 @@ async function writeSnapshot(store: SessionStore, snapshot: Snapshot): Promise<v
   } else if (store.replaceConversation) {
     await store.replaceConversation(session.id, [], { expectedCount: 0 });
   }
+  await writeLabels(store, snapshot);
   // A session copied mid-turn (cut off by a crash) would otherwise stay held by this process.
   await store.release?.(session.id);
 }
 
+/** Labels the copy's entries as the source's are. */
+async function writeLabels(store: SessionStore, snapshot: Snapshot): Promise<void> {
+  if (snapshot.labels.length > 0 && !store.setLabel) {
+    throw new SessionStoreError(
+      `Session ${snapshot.info.id} has labelled entries, which the target store cannot keep`,
+    );
+  }
+  for (const [entryId, label] of snapshot.labels) {
+    await store.setLabel?.(snapshot.info.id, entryId, label);
+  }
+}
+
 /**
  * SHA-256 of all a session holds that a migration promises to keep (not
- * its modification time, which is the copy's).
+ * its modification time, which is the copy's); its labels left out when
+ * `withLabels` is false.
  */
-async function snapshotDigest(snapshot: Snapshot): Promise<string> {
+async function snapshotDigest(snapshot: Snapshot, withLabels = true): Promise<string> {
   const { info } = snapshot;
   const kept = {
     id: info.id,
@@ -298,6 +320,7 @@ async function snapshotDigest(snapshot: Snapshot): Promise<string> {
       id: id ?? null,
       parentId: parentId ?? null,
     })),
+    labels: withLabels ? snapshot.labels : [],
   };
   const bytes = new TextEncoder().encode(stringifyWellFormed(canonical(kept)));
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

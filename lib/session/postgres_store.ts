@@ -22,7 +22,7 @@ import {
 } from "./serialize.ts";
 import { sessionStateSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
-import type { StoredTree } from "./tree.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
 import {
   activeConversation,
   forkSession,
@@ -129,6 +129,10 @@ const MIGRATIONS: readonly Migration[] = [{
   name: "first prompt",
   sql: `ALTER TABLE panto_sessions ADD COLUMN first_user_message text;`,
   backfill: backfillFirstPrompts,
+}, {
+  version: 5,
+  name: "entry labels",
+  sql: `ALTER TABLE panto_messages ADD COLUMN label text;`,
 }];
 
 /** Rows a backfill reads at a time. */
@@ -362,7 +366,7 @@ export class PostgresStore implements SessionStore {
     }`;
     if (!session) return null;
     const rows = await sql`
-      SELECT seq, message, entry_id, parent_id, wire FROM panto_messages
+      SELECT seq, message, entry_id, parent_id, wire, label FROM panto_messages
       WHERE session_id = ${id} ORDER BY seq`;
     const where = `panto_messages (session ${id})`;
     const metadata = session.metadata === null ? undefined : String(session.metadata);
@@ -565,6 +569,30 @@ export class PostgresStore implements SessionStore {
     const pending = this.#pending.get(id);
     if (!pending) throw new SessionNotFoundError(id, this.#where());
     pending.name = name;
+  }
+
+  /**
+   * Labels an entry (its row's `label` column).
+   *
+   * @param id The session.
+   * @param entryId The entry, an id from its tree.
+   * @param label The label (`null` or `""`: none).
+   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   * @throws {Error} When the entry is not in the session.
+   */
+  async setLabel(id: string, entryId: string, label: string | null): Promise<void> {
+    checkSessionId(id);
+    const sql = await this.#ready();
+    refuseIfFenced(this.#location, await readFence(sql));
+    const [session] = await sql`SELECT 1 FROM panto_sessions WHERE id = ${id} AND ${
+      this.#owned(sql)
+    }`;
+    if (!session) throw new SessionNotFoundError(id, this.#where());
+    // Rows from before the tree have no entry id: theirs is their position.
+    const { count } = await sql`
+      UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
+      WHERE session_id = ${id} AND coalesce(entry_id, seq::text) = ${entryId}`;
+    if (count === 0) throw unknownEntry(entryId);
   }
 
   /**

@@ -144,6 +144,23 @@ export class Session {
     return await this.loadWithDangling();
   }
 
+  /**
+   * Labels a stored entry of this session (`null` or `""` removes the
+   * label), so `/tree` shows it.
+   *
+   * @param entryId The entry, an id from its tree.
+   * @param label The label.
+   * @throws {Error} When the store keeps no labels, or the entry is not stored in this session.
+   */
+  async setLabel(entryId: string, label: string | null): Promise<void> {
+    if (!this.store.setLabel) {
+      throw new Error(
+        `This session store keeps no labels: use a JSONL, SQLite or PostgreSQL store`,
+      );
+    }
+    await this.store.setLabel(this.info.id, entryId, label);
+  }
+
   /** Every entry, from the store, or (not written yet) from the buffer. */
   async #readTree(): Promise<StoredTree> {
     const stored = this.store.loadTree

@@ -17,7 +17,7 @@ import {
   withUsage,
 } from "./serialize.ts";
 import { Session } from "./session.ts";
-import type { StoredTree } from "./tree.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
 import {
   activeConversation,
   forkSession,
@@ -97,6 +97,7 @@ const MIGRATIONS: readonly (string | ((db: DatabaseSync) => void))[] = [
    CREATE UNIQUE INDEX messages_by_entry ON messages (session_id, entry_id);
    ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;`,
   addFirstPrompts,
+  "ALTER TABLE messages ADD COLUMN label TEXT;",
 ];
 
 const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, " +
@@ -287,7 +288,7 @@ export class SQLiteStore implements SessionStore {
       const session = this.#get("SELECT metadata FROM sessions WHERE id = ?", id);
       if (!session) return null;
       const rows = this.#all(
-        `SELECT seq, message, entry_id, parent_id, wire FROM messages
+        `SELECT seq, message, entry_id, parent_id, wire, label FROM messages
          WHERE session_id = ? ORDER BY seq`,
         id,
       );
@@ -496,6 +497,30 @@ export class SQLiteStore implements SessionStore {
         const value = name === "" ? null : name.toWellFormed();
         this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
       }));
+  }
+
+  /**
+   * Labels an entry (its row's `label` column).
+   *
+   * @param id The session.
+   * @param entryId The entry, an id from its tree.
+   * @param label The label (`null` or `""`: none).
+   * @throws {SessionNotFoundError} When there is no such session.
+   * @throws {Error} When the entry is not in the session.
+   */
+  async setLabel(id: string, entryId: string, label: string | null): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(id);
+    if (!this.#stored(id)) throw new SessionNotFoundError(id, this.path);
+    await this.#run(() => {
+      this.#refuseIfFenced();
+      // Rows from before the tree have no entry id: theirs is their position.
+      const { changes } = this.#db.prepare(
+        `UPDATE messages SET label = ?
+         WHERE session_id = ? AND coalesce(entry_id, CAST(seq AS TEXT)) = ?`,
+      ).run(label ? label.toWellFormed() : null, id, entryId);
+      if (changes === 0) throw unknownEntry(entryId);
+    });
   }
 
   /**

@@ -33,6 +33,8 @@ export interface TreeEntry {
   message: Message;
   /** Who produced it, when the store kept that. */
   wire?: WireIdentity;
+  /** The label given to it (`Session.setLabel`). */
+  label?: string;
 }
 
 /**
@@ -75,7 +77,7 @@ export interface TreeNode {
   role: Message["role"];
   /** A one-line preview of the message. */
   preview: string;
-  /** A label for the entry, when one was given (none are stored yet). */
+  /** The entry's label, when one was given (`Session.setLabel`). */
   label?: string;
   /** Whether it is on the active path (root to active leaf). */
   active: boolean;
@@ -93,6 +95,8 @@ export interface RawTreeEntry {
   message: Message;
   /** Who produced it. */
   wire?: WireIdentity | undefined;
+  /** Its label. */
+  label?: string | undefined;
 }
 
 /** A stored entry that breaks the tree: its id repeats. */
@@ -160,6 +164,7 @@ export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
     seen.add(id);
     const entry: TreeEntry = { id, parentId, message: item.message };
     if (item.wire) entry.wire = item.wire;
+    if (item.label) entry.label = item.label;
     entries.push(entry);
     previous = id;
   }
@@ -193,12 +198,26 @@ export function pathTo(entries: readonly TreeEntry[], leafId: string | null): Tr
   ) {
     path.push(at);
   }
-  if (path.length === 0) {
-    throw new Error(
-      `Entry ${JSON.stringify(leafId)} is not in this session: pick one from its tree`,
-    );
-  }
+  if (path.length === 0) throw unknownEntry(leafId);
   return path.reverse();
+}
+
+/**
+ * The error for an entry id that is not in the session.
+ *
+ * @example
+ * ```ts
+ * import { unknownEntry } from "./tree.ts";
+ * console.assert(unknownEntry("x").message.includes('"x"'));
+ * ```
+ *
+ * @param entryId The id.
+ * @returns The error, saying where to find the ids.
+ */
+export function unknownEntry(entryId: string): Error {
+  return new Error(
+    `Entry ${JSON.stringify(entryId)} is not in this session: pick one from its tree`,
+  );
 }
 
 /**
@@ -230,6 +249,7 @@ export function treeNodes(entries: readonly TreeEntry[], leafId: string | null):
       active: active.has(entry.id),
       children: [],
     };
+    if (entry.label) node.label = entry.label;
     nodes.set(entry.id, node);
     const parent = entry.parentId === null ? undefined : nodes.get(entry.parentId);
     (parent ? parent.children : roots).push(node);

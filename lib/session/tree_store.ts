@@ -69,7 +69,7 @@ export function readTree(
 
 /**
  * The entries of message rows (`seq`, `message`, `entry_id`, `parent_id`,
- * `wire`, ordered by `seq`): a row without an entry id was written before
+ * `wire`, `label`, ordered by `seq`): a row without an entry id was written before
  * the tree, and reads as the next link of one chain.
  *
  * @example
@@ -93,6 +93,7 @@ export function rawEntries(rows: readonly StoredRow[], where: string): RawTreeEn
       entry.id = String(row.entry_id);
       entry.parentId = row.parent_id === null ? null : String(row.parent_id);
     }
+    if (typeof row.label === "string" && row.label !== "") entry.label = row.label;
     if (row.wire !== null && row.wire !== undefined) {
       entry.wire = decodeWire(typeof row.wire === "string" ? JSON.parse(row.wire) : row.wire);
     }

@@ -245,6 +245,12 @@ export interface SessionStore {
     messages: readonly PersistentMessage[],
     options?: AppendOptions,
   ): Promise<void>;
+  /**
+   * Labels entry `entryId` of session `id` (`null` or `""` removes its
+   * label): `loadTree` and `/tree` show it. The built-in stores that save
+   * anything have it.
+   */
+  setLabel?(id: string, entryId: string, label: string | null): Promise<void>;
   /** Full-text search over message text. */
   search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   /** Gives a session a name. */

@@ -63,3 +63,12 @@ Deno.test("tree picker: opens on the current leaf, marks the active path, tab sh
   assert.deepEqual(prompts.items.map((item) => item.value), ["q1", "q2", "q2b"]);
   assert.deepEqual(picker.toggle!.view(2).items.length, 6, "tab again: every entry");
 });
+
+Deno.test("tree picker: an entry's label is shown after its other notes", () => {
+  const roots = sample();
+  roots[0]!.label = "start";
+  roots[0]!.children[0]!.label = "checkpoint";
+  const picker = treePicker({ roots, leafId: "a2b" });
+  assert.equal(picker.items[0]?.description, "start");
+  assert.equal(picker.items[1]?.description, "2 branches · checkpoint");
+});

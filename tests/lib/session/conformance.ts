@@ -350,6 +350,30 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal((await store.list())[0]?.messageCount, 0);
   },
 
+  "labels entries: loadTree and the tree show them, a new label replaces, null removes": async (
+    { store },
+  ) => {
+    const session = store.create();
+    await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
+    const [first, , third] = (await store.loadTree!(session.id))!.entries;
+    await session.setLabel(first!.id, "start");
+    await session.setLabel(third!.id, "old name");
+    await session.setLabel(third!.id, "checkpoint");
+    const labels = async () =>
+      (await store.loadTree!(session.id))!.entries.map((entry) => entry.label ?? null);
+    assert.deepStrictEqual(await labels(), ["start", null, "checkpoint", null]);
+    const reopened = (await store.resolve(session.id))!;
+    const { roots } = await reopened.tree();
+    assert.equal(roots[0]?.label, "start", "the tree view's nodes carry it");
+    assert.equal(roots[0]?.children[0]?.children[0]?.label, "checkpoint");
+
+    await reopened.setLabel(first!.id, null);
+    assert.deepStrictEqual(await labels(), [null, null, "checkpoint", null]);
+    await assert.rejects(() => session.setLabel("nope", "x"), /"nope" is not in this session/);
+    assert.equal((await store.list())[0]?.messageCount, 4, "a label is not a message");
+    assert.equal((await store.load(session.id))?.messages.length, 4);
+  },
+
   "checkWritable passes on a usable store and leaves no session or data behind": async (
     { store, dump },
   ) => {

@@ -33,6 +33,7 @@ async function fill(store: SessionStore, count: number): Promise<void> {
   const [root, oldLeaf] = (await store.loadTree!(branched.id))!.entries;
   await branched.branchFrom(root!.id);
   await branched.append(persistent(user("second try"), assistant("answer b")));
+  await branched.setLabel(root!.id, "the question");
   await store.fork!(branched.id, oldLeaf!.id);
   for (let i = 1; i < count; i++) {
     const session = store.create({ cwd: `/work/${i % 3}`, ...(i % 2 ? { ownerId: "bob" } : {}) });
@@ -93,6 +94,7 @@ async function checkMigration(
       [null, tree!.entries[0]!.id, tree!.entries[0]!.id, tree!.entries[2]!.id],
       "the branch is copied as a branch, entry ids kept",
     );
+    assert.equal(tree!.entries[0]!.label, "the question", "labels are copied");
     // The list keeps the source's order (newest first).
     assert.deepEqual(
       (await target.list()).map((info) => info.id),
