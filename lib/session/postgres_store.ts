@@ -34,6 +34,7 @@ import {
 import {
   checkExpectedCount,
   draftSession,
+  listedInfo,
   type PendingSession,
   saveFailure,
   searchHitFromRow,
@@ -300,7 +301,7 @@ export class PostgresStore implements SessionStore {
       SELECT * FROM panto_sessions
       WHERE ${owner === undefined ? sql`true` : sql`owner_id = ${owner}`}
       ORDER BY modified DESC, id DESC LIMIT ${options.limit ?? null}`;
-    return rows.map(toInfo);
+    return rows.map((row) => listedInfo(row, toInfo));
   }
 
   /**

@@ -31,6 +31,7 @@ import { SessionLocks } from "./session_locks.ts";
 import {
   checkExpectedCount,
   draftSession,
+  listedInfo,
   type PendingSession,
   saveFailure,
   searchHitFromRow,
@@ -215,7 +216,7 @@ export class SQLiteStore implements SessionStore {
         ...(options.ownerId === undefined ? [] : [options.ownerId.toWellFormed()]),
         options.limit ?? -1,
       );
-      return rows.map(toInfo);
+      return rows.map((row) => listedInfo(row, toInfo));
     });
     return await Promise.all(infos.map((info) => this.#live(info)));
   }

@@ -172,3 +172,39 @@ export function checkExpectedCount(id: string, expected: number | undefined, fou
     throw new SessionChangedError(id, expected, found);
   }
 }
+
+/**
+ * A session row's list entry, or, when its summary columns do not decode
+ * (a damaged `wire` or `state`), the session listed as unreadable with the
+ * reason, as the JSONL store lists a file it cannot read: one bad row does
+ * not hide the others.
+ *
+ * @example
+ * ```ts
+ * import { listedInfo } from "./store_common.ts";
+ * const row = { id: "s1", created: "2026-01-01T00:00:00.000Z", modified: "2026-01-01T00:00:00.000Z" };
+ * const info = listedInfo(row, () => JSON.parse("{"));
+ * console.assert(info.unreadable?.startsWith("its summary row does not decode") === true);
+ * ```
+ *
+ * @param row The `sessions` row.
+ * @param toInfo The store's decoding of a row.
+ * @returns The entry.
+ */
+export function listedInfo(row: StoredRow, toInfo: (row: StoredRow) => SessionInfo): SessionInfo {
+  try {
+    return toInfo(row);
+  } catch (error) {
+    const time = (value: unknown) => value instanceof Date ? value.toISOString() : String(value);
+    const info: SessionInfo = {
+      ...emptySessionInfo(String(row.id), time(row.created)),
+      modified: time(row.modified),
+      unreadable: `its summary row does not decode: ${errorMessage(error)}`,
+    };
+    // Kept when readable, so the session still lists under its directory and owner.
+    if (typeof row.name === "string") info.name = row.name;
+    if (typeof row.cwd === "string") info.cwd = row.cwd;
+    if (typeof row.owner_id === "string") info.ownerId = row.owner_id;
+    return info;
+  }
+}

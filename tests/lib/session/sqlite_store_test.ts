@@ -101,6 +101,26 @@ Deno.test("SQLite: a version 1 database is migrated on open (owners, state, firs
   });
 });
 
+Deno.test("SQLite: a session whose summary row does not decode is listed as unreadable, the others as usual", async () => {
+  await withDatabase(async (path) => {
+    const store = new SQLiteStore({ path });
+    const good = store.create();
+    await good.append(persistent(user("fine"), assistant("a")));
+    const bad = store.create({ cwd: "/w" });
+    await bad.append(persistent(user("q"), assistant("a")));
+    const db = new DatabaseSync(path);
+    db.prepare(`UPDATE sessions SET state = '{"status":"weird"}' WHERE id = ?`).run(bad.id);
+    db.close();
+    const listed = await store.list();
+    assert.deepStrictEqual(listed.map((info) => info.id), [bad.id, good.id]);
+    assert.match(listed[0]!.unreadable ?? "", /^its summary row does not decode: state/);
+    assert.equal(listed[0]!.cwd, "/w", "still listed under its directory");
+    assert.equal(listed[1]!.unreadable, undefined);
+    assert.equal(listed[1]!.lastUserMessage, "fine");
+    await store.close();
+  });
+});
+
 Deno.test("SQLite: a damaged message row fails closed naming the message", async () => {
   await withDatabase(async (path) => {
     const store = new SQLiteStore({ path });
