@@ -275,3 +275,30 @@ Deno.test("a session the target holds with other content, or one the source cann
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a copy cut off after its messages but before its labels gets them when run again", async () => {
+  const root = await Deno.makeTempDir();
+  const source = new FileSystemJSONLStore({ dir: join(root, "s") });
+  const target = new SQLiteStore({ path: join(root, "t.db") });
+  try {
+    await fill(source, 3);
+    await migrateSessions(source, target, { targetName: "sqlite:t" });
+    await source.setMigrationFence(null);
+    let unlabelled = 0;
+    for (const info of await target.list()) {
+      for (const entry of (await target.loadTree(info.id))!.entries) {
+        if (entry.label === undefined) continue;
+        await target.setLabel(info.id, entry.id, null);
+        unlabelled++;
+      }
+    }
+    assert.equal(unlabelled, 1, "the branched session's label");
+    const report = await migrateSessions(source, target, { targetName: "sqlite:t" });
+    assert.deepEqual([report.copied, report.skipped], [1, 2]);
+    assert.deepEqual(await contents(target), await contents(source));
+  } finally {
+    await source.close();
+    await target.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
