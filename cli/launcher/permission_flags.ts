@@ -1,29 +1,11 @@
+import { COMMON_VARIABLES } from "../tools/child_env.ts";
+
 /**
  * The environment variables panto reads besides the key variables of its
  * config: its own, the terminal's, and those the commands it runs need (they
  * get these without the keys: see docs/security.md).
  */
-export const BASE_VARIABLES: readonly string[] = [
-  "HOME",
-  "PANTO_HOME",
-  "NO_COLOR",
-  "TERM",
-  "COLORTERM",
-  "SHELL",
-  "PATH",
-  "USER",
-  "LOGNAME",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TZ",
-  "TMPDIR",
-  // Where the display is: clipboard tools (ctrl+v pastes an image) and GUI commands need them.
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-  "XDG_RUNTIME_DIR",
-  "XAUTHORITY",
-];
+export const BASE_VARIABLES: readonly string[] = ["PANTO_HOME", ...COMMON_VARIABLES];
 
 /** What the program may touch. */
 export interface Grants {

@@ -74,9 +74,10 @@ export function childEnv(hidden: readonly string[]): Record<string, string> {
 
 /**
  * Variables commonly needed by commands, read one by one when panto may not
- * list the environment (a partial `--allow-env` without `--ignore-env`).
+ * list the environment (a partial `--allow-env` without `--ignore-env`);
+ * the launcher grants them all.
  */
-const COMMON_VARIABLES = [
+export const COMMON_VARIABLES: readonly string[] = [
   "PATH",
   "HOME",
   "USER",
