@@ -37,15 +37,29 @@ function messageText(updates: SessionUpdate[], kind: "agent_message_chunk" | "us
 const ONE_PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
-Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then session/load", async () => {
+/** Runs `fn` with a fake server, a home configured for it with `config`, and a project directory; all gone afterwards. */
+async function withAcpFixture(
+  config: Record<string, unknown>,
+  fn: (fixture: { server: FakeLlmServer; home: string; project: string }) => Promise<void>,
+): Promise<void> {
   const server = await FakeLlmServer.start();
   const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
   const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
   try {
-    await writeFakeConfig(home, server, {
-      retry: { maxRetries: 0 },
-      tools: { requireApproval: ["bash"] },
-    });
+    await writeFakeConfig(home, server, config);
+    await fn({ server, home, project });
+  } finally {
+    await server.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+}
+
+Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then session/load", async () => {
+  await withAcpFixture({
+    retry: { maxRetries: 0 },
+    tools: { requireApproval: ["bash"] },
+  }, async ({ server, home, project }) => {
     await Deno.writeTextFile(join(project, "notes.txt"), "alpha\nbeta\n");
     let sessionId = "";
 
@@ -253,19 +267,11 @@ Deno.test("acp: tools, diffs, a permission prompt, a cancel, models, then sessio
       );
     });
     assert.equal(second.code, 0, second.stderr);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-    await Deno.remove(project, { recursive: true });
-  }
+  });
 });
 
 Deno.test("acp: read and write go through the client's buffers when it offers them", async () => {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
-  const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
-  try {
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+  await withAcpFixture({ retry: { maxRetries: 0 } }, async ({ server, home, project }) => {
     const notes = join(project, "notes.txt");
     await Deno.writeTextFile(notes, "saved on disk\n");
     const run = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
@@ -306,22 +312,14 @@ Deno.test("acp: read and write go through the client's buffers when it offers th
       });
     });
     assert.equal(run.code, 0, run.stderr);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-    await Deno.remove(project, { recursive: true });
-  }
+  });
 });
 
 Deno.test("acp: a cancel while a permission prompt waits withdraws it, and the call does not run", async () => {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
-  const project = await Deno.makeTempDir({ prefix: "panto-acp-project-" });
-  try {
-    await writeFakeConfig(home, server, {
-      retry: { maxRetries: 0 },
-      tools: { requireApproval: ["write"] },
-    });
+  await withAcpFixture({
+    retry: { maxRetries: 0 },
+    tools: { requireApproval: ["write"] },
+  }, async ({ server, home, project }) => {
     const run = await AcpTestClient.run({ home, cwd: project }, async (ctx, test) => {
       await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
       const { sessionId } = await ctx.request("session/new", { cwd: project, mcpServers: [] });
@@ -343,19 +341,12 @@ Deno.test("acp: a cancel while a permission prompt waits withdraws it, and the c
       assert.equal(server.requests.length, 1, "nothing was sent after the cancel");
     });
     assert.equal(run.code, 0, run.stderr);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-    await Deno.remove(project, { recursive: true });
-  }
+  });
 });
 
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   Deno.test(`acp: ${signal} mid-answer saves the partial answer and exits 128 + its number`, async () => {
-    const server = await FakeLlmServer.start();
-    const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
-    try {
-      await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await withAcpFixture({ retry: { maxRetries: 0 } }, async ({ server, home }) => {
       const run = await AcpTestClient.run({ home, cwd: home, leaves: true }, async (ctx, test) => {
         await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
         const { sessionId } = await ctx.request("session/new", { cwd: home, mcpServers: [] });
@@ -373,18 +364,12 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
       assert.equal(run.code, signal === "SIGTERM" ? 143 : 130, run.stderr);
       const saved = await savedMessages(home);
       assert.match(JSON.stringify(saved), /HALF-DONE/);
-    } finally {
-      await server.close();
-      await Deno.remove(home, { recursive: true });
-    }
+    });
   });
 }
 
 Deno.test("acp: bash runs in the client's terminal when it offers one, shown in the call", async () => {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-acp-home-" });
-  try {
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+  await withAcpFixture({ retry: { maxRetries: 0 } }, async ({ server, home }) => {
     const run = await AcpTestClient.run({ home, cwd: home }, async (ctx, test) => {
       await ctx.request("initialize", {
         protocolVersion: 1,
@@ -410,8 +395,5 @@ Deno.test("acp: bash runs in the client's terminal when it offers one, shown in 
       assert.equal(last("b2")?.status, "failed");
     });
     assert.equal(run.code, 0, run.stderr);
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-  }
+  });
 });
