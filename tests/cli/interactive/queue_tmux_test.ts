@@ -5,9 +5,8 @@
  * the next request.
  */
 import assert from "node:assert/strict";
-import { writeFakeConfig } from "../../support/fake_config.ts";
-import { FakeLlmServer } from "../../support/fake_llm_server.ts";
-import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../../support/tmux.ts";
+import { withChatPane } from "../../support/chat_pane.ts";
+import { tmuxAvailable } from "../../support/tmux.ts";
 
 if (!tmuxAvailable) {
   console.log("skipped: queue_tmux_test needs tmux on PATH (apt-get install -y tmux)");
@@ -18,17 +17,7 @@ Deno.test({
     "interactive: esc gives queued prompts back to the editor; ctrl+p switches the next request's model",
   ignore: !tmuxAvailable,
   async fn() {
-    const server = await FakeLlmServer.start();
-    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
-    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
-      cols: 100,
-      rows: 30,
-      cwd: project,
-      env: pantoPaneEnv(home),
-    });
-    try {
+    await withChatPane({}, async ({ server, tmux }) => {
       await tmux.waitFor(/fast · thinking off/);
       server.enqueue({ kind: "long", deltas: Number.POSITIVE_INFINITY });
       await tmux.type("keep talking");
@@ -60,12 +49,7 @@ Deno.test({
       assert.equal(server.requests.length, 2);
       assert.equal(server.requests[1]!.protocol, "anthropic");
       assert.equal((server.requests[1]!.body as { model: string }).model, "smart-model");
-    } finally {
-      await tmux.close();
-      await server.close();
-      await Deno.remove(project, { recursive: true });
-      await Deno.remove(home, { recursive: true });
-    }
+    });
   },
 });
 
@@ -74,19 +58,9 @@ Deno.test({
     "interactive: ctrl+g hands the terminal to $VISUAL (every key typed there) and reads the input back",
   ignore: !tmuxAvailable,
   async fn() {
-    const server = await FakeLlmServer.start();
-    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
-    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
     // An "editor" that reads one line from the terminal and writes it into the file.
     const visual = `sh -c 'printf "EDITOR> "; read line; printf "%s" "$line" > "$0"'`;
-    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
-      cols: 100,
-      rows: 30,
-      cwd: project,
-      env: { ...pantoPaneEnv(home), VISUAL: visual },
-    });
-    try {
+    await withChatPane({ env: { VISUAL: visual } }, async ({ server, tmux }) => {
       await tmux.waitFor(/fast · thinking off/);
       await tmux.type("old text");
       await tmux.keys("C-g");
@@ -102,11 +76,6 @@ Deno.test({
       await tmux.keys("Enter");
       await tmux.waitFor(/Edited answer\./);
       assert.match(JSON.stringify(server.requests[0]!.body), /abc typed in the editor/);
-    } finally {
-      await tmux.close();
-      await server.close();
-      await Deno.remove(project, { recursive: true });
-      await Deno.remove(home, { recursive: true });
-    }
+    });
   },
 });

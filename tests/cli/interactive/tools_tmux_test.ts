@@ -4,10 +4,8 @@
  * diff lines are on screen without ctrl+o.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { writeFakeConfig } from "../../support/fake_config.ts";
-import { FakeLlmServer } from "../../support/fake_llm_server.ts";
-import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../../support/tmux.ts";
+import { withChatPane } from "../../support/chat_pane.ts";
+import { tmuxAvailable } from "../../support/tmux.ts";
 
 if (!tmuxAvailable) {
   console.log("skipped: tools_tmux_test needs tmux on PATH (apt-get install -y tmux)");
@@ -18,19 +16,9 @@ Deno.test({
     "interactive: bash output is on screen before the command ends; an edit's diff without ctrl+o",
   ignore: !tmuxAvailable,
   async fn() {
-    const server = await FakeLlmServer.start();
-    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
-    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
     const lines = Array.from({ length: 30 }, (_, i) => `entry ${i + 1}`);
-    await Deno.writeTextFile(join(project, "list.txt"), lines.join("\n") + "\n");
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
-      cols: 100,
-      rows: 30,
-      cwd: project,
-      env: pantoPaneEnv(home),
-    });
-    try {
+    const files = { "list.txt": lines.join("\n") + "\n" };
+    await withChatPane({ files }, async ({ server, tmux }) => {
       await tmux.waitFor(/fast · thinking off/);
       const command = "echo early-output; sleep 3; echo late-output";
       server.enqueue({
@@ -98,11 +86,6 @@ Deno.test({
       await tmux.waitFor(/Seen\./);
       const sent = JSON.stringify(server.requests.at(-1)!.body);
       assert.match(sent, /before-abort\\n\\nThe command was aborted and killed\./);
-    } finally {
-      await tmux.close();
-      await server.close();
-      await Deno.remove(project, { recursive: true });
-      await Deno.remove(home, { recursive: true });
-    }
+    });
   },
 });

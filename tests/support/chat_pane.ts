@@ -1,0 +1,65 @@
+/**
+ * panto's chat in a 100x30 tmux pane against the fake LLM server, for the
+ * end-to-end tests that type into it and read its screen.
+ */
+import { join } from "node:path";
+import { writeFakeConfig } from "./fake_config.ts";
+import { FakeLlmServer } from "./fake_llm_server.ts";
+import { PANTO_SH_COMMAND, pantoPaneEnv, TmuxSession } from "./tmux.ts";
+
+/** What a chat pane runs with. */
+export interface ChatPane {
+  /** The fake server (no retries configured). */
+  server: FakeLlmServer;
+  /** The pane, running panto in `project`. */
+  tmux: TmuxSession;
+  /** The working directory. */
+  project: string;
+  /** HOME and PANTO_HOME. */
+  home: string;
+}
+
+/** Options for {@linkcode withChatPane}. */
+export interface ChatPaneOptions {
+  /** Files written into the project before panto starts, by relative path. */
+  files?: Record<string, string>;
+  /** More environment variables for the pane. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs `fn` with panto started in a fresh project and home; the pane, the
+ * server and both directories are gone afterwards.
+ *
+ * @param options Project files and extra environment.
+ * @param fn The test body.
+ */
+export async function withChatPane(
+  options: ChatPaneOptions,
+  fn: (pane: ChatPane) => Promise<void>,
+): Promise<void> {
+  const server = await FakeLlmServer.start();
+  const project = await Deno.makeTempDir({ prefix: "panto-project-" });
+  const home = await Deno.makeTempDir({ prefix: "panto-home-" });
+  try {
+    for (const [path, text] of Object.entries(options.files ?? {})) {
+      await Deno.writeTextFile(join(project, path), text);
+    }
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+      cols: 100,
+      rows: 30,
+      cwd: project,
+      env: { ...pantoPaneEnv(home), ...options.env },
+    });
+    try {
+      await fn({ server, tmux, project, home });
+    } finally {
+      await tmux.close();
+    }
+  } finally {
+    await server.close();
+    await Deno.remove(project, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+}
