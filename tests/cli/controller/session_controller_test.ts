@@ -26,12 +26,13 @@ interface Fixture {
 async function withController(
   body: (fixture: Fixture) => Promise<void>,
   argv: readonly string[] = [],
+  config: Record<string, unknown> = {},
 ): Promise<void> {
   const server = await FakeLlmServer.start();
   const home = await Deno.makeTempDir({ prefix: "panto-controller-home-" });
   const project = await Deno.makeTempDir({ prefix: "panto-controller-project-" });
   try {
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 }, ...config });
     const controller = await SessionController.open(parseArgs(argv) as ChatArgs, {
       cwd: project,
       pantoHome: home,
@@ -538,22 +539,12 @@ Deno.test("controller: takeLastQueued gives back the latest queued prompt, steer
 });
 
 Deno.test("controller: cost prices each message at its own model; a new session starts at 0", async () => {
-  const server = await FakeLlmServer.start();
-  const home = await Deno.makeTempDir({ prefix: "panto-controller-home-" });
-  const project = await Deno.makeTempDir({ prefix: "panto-controller-project-" });
-  try {
-    await writeFakeConfig(home, server, {
-      retry: { maxRetries: 0 },
-      models: {
-        fast: { provider: "fakeopenai", model: "fast-model", price: { input: 1e6, output: 1e6 } },
-        smart: { provider: "fakeanthropic", model: "smart-model", price: { input: 0, output: 0 } },
-      },
-    });
-    const controller = await SessionController.open(parseArgs([]) as ChatArgs, {
-      cwd: project,
-      pantoHome: home,
-    });
-    try {
+  const models = {
+    fast: { provider: "fakeopenai", model: "fast-model", price: { input: 1e6, output: 1e6 } },
+    smart: { provider: "fakeanthropic", model: "smart-model", price: { input: 0, output: 0 } },
+  };
+  await withController(
+    async ({ server, controller }) => {
       server.enqueue(text("Priced."));
       await controller.prompt("hi");
       const usage = controller.state().usage;
@@ -572,12 +563,8 @@ Deno.test("controller: cost prices each message at its own model; a new session 
       assert.equal(controller.state().cost, 0);
       await controller.switchSession(id);
       assert.equal(controller.state().cost, spent);
-    } finally {
-      await controller.close();
-    }
-  } finally {
-    await server.close();
-    await Deno.remove(home, { recursive: true });
-    await Deno.remove(project, { recursive: true });
-  }
+    },
+    [],
+    { models },
+  );
 });
