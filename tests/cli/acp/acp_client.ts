@@ -141,6 +141,8 @@ export class AcpTestClient {
       await app.connectWith(ndJsonStream(child.stdin, child.stdout), (ctx) => body(ctx, test));
     } catch (error) {
       if (options.leaves && String(error).includes("connection closed")) {
+        // panto left: its input is closed here too, or the test leaks the pipe.
+        await child.stdin.close().catch(() => {});
         return { code: (await child.status).code, stderr: await test.#stderr };
       }
       test.#stop();
