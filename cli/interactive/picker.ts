@@ -6,6 +6,7 @@
  */
 import {
   type Component,
+  Editor,
   matchesKey,
   Panel,
   type SelectItem,
@@ -13,6 +14,7 @@ import {
   type Theme,
   type TUI,
 } from "@panto/tui";
+import { errorMessage } from "../error_message.ts";
 
 /** A key that changes what an open picker lists (e.g. "tab: show all sessions"). */
 export interface PickerToggle<T> {
@@ -32,12 +34,37 @@ export interface PickerView<T> {
   hint?: string;
 }
 
-/** Options for {@linkcode showPicker}. */
-export interface PickerOptions<T> extends PickerView<T> {
-  /** Index of the item selected at first. */
-  initialIndex?: number;
+/**
+ * A key that asks for a line of text about the selected item (a label),
+ * typed in a box shown where the list was; enter gives it to `submit`, esc
+ * goes back to the list.
+ */
+export interface PickerInput<T> {
+  /** The key, as {@linkcode matchesKey} names it (e.g. `ctrl+l`). */
+  key: string;
+  /** Its hint in the list's footer (e.g. `ctrl+l label`). */
+  hint: string;
+  /** The box's title, starting text and hint (what enter does with an empty line) for `item`. */
+  open(item: SelectItem<T>): { title: string; text: string; hint: string };
+  /**
+   * Uses the text typed for `value` (trimmed, maybe empty); resolves with
+   * what the picker shows afterwards, or rejects with why it could not.
+   */
+  submit(value: T, text: string): Promise<PickerContent<T>>;
+}
+
+/** What a picker lists: its first view, a toggle to others, a text input about an item. */
+export interface PickerContent<T> extends PickerView<T> {
   /** A key that switches to another view. */
   toggle?: PickerToggle<T>;
+  /** A key that asks for text about the selected item. */
+  input?: PickerInput<T>;
+}
+
+/** Options for {@linkcode showPicker}. */
+export interface PickerOptions<T> extends PickerContent<T> {
+  /** Index of the item selected at first. */
+  initialIndex?: number;
   /** The component the panel stands in for while open (the editor); without it, the panel goes last. */
   replace?: Component;
 }
@@ -79,26 +106,40 @@ export function showPicker<T>(
     onSelect: (item) => done(item.value),
     onCancel: () => done(null),
   });
-  const hints = (extra: string | undefined) => [
+  let content: PickerContent<T> = options;
+  let toggles = 0;
+  const hints = (view: PickerView<T>) => [
     "↑↓ move",
     "type to filter",
     "enter select",
     "esc cancel",
-    ...(extra === undefined ? [] : [extra]),
+    ...(view.hint === undefined ? [] : [view.hint]),
+    ...(content.input === undefined ? [] : [content.input.hint]),
   ];
-  let toggles = 0;
+  const show = (view: PickerView<T>) => {
+    list.setItems(view.items);
+    panel.setTitle(view.title);
+    panel.setHints(hints(view));
+    tui.requestRender();
+  };
   const panel = new Panel(list, {
     title: options.title,
-    hints: hints(options.hint),
+    hints: hints(options),
     theme,
     onKey: (data) => {
-      const toggle = options.toggle;
-      if (!toggle || !matchesKey(data, toggle.key)) return false;
-      const view = toggle.view(++toggles);
-      list.setItems(view.items);
-      panel.setTitle(view.title);
-      panel.setHints(hints(view.hint));
-      tui.requestRender();
+      const { toggle, input } = content;
+      if (toggle && matchesKey(data, toggle.key)) {
+        show(toggle.view(++toggles));
+        return true;
+      }
+      if (!input || !matchesKey(data, input.key)) return false;
+      const item = list.selectedItem;
+      if (item === undefined) return true;
+      askText(tui, theme, panel, input.open(item), async (text) => {
+        content = await input.submit(item.value, text);
+        show(toggles === 0 || !content.toggle ? content : content.toggle.view(toggles));
+        list.selectValue(item.value);
+      });
       return true;
     },
   });
@@ -111,4 +152,59 @@ export function showPicker<T>(
   tui.setFocus(panel);
   tui.requestRender();
   return promise;
+}
+
+/**
+ * Shows a one-line text box in place of `panel` until enter (which calls
+ * `submit` with the trimmed text, and goes back once it resolves; a
+ * rejection is shown in the box's title) or esc (back, nothing done).
+ */
+function askText(
+  tui: TUI,
+  theme: Theme,
+  panel: Panel,
+  ask: { title: string; text: string; hint: string },
+  submit: (text: string) => Promise<void>,
+): void {
+  const editor = new Editor({
+    theme,
+    keybindings: tui.keybindings,
+    maxRows: 1,
+    requestRender: () => tui.requestRender(),
+  });
+  editor.setText(ask.text);
+  const swap = (from: Component, to: Component) => {
+    const at = tui.children.indexOf(from);
+    tui.removeChild(from);
+    tui.insertChild(Math.max(0, at), to);
+    tui.setFocus(to);
+    tui.requestRender();
+  };
+  let saving = false;
+  const save = () => {
+    saving = true;
+    submit(editor.getText().replace(/\s+/g, " ").trim()).then(
+      () => swap(box, panel),
+      (error) => {
+        saving = false;
+        box.setTitle(errorMessage(error));
+        tui.requestRender();
+      },
+    );
+  };
+  const box = new Panel(editor, {
+    title: ask.title,
+    hints: ["enter save", ask.hint, "esc back"],
+    theme,
+    onKey: (data) => {
+      const escape = matchesKey(data, "escape");
+      if (!escape && !matchesKey(data, "enter")) return false;
+      // Enter and esc wait while saving: the box goes once the save is done.
+      if (saving) return true;
+      if (escape) swap(box, panel);
+      else save();
+      return true;
+    },
+  });
+  swap(panel, box);
 }

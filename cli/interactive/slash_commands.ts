@@ -72,7 +72,7 @@ export function slashCommands(): Map<string, SlashCommand> {
     }],
     ["fork", { description: "Copy this conversation into a new session", run: fork }],
     ["tree", {
-      description: "Browse this session's branches and continue from any point",
+      description: "Browse this session's branches, continue from any point, label entries",
       run: tree,
     }],
     ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
@@ -178,7 +178,11 @@ async function tree(ctx: CommandContext): Promise<void> {
   }
   const snapshot = await ctx.controller.sessionTree();
   if (snapshot.roots.length === 0) return ctx.notify("Nothing in this session yet.", "info");
-  const id = await ctx.pick(treePicker(snapshot));
+  const relabel = async (entryId: string, label: string) => {
+    await ctx.controller.session.setLabel(entryId, label || null);
+    return await ctx.controller.sessionTree();
+  };
+  const id = await ctx.pick(treePicker(snapshot, relabel));
   if (id === null) return;
   if (id === snapshot.leafId) return ctx.notify("The session is already there.", "info");
   await ctx.controller.branch(id);

@@ -1,13 +1,13 @@
 /**
  * The picker of `/tree`: the session's tree, one row per entry, branch
  * points drawn with connectors, the active path marked, tab for prompts
- * only (typing filters either view).
+ * only (typing filters either view), ctrl+l to label the selected entry.
  *
  * @module
  */
 import type { TreeNode } from "@panto/lib";
 import type { SelectItem } from "@panto/tui";
-import type { PickerOptions, PickerView } from "./picker.ts";
+import type { PickerContent, PickerOptions, PickerView } from "./picker.ts";
 
 /** A session's tree as the controller gives it. */
 export interface TreeSnapshot {
@@ -24,12 +24,28 @@ interface Row {
 }
 
 /**
+ * Labels an entry (an empty label removes it) and gives the tree after it.
+ *
+ * @param entryId The entry.
+ * @param label The label, `""` to remove it.
+ */
+export type Relabel = (entryId: string, label: string) => Promise<TreeSnapshot>;
+
+/**
  * The `/tree` picker, valued by entry id, opened on the active leaf.
  *
  * @param tree The session's tree.
+ * @param relabel Labels an entry (ctrl+l).
  * @returns Picker options: every entry, tab toggling prompts only.
  */
-export function treePicker(tree: TreeSnapshot): PickerOptions<string> {
+export function treePicker(tree: TreeSnapshot, relabel: Relabel): PickerOptions<string> {
+  const content = treeContent(tree, relabel);
+  const leafRow = content.items.findIndex((item) => item.value === tree.leafId);
+  return { ...content, initialIndex: Math.max(0, leafRow) };
+}
+
+/** The views of `tree`, and the label input that rebuilds them. */
+function treeContent(tree: TreeSnapshot, relabel: Relabel): PickerContent<string> {
   const rows = treeRows(tree.roots);
   const all: PickerView<string> = {
     title: "Session tree (● active path)",
@@ -42,11 +58,23 @@ export function treePicker(tree: TreeSnapshot): PickerOptions<string> {
     items: promptRows.map((row) => treeItem(row, tree.leafId)),
     hint: "tab every entry",
   };
-  const leafRow = rows.findIndex((row) => row.node.id === tree.leafId);
+  const nodes = new Map(rows.map((row) => [row.node.id, row.node]));
   return {
     ...all,
-    initialIndex: Math.max(0, leafRow),
     toggle: { key: "tab", view: (times) => times % 2 === 1 ? prompts : all },
+    input: {
+      key: "ctrl+l",
+      hint: "ctrl+l label",
+      open: (item) => {
+        const node = nodes.get(item.value);
+        return {
+          title: `Label for ${node ? nodeText(node) : item.label}`,
+          text: node?.label ?? "",
+          hint: "empty removes it",
+        };
+      },
+      submit: async (entryId, label) => treeContent(await relabel(entryId, label), relabel),
+    },
   };
 }
 
@@ -96,7 +124,7 @@ function treeItem({ prefix, node }: Row, leafId: string | null): SelectItem<stri
   const mark = node.active ? "●" : "○";
   const item: SelectItem<string> = {
     value: node.id,
-    label: `${prefix}${mark} ${ROLE_TAGS[node.role]}: ${node.preview || "(empty)"}`,
+    label: `${prefix}${mark} ${nodeText(node)}`,
   };
   const notes = [
     ...(node.id === leafId ? ["current"] : []),
@@ -105,4 +133,9 @@ function treeItem({ prefix, node }: Row, leafId: string | null): SelectItem<stri
   ];
   if (notes.length) item.description = notes.join(" · ");
   return item;
+}
+
+/** `you: the prompt`: who wrote the entry and how it starts. */
+function nodeText(node: TreeNode): string {
+  return `${ROLE_TAGS[node.role]}: ${node.preview || "(empty)"}`;
 }

@@ -141,6 +141,15 @@ export class SelectList<T> extends CachedComponent {
     this.#applyFilter();
   }
 
+  /** Selects the first visible item with `value` (nothing changes when none has it). */
+  selectValue(value: T): void {
+    const index = this.#visible.findIndex((item) => item.value === value);
+    if (index < 0) return;
+    this.#selected = index;
+    this.#reveal();
+    this.changed();
+  }
+
   /** Handles one key. */
   handleInput(data: string): void {
     const action = this.#keys.actionFor(data, [

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import type { TreeNode } from "@panto/lib";
-import { treePicker, treeRows } from "../../../cli/interactive/tree_view.ts";
+import {
+  type Relabel,
+  treePicker,
+  treeRows,
+  type TreeSnapshot,
+} from "../../../cli/interactive/tree_view.ts";
 
 function node(
   id: string,
@@ -23,6 +28,8 @@ function sample(): TreeNode[] {
     ]),
   ];
 }
+
+const refuse: Relabel = () => Promise.reject(new Error("no labels in this test"));
 
 Deno.test("tree rows: a chain stays at one indent; only a branch point's children get connectors", () => {
   const rows = treeRows(sample()).map((row) => `${row.prefix}${row.node.id}`);
@@ -47,7 +54,7 @@ Deno.test("tree rows: a 20,000-entry chain is laid out without deep recursion", 
 });
 
 Deno.test("tree picker: opens on the current leaf, marks the active path, tab shows prompts only", () => {
-  const picker = treePicker({ roots: sample(), leafId: "a2b" });
+  const picker = treePicker({ roots: sample(), leafId: "a2b" }, refuse);
   assert.equal(picker.items[picker.initialIndex ?? -1]?.value, "a2b");
   assert.deepEqual(picker.items.map((item) => item.label), [
     "● you: text q1",
@@ -68,7 +75,37 @@ Deno.test("tree picker: an entry's label is shown after its other notes", () => 
   const roots = sample();
   roots[0]!.label = "start";
   roots[0]!.children[0]!.label = "checkpoint";
-  const picker = treePicker({ roots, leafId: "a2b" });
+  const picker = treePicker({ roots, leafId: "a2b" }, refuse);
   assert.equal(picker.items[0]?.description, "start");
   assert.equal(picker.items[1]?.description, "2 branches · checkpoint");
+});
+
+Deno.test("tree picker: ctrl+l asks for the entry's label and lists the relabelled tree", async () => {
+  const roots = sample();
+  roots[0]!.children[0]!.label = "checkpoint";
+  const calls: [string, string][] = [];
+  const relabel: Relabel = (entryId, label) => {
+    calls.push([entryId, label]);
+    const after: TreeSnapshot = { roots: sample(), leafId: "a2b" };
+    after.roots[0]!.label = label;
+    return Promise.resolve(after);
+  };
+  const picker = treePicker({ roots, leafId: "a2b" }, relabel);
+  const input = picker.input!;
+  assert.equal(input.key, "ctrl+l");
+  assert.deepEqual(input.open(picker.items[1]!), {
+    title: "Label for agent: text a1",
+    text: "checkpoint",
+    hint: "empty removes it",
+  });
+  assert.equal(input.open(picker.items[0]!).text, "", "no label yet: an empty line");
+  const after = await input.submit("q1", "start here");
+  assert.deepEqual(calls, [["q1", "start here"]]);
+  assert.equal(after.items[0]?.description, "start here", "the new tree, labelled");
+  assert.equal(
+    after.input?.open(after.items[0]!).text,
+    "start here",
+    "asks again with the new label",
+  );
+  assert.equal(after.toggle?.view(1).items[0]?.description, "start here", "the prompts view too");
 });

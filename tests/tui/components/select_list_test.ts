@@ -77,3 +77,13 @@ Deno.test("select list: a multi-line description shows on its row with spaces fo
   const [, row = ""] = list.render(100);
   assert.equal(row, "› test  Line one Line two Line three");
 });
+
+Deno.test("select list: selectValue selects a visible item by value, and scrolls to it", () => {
+  const list = new SelectList(MODELS, { theme: PLAIN, maxVisible: 2 });
+  list.selectValue("o/mini");
+  assert.equal(list.selectedItem?.value, "o/mini");
+  assert.match(list.render(40).map(plain).join("\n"), /› gpt-5-mini/, "scrolled into view");
+  for (const key of "claude") list.handleInput(key);
+  list.selectValue("o/gpt");
+  assert.equal(list.selectedItem?.value, "a/sonnet", "a value the filter hides: nothing changes");
+});

@@ -1,0 +1,246 @@
+/**
+ * The session tree end to end in a real pty (tmux) against the fake LLM
+ * server: `/tree` (branch points, the active path, filter, labels, going
+ * back to an earlier point, editing an earlier prompt into a sibling),
+ * the tree and labels after a resume, `/fork` and `--fork ID`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type ChatPane, withChatPane } from "../../support/chat_pane.ts";
+import type { FakeLlmServer } from "../../support/fake_llm_server.ts";
+import {
+  PANTO_SH_COMMAND,
+  pantoPaneEnv,
+  shellQuote,
+  tmuxAvailable,
+  TmuxSession,
+} from "../../support/tmux.ts";
+
+if (!tmuxAvailable) {
+  console.log("skipped: tree_tmux_test needs tmux on PATH (apt-get install -y tmux)");
+}
+
+const READY = /fast · thinking off/;
+
+async function ask(
+  { server, tmux }: { server: FakeLlmServer; tmux: TmuxSession },
+  prompt: string,
+  reply: string,
+): Promise<void> {
+  server.enqueue({ kind: "turn", blocks: [{ type: "text", text: reply }] });
+  await tmux.type(prompt);
+  await tmux.keys("Enter");
+  await tmux.waitFor(new RegExp(reply.replace(/[.]/g, "\\.")));
+  await tmux.waitFor(/^─+$/m);
+}
+
+/** Opens /tree and gives the panel's rows. */
+async function openTree(tmux: TmuxSession): Promise<string[]> {
+  await tmux.type("/tree");
+  await tmux.keys("Enter");
+  return panelRows(await tmux.waitFor(/╰─ ↑↓ move/));
+}
+
+/** The bordered panel's rows on `screen`. */
+function panelRows(screen: string[]): string[] {
+  const top = screen.findIndex((line) => line.startsWith("╭─"));
+  const bottom = screen.findIndex((line, i) => i > top && line.startsWith("╰─"));
+  assert.ok(top >= 0 && bottom > top, `a bordered panel:\n${screen.join("\n")}`);
+  return screen.slice(top, bottom + 1);
+}
+
+/** Esc, then a pause: a key typed right after it would read as alt+key. */
+async function escape(tmux: TmuxSession): Promise<void> {
+  await tmux.keys("Escape");
+  await tmux.waitFor(/^─+$/m);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/** The user and assistant texts of the last request, in order. */
+function lastRequestTexts(server: FakeLlmServer): string[] {
+  const body = server.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+  return body.messages.filter((m) => m.role !== "system").map((m) =>
+    `${m.role}: ${typeof m.content === "string" ? m.content : JSON.stringify(m.content)}`
+  );
+}
+
+/** Each session file's header, by session id. */
+async function sessionHeaders(home: string): Promise<Map<string, Record<string, unknown>>> {
+  const headers = new Map<string, Record<string, unknown>>();
+  for await (const entry of Deno.readDir(join(home, "sessions"))) {
+    if (!entry.name.endsWith(".jsonl")) continue;
+    const text = await Deno.readTextFile(join(home, "sessions", entry.name));
+    const header = JSON.parse(text.split("\n")[0]!) as Record<string, unknown>;
+    headers.set(header.id as string, { ...header, text });
+  }
+  return headers;
+}
+
+/** Quits the pane's panto, then runs `panto args` in another pane on the same home and project. */
+async function rerun(pane: ChatPane, args: string[], fn: (tmux: TmuxSession) => Promise<void>) {
+  await pane.tmux.keys("C-d");
+  await pane.tmux.waitFor(/\$ ?$|^$/m, { timeoutMs: 10_000 }).catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const tmux = await TmuxSession.start(
+    `${PANTO_SH_COMMAND} ${args.map(shellQuote).join(" ")}; sleep 60`,
+    { cols: 100, rows: 30, cwd: pane.project, env: pantoPaneEnv(pane.home) },
+  );
+  try {
+    await tmux.waitFor(READY);
+    await fn(tmux);
+  } finally {
+    await tmux.close();
+  }
+}
+
+Deno.test({
+  name: "tmux /tree: branch points, active path, filter, going back, editing an earlier prompt",
+  ignore: !tmuxAvailable,
+  async fn() {
+    await withChatPane({}, async (pane) => {
+      const { server, tmux } = pane;
+      await tmux.waitFor(READY);
+      await ask(pane, "first question", "Answer one.");
+      await ask(pane, "second question", "Answer two.");
+
+      let rows = await openTree(tmux);
+      assert.match(rows[0]!, /^╭─ Session tree \(● active path\) ─+╮$/);
+      assert.match(
+        rows.at(-1)!,
+        /↑↓ move · type to filter · enter select · esc cancel · tab prompts only · ctrl\+l label/,
+      );
+      assert.ok(rows.some((r) => /│ {3}● you: first question\s+│/.test(r)), rows.join("\n"));
+      assert.ok(rows.some((r) => /│ › ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
+
+      // Edit and resubmit the second prompt: a sibling of the original.
+      await tmux.keys("Up");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/edit it and send it to start the new branch/);
+      await tmux.waitFor(/^second question$/m);
+      await tmux.keys("C-u");
+      await ask(pane, "second question, edited", "Answer two b.");
+      assert.deepEqual(lastRequestTexts(server), [
+        "user: first question",
+        "assistant: Answer one.",
+        "user: second question, edited",
+      ]);
+
+      rows = await openTree(tmux);
+      const tree = rows.slice(2, -1).map((r) => r.replace(/^│ [ ›] /, "").replace(/\s*│$/, ""));
+      assert.deepEqual(tree.slice(1), [
+        "● you: first question",
+        "● agent: Answer one.  2 branches",
+        "├─ ○ you: second question",
+        "│  ○ agent: Answer two.",
+        "└─ ● you: second question, edited",
+        "   ● agent: Answer two b.  current",
+      ]);
+
+      // The filter finds an entry on the abandoned branch; continuing from it.
+      await tmux.type("Answer two.");
+      rows = panelRows(await tmux.waitFor(/› Answer two\./));
+      assert.match(rows[2]!, /› │ {2}○ agent: Answer two\./, rows.join("\n"));
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Continuing from an earlier point/);
+      await ask(pane, "third question", "Answer three.");
+      assert.deepEqual(lastRequestTexts(server), [
+        "user: first question",
+        "assistant: Answer one.",
+        "user: second question",
+        "assistant: Answer two.",
+        "user: third question",
+      ]);
+      rows = await openTree(tmux);
+      assert.ok(rows.some((r) => /├─ ● you: second question\s+│/.test(r)), rows.join("\n"));
+      assert.ok(rows.some((r) => /│ {2}● you: third question/.test(r)), rows.join("\n"));
+      assert.ok(rows.some((r) => /└─ ○ you: second question, edited/.test(r)), rows.join("\n"));
+      await escape(tmux);
+      const [session] = (await sessionHeaders(pane.home)).values();
+      const entries = (session!.text as string).trim().split("\n").slice(1).map((l) =>
+        JSON.parse(l)
+      );
+      assert.equal(entries.filter((e) => e.type === "message").length, 9, "one session, 9 entries");
+    });
+  },
+});
+
+Deno.test({
+  name: "tmux /tree: ctrl+l labels an entry at once; the label and the tree are there after -c",
+  ignore: !tmuxAvailable,
+  async fn() {
+    await withChatPane({}, async (pane) => {
+      const { tmux } = pane;
+      await tmux.waitFor(READY);
+      await ask(pane, "first question", "Answer one.");
+      await ask(pane, "second question", "Answer two.");
+      await openTree(tmux);
+      await tmux.type("first question");
+      await tmux.keys("C-l");
+      let rows = panelRows(await tmux.waitFor(/╭─ Label for you: first question/));
+      assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
+      await tmux.type("the start");
+      await tmux.keys("Enter");
+      rows = panelRows(await tmux.waitFor(/╭─ Session tree/));
+      assert.ok(
+        rows.some((r) => /› ● you: first question\s+the start\s+│$/.test(r)),
+        rows.join("\n"),
+      );
+      await escape(tmux);
+
+      await rerun(pane, ["-c"], async (resumed) => {
+        await resumed.waitFor(/Resumed session/);
+        const rows = await openTree(resumed);
+        assert.ok(
+          rows.some((r) => /● you: first question\s+the start\s+│$/.test(r)),
+          rows.join("\n"),
+        );
+        assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
+      });
+    });
+  },
+});
+
+Deno.test({
+  name: "tmux /fork and --fork ID: a new session with the conversation, recording its parent",
+  ignore: !tmuxAvailable,
+  async fn() {
+    await withChatPane({}, async (pane) => {
+      const { server, tmux } = pane;
+      await tmux.waitFor(READY);
+      await ask(pane, "first question", "Answer one.");
+      const original = [...(await sessionHeaders(pane.home)).keys()][0]!;
+
+      await tmux.type("/fork");
+      await tmux.keys("Enter");
+      const screen = (await tmux.waitFor(/Forked into session (\S+)/)).join("\n");
+      const forked = /Forked into session (\S+)/.exec(screen)![1]!;
+      assert.notEqual(forked, original);
+      await ask(pane, "question in the fork", "Fork answer.");
+      assert.deepEqual(lastRequestTexts(server), [
+        "user: first question",
+        "assistant: Answer one.",
+        "user: question in the fork",
+      ]);
+      let headers = await sessionHeaders(pane.home);
+      assert.equal(headers.get(forked)?.parentSessionId, original);
+      assert.doesNotMatch(headers.get(original)!.text as string, /question in the fork/);
+
+      await rerun(pane, ["--fork", original], async (again) => {
+        await again.waitFor(/Forked session \S+ into a new session/);
+        await again.waitFor(/Answer one\./);
+        await ask({ server, tmux: again }, "question in the second fork", "Second fork answer.");
+        assert.deepEqual(lastRequestTexts(server), [
+          "user: first question",
+          "assistant: Answer one.",
+          "user: question in the second fork",
+        ]);
+      });
+      headers = await sessionHeaders(pane.home);
+      assert.equal(headers.size, 3);
+      const second = [...headers.values()].find((h) =>
+        (h.text as string).includes("question in the second fork")
+      );
+      assert.equal(second?.parentSessionId, original);
+    });
+  },
+});
