@@ -50,6 +50,22 @@ export interface MessageEntry {
   usage?: Usage;
 }
 
+/**
+ * A message line read only up to its tree fields (a lazy parse): its
+ * message, wire and usage are still the JSON text `source`, which
+ * {@linkcode readPending} decodes.
+ */
+export interface PendingEntry {
+  /** 1-based line number. */
+  line: number;
+  /** The entry's id. */
+  id: string;
+  /** Its parent (`null`: a root). */
+  parentId: string | null;
+  /** The whole line. */
+  source: string;
+}
+
 /** A line that could not be read. */
 export interface LineProblem {
   /** 1-based line number. */
@@ -58,12 +74,15 @@ export interface LineProblem {
   reason: string;
 }
 
-/** A session file, read line by line. */
-export interface ParsedSession {
+/**
+ * A session file, read line by line. Its message entries are decoded
+ * (`MessageEntry`) unless the parse was lazy.
+ */
+export interface ParsedSession<Entry = MessageEntry> {
   /** The header, or `null` when line 1 is missing or unreadable. */
   header: SessionHeader | null;
   /** Message entries in order. */
-  messages: MessageEntry[];
+  messages: Entry[];
   /** The name from the header or the last `name` entry. */
   name: string | undefined;
   /** Entry labels, from the last `label` line of each entry (removed ones left out). */
@@ -144,11 +163,12 @@ const NEWLINE = 0x0a;
 /** How {@linkcode parseSession} reads. */
 export interface ParseOptions {
   /**
-   * Check each message line's JSON and tree fields only, leaving its
-   * message, wire and usage to {@linkcode checkEntry}: a load checks the
-   * entries on its path, not every branch (most of a load's time).
+   * Read message lines in the writer's own layout only up to their tree
+   * fields ({@linkcode PendingEntry}): a load decodes just the entries on
+   * its path, JSON.parse being most of a load's time. The last line is
+   * always read whole, as it decides whether the file ends torn.
    */
-  deferChecks?: boolean;
+  lazy?: boolean;
 }
 
 /**
@@ -158,15 +178,21 @@ export interface ParseOptions {
  *
  * @param bytes The whole file.
  * @param path The file, for errors.
- * @param options What to check now.
+ * @param options What to read now.
  * @returns What was read.
  */
+export function parseSession(bytes: Uint8Array, path: string): ParsedSession;
+export function parseSession(
+  bytes: Uint8Array,
+  path: string,
+  options: ParseOptions,
+): ParsedSession<MessageEntry | PendingEntry>;
 export function parseSession(
   bytes: Uint8Array,
   path: string,
   options: ParseOptions = {},
-): ParsedSession {
-  const parsed: ParsedSession = {
+): ParsedSession<MessageEntry | PendingEntry> {
+  const parsed: ParsedSession<MessageEntry | PendingEntry> = {
     header: null,
     messages: [],
     name: undefined,
@@ -177,18 +203,20 @@ export function parseSession(
     validEnd: bytes.length,
   };
   const lines = new LineTexts(bytes);
-  const check = !options.deferChecks;
   let headerSlotUsed = false;
   let start = 0;
   for (let line = 1; start < bytes.length; line++) {
-    const newline = bytes.indexOf(NEWLINE, start);
+    const newline = lines.newlineFrom(start);
     if (newline === -1) {
       parsed.torn = { line, reason: "last line has no newline (incomplete write)" };
       parsed.validEnd = start;
       break;
     }
     const end = newline + 1;
-    const result = readLine(parsed, lines.next(start, newline), line, !headerSlotUsed, path, check);
+    const text = lines.next(start, newline);
+    const pending = options.lazy && end !== bytes.length ? pendingEntry(text, line) : null;
+    const result = pending ? "good" : readLine(parsed, text, line, !headerSlotUsed, path);
+    if (pending) parsed.messages.push(pending);
     if (result === "good") parsed.goodLines.push([start, end]);
     if (result !== "blank") headerSlotUsed = true;
     if (typeof result === "object") {
@@ -204,6 +232,77 @@ export function parseSession(
   return parsed;
 }
 
+/** How every message line the store writes starts (messageLine's key order). */
+const MESSAGE_START = '{"type":"message","timestamp":"';
+
+/**
+ * The tree fields of a line in the writer's own layout, read without
+ * parsing the rest; `null` for any other line (a header, a name or label,
+ * an older or foreign layout, an escape inside the fields), which is then
+ * read whole.
+ */
+function pendingEntry(text: string | null, line: number): PendingEntry | null {
+  if (text === null || !text.startsWith(MESSAGE_START)) return null;
+  const idAt = text.indexOf('"', MESSAGE_START.length) + ID_KEY.length;
+  if (idAt === ID_KEY.length - 1 || !text.startsWith(ID_KEY, idAt - ID_KEY.length)) return null;
+  const id = quoted(text, idAt);
+  if (!id) return null;
+  const parentAt = idAt + id.length + PARENT_KEY.length;
+  if (!text.startsWith(PARENT_KEY, idAt + id.length)) return null;
+  if (text.startsWith("null,", parentAt)) return { line, id, parentId: null, source: text };
+  if (text.charCodeAt(parentAt) !== QUOTE) return null;
+  const parentId = quoted(text, parentAt + 1);
+  if (parentId === null || text.charCodeAt(parentAt + parentId.length + 2) !== COMMA) return null;
+  return { line, id, parentId, source: text };
+}
+
+const ID_KEY = '","id":"';
+const PARENT_KEY = '","parentId":';
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/** The string from `start` to the next quote, or `null` when it holds an escape or never ends. */
+function quoted(text: string, start: number): string | null {
+  const end = text.indexOf('"', start);
+  if (end === -1) return null;
+  const value = text.slice(start, end);
+  return value.includes("\\") ? null : value;
+}
+
+/**
+ * Decodes a pending entry in full and checks it against the schemas; an
+ * entry already decoded is returned as it is.
+ *
+ * @example
+ * ```ts
+ * import { readPending } from "./jsonl_format.ts";
+ * const source = '{"type":"message","timestamp":"t","id":"a","parentId":null,' +
+ *   '"message":{"role":"user","content":[],"timestamp":"t"}}';
+ * const entry = readPending({ line: 2, id: "a", parentId: null, source });
+ * console.assert(entry.message.role === "user");
+ * ```
+ *
+ * @param entry The entry.
+ * @returns It, decoded.
+ * @throws {Error} Naming what is wrong: invalid JSON, or the first bad field as `what.field: problem`.
+ */
+export function readPending(entry: MessageEntry | PendingEntry): MessageEntry {
+  if (!("source" in entry)) return entry;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.source);
+  } catch {
+    throw new Error("invalid JSON");
+  }
+  const decoded = messageEntry(value, entry.line);
+  // A key given twice counts as its last value: the fields read early must agree.
+  if (decoded.id !== entry.id || decoded.parentId !== entry.parentId) {
+    throw new Error("id, parentId: given twice with different values");
+  }
+  checkEntry(decoded);
+  return decoded;
+}
+
 type LineResult = "good" | "blank" | { reason: string; syntax: boolean };
 
 /**
@@ -214,6 +313,8 @@ type LineResult = "good" | "blank" | { reason: string; syntax: boolean };
 class LineTexts {
   #bytes: Uint8Array;
   #text: string | null;
+  /** Every character is one byte: byte offsets are text offsets. */
+  #ascii: boolean;
   #at = 0;
 
   constructor(bytes: Uint8Array) {
@@ -222,6 +323,12 @@ class LineTexts {
     // U+FFFD, which text may also hold, so only then does the strict one look.
     const text = lossy.decode(bytes);
     this.#text = text.includes("\uFFFD") ? strictOrNull(bytes) : text;
+    this.#ascii = text.length === bytes.length;
+  }
+
+  /** The byte offset of the first newline from `start`, or -1 (a string search is many times faster). */
+  newlineFrom(start: number): number {
+    return this.#ascii ? this.#text!.indexOf("\n", start) : this.#bytes.indexOf(NEWLINE, start);
   }
 
   /** The line at bytes `[start, newline)`: its text, or `null` when it is not UTF-8. */
@@ -236,12 +343,11 @@ class LineTexts {
 }
 
 function readLine(
-  parsed: ParsedSession,
+  parsed: ParsedSession<MessageEntry | PendingEntry>,
   text: string | null,
   line: number,
   isHeader: boolean,
   path: string,
-  check: boolean,
 ): LineResult {
   if (text === null) return { reason: "invalid UTF-8", syntax: true };
   if (text.trim() === "") return "blank";
@@ -257,7 +363,7 @@ function readLine(
       parsed.header = readHeader(value, path);
       parsed.name = parsed.header.name;
     } else {
-      readEntry(parsed, value, line, check);
+      readEntry(parsed, value, line);
     }
     return "good";
   } catch (error) {
@@ -266,7 +372,11 @@ function readLine(
   }
 }
 
-function readEntry(parsed: ParsedSession, value: unknown, line: number, check: boolean): void {
+function readEntry(
+  parsed: ParsedSession<MessageEntry | PendingEntry>,
+  value: unknown,
+  line: number,
+): void {
   if (!isRecord(value)) throw new Error("not a JSON object");
   if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
   if (value.type === "name") {
@@ -281,8 +391,16 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number, check: b
     else parsed.labels.set(value.entryId, value.label);
     return;
   }
+  const entry = messageEntry(value, line);
+  checkEntry(entry);
+  parsed.messages.push(entry);
+}
+
+/** A message line's entry, its tree fields checked (its message, wire and usage by checkEntry). */
+function messageEntry(value: unknown, line: number): MessageEntry {
+  if (!isRecord(value)) throw new Error("not a JSON object");
+  if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
   if (value.type !== "message") throw new Error(`unknown entry type ${JSON.stringify(value.type)}`);
-  // Unchecked until checkEntry when deferred: the fields are the line's own values either way.
   const entry: MessageEntry = {
     line,
     timestamp: value.timestamp,
@@ -300,31 +418,11 @@ function readEntry(parsed: ParsedSession, value: unknown, line: number, check: b
   }
   if (value.wire !== undefined) entry.wire = value.wire as WireIdentity;
   if (value.usage !== undefined) entry.usage = value.usage as Usage;
-  if (check) checkEntry(entry);
-  parsed.messages.push(entry);
+  return entry;
 }
 
-/**
- * Checks a message entry's message, wire and usage against their schemas
- * (what {@linkcode parseSession} leaves undone when its checks are deferred).
- *
- * @example
- * ```ts
- * import { checkEntry, type MessageEntry } from "./jsonl_format.ts";
- * const entry = { line: 2, timestamp: "", message: { role: "user" } } as MessageEntry;
- * let reason = "";
- * try {
- *   checkEntry(entry);
- * } catch (error) {
- *   reason = (error as Error).message;
- * }
- * console.assert(reason.startsWith("message.content"));
- * ```
- *
- * @param entry The entry, as parsed.
- * @throws {Error} Naming the first field that is wrong, as `what.field: problem`.
- */
-export function checkEntry(entry: MessageEntry): void {
+/** Checks a message entry's message, wire and usage against their schemas. */
+function checkEntry(entry: MessageEntry): void {
   decodeMessage(entry.message);
   if (entry.wire !== undefined) decodeWire(entry.wire);
   if (entry.usage !== undefined) decodeUsage(entry.usage);

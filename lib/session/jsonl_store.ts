@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { concatBytes } from "../concat_bytes.ts";
 import { errorMessage } from "../error_message.ts";
-import type { Conversation } from "../conversation.ts";
+import { Conversation } from "../conversation.ts";
 import {
   AmbiguousSessionIdError,
   SessionCorruptError,
@@ -15,23 +15,22 @@ import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fen
 import { checkSessionId, isSessionId } from "./ids.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
 import {
-  checkEntry,
   headerLine,
   JSONL_FORMAT_VERSION,
   labelLine,
   messageLine,
   nameLine,
   type ParsedSession,
-  type ParseOptions,
   parseSession,
+  readPending,
   type SessionHeader,
 } from "./jsonl_format.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
-import { pathTo, type StoredTree, unknownEntry } from "./tree.ts";
-import { activeConversation, forkSession, readTree, replacementBranch } from "./tree_store.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
+import { forkSession, readActivePath, readTree, replacementBranch } from "./tree_store.ts";
 import {
   checkExpectedCount,
   draftSession,
@@ -92,6 +91,8 @@ interface Writer {
  */
 const SIDECAR_VERSION = 3;
 const LIST_CONCURRENCY = 32;
+/** How often `drainWriters` looks at the locks still held. */
+const DRAIN_POLL_MS = 50;
 const AMBIGUITY_SHOWN = 5;
 const encoder = new TextEncoder();
 
@@ -255,21 +256,22 @@ export class FileSystemJSONLStore implements SessionStore {
    */
   async load(id: string): Promise<Conversation | null> {
     this.#assertOpen();
-    const parsed = await this.#readParsed(checkSessionId(id), { deferChecks: true });
-    if (!parsed) return null;
-    const tree = this.#tree(parsed, id);
-    // Only the path's entries are checked against the schema: the branches off it are not read.
-    const indexOf = new Map(tree.entries.map((entry, index) => [entry, index]));
-    for (const entry of pathTo(tree.entries, tree.leafId)) {
-      const stored = parsed.messages[indexOf.get(entry)!]!;
+    const bytes = await this.#readBytes(checkSessionId(id));
+    if (!bytes) return null;
+    const path = this.#path(id);
+    const parsed = parseSession(bytes, path, { lazy: true });
+    const header = this.#requireIntact(parsed, id);
+    const recordOf = (index: number) => parsed.messages[index]?.line ?? 0;
+    // Only the path's entries are decoded and checked: the branches off it are not read.
+    const messages = readActivePath(parsed.messages, path, recordOf).map(({ index }) => {
+      const entry = parsed.messages[index]!;
       try {
-        checkEntry(stored);
+        return readPending(entry).message;
       } catch (error) {
-        const reason = errorMessage(error);
-        throw new SessionCorruptError(this.#path(id), stored.line, reason, this.#repairHint(id));
+        throw new SessionCorruptError(path, entry.line, errorMessage(error), this.#repairHint(id));
       }
-    }
-    return activeConversation(tree);
+    });
+    return new Conversation(messages, header.metadata);
   }
 
   /**
@@ -320,18 +322,11 @@ export class FileSystemJSONLStore implements SessionStore {
     this.#assertOpen();
     checkSessionId(sessionId);
     if (messages.length === 0) return;
-    const task = this.#serialize(sessionId, async () => {
-      await this.#refuseIfFenced();
-      const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
-      this.#writers.set(sessionId, writer);
-      try {
+    const task = this.#serialize(sessionId, () =>
+      this.#turnWrite(sessionId, async (writer) => {
         checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
         await this.#appendLines(sessionId, writer, messages, options.writtenAt);
-      } finally {
-        // Between turns the session is free, and this store holds no descriptors for it.
-        if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
-      }
-    });
+      }));
     await task.catch((error) => {
       throw saveFailure(error, this.#path(sessionId));
     });
@@ -360,22 +355,39 @@ export class FileSystemJSONLStore implements SessionStore {
   ): Promise<void> {
     this.#assertOpen();
     checkSessionId(sessionId);
-    const task = this.#serialize(sessionId, async () => {
-      await this.#refuseIfFenced();
-      const writer = this.#writers.get(sessionId) ?? await this.#openWriter(sessionId);
-      this.#writers.set(sessionId, writer);
-      try {
+    const task = this.#serialize(sessionId, () =>
+      this.#turnWrite(sessionId, async (writer) => {
         checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
         const branch = replacementBranch(messages);
         if (branch.length === 0) await this.#rewrite(sessionId, writer);
         else await this.#appendLines(sessionId, writer, branch, undefined, true);
-      } finally {
-        if (writer.summary.state?.status !== "running") this.#dropWriter(sessionId);
-      }
-    });
+      }));
     await task.catch((error) => {
       throw saveFailure(error, this.#path(sessionId));
     });
+  }
+
+  /**
+   * Runs a write of the session's turn with its writer. The fence is read
+   * only once the lock is held (taken now, or held since the turn began), so
+   * a write either lands before a migration's
+   * {@linkcode FileSystemJSONLStore.drainWriters} finds the lock free, or
+   * reads the fence and is refused. The lock is let go when the session is
+   * idle again, and when the fence refused the write: the turn cannot go on
+   * in this store, and the migration is waiting for the lock.
+   */
+  async #turnWrite(id: string, write: (writer: Writer) => Promise<void>): Promise<void> {
+    const writer = this.#writers.get(id) ?? await this.#openWriter(id);
+    this.#writers.set(id, writer);
+    let refused = true;
+    try {
+      await this.#refuseIfFenced();
+      refused = false;
+      await write(writer);
+    } finally {
+      // Between turns the session is free, and this store holds no descriptors for it.
+      if (refused || writer.summary.state?.status !== "running") this.#dropWriter(id);
+    }
   }
 
   /** Leaves only the session's header. */
@@ -637,6 +649,44 @@ export class FileSystemJSONLStore implements SessionStore {
     refuseIfFenced(this.dir, await this.migrationFence());
   }
 
+  /**
+   * Waits until no writer, in this process or another, holds any session
+   * of the directory (each lock is probed, never taken). Called once the
+   * migration fence is set, it returns when every write that read no fence
+   * has landed: a write reads the fence only while it holds the session's
+   * lock, and a running turn's next write after the fence is refused and
+   * lets the lock go. New sessions count too (a lock file is made before
+   * the session's file).
+   *
+   * @param timeoutMs How long to wait for the last holder.
+   * @throws {SessionInUseError} Naming a session still held after `timeoutMs`, and its holder.
+   */
+  async drainWriters(timeoutMs: number): Promise<void> {
+    this.#assertOpen();
+    const deadline = Date.now() + timeoutMs;
+    // A lock seen free once stays safe: whoever takes it later reads the fence.
+    let held = await this.#stillHeld(await this.#storedIds(".lock"));
+    while (held.length > 0) {
+      if (Date.now() >= deadline) {
+        const text = await Deno.readTextFile(this.#lockPath(held[0]!)).catch(() => "");
+        throw new SessionInUseError(held[0]!, text);
+      }
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+      held = await this.#stillHeld(held);
+    }
+  }
+
+  /** Those of `ids` whose lock a writer holds. */
+  async #stillHeld(ids: readonly string[]): Promise<string[]> {
+    const held: string[] = [];
+    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) {
+      const batch = ids.slice(i, i + LIST_CONCURRENCY);
+      const probes = await Promise.all(batch.map((id) => FileLock.isHeld(this.#lockPath(id))));
+      held.push(...batch.filter((_, k) => probes[k]));
+    }
+    return held;
+  }
+
   /** Releases every lock and file handle; the store cannot be used afterwards. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -681,17 +731,20 @@ export class FileSystemJSONLStore implements SessionStore {
     return next;
   }
 
-  /** Runs `task` with the session's writer, releasing the lock after unless an append holds it. */
+  /**
+   * Runs `task` with the session's writer, releasing the lock after unless an
+   * append holds it; the fence is read with the lock held, as for a turn's writes.
+   */
   async #withWriter<T>(
     id: string,
     task: (writer: Writer) => Promise<T>,
     verify = true,
   ): Promise<T> {
-    await this.#refuseIfFenced();
     const cached = this.#writers.get(id);
     if (!await this.#exists(id)) throw new SessionNotFoundError(id, this.dir);
     const writer = cached ?? await this.#openWriter(id, verify);
     try {
+      await this.#refuseIfFenced();
       return await task(writer);
     } finally {
       if (!cached) {
@@ -719,7 +772,11 @@ export class FileSystemJSONLStore implements SessionStore {
   async #openWriter(id: string, verify = true): Promise<Writer> {
     await this.#ensureDir();
     const lock = await FileLock.tryAcquire(this.#lockPath(id));
-    if (!(lock instanceof FileLock)) throw new SessionInUseError(id, lock.holder);
+    if (!(lock instanceof FileLock)) {
+      // A fenced store would refuse the write anyway: say where sessions went.
+      await this.#refuseIfFenced();
+      throw new SessionInUseError(id, lock.holder);
+    }
     let file: Deno.FsFile | null = null;
     try {
       const path = this.#path(id);
@@ -987,12 +1044,13 @@ export class FileSystemJSONLStore implements SessionStore {
     return summary;
   }
 
-  async #storedIds(): Promise<string[]> {
+  /** Ids of the sessions with a file ending in `extension` (their lines, or with `.lock`, their locks). */
+  async #storedIds(extension = ".jsonl"): Promise<string[]> {
     const ids: string[] = [];
     try {
       for await (const entry of Deno.readDir(this.dir)) {
-        if (!entry.name.endsWith(".jsonl")) continue;
-        const id = entry.name.slice(0, -".jsonl".length);
+        if (!entry.name.endsWith(extension)) continue;
+        const id = entry.name.slice(0, -extension.length);
         if (isSessionId(id)) ids.push(id);
       }
     } catch (error) {
@@ -1007,12 +1065,17 @@ export class FileSystemJSONLStore implements SessionStore {
     return (await nullIfMissing(Deno.stat(this.#path(id)))) !== null;
   }
 
-  async #readParsed(id: string, options: ParseOptions = {}): Promise<ParsedSession | null> {
+  async #readParsed(id: string): Promise<ParsedSession | null> {
+    const bytes = await this.#readBytes(id);
+    return bytes && parseSession(bytes, this.#path(id));
+  }
+
+  async #readBytes(id: string): Promise<Uint8Array | null> {
     const path = this.#path(id);
     const stat = await nullIfMissing(Deno.stat(path));
     if (!stat) return null;
     if (!stat.isFile) throw notAFile(path);
-    return parseSession(await Deno.readFile(path), path, options);
+    return await Deno.readFile(path);
   }
 
   #tree(parsed: ParsedSession, id: string): StoredTree {
@@ -1034,7 +1097,7 @@ export class FileSystemJSONLStore implements SessionStore {
     return `run repair on session ${id} to keep the readable lines (a backup is made)`;
   }
 
-  #requireIntact(parsed: ParsedSession, id: string): SessionHeader {
+  #requireIntact(parsed: ParsedSession<unknown>, id: string): SessionHeader {
     const path = this.#path(id);
     const hint = this.#repairHint(id);
     const problem = parsed.problems[0];

@@ -86,11 +86,7 @@ export interface TreeNode {
 }
 
 /** A stored entry before the implicit fields are resolved. */
-export interface RawTreeEntry {
-  /** Absent: the entry's position. */
-  id?: string | undefined;
-  /** Absent: the entry before it (`null`: a root). */
-  parentId?: string | null | undefined;
+export interface RawTreeEntry extends RawLink {
   /** The message. */
   message: Message;
   /** Who produced it. */
@@ -132,11 +128,98 @@ export function newEntryId(): string {
   return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 }
 
+/** An entry's place in its tree: its id, its parent and its position in storage. */
+export interface TreeLink {
+  /** The entry's id. */
+  id: string;
+  /** The entry it continues, or `null` for a root. */
+  parentId: string | null;
+  /** Its 0-based position in storage order. */
+  index: number;
+}
+
+/** What {@linkcode resolveLinks} reads of a stored entry. */
+export interface RawLink {
+  /** Absent: the entry's position. */
+  id?: string | undefined;
+  /** Absent: the entry before it (`null`: a root). */
+  parentId?: string | null | undefined;
+}
+
 /**
  * Resolves the implicit ids and parents of stored entries and checks that
  * ids are unique. An entry whose parent is not stored before it (a repair
  * dropped that damaged line) continues the entry stored before it, as an
- * entry with no parent named does.
+ * entry with no parent named does. It reads only the tree fields, so a
+ * store can find a path before it decodes any message.
+ *
+ * @example
+ * ```ts
+ * import { resolveLinks } from "./tree.ts";
+ * const links = resolveLinks([{}, {}, { id: "x", parentId: "0" }]);
+ * console.assert(links[1]?.parentId === "0" && links[2]?.parentId === "0");
+ * ```
+ *
+ * @param raw The entries in storage order.
+ * @returns Each entry's link, in the same order (the last is the active leaf).
+ * @throws {TreeEntryError} For the entry whose id repeats.
+ */
+export function resolveLinks(raw: readonly RawLink[]): TreeLink[] {
+  return [...linkMap(raw).values()];
+}
+
+/**
+ * The active path of stored entries (root to the last one stored), read
+ * from their tree fields alone: {@linkcode resolveLinks} and
+ * {@linkcode pathTo} in one pass over one map.
+ *
+ * @example
+ * ```ts
+ * import { activePath } from "./tree.ts";
+ * const path = activePath([{}, {}, { id: "x", parentId: "0" }]);
+ * console.assert(path.map((link) => link.index).join() === "0,2");
+ * ```
+ *
+ * @param raw The entries in storage order.
+ * @returns The path's links, root first.
+ * @throws {TreeEntryError} For the entry whose id repeats.
+ */
+export function activePath(raw: readonly RawLink[]): TreeLink[] {
+  const byId = linkMap(raw);
+  const path: TreeLink[] = [];
+  for (
+    let at = raw.length === 0
+      ? undefined
+      : byId.get(raw[raw.length - 1]!.id ?? String(raw.length - 1));
+    at;
+    at = at.parentId === null ? undefined : byId.get(at.parentId)
+  ) {
+    path.push(at);
+  }
+  return path.reverse();
+}
+
+/** Each entry's link by id, in storage order. */
+function linkMap(raw: readonly RawLink[]): Map<string, TreeLink> {
+  const byId = new Map<string, TreeLink>();
+  let previous: string | null = null;
+  for (let index = 0; index < raw.length; index++) {
+    const item = raw[index]!;
+    const id = item.id ?? String(index);
+    const named = item.parentId === undefined ? previous : item.parentId;
+    const parentId = named === null || byId.has(named) ? named : previous;
+    if (byId.has(id)) {
+      throw new TreeEntryError(index, `entry id ${JSON.stringify(id)} is used twice`);
+    }
+    byId.set(id, { id, parentId, index });
+    previous = id;
+  }
+  return byId;
+}
+
+/**
+ * The tree of stored entries: their links ({@linkcode resolveLinks}) with
+ * their messages.
  *
  * @example
  * ```ts
@@ -151,24 +234,14 @@ export function newEntryId(): string {
  * @throws {TreeEntryError} For the entry whose id repeats.
  */
 export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
-  const seen = new Set<string>();
-  const entries: TreeEntry[] = [];
-  let previous: string | null = null;
-  for (const [index, item] of raw.entries()) {
-    const id = item.id ?? String(index);
-    const named = item.parentId === undefined ? previous : item.parentId;
-    const parentId = named === null || seen.has(named) ? named : previous;
-    if (seen.has(id)) {
-      throw new TreeEntryError(index, `entry id ${JSON.stringify(id)} is used twice`);
-    }
-    seen.add(id);
+  const entries = resolveLinks(raw).map(({ id, parentId, index }): TreeEntry => {
+    const item = raw[index]!;
     const entry: TreeEntry = { id, parentId, message: item.message };
     if (item.wire) entry.wire = item.wire;
     if (item.label) entry.label = item.label;
-    entries.push(entry);
-    previous = id;
-  }
-  return { entries, leafId: previous };
+    return entry;
+  });
+  return { entries, leafId: entries.at(-1)?.id ?? null };
 }
 
 /**
@@ -187,10 +260,13 @@ export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
  * @returns The path.
  * @throws {Error} When `leafId` is not an entry of the tree.
  */
-export function pathTo(entries: readonly TreeEntry[], leafId: string | null): TreeEntry[] {
+export function pathTo<T extends Omit<TreeLink, "index">>(
+  entries: readonly T[],
+  leafId: string | null,
+): T[] {
   if (leafId === null) return [];
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const path: TreeEntry[] = [];
+  const path: T[] = [];
   for (
     let at = byId.get(leafId);
     at;

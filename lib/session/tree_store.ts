@@ -6,12 +6,15 @@ import { decodeWire } from "./serialize.ts";
 import type { Session } from "./session.ts";
 import { decodeMessageRows, type StoredRow } from "./store_common.ts";
 import {
+  activePath,
   newEntryId,
   pathTo,
+  type RawLink,
   type RawTreeEntry,
   resolveTree,
   type StoredTree,
   TreeEntryError,
+  type TreeLink,
 } from "./tree.ts";
 import type { CreateSessionOptions, PersistentMessage, SessionStore } from "./types.ts";
 
@@ -58,9 +61,42 @@ export function readTree(
   where: string,
   recordOf: (index: number) => number,
 ): StoredTree {
+  const tree = corruptOnTreeError(() => resolveTree(raw), where, recordOf);
+  return metadata === undefined ? tree : { ...tree, metadata };
+}
+
+/**
+ * The active path of stored entries, read from their tree fields alone
+ * ({@linkcode activePath}), damage reported as {@linkcode readTree} reports it.
+ *
+ * @example
+ * ```ts
+ * import { readActivePath } from "./tree_store.ts";
+ * const path = readActivePath([{ id: "a", parentId: null }], "db", (index) => index + 1);
+ * console.assert(path[0]?.id === "a");
+ * ```
+ *
+ * @param raw The entries' tree fields, in storage order.
+ * @param where The file or table, for the error.
+ * @param recordOf The 1-based line or record number of an entry, for the error.
+ * @returns The path's links, root first.
+ * @throws {SessionCorruptError} When an entry id repeats.
+ */
+export function readActivePath(
+  raw: readonly RawLink[],
+  where: string,
+  recordOf: (index: number) => number,
+): TreeLink[] {
+  return corruptOnTreeError(() => activePath(raw), where, recordOf);
+}
+
+function corruptOnTreeError<T>(
+  read: () => T,
+  where: string,
+  recordOf: (index: number) => number,
+): T {
   try {
-    const tree = resolveTree(raw);
-    return metadata === undefined ? tree : { ...tree, metadata };
+    return read();
   } catch (error) {
     if (!(error instanceof TreeEntryError)) throw error;
     throw new SessionCorruptError(where, recordOf(error.index), error.message);

@@ -610,7 +610,11 @@ Deno.test("load checks the entries on the active path; a damaged branch off it f
     });
     lines[4] = "{ not json";
     await Deno.writeTextFile(path, lines.join("\n"));
-    await assert.rejects(() => store.load(id), /:5 is corrupt: invalid JSON/, "any line's JSON");
+    await assert.rejects(
+      () => store.load(id),
+      /:5 is corrupt: invalid JSON/,
+      "a line not in the writer's layout is read whole",
+    );
     lines[4] = JSON.stringify({ ...offPath, message: { ...offPath.message, role: "assistant" } });
     const onPath = JSON.parse(lines[2]!);
     onPath.message.content = "not a list";
