@@ -158,17 +158,19 @@ export class SessionInUseError extends SessionStoreError {
    *
    * @param id The session id.
    * @param holder The holder, or what its lock file says (a pid, or `""`).
+   * @param advice What to do instead, when not the usual (close the holder, or start a new session).
    */
-  constructor(id: string, holder: SessionHolder | string) {
+  constructor(id: string, holder: SessionHolder | string, advice?: string) {
     const known = typeof holder === "string" ? parseHolder(holder) : holder;
     const since = known.since ? ` since ${known.since}` : "";
-    super(
-      known.pid === Deno.pid
-        ? `Session ${id} is in use by this process (another store or agent writes it)${since}: ` +
-          `close that store first, or start a new session`
-        : `Session ${id} is in use by another process (pid ${known.pid ?? "unknown"})${since}: ` +
-          `finish or close that session first, or start a new one`,
-    );
+    const inProcess = known.pid === Deno.pid;
+    const who = inProcess
+      ? "this process (another store or agent writes it)"
+      : `another process (pid ${known.pid ?? "unknown"})`;
+    const usual = inProcess
+      ? "close that store first, or start a new session"
+      : "finish or close that session first, or start a new one";
+    super(`Session ${id} is in use by ${who}${since}: ${advice ?? usual}`);
     this.name = "SessionInUseError";
     this.id = id;
     this.holder = known;

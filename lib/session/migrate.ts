@@ -1,7 +1,7 @@
 // Moving every session from one store to another (issue 14): copy, verify by
 // count and digest, resume after a crash by skipping what verifies, and fence
 // the old store so no later turn lands where nobody reads it.
-import { SessionStoreError } from "./errors.ts";
+import { SessionInUseError, SessionStoreError } from "./errors.ts";
 import type { MigrationFence } from "./migration_fence.ts";
 import { stringifyWellFormed } from "./serialize.ts";
 import type { Message } from "../message.ts";
@@ -13,7 +13,15 @@ export interface MigrateOptions {
   targetName: string;
   /** Called after each session, copied or found already verified. */
   onProgress?: (progress: MigrationProgress) => void;
+  /**
+   * How long to wait, once the source is fenced, for a turn running on one
+   * of its sessions to let the session go (it does at its next write, which
+   * the fence refuses, or when it ends), in ms. Default 30,000.
+   */
+  waitMs?: number;
 }
+
+const DEFAULT_WAIT_MS = 30_000;
 
 /** Where a migration is. */
 export interface MigrationProgress {
@@ -53,15 +61,15 @@ interface Snapshot {
  * owners, working directories, creation and modification times, metadata,
  * fork parents and the whole tree (entry ids, parents, the active leaf,
  * each answer's wire).
- * First the source is fenced (its writes are refused, naming the target);
- * then each session, oldest first, is copied in one write and read back:
- * its message count and a SHA-256 digest of all it holds must match. A
- * session the target already holds with the same digest is skipped, so a
- * migration cut off by a crash is finished by running it again; one held
- * with another digest was not written by a migration (copies are written
- * whole) and stops it, named. Last, the source is listed again
- * (a turn that passed the fence check just before the fence still lands)
- * and the fence is marked done.
+ * First the source is fenced (its writes are refused, naming the target)
+ * and every write that read no fence is waited for (`drainWriters`: a turn
+ * running then has its next write refused, or ends, within `waitMs`); then
+ * each session, oldest first, is copied in one write and read back: its
+ * message count and a SHA-256 digest of all it holds must match. A session
+ * the target already holds with the same digest is skipped, so a migration
+ * cut off by a crash is finished by running it again; one held with another
+ * digest was not written by a migration (copies are written whole) and
+ * stops it, named. Last, the fence is marked done.
  *
  * @example
  * ```ts
@@ -80,6 +88,8 @@ interface Snapshot {
  * @param target The store to move into.
  * @param options The target's name and a progress callback.
  * @returns How many sessions were copied and skipped.
+ * @throws {SessionInUseError} When a turn still holds a source session after
+ *   `waitMs` (the source stays fenced: run the migration again when it is idle).
  * @throws {SessionStoreError} When the source cannot be fenced, is fenced
  *   for another target or migrated already, holds a session it cannot
  *   read, a copy does not verify, or the target holds one of its ids with
@@ -91,13 +101,12 @@ export async function migrateSessions(
   options: MigrateOptions,
 ): Promise<MigrationReport> {
   const fence = await fenceSource(source, options.targetName);
+  await drainWriters(source, options.waitMs ?? DEFAULT_WAIT_MS);
   const infos = oldestFirst(await readableSessions(source));
   const held = new Map((await target.list()).map((info) => [info.id, info]));
   const report: MigrationReport = { copied: 0, skipped: 0, total: infos.length, fence };
-  const copiedCounts = new Map<string, number>();
   for (const info of infos) {
     const copied = await migrateOne(source, target, info, held.has(info.id));
-    copiedCounts.set(info.id, info.messageCount);
     if (copied) report.copied++;
     else report.skipped++;
     options.onProgress?.({
@@ -106,12 +115,6 @@ export async function migrateSessions(
       done: report.copied + report.skipped,
       total: infos.length,
     });
-  }
-  // A writer that read no fence just before it was set may have written since.
-  for (const info of await readableSessions(source)) {
-    if (copiedCounts.get(info.id) === info.messageCount) continue;
-    if (await migrateOne(source, target, info, true)) report.copied++;
-    if (!copiedCounts.has(info.id)) report.total++;
   }
   report.fence = { ...fence, done: true };
   await source.setMigrationFence!(report.fence);
@@ -143,6 +146,25 @@ async function fenceSource(source: SessionStore, targetName: string): Promise<Mi
   const fence = existing ?? { target: targetName, since: new Date().toISOString(), done: false };
   if (!existing) await source.setMigrationFence(fence);
   return fence;
+}
+
+/**
+ * Waits for the writes that read no fence to land, so the copies hold them
+ * and every later write is refused; a session still held after `waitMs` is
+ * named with its holder.
+ */
+async function drainWriters(source: SessionStore, waitMs: number): Promise<void> {
+  try {
+    await source.drainWriters?.(waitMs);
+  } catch (error) {
+    if (!(error instanceof SessionInUseError)) throw error;
+    throw new SessionInUseError(
+      error.id,
+      error.holder,
+      `its turn did not let it go within ${waitMs / 1000} s of the migration fence; ` +
+        `retry the migration when it is idle (the source stays fenced, so no new turn starts there)`,
+    );
+  }
 }
 
 /** Every session of the store; one it cannot read stops the migration, named. */

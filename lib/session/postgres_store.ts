@@ -560,12 +560,13 @@ export class PostgresStore implements SessionStore {
    */
   async rename(id: string, name: string): Promise<void> {
     checkSessionId(id);
-    const sql = await this.#ready();
-    refuseIfFenced(this.#location, await readFence(sql));
-    const { count } = await sql`
-      UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id} AND ${
-      this.#owned(sql)
-    }`;
+    const count = await this.#fencedWrite(async (tx) => {
+      const { count } = await tx`
+        UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id} AND ${
+        this.#owned(tx)
+      }`;
+      return count;
+    });
     if (count > 0) return;
     const pending = this.#pending.get(id);
     if (!pending) throw new SessionNotFoundError(id, this.#where());
@@ -583,17 +584,18 @@ export class PostgresStore implements SessionStore {
    */
   async setLabel(id: string, entryId: string, label: string | null): Promise<void> {
     checkSessionId(id);
-    const sql = await this.#ready();
-    refuseIfFenced(this.#location, await readFence(sql));
-    const [session] = await sql`SELECT 1 FROM panto_sessions WHERE id = ${id} AND ${
-      this.#owned(sql)
-    }`;
-    if (!session) throw new SessionNotFoundError(id, this.#where());
-    // Rows from before the tree have no entry id: theirs is their position.
-    const { count } = await sql`
-      UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
-      WHERE session_id = ${id} AND coalesce(entry_id, seq::text) = ${entryId}`;
-    if (count === 0) throw unknownEntry(entryId);
+    await this.#fencedWrite(async (tx) => {
+      const [session] = await tx`SELECT 1 FROM panto_sessions WHERE id = ${id} AND ${
+        this.#owned(tx)
+      }`;
+      if (!session) throw new SessionNotFoundError(id, this.#where());
+      // Rows from before the tree have no entry id: theirs is their position.
+      const { count } = await tx`
+        UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
+        WHERE session_id = ${id} AND coalesce(entry_id, seq::text) = ${entryId}`;
+      if (count === 0) throw unknownEntry(entryId);
+      return count;
+    });
   }
 
   /**
@@ -604,11 +606,12 @@ export class PostgresStore implements SessionStore {
    */
   async delete(id: string): Promise<void> {
     checkSessionId(id);
-    const sql = await this.#ready();
-    refuseIfFenced(this.#location, await readFence(sql));
-    const { count } = await sql`DELETE FROM panto_sessions WHERE id = ${id} AND ${
-      this.#owned(sql)
-    }`;
+    const count = await this.#fencedWrite(async (tx) => {
+      const { count } = await tx`DELETE FROM panto_sessions WHERE id = ${id} AND ${
+        this.#owned(tx)
+      }`;
+      return count;
+    });
     if (!this.#pending.delete(id) && count === 0) throw new SessionNotFoundError(id, this.#where());
   }
 
@@ -688,8 +691,25 @@ export class PostgresStore implements SessionStore {
   }
 
   /** The owner condition of this store (`true` when unscoped). */
-  #owned(sql: PostgresClient, column = sql`owner_id`): postgres.PendingQuery<postgres.Row[]> {
+  #owned(
+    sql: PostgresClient | postgres.TransactionSql,
+    column = sql`owner_id`,
+  ): postgres.PendingQuery<postgres.Row[]> {
     return this.ownerId === undefined ? sql`true` : sql`${column} = ${this.ownerId}`;
+  }
+
+  /**
+   * Runs a write in a transaction that reads the fence first: it holds the
+   * fence table's share lock until it commits, so a fence being set waits
+   * for it (and the migration copies it), or it sees the fence and is refused.
+   * Returns what `write` does (the rows it changed).
+   */
+  async #fencedWrite(write: (tx: postgres.TransactionSql) => Promise<number>): Promise<number> {
+    const sql = await this.#ready();
+    return await sql.begin(async (tx) => {
+      refuseIfFenced(this.#location, await readFence(tx));
+      return await write(tx);
+    });
   }
 
   /**

@@ -493,11 +493,14 @@ export class SQLiteStore implements SessionStore {
       return;
     }
     await this.#locks.with(id, () =>
-      this.#run(() => {
-        this.#refuseIfFenced();
-        const value = name === "" ? null : name.toWellFormed();
-        this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
-      }));
+      this.#run(() =>
+        // The fence is read in the write's transaction, so a migration copies the write or it is refused.
+        this.#transaction(() => {
+          this.#refuseIfFenced();
+          const value = name === "" ? null : name.toWellFormed();
+          this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
+        })
+      ));
   }
 
   /**
@@ -513,15 +516,17 @@ export class SQLiteStore implements SessionStore {
     this.#assertOpen();
     checkSessionId(id);
     if (!this.#stored(id)) throw new SessionNotFoundError(id, this.path);
-    await this.#run(() => {
-      this.#refuseIfFenced();
-      // Rows from before the tree have no entry id: theirs is their position.
-      const { changes } = this.#db.prepare(
-        `UPDATE messages SET label = ?
-         WHERE session_id = ? AND coalesce(entry_id, CAST(seq AS TEXT)) = ?`,
-      ).run(label ? label.toWellFormed() : null, id, entryId);
-      if (changes === 0) throw unknownEntry(entryId);
-    });
+    await this.#run(() =>
+      this.#transaction(() => {
+        this.#refuseIfFenced();
+        // Rows from before the tree have no entry id: theirs is their position.
+        const { changes } = this.#db.prepare(
+          `UPDATE messages SET label = ?
+           WHERE session_id = ? AND coalesce(entry_id, CAST(seq AS TEXT)) = ?`,
+        ).run(label ? label.toWellFormed() : null, id, entryId);
+        if (changes === 0) throw unknownEntry(entryId);
+      })
+    );
   }
 
   /**
@@ -540,10 +545,12 @@ export class SQLiteStore implements SessionStore {
       throw new SessionNotFoundError(id, this.path);
     }
     await this.#locks.with(id, async () => {
-      await this.#run(() => {
-        this.#refuseIfFenced();
-        this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
-      });
+      await this.#run(() =>
+        this.#transaction(() => {
+          this.#refuseIfFenced();
+          this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
+        })
+      );
       await this.#locks.removeFile(id);
     });
     await this.#locks.release(id);

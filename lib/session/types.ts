@@ -279,6 +279,15 @@ export interface SessionStore {
    */
   setMigrationFence?(fence: MigrationFence | null): Promise<void>;
   /**
+   * Waits until every write that read no migration fence has landed, and
+   * throws `SessionInUseError` when a writer still holds a session after
+   * `timeoutMs`. A store that reads the fence in each write's own
+   * transaction (SQLite, PostgreSQL) needs nothing of the kind and need not
+   * have it; the JSONL store, whose writes read it under the session's lock,
+   * waits for those locks.
+   */
+  drainWriters?(timeoutMs: number): Promise<void>;
+  /**
    * Checks, before anything depends on it, that sessions can be saved
    * (directory writable, database opens for writing, server answers);
    * throws a `SessionStoreError` naming the location and the cause. The
