@@ -12,6 +12,8 @@ import {
   SessionStoreMigratedError,
   SQLiteStore,
 } from "@panto/lib";
+import { FileLock } from "../../../lib/session/file_lock.ts";
+import { newSessionId } from "../../../lib/session/ids.ts";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { ChildWriter } from "./child_writer.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
@@ -208,6 +210,34 @@ Deno.test("jsonl: a write that finds the session held by another process in a fe
   } finally {
     await child.finish();
     await store.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("jsonl: the migration waits for a writer holding a new session's lock before its file exists", async () => {
+  const root = await Deno.makeTempDir({ prefix: "panto-fence-" });
+  const dir = join(root, "sessions");
+  await Deno.mkdir(dir);
+  const source = new FileSystemJSONLStore({ dir });
+  const target = new SQLiteStore({ path: join(root, "target.db") });
+  // A first write takes the lock, reads no fence, and only then makes the file: hold it there.
+  const lock = await FileLock.tryAcquire(join(dir, `${newSessionId()}.lock`));
+  assert.ok(lock instanceof FileLock);
+  let held = true;
+  try {
+    const migration = migrateSessions(source, target, { targetName: TARGET, waitMs: 20_000 });
+    const state = outcome(migration);
+    await fenceSet(source);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(state(), "pending", "a session not listed yet is waited for too");
+    lock.release();
+    held = false;
+    const report = await migration;
+    assert.deepEqual([report.total, report.fence.done], [0, true]);
+  } finally {
+    if (held) lock.release();
+    await source.close();
+    await target.close();
     await Deno.remove(root, { recursive: true });
   }
 });
