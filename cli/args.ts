@@ -1,123 +1,76 @@
 import { merge, object, or } from "@optique/core/constructs";
 import { runParser } from "@optique/core/facade";
-import { message } from "@optique/core/message";
+import { message, text } from "@optique/core/message";
 import { multiple, optional } from "@optique/core/modifiers";
 import { argument, command, flag, option } from "@optique/core/primitives";
-import { choice, integer, string } from "@optique/core/valueparser";
-import { API_STYLES, type ApiStyle, REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
+import { choice, integer, string, type ValueParser } from "@optique/core/valueparser";
+import {
+  type ChatArgs,
+  chatArgs,
+  type FlagSpec,
+  type FlagTable,
+  type FlagValue,
+  markBareResume,
+  MESSAGES_ARGUMENT,
+  MODEL_FLAGS,
+  PROMPT_FLAGS,
+  STORE_FLAGS,
+  storeFlags,
+} from "./chat_args.ts";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
 import { type CompletionValues, suggesting } from "./completion_values.ts";
 import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
-import type { McpServerSettings } from "./config/panto_config.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
 import { UsageError } from "./errors.ts";
 import { STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
 import { writeStderr } from "./stdio.ts";
 import { VERSION } from "./version.ts";
 
-/** Marks `-r/--resume` given without an id (open the picker). */
-const PICK = "\u0000pick";
+export type { ChatArgs } from "./chat_args.ts";
 
 /** What `-m`, `-r` and session ids complete to (set for a completion request). */
 let completion: CompletionValues = { models: [], sessions: [] };
 const sessionId = () => suggesting(string({ metavar: "ID" }), () => completion.sessions);
 
-const storeOptions = object({
-  noSession: optional(
-    flag("--no-session", { description: message`Keep nothing: do not save this session` }),
-  ),
-  sessionDir: optional(option("--session-dir", string({ metavar: "DIR" }), {
-    description: message`Directory of the jsonl session store (default $PANTO_HOME/sessions)`,
-  })),
-  store: optional(option("--store", choice(STORE_KINDS, { metavar: "KIND" }), {
-    description: message`Session store (default jsonl)`,
-  })),
-  storeUrl: optional(option("--store-url", string({ metavar: "URL" }), {
-    description: message`SQLite file or postgres:// URL of the session store`,
-  })),
-});
+/** optique's value parser for a table's option. */
+function valueParser(value: FlagValue, spec: FlagSpec): ValueParser<"sync", string | number> {
+  const metavar = spec.metavar === undefined ? {} : { metavar: spec.metavar };
+  switch (value.kind) {
+    case "integer":
+      return integer({ min: value.min, ...metavar });
+    case "choice":
+      return choice(value.choices, metavar);
+    case "string": {
+      const parser = string(metavar);
+      const values = spec.completes;
+      return values === undefined ? parser : suggesting(parser, () => completion[values]);
+    }
+  }
+}
 
-const modelOptions = object({
-  model: optional(option(
-    "-m",
-    "--model",
-    suggesting(string({ metavar: "MODEL" }), () => completion.models),
-    {
-      description: message`Model: a config alias or provider/model`,
-    },
-  )),
-  thinking: optional(
-    option("--thinking", choice(REASONING_LEVELS, { metavar: "LEVEL" }), {
-      description: message`Reasoning level (default: the model's in the config)`,
-    }),
-  ),
-  api: optional(
-    option("--api", choice(API_STYLES, { metavar: "API" }), {
-      description: message`Wire protocol of an ad hoc provider`,
-    }),
-  ),
-  baseUrl: optional(option("--base-url", string({ metavar: "URL" }), {
-    description: message`Base URL of an ad hoc provider (Anthropic without /v1, OpenAI with it)`,
-  })),
-  apiKeyEnv: optional(option("--api-key-env", string({ metavar: "NAME" }), {
-    description: message`Environment variable holding the API key`,
-  })),
-});
+/** optique's parser for one flag or option of a table. */
+function optiqueFlag(spec: FlagSpec) {
+  const description = { description: [text(spec.description)] };
+  if (spec.value === undefined) return optional(flag(...spec.names, description));
+  const parsed = option(...spec.names, valueParser(spec.value, spec), description);
+  return spec.multiple ? multiple(parsed) : optional(parsed);
+}
 
-const promptFields = {
-  print: optional(
-    flag("-p", "--print", { description: message`Answer one prompt, print the result, exit` }),
-  ),
-  mode: optional(option("--mode", choice(["text", "json", "rpc"], { metavar: "MODE" }), {
-    description:
-      message`Output of print mode: text (the final answer) or json (every event as a line); rpc: serve JSON-lines commands on stdin (docs/rpc.md)`,
-  })),
-  continueLast: optional(
-    flag("-c", "--continue", {
-      description: message`Continue this directory's latest session (a new one when it has none)`,
-    }),
-  ),
-  resume: optional(option("-r", "--resume", sessionId(), {
-    description: message`Resume a session by id or prefix (a picker without an id)`,
-  })),
-  fork: optional(option("--fork", sessionId(), {
-    description: message`Start a new session from a copy of session ID's current branch`,
-  })),
-  systemPrompt: optional(option("--system-prompt", string({ metavar: "TEXT" }), {
-    description: message`Replace the default system prompt`,
-  })),
-  appendSystemPrompt: optional(option("--append-system-prompt", string({ metavar: "TEXT" }), {
-    description: message`Append to the system prompt`,
-  })),
-  tools: optional(option("--tools", string({ metavar: "NAMES" }), {
-    description:
-      message`Comma-separated built-in tools to offer (read,write,edit,bash,ls,grep,find)`,
-  })),
-  noTools: optional(flag("--no-tools", { description: message`Offer no built-in tools` })),
-  extensions: multiple(option("-e", "--extension", string({ metavar: "PATH" }), {
-    description: message`Load an extension module (repeatable)`,
-  })),
-  noExtensions: optional(
-    flag("--no-extensions", {
-      description: message`Load no extensions from the panto directories`,
-    }),
-  ),
-  mcpConfig: multiple(option("--mcp-config", string({ metavar: "FILE" }), {
-    description: message`Start the MCP servers of a JSON file ({ "mcpServers": … }; repeatable)`,
-  })),
-  maxTurns: optional(option("--max-turns", integer({ min: 1 }), {
-    description: message`Most model requests for one prompt (default 50)`,
-  })),
-  trustProjectConfig: optional(flag("--trust-project-config", {
-    description:
-      message`Trust this project's .panto/config.json as it is now (its providers, keys, headers, allowed paths, MCP servers); remembered until the file changes`,
-  })),
-};
+/** optique's parsers for a table, keyed like it. */
+function optiqueFields(table: FlagTable) {
+  return Object.fromEntries(
+    Object.entries(table).map(([field, spec]) => [field, optiqueFlag(spec)]),
+  );
+}
+
+const storeOptions = object(optiqueFields(STORE_FLAGS));
+const modelOptions = object(optiqueFields(MODEL_FLAGS));
+const promptFields = optiqueFields(PROMPT_FLAGS);
 
 const promptOptions = object({
   ...promptFields,
-  messages: multiple(argument(string({ metavar: "MESSAGE" }), {
-    description: message`Initial prompt; @path attaches a file`,
+  messages: multiple(argument(string({ metavar: MESSAGES_ARGUMENT.metavar }), {
+    description: [text(MESSAGES_ARGUMENT.description)],
   })),
 });
 
@@ -158,54 +111,6 @@ const sessionsCommand = command(
 );
 
 const mainParser = merge(promptOptions, modelOptions, storeOptions);
-
-/** Flags of the chat and print modes. */
-export interface ChatArgs extends StoreFlags {
-  /** Discriminator. */
-  command: "chat";
-  /** Print mode. */
-  print: boolean;
-  /** Print mode output (`text`, `json`), `rpc` for RPC mode, `acp` for `panto acp`. */
-  mode: "text" | "json" | "rpc" | "acp";
-  /** `-m`. */
-  model: string | undefined;
-  /** `--thinking`. */
-  thinking: ReasoningLevel | undefined;
-  /** `--api`. */
-  api: ApiStyle | undefined;
-  /** `--base-url`. */
-  baseUrl: string | undefined;
-  /** `--api-key-env`. */
-  apiKeyEnv: string | undefined;
-  /** `-c`. */
-  continueLast: boolean;
-  /** `-r ID`; `""` means "pick one". */
-  resume: string | undefined;
-  /** `--fork ID`: a new session copied from that session's active path. */
-  fork?: string;
-  /** `--system-prompt`. */
-  systemPrompt: string | undefined;
-  /** `--append-system-prompt`. */
-  appendSystemPrompt: string | undefined;
-  /** `--tools` split on commas. */
-  tools: string[] | undefined;
-  /** `--no-tools`. */
-  noTools: boolean;
-  /** `-e` paths. */
-  extensions: readonly string[];
-  /** `--no-extensions`. */
-  noExtensions: boolean;
-  /** `--mcp-config` files (absent: none). */
-  mcpConfig?: readonly string[];
-  /** MCP servers an ACP client gave with its session (not a flag). */
-  mcpServers?: Readonly<Record<string, McpServerSettings>>;
-  /** `--max-turns`. */
-  maxTurns: number | undefined;
-  /** `--trust-project-config`. */
-  trustProjectConfig: boolean;
-  /** Positional words (`@path` attaches a file). */
-  messages: readonly string[];
-}
 
 /** Arguments of `panto sessions`. */
 export interface SessionsCommandArgs extends SessionsArgs, StoreFlags {
@@ -252,12 +157,7 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
     stderr: (text) => writeStderr(`${redactSecrets(text)}\n`),
     onError: () => exit(2),
   }) as Record<string, unknown>;
-  const store: StoreFlags = {
-    noSession: parsed.noSession === true,
-    sessionDir: parsed.sessionDir as string | undefined,
-    store: parsed.store as StoreFlags["store"],
-    storeUrl: parsed.storeUrl as string | undefined,
-  };
+  const store = storeFlags(parsed);
   if ("json" in parsed || "action" in parsed || "all" in parsed) {
     return {
       command: "sessions",
@@ -310,47 +210,6 @@ function terminalWidth(): number | undefined {
   }
 }
 
-function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): ChatArgs {
-  const resume = parsed.resume as string | undefined;
-  const tools = parsed.tools as string | undefined;
-  return {
-    command: "chat",
-    print: parsed.print === true,
-    mode: chatMode(parsed),
-    model: parsed.model as string | undefined,
-    thinking: parsed.thinking as ReasoningLevel | undefined,
-    api: parsed.api as ApiStyle | undefined,
-    baseUrl: parsed.baseUrl as string | undefined,
-    apiKeyEnv: parsed.apiKeyEnv as string | undefined,
-    continueLast: parsed.continueLast === true,
-    resume: resume === PICK ? "" : resume,
-    ...(typeof parsed.fork === "string" ? { fork: parsed.fork } : {}),
-    systemPrompt: parsed.systemPrompt as string | undefined,
-    appendSystemPrompt: parsed.appendSystemPrompt as string | undefined,
-    tools: tools === undefined ? undefined : tools.split(",").map((t) => t.trim()).filter(Boolean),
-    noTools: parsed.noTools === true,
-    extensions: (parsed.extensions as string[] | undefined) ?? [],
-    noExtensions: parsed.noExtensions === true,
-    mcpConfig: (parsed.mcpConfig as string[] | undefined) ?? [],
-    maxTurns: parsed.maxTurns as number | undefined,
-    trustProjectConfig: parsed.trustProjectConfig === true,
-    messages: (parsed.messages as string[] | undefined) ?? [],
-    ...store,
-  };
-}
-
-/** `--mode`; RPC mode takes its prompts as commands on stdin only. */
-function chatMode(parsed: Record<string, unknown>): ChatArgs["mode"] {
-  const mode = (parsed.mode as ChatArgs["mode"] | undefined) ?? "text";
-  if (mode !== "rpc") return mode;
-  if (parsed.print === true || (parsed.messages as string[] | undefined)?.length) {
-    throw new UsageError(
-      "--mode rpc reads its prompts as commands on stdin: drop -p and the prompt words (see docs/rpc.md)",
-    );
-  }
-  return mode;
-}
-
 /** `panto acp FLAGS`: the chat's model, tool and store flags; the editor sends prompts and picks sessions. */
 function acpArgs(argv: readonly string[]): ChatArgs {
   const args = parseArgs(argv);
@@ -363,18 +222,4 @@ function acpArgs(argv: readonly string[]): ChatArgs {
     );
   }
   return { ...args, mode: "acp" };
-}
-
-/** `-r`/`--resume` followed by nothing or by another option means "open the picker". */
-function markBareResume(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    out.push(arg);
-    const next = argv[i + 1];
-    if ((arg === "-r" || arg === "--resume") && (next === undefined || next.startsWith("-"))) {
-      out.push(PICK);
-    }
-  }
-  return out;
 }

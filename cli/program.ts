@@ -1,7 +1,6 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
-import { type ChatArgs, parseArgs, type SessionsCommandArgs } from "./args.ts";
-import { runSessionsCommand } from "./commands/sessions.ts";
-import { completionValues } from "./completion_values.ts";
+import type { CliArgs, SessionsCommandArgs } from "./args.ts";
+import { type ChatArgs, quickChatArgs } from "./chat_args.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
 import { readEnv } from "./env.ts";
@@ -19,7 +18,7 @@ import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
  * @returns The exit code.
  */
 export async function main(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, await completionValues(argv));
+  const args = quickChatArgs(argv) ?? await parseFully(argv);
   if (args.command === "sessions") return await sessionsCommand(args);
   if (args.mode === "rpc") return await rpcMode(args);
   if (args.mode === "acp") return await acpMode(args);
@@ -29,7 +28,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   return await runInteractive(args);
 }
 
+/**
+ * optique's parse, help and errors, loaded for a command line the quick
+ * reading leaves to it (a print run's plain one does not need them).
+ */
+async function parseFully(argv: readonly string[]): Promise<CliArgs> {
+  const [{ parseArgs }, { completionValues }] = await Promise.all([
+    import("./args.ts"),
+    import("./completion_values.ts"),
+  ]);
+  return parseArgs(argv, await completionValues(argv));
+}
+
 async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
+  const { runSessionsCommand } = await import("./commands/sessions.ts");
   const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
   try {
     return await runSessionsCommand(store, args, writeStdout);

@@ -1,4 +1,3 @@
-import { structuredPatch } from "diff";
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveToolPath } from "./panto_files.ts";
@@ -55,11 +54,12 @@ export function editTool(options: FileToolOptions): Tool {
         args.replaceAll === true,
       );
       const after = applyReplacement(before, replacement);
+      const diff = await diffSnippet(shown, before, after);
       signal.throwIfAborted();
       await Deno.writeTextFile(path, after);
       const count = replacement.positions.length;
       const summary = `Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`;
-      return ResultParts.fromText(`${summary}\n\n${diffSnippet(shown, before, after)}`);
+      return ResultParts.fromText(`${summary}\n\n${diff}`);
     },
   };
 }
@@ -195,8 +195,12 @@ async function readExisting(path: string, shown: string): Promise<string> {
   }
 }
 
-/** The change as unified diff hunks, capped so a large replaceAll stays readable. */
-function diffSnippet(shown: string, before: string, after: string): string {
+/**
+ * The change as unified diff hunks, capped so a large replaceAll stays
+ * readable. `diff` loads on the first edit, not on every start.
+ */
+async function diffSnippet(shown: string, before: string, after: string): Promise<string> {
+  const { structuredPatch } = await import("diff");
   const patch = structuredPatch(shown, shown, before, after, "", "", {
     context: DIFF_CONTEXT_LINES,
   });

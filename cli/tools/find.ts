@@ -54,7 +54,7 @@ export function findTool(options: FileToolOptions): Tool {
       const limit = typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT;
       const start = await resolveToolPath(options, shown, "read");
       await requireDirectory(start, shown);
-      const matches = globMatcher(pattern);
+      const matches = await globMatcher(pattern);
       const found: string[] = [];
       let more = false;
       const skip = await pantoHomePaths(options);

@@ -103,7 +103,7 @@ export function grepTool(options: GrepToolOptions): Tool {
         context: typeof args.context === "number" ? Math.min(args.context, MAX_CONTEXT) : 0,
         limit: typeof args.limit === "number" ? args.limit : DEFAULT_LIMIT,
         matchesGlob: typeof args.glob === "string" && args.glob !== ""
-          ? globMatcher(args.glob)
+          ? await globMatcher(args.glob)
           : () => true,
       };
       const matcher = new LineMatcher(query.regex, budgetMs, signal);

@@ -4,6 +4,10 @@
  * (static imports, `import type` left out) hold none of them. They load on
  * first need: jsonc-parser for a config's JSON error, partial-json for a
  * message cut off in a tool call, the SDK when an MCP server is configured.
+ * Nor does it load optique (the full argument parser: help, errors,
+ * completion), `diff` (edit's result) or `minimatch` (find's and grep's
+ * globs): a plain print command line is read without optique, and the
+ * tools load theirs when they run.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -13,5 +17,13 @@ Deno.test("a start loads neither CommonJS packages nor the MCP SDK", async () =>
   const loaded = await staticGraph(root);
   assert.ok(loaded.some((s) => s.endsWith("/cli/controller/session_controller.ts")));
   const heavy = loaded.filter((s) => /jsonc-parser|partial-json|@modelcontextprotocol/.test(s));
+  assert.deepEqual(heavy, []);
+});
+
+Deno.test("a start loads neither optique nor the tools' diff and glob packages", async () => {
+  const root = new URL("../../cli/program.ts", import.meta.url).href;
+  const loaded = await staticGraph(root);
+  assert.ok(loaded.some((s) => s.endsWith("/cli/tools/builtin_tools.ts")));
+  const heavy = loaded.filter((s) => /@optique|\/diff@|\/minimatch@/.test(s));
   assert.deepEqual(heavy, []);
 });
