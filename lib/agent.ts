@@ -327,6 +327,29 @@ export class Agent {
   }
 
   /**
+   * Asks the model for a summary of a branch of the conversation the user
+   * left (e.g. before continuing from an earlier point), as compaction
+   * would write it; nothing is added to the conversation or persisted.
+   *
+   * @param messages The branch's messages.
+   * @param options Prompt, instructions and an abort signal.
+   * @returns The summary.
+   * @throws {Error} When the request failed or the model returned no text.
+   */
+  summariseBranch(messages: readonly Message[], options: CompactOptions = {}): Promise<string> {
+    const settings = this.#config.compaction ?? {};
+    return summarise(messages, {
+      provider: this.#config.provider,
+      systemPrompt: options.systemPrompt ?? settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+      instructions: options.instructions,
+      kind: "branch",
+      signal: options.signal ?? new AbortController().signal,
+      idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      stream: this.#streamMessage(),
+    });
+  }
+
+  /**
    * Submits a user message and starts a run: model requests and tool calls
    * until a final answer, an abort or `maxTurns` requests. A failed run
    * ends with a `run_error` event, then the stream's `next()` rejects.

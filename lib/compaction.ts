@@ -215,14 +215,27 @@ export interface SummariseOptions {
   systemPrompt: string;
   /** Extra instructions from the user (e.g. "keep the API decisions"). */
   instructions: string | undefined;
-  /** What the transcript is: the older conversation or the start of the current run. */
-  kind: "history" | "turn_prefix";
+  /** What the transcript is: the older conversation, the start of the current run, or a branch left. */
+  kind: "history" | "turn_prefix" | "branch";
   /** Aborts the request. */
   signal: AbortSignal;
   /** Idle timeout (ms). */
   idleTimeoutMs: number;
   /** Streams the summarising request: the agent's provider. */
   stream: StreamMessage;
+}
+
+const SUMMARY_TASKS: Record<SummariseOptions["kind"], string> = {
+  history: "Summarise the conversation below.",
+  turn_prefix:
+    "The messages below are the beginning of the current turn, which is too long to keep whole. Summarise what was asked and what has been done so far in this turn.",
+  branch:
+    "The messages below are a branch of the conversation that the user has left to continue from an earlier point. Summarise what was asked, tried and learned on it, so the work can go on from that point without repeating it.",
+};
+
+/** What a failed summary was, for its error. */
+function summaryName(kind: SummariseOptions["kind"]): string {
+  return kind === "branch" ? "The branch summary" : "Compaction";
 }
 
 /**
@@ -236,9 +249,7 @@ export async function summarise(
   messages: readonly Message[],
   options: SummariseOptions,
 ): Promise<string> {
-  const task = options.kind === "history"
-    ? "Summarise the conversation below."
-    : "The messages below are the beginning of the current turn, which is too long to keep whole. Summarise what was asked and what has been done so far in this turn.";
+  const task = SUMMARY_TASKS[options.kind];
   const extra = options.instructions ? `\n\nAdditional instructions: ${options.instructions}` : "";
   const text = `${task}${extra}\n\n<conversation>\n${
     serialiseTranscript(messages)
@@ -259,9 +270,11 @@ export async function summarise(
   let step = await generator.next();
   while (!step.done) step = await generator.next();
   if (step.value.stopReason === "aborted") {
-    throw new DOMException("Compaction was aborted", "AbortError");
+    throw new DOMException(`${summaryName(options.kind)} was aborted`, "AbortError");
   }
   const summary = step.value.content.map((b) => (b.type === "text" ? b.text : "")).join("").trim();
-  if (!summary) throw new Error("Compaction failed: the model returned an empty summary");
+  if (!summary) {
+    throw new Error(`${summaryName(options.kind)} failed: the model returned an empty summary`);
+  }
   return summary;
 }

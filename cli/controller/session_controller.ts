@@ -46,18 +46,27 @@ import type {
   RunOutcome,
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
+import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
 import { runFailure } from "./run_failure.ts";
 import { runShellCommand, type ShellResult } from "./shell_command.ts";
 
 export type { SetupOptions } from "../app_setup.ts";
 
-/** What the controller is doing: a run, a compaction or a `!shell` command. */
+/** What the controller is doing: a run, a compaction, a `!shell` command or a branch summary. */
 interface Activity {
-  kind: "running" | "compacting" | "shell";
+  kind: "running" | "compacting" | "shell" | "summarising";
   abort: AbortController;
   /** Marks it done (the caller's signal no longer aborts it). */
   end(): void;
+}
+
+/** Options for {@linkcode SessionController.branch}. */
+export interface BranchOptions {
+  /** Summarise the branch left; the summary goes with the next prompt. */
+  summarise?: boolean;
+  /** What the summary should keep. */
+  instructions?: string;
 }
 
 /** A queued prompt, or a `!shell` command queued behind prompts. */
@@ -73,10 +82,24 @@ function shown(item: Queued): string {
   return item.shell ? `!${item.text}` : item.text;
 }
 
+/** A branch summary as it follows the next prompt. */
+function branchSummaryText(summary: string): string {
+  return "\n\n<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
+    `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
+}
+
 /** The text of an unanswered prompt, if any. */
 function danglingText(message: Message | undefined): string | undefined {
   return message ? messageText(message) : undefined;
 }
+
+/** What each activity is called in a busy error. */
+const BUSY_WITH: Record<Activity["kind"], string> = {
+  running: "run",
+  compacting: "compaction",
+  shell: "shell command",
+  summarising: "branch summary",
+};
 
 /** Thrown by commands that need the controller idle, naming what to do instead. */
 export class ControllerBusyError extends CliError {
@@ -87,11 +110,7 @@ export class ControllerBusyError extends CliError {
    * @param activity What runs.
    */
   constructor(action: string, activity: Activity["kind"]) {
-    const what = activity === "running"
-      ? "run"
-      : activity === "compacting"
-      ? "compaction"
-      : "shell command";
+    const what = BUSY_WITH[activity];
     super(`Wait for the current ${what} to finish (or abort it) before ${action}`);
     this.name = "ControllerBusyError";
   }
@@ -102,7 +121,8 @@ export class ControllerBusyError extends CliError {
  * compaction and extension wiring for one panto process, and reports
  * everything it does as {@linkcode ControllerEvent}s.
  *
- * One thing runs at a time (a run, a compaction or a `!shell` command):
+ * One thing runs at a time (a run, a compaction, a `!shell` command or a
+ * branch summary):
  * {@linkcode SessionController.prompt} and the commands that change the
  * session or model throw a {@linkcode ControllerBusyError} meanwhile;
  * {@linkcode SessionController.steer} and
@@ -161,6 +181,8 @@ export class SessionController {
   #queued = 0;
   /** Context for the next prompt (`!shell` output). */
   #context: string[] = [];
+  /** The summary of the branch left by the last move in the tree, for the next prompt of this session. */
+  #branchSummary: string | undefined;
   #pendingName: string | undefined;
   #name: string | undefined;
   #dangling: string | undefined;
@@ -576,21 +598,69 @@ export class SessionController {
    * new branch there, and the entries after it stay in the tree. Choosing
    * a prompt branches from just before it and offers its text for editing
    * (`danglingPrompt`), so sending it, edited or not, makes a sibling.
-   * The abandoned branch is not summarised.
+   *
+   * With `summarise`, the model first summarises the entries the move
+   * leaves behind (the old path after the point it shares with the new
+   * one), and the summary goes with the next prompt (after its text), so
+   * the new branch knows what was tried; the controller is busy
+   * (`summarising`) meanwhile, and when the summary fails or is aborted
+   * (`abort()`) the session stays where it was.
    *
    * @param entryId An entry of {@linkcode SessionController.sessionTree}, or `null` for a new root.
+   * @param options Whether to summarise the branch left, with what instructions.
+   * @returns The summary, when one was made.
    * @throws {ControllerBusyError} While something runs.
-   * @throws {Error} When the entry is not in the session.
+   * @throws {Error} When the entry is not in the session, or the summary failed.
    */
-  async branch(entryId: string | null): Promise<void> {
+  async branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
     this.#assertIdle("moving in the session tree");
-    let loaded = await this.session.branchFrom(entryId);
+    const session = this.session;
+    const from = (await session.tree()).leafId;
+    let loaded = await session.branchFrom(entryId);
     const prompt = danglingText(loaded.danglingUser);
     if (prompt !== undefined) {
-      const { path } = await this.session.tree();
-      loaded = await this.session.branchFrom(path.at(-2) ?? null);
+      const { path } = await session.tree();
+      loaded = await session.branchFrom(path.at(-2) ?? null);
     }
-    await this.#adopt(this.session, loaded.conversation, prompt, "branch");
+    if (!options.summarise) {
+      await this.#adopt(session, loaded.conversation, prompt, "branch");
+      return undefined;
+    }
+    // Adopted inside the activity: a prompt typed meanwhile waits, then goes to the new branch.
+    return await this.#exclusive(
+      "summarising",
+      "summarising a branch",
+      undefined,
+      async (signal) => {
+        let summary: string | undefined;
+        try {
+          summary = await this.#summariseLeft(from, signal, options.instructions);
+        } catch (error) {
+          await session.branchFrom(from);
+          throw error;
+        }
+        await this.#adopt(session, loaded.conversation, prompt, "branch");
+        this.#branchSummary = summary;
+        return summary;
+      },
+    );
+  }
+
+  /** The model's summary of what moving from `from` to the session's leaf leaves behind, if anything. */
+  async #summariseLeft(
+    from: string | null,
+    signal: AbortSignal,
+    instructions: string | undefined,
+  ): Promise<string | undefined> {
+    const stored = await this.store.loadTree?.(this.session.id);
+    if (!stored) return undefined;
+    const { leafId } = await this.session.tree();
+    const left = abandonedEntries(stored.entries, from, leafId).map((entry) => entry.message);
+    if (left.length === 0) return undefined;
+    return await this.#agent.summariseBranch(left, {
+      signal,
+      ...(instructions === undefined ? {} : { instructions }),
+    });
   }
 
   /**
@@ -809,7 +879,10 @@ export class SessionController {
     const context = this.#context.splice(0);
     const text = typeof message === "string" ? message : message.text;
     const withContext = context.length ? `${context.join("\n\n")}\n\n${text}` : text;
-    if (typeof message !== "string") return { ...message, text: withContext };
+    // After the prompt, so /tree previews it by its own words; not scanned for @paths.
+    const summary = this.#branchSummary === undefined ? "" : branchSummaryText(this.#branchSummary);
+    this.#branchSummary = undefined;
+    if (typeof message !== "string") return { ...message, text: withContext + summary };
     let expanded;
     try {
       expanded = await expandAttachments(withContext, this.cwd);
@@ -819,7 +892,7 @@ export class SessionController {
     if (expanded.files.length) {
       this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
     }
-    return { text: expanded.text, images: [...images, ...expanded.images] };
+    return { text: expanded.text + summary, images: [...images, ...expanded.images] };
   }
 
   /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */
@@ -954,6 +1027,7 @@ export class SessionController {
     this.#agent = agent;
     this.#name = session.info.name;
     this.#dangling = dangling;
+    this.#branchSummary = undefined;
     this.#emit({
       type: "session_changed",
       sessionId: session.id,

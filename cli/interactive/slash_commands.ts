@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import {
   FileSystemJSONLStore,
+  isAbortError,
   NullStore,
   REASONING_LEVELS,
   type ReasoningLevel,
@@ -16,7 +17,7 @@ import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
-import { treePicker } from "./tree_view.ts";
+import { leavesBranch, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
 export interface CommandContext {
@@ -185,7 +186,18 @@ async function tree(ctx: CommandContext): Promise<void> {
   const id = await ctx.pick(treePicker(snapshot, relabel));
   if (id === null) return;
   if (id === snapshot.leafId) return ctx.notify("The session is already there.", "info");
-  await ctx.controller.branch(id);
+  const how = leavesBranch(snapshot, id) ? await ctx.pick(SUMMARY_CHOICE) : "plain";
+  if (how === null) return;
+  if (how === "summarise") ctx.notify("Summarising the branch you leave (esc stops it)…", "info");
+  try {
+    const summary = await ctx.controller.branch(id, { summarise: how === "summarise" });
+    if (summary !== undefined) {
+      ctx.notify(`Summary of the branch left (it goes with your next prompt):\n${summary}`, "info");
+    }
+  } catch (error) {
+    if (!isAbortError(error)) throw error;
+    ctx.notify("Summary stopped: the session stays where it was.", "warning");
+  }
 }
 
 async function name(ctx: CommandContext, args: string): Promise<void> {

@@ -79,6 +79,38 @@ function treeContent(tree: TreeSnapshot, relabel: Relabel): PickerContent<string
 }
 
 /**
+ * Whether moving to `entryId` leaves entries of the active path behind
+ * (entries after the point it shares with the active path), so a summary
+ * of them can be offered.
+ *
+ * @param tree The session's tree.
+ * @param entryId The entry chosen.
+ * @returns True when the active path goes on past `entryId`'s ancestors.
+ */
+export function leavesBranch(tree: TreeSnapshot, entryId: string): boolean {
+  const parents = new Map(treeRows(tree.roots).map(({ node }) => [node.id, node.parentId]));
+  const kept = new Set<string>();
+  for (let id: string | null | undefined = entryId; id; id = parents.get(id)) kept.add(id);
+  for (let id: string | null | undefined = tree.leafId; id; id = parents.get(id)) {
+    if (!kept.has(id)) return true;
+  }
+  return false;
+}
+
+/** The choice offered when a move leaves a branch: `summarise` or `plain`. */
+export const SUMMARY_CHOICE: PickerOptions<"plain" | "summarise"> = {
+  title: "Summarise the branch you leave?",
+  items: [
+    { value: "plain", label: "No summary", description: "continue from the chosen point" },
+    {
+      value: "summarise",
+      label: "Summarise it",
+      description: "the model writes what was tried there; it goes with your next prompt",
+    },
+  ],
+};
+
+/**
  * The tree in display order (depth first, oldest child first): a chain
  * stays at one indent, and only a branch point's children get connectors,
  * so a long linear session does not drift right.

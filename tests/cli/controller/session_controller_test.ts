@@ -325,6 +325,76 @@ Deno.test("controller: branching at an earlier prompt offers it for editing; sen
   });
 });
 
+Deno.test("controller: branch with a summary: the branch left is summarised, the summary follows the next prompt", async () => {
+  await withController(async ({ server, controller, events }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2 on the branch left");
+    const a1 = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === "A1")!;
+
+    server.enqueue(text("They tried q2 and got A2."));
+    const summary = await controller.branch(a1.id, { summarise: true, instructions: "be short" });
+    assert.equal(summary, "They tried q2 and got A2.");
+    const asked = JSON.stringify(server.requests[2]!.body);
+    assert.match(asked, /a branch of the conversation that the user has left/);
+    assert.match(
+      asked,
+      /\[user\] q2 on the branch left\\n\\n\[assistant\] A2/,
+      "only what is left",
+    );
+    assert.doesNotMatch(asked, /\[user\] q1/, "not the part both branches share");
+    assert.match(asked, /Additional instructions: be short/);
+    assert.equal((events.at(-1) as { reason?: string }).reason, "branch");
+
+    server.enqueue(text("A3"));
+    await controller.prompt("q3");
+    const sent = lastUserText(server, 3);
+    assert.match(sent, /^\{"role":"user","content":"q3\\n\\n<branch_summary>/, "after the prompt");
+    assert.match(sent, /They tried q2 and got A2\.\\n<\/branch_summary>/);
+    server.enqueue(text("A4"));
+    await controller.prompt("q4");
+    assert.doesNotMatch(lastUserText(server, 4), /branch_summary/, "once");
+    const q3 = allNodes((await controller.sessionTree()).roots).find((n) =>
+      n.preview.startsWith("q3")
+    );
+    assert.equal(q3?.parentId, a1.id, "a new branch from the chosen point");
+  });
+});
+
+Deno.test("controller: a branch summary stopped or failed leaves the session where it was; none without a branch left", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2");
+    const before = await controller.sessionTree();
+    const a1 = allNodes(before.roots).find((n) => n.preview === "A1")!;
+
+    server.enqueue(text("Never sent.", { headerDelayMs: 60_000 }));
+    const stopped = controller.branch(a1.id, { summarise: true });
+    await waitFor("the summary request", () => server.requests.length === 3);
+    assert.equal(controller.state().activity, "summarising");
+    await assert.rejects(controller.prompt("too early"), ControllerBusyError);
+    controller.abort();
+    await assert.rejects(stopped, (error: Error) => error.name === "AbortError");
+    assert.deepEqual((await controller.sessionTree()).leafId, before.leafId, "still at the end");
+
+    server.enqueue({ kind: "turn", blocks: [] });
+    await assert.rejects(controller.branch(a1.id, { summarise: true }), /empty summary/);
+    assert.deepEqual((await controller.sessionTree()).leafId, before.leafId);
+
+    await controller.branch(a1.id);
+    const requests = server.requests.length;
+    const a2 = allNodes(before.roots).find((n) => n.preview === "A2")!;
+    assert.equal(await controller.branch(a2.id, { summarise: true }), undefined, "nothing left");
+    assert.equal(server.requests.length, requests, "no request");
+    server.enqueue(text("A3"));
+    await controller.prompt("q3");
+    assert.doesNotMatch(lastUserText(server, requests), /branch_summary/);
+  });
+});
+
 Deno.test("controller: with --no-session, fork copies the conversation in memory", async () => {
   await withController(async ({ server, controller }) => {
     server.enqueue(text("Kept nowhere."));

@@ -197,6 +197,8 @@ Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the ed
     assert.ok(rows.some((row) => row.includes("● agent: Second answer.")), rows.join("\n"));
     await chat.type("second");
     await chat.press(KEYS.enter);
+    await chat.waitFor("Summarise the branch you leave?");
+    await chat.press(KEYS.enter); // no summary
     await chat.waitFor("edit it and send it to start the new branch");
     assert.equal(chat.chat.editor.getText(), "second prompt");
     await chat.type(", edited");

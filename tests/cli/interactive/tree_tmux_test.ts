@@ -49,6 +49,13 @@ function panelRows(screen: string[]): string[] {
   return screen.slice(top, bottom + 1);
 }
 
+/** Answers the question a move that leaves a branch asks: no summary. */
+async function noSummary(tmux: TmuxSession): Promise<void> {
+  const rows = panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+  assert.match(rows[2]!, /› No summary/, "no summary is the default");
+  await tmux.keys("Enter");
+}
+
 /** Esc, then a pause: a key typed right after it would read as alt+key. */
 async function escape(tmux: TmuxSession): Promise<void> {
   await tmux.keys("Escape");
@@ -115,6 +122,7 @@ Deno.test({
       // Edit and resubmit the second prompt: a sibling of the original.
       await tmux.keys("Up");
       await tmux.keys("Enter");
+      await noSummary(tmux);
       await tmux.waitFor(/edit it and send it to start the new branch/);
       await tmux.waitFor(/^second question$/m);
       await tmux.keys("C-u");
@@ -141,6 +149,7 @@ Deno.test({
       rows = panelRows(await tmux.waitFor(/› Answer two\./));
       assert.match(rows[2]!, /› │ {2}○ agent: Answer two\./, rows.join("\n"));
       await tmux.keys("Enter");
+      await noSummary(tmux);
       await tmux.waitFor(/Continuing from an earlier point/);
       await ask(pane, "third question", "Answer three.");
       assert.deepEqual(lastRequestTexts(server), [
@@ -160,6 +169,40 @@ Deno.test({
         JSON.parse(l)
       );
       assert.equal(entries.filter((e) => e.type === "message").length, 9, "one session, 9 entries");
+    });
+  },
+});
+
+Deno.test({
+  name: "tmux /tree: the branch left can be summarised; the summary goes with the next prompt",
+  ignore: !tmuxAvailable,
+  async fn() {
+    await withChatPane({}, async (pane) => {
+      const { server, tmux } = pane;
+      await tmux.waitFor(READY);
+      await ask(pane, "first question", "Answer one.");
+      await ask(pane, "try the risky way", "Risky way failed.");
+      await openTree(tmux);
+      await tmux.type("Answer one.");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+      server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "text", text: "The risky way was tried and failed." }],
+      });
+      await tmux.keys("Down");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
+      await tmux.waitFor(/The risky way was tried and failed\./);
+      assert.match(JSON.stringify(server.requests.at(-1)!.body), /try the risky way/);
+      await ask(pane, "try the safe way", "Safe way works.");
+      const [user] = lastRequestTexts(server).slice(-1);
+      assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
+      assert.match(user!, /The risky way was tried and failed\.\n<\/branch_summary>$/);
+      assert.ok(
+        lastRequestTexts(server).every((text) => !text.includes("Risky way failed")),
+        "the branch left is not sent",
+      );
     });
   },
 });

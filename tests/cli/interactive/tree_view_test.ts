@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { TreeNode } from "@panto/lib";
 import {
+  leavesBranch,
   type Relabel,
   treePicker,
   treeRows,
@@ -108,4 +109,12 @@ Deno.test("tree picker: ctrl+l asks for the entry's label and lists the relabell
     "asks again with the new label",
   );
   assert.equal(after.toggle?.view(1).items[0]?.description, "start here", "the prompts view too");
+});
+
+Deno.test("tree picker: a move leaves a branch unless it only goes further down the active path", () => {
+  const tree = { roots: sample(), leafId: "a2b" };
+  assert.equal(leavesBranch(tree, "a1"), true, "back up the path");
+  assert.equal(leavesBranch(tree, "a2"), true, "to the other branch");
+  assert.equal(leavesBranch(tree, "q2b"), true, "to a prompt of the path (it is edited)");
+  assert.equal(leavesBranch({ roots: sample(), leafId: "a1" }, "a2b"), false, "further down");
 });
