@@ -48,6 +48,7 @@ import type {
 import { buildAgent } from "./build_agent.ts";
 import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
+import { entryOfMessage } from "./fork_point.ts";
 import { runFailure } from "./run_failure.ts";
 import { runShellCommand, type ShellResult } from "./shell_command.ts";
 
@@ -992,9 +993,16 @@ export class SessionController {
 
   /** A saved session's fork at its `end`th message, made by its store; `null` when it cannot. */
   async #storeFork(end: number): Promise<Session | null> {
-    if (!this.store.fork || !this.session.persisted || end === 0) return null;
-    const { path } = await this.session.tree();
-    const entryId = path[end - 1];
+    if (!this.store.fork || !this.store.loadTree || !this.session.persisted || end === 0) {
+      return null;
+    }
+    const [{ path }, stored] = await Promise.all([
+      this.session.tree(),
+      this.store.loadTree(this.session.id),
+    ]);
+    const byId = new Map(stored?.entries.map((entry) => [entry.id, entry]));
+    const entries = path.flatMap((id) => byId.get(id) ?? []);
+    const entryId = entryOfMessage(entries, this.#agent.conversation.messages, end);
     return entryId === undefined ? null : await this.store.fork(this.session.id, entryId);
   }
 

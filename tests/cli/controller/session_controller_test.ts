@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation, messageText, type TreeNode } from "@panto/lib";
+import { Conversation, type Message, messageText, type TreeNode } from "@panto/lib";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import {
@@ -579,6 +579,42 @@ Deno.test("controller: a prompt left unanswered is offered, not resent, after a 
     await controller.prompt("next question");
     assert.doesNotMatch(JSON.stringify(server.requests.at(-1)!.body), /LOST-PROMPT/);
     assert.equal(controller.danglingPrompt, undefined);
+  });
+});
+
+Deno.test("controller: fork after an abandoned prompt copies the conversation up to the point asked", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("Answered."));
+    await controller.prompt("answered question");
+    const id = controller.session.id;
+    await controller.newSession();
+    await saveUnansweredPrompt(controller, id, "LOST-PROMPT");
+    await controller.switchSession(id);
+    server.enqueue(text("Next."));
+    await controller.prompt("next question"); // LOST-PROMPT is abandoned: in the store, not the conversation
+    const texts = (messages: readonly Message[] | undefined) =>
+      (messages ?? []).slice(1).map((m) => messageText(m));
+
+    const whole = await controller.fork();
+    assert.deepEqual(texts((await controller.store.load(whole))?.messages), [
+      "answered question",
+      "Answered.",
+      "LOST-PROMPT",
+      "next question",
+      "Next.",
+    ]);
+    assert.deepEqual(texts(controller.agent.conversation.messages), [
+      "answered question",
+      "Answered.",
+      "next question",
+      "Next.",
+    ]);
+    await controller.fork(4); // system, answered question, Answered., next question
+    assert.deepEqual(texts(controller.agent.conversation.messages), [
+      "answered question",
+      "Answered.",
+    ]);
+    assert.equal(controller.danglingPrompt, "next question");
   });
 });
 
