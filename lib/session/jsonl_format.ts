@@ -52,8 +52,7 @@ export interface MessageEntry {
 
 /**
  * A message line read only up to its tree fields (a lazy parse): its
- * message, wire and usage are still the JSON text `source`, which
- * {@linkcode readPending} decodes.
+ * message, wire and usage are left for {@linkcode readMessageLine}.
  */
 export interface PendingEntry {
   /** 1-based line number. */
@@ -62,8 +61,6 @@ export interface PendingEntry {
   id: string;
   /** Its parent (`null`: a root). */
   parentId: string | null;
-  /** The whole line. */
-  source: string;
 }
 
 /** A line that could not be read. */
@@ -93,6 +90,10 @@ export interface ParsedSession<Entry = MessageEntry> {
   torn: LineProblem | null;
   /** Byte ranges `[start, end)` (newline included) of every readable line, header first. */
   goodLines: [number, number][];
+  /** Byte ranges `[start, end)` (newline excluded) of the message lines, as `messages`. */
+  messageLines: [number, number][];
+  /** Lines before `validEnd` (counting those before the bytes read). */
+  lineCount: number;
   /** Where the torn last line starts (or the file's length): where the next append goes. */
   validEnd: number;
 }
@@ -169,6 +170,11 @@ export interface ParseOptions {
    * always read whole, as it decides whether the file ends torn.
    */
   lazy?: boolean;
+  /**
+   * The bytes are what follows this many lines of a file (its header among
+   * them): line numbers go on from there. Default 0, a whole file.
+   */
+  after?: number;
 }
 
 /**
@@ -200,12 +206,14 @@ export function parseSession(
     problems: [],
     torn: null,
     goodLines: [],
+    messageLines: [],
     validEnd: bytes.length,
+    lineCount: options.after ?? 0,
   };
   const lines = new LineTexts(bytes);
-  let headerSlotUsed = false;
+  let headerSlotUsed = options.after !== undefined && options.after > 0;
   let start = 0;
-  for (let line = 1; start < bytes.length; line++) {
+  for (let line = parsed.lineCount + 1; start < bytes.length; line++) {
     const newline = lines.newlineFrom(start);
     if (newline === -1) {
       parsed.torn = { line, reason: "last line has no newline (incomplete write)" };
@@ -215,8 +223,10 @@ export function parseSession(
     const end = newline + 1;
     const text = lines.next(start, newline);
     const pending = options.lazy && end !== bytes.length ? pendingEntry(text, line) : null;
+    const messages = parsed.messages.length;
     const result = pending ? "good" : readLine(parsed, text, line, !headerSlotUsed, path);
     if (pending) parsed.messages.push(pending);
+    if (parsed.messages.length > messages) parsed.messageLines.push([start, newline]);
     if (result === "good") parsed.goodLines.push([start, end]);
     if (result !== "blank") headerSlotUsed = true;
     if (typeof result === "object") {
@@ -227,6 +237,7 @@ export function parseSession(
         parsed.problems.push({ line, reason: result.reason });
       }
     }
+    if (parsed.torn === null) parsed.lineCount = line;
     start = end;
   }
   return parsed;
@@ -249,11 +260,11 @@ function pendingEntry(text: string | null, line: number): PendingEntry | null {
   if (!id) return null;
   const parentAt = idAt + id.length + PARENT_KEY.length;
   if (!text.startsWith(PARENT_KEY, idAt + id.length)) return null;
-  if (text.startsWith("null,", parentAt)) return { line, id, parentId: null, source: text };
+  if (text.startsWith("null,", parentAt)) return { line, id, parentId: null };
   if (text.charCodeAt(parentAt) !== QUOTE) return null;
   const parentId = quoted(text, parentAt + 1);
   if (parentId === null || text.charCodeAt(parentAt + parentId.length + 2) !== COMMA) return null;
-  return { line, id, parentId, source: text };
+  return { line, id, parentId };
 }
 
 const ID_KEY = '","id":"';
@@ -270,37 +281,83 @@ function quoted(text: string, start: number): string | null {
 }
 
 /**
- * Decodes a pending entry in full and checks it against the schemas; an
- * entry already decoded is returned as it is.
+ * The text of some lines of a file, by byte range (newline excluded), in
+ * file order: lines that follow one another are decoded in one call (a call
+ * per line costs more than the decoding), each `null` when it is not UTF-8.
  *
  * @example
  * ```ts
- * import { readPending } from "./jsonl_format.ts";
- * const source = '{"type":"message","timestamp":"t","id":"a","parentId":null,' +
+ * import { lineTexts } from "./jsonl_format.ts";
+ * const bytes = new TextEncoder().encode("a\nbb\nc\n");
+ * console.assert(lineTexts(bytes, [[0, 1], [2, 4]]).join() === "a,bb");
+ * ```
+ *
+ * @param bytes The file.
+ * @param ranges The lines' `[start, end)`, in file order.
+ * @returns Their texts.
+ */
+export function lineTexts(
+  bytes: Uint8Array,
+  ranges: readonly [number, number][],
+): (string | null)[] {
+  const texts: (string | null)[] = [];
+  for (let first = 0; first < ranges.length;) {
+    let last = first;
+    while (last + 1 < ranges.length && ranges[last + 1]![0] === ranges[last]![1] + 1) last++;
+    const run = bytes.subarray(ranges[first]![0], ranges[last]![1]);
+    const text = lossy.decode(run);
+    if (text.includes("\uFFFD")) {
+      for (let at = first; at <= last; at++) {
+        texts.push(strictOrNull(bytes.subarray(ranges[at]![0], ranges[at]![1])));
+      }
+    } else {
+      // A byte order mark opening a line is dropped, as a decode of that line alone drops it.
+      for (const line of text.split("\n")) {
+        texts.push(line.startsWith("\uFEFF") ? line.slice(1) : line);
+      }
+    }
+    first = last + 1;
+  }
+  return texts;
+}
+
+/**
+ * Decodes one message line in full and checks it against the schemas: a
+ * line an index (or a lazy parse) found, which must still hold the id
+ * read then.
+ *
+ * @example
+ * ```ts
+ * import { readMessageLine } from "./jsonl_format.ts";
+ * const line = '{"type":"message","timestamp":"t","id":"a","parentId":null,' +
  *   '"message":{"role":"user","content":[],"timestamp":"t"}}';
- * const entry = readPending({ line: 2, id: "a", parentId: null, source });
+ * const entry = readMessageLine(line, 2, "a");
  * console.assert(entry.message.role === "user");
  * ```
  *
- * @param entry The entry.
- * @returns It, decoded.
- * @throws {Error} Naming what is wrong: invalid JSON, or the first bad field as `what.field: problem`.
+ * @param text The line (`null`: it is not UTF-8).
+ * @param line Its 1-based number.
+ * @param id The id read from it before (a position for a line that names none).
+ * @returns Its entry.
+ * @throws {Error} Naming what is wrong: invalid UTF-8 or JSON, another id, or the first bad field as `what.field: problem`.
  */
-export function readPending(entry: MessageEntry | PendingEntry): MessageEntry {
-  if (!("source" in entry)) return entry;
+export function readMessageLine(text: string | null, line: number, id: string): MessageEntry {
+  if (text === null) throw new Error("invalid UTF-8");
   let value: unknown;
   try {
-    value = JSON.parse(entry.source);
+    value = JSON.parse(text);
   } catch {
     throw new Error("invalid JSON");
   }
-  const decoded = messageEntry(value, entry.line);
-  // A key given twice counts as its last value: the fields read early must agree.
-  if (decoded.id !== entry.id || decoded.parentId !== entry.parentId) {
-    throw new Error("id, parentId: given twice with different values");
+  const entry = messageEntry(value, line);
+  // JSON.parse keeps a key's last value: an id given twice disagrees with the one read first.
+  if (entry.id !== undefined && entry.id !== id) {
+    throw new Error(
+      `id: ${JSON.stringify(entry.id)}, where the line starts with ${JSON.stringify(id)}`,
+    );
   }
-  checkEntry(decoded);
-  return decoded;
+  checkEntry(entry);
+  return entry;
 }
 
 type LineResult = "good" | "blank" | { reason: string; syntax: boolean };

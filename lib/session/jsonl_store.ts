@@ -18,11 +18,12 @@ import {
   headerLine,
   JSONL_FORMAT_VERSION,
   labelLine,
+  lineTexts,
   messageLine,
   nameLine,
   type ParsedSession,
   parseSession,
-  readPending,
+  readMessageLine,
   type SessionHeader,
 } from "./jsonl_format.ts";
 import { exportMarkdown } from "./markdown_export.ts";
@@ -30,7 +31,16 @@ import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serializ
 import { sessionInfoSchema } from "./schemas.ts";
 import { Session } from "./session.ts";
 import { type StoredTree, unknownEntry } from "./tree.ts";
-import { forkSession, readActivePath, readTree, replacementBranch } from "./tree_store.ts";
+import { forkSession, readLinks, readTree, replacementBranch } from "./tree_store.ts";
+import {
+  extendTreeIndex,
+  type FileState,
+  indexedPath,
+  readTreeIndex,
+  removeTreeIndex,
+  type TreeIndex,
+  writeTreeIndex,
+} from "./jsonl_tree_index.ts";
 import {
   checkExpectedCount,
   draftSession,
@@ -91,6 +101,8 @@ interface Writer {
  */
 const SIDECAR_VERSION = 3;
 const LIST_CONCURRENCY = 32;
+/** How much a load reads past a session's tree index before it rewrites the index. */
+const INDEX_REWRITE_BYTES = 256 * 1024;
 /** How often `drainWriters` looks at the locks still held. */
 const DRAIN_POLL_MS = 50;
 const AMBIGUITY_SHOWN = 5;
@@ -256,22 +268,50 @@ export class FileSystemJSONLStore implements SessionStore {
    */
   async load(id: string): Promise<Conversation | null> {
     this.#assertOpen();
-    const bytes = await this.#readBytes(checkSessionId(id));
-    if (!bytes) return null;
+    const file = await this.#readFileState(checkSessionId(id));
+    if (!file) return null;
+    const index = await this.#treeIndex(id, file);
     const path = this.#path(id);
-    const parsed = parseSession(bytes, path, { lazy: true });
-    const header = this.#requireIntact(parsed, id);
-    const recordOf = (index: number) => parsed.messages[index]?.line ?? 0;
-    // Only the path's entries are decoded and checked: the branches off it are not read.
-    const messages = readActivePath(parsed.messages, path, recordOf).map(({ index }) => {
-      const entry = parsed.messages[index]!;
+    // Only the path's lines are decoded and checked: the branches off it are not read.
+    const positions = indexedPath(index);
+    const texts = lineTexts(
+      file.bytes,
+      positions.map((at) => [index.starts[at]!, index.ends[at]!]),
+    );
+    const messages = positions.map((at, step) => {
+      const line = index.lineNumbers[at]!;
       try {
-        return readPending(entry).message;
+        return readMessageLine(texts[step]!, line, index.ids[at]!).message;
       } catch (error) {
-        throw new SessionCorruptError(path, entry.line, errorMessage(error), this.#repairHint(id));
+        throw new SessionCorruptError(path, line, errorMessage(error), this.#repairHint(id));
       }
     });
-    return new Conversation(messages, header.metadata);
+    return new Conversation(messages, index.metadata);
+  }
+
+  /**
+   * The session file's tree index, brought up to date: read from its
+   * sidecar when that still describes the file, the lines appended since
+   * read (up to their tree fields), and written back when it grew.
+   */
+  async #treeIndex(id: string, file: FileState): Promise<TreeIndex> {
+    const known = await readTreeIndex(this.dir, id, file);
+    if (known && known.covered === file.bytes.length) return known;
+    const path = this.#path(id);
+    const offset = known?.covered ?? 0;
+    const parsed = parseSession(file.bytes.subarray(offset), path, {
+      lazy: true,
+      after: known?.lines ?? 0,
+    });
+    if (known) this.#requireReadable(parsed, id);
+    else this.#requireIntact(parsed, id);
+    const recordOf = (at: number) => parsed.messages[at]?.line ?? 0;
+    const links = readLinks(parsed.messages, path, recordOf, known?.ids);
+    const index = extendTreeIndex(known, { parsed, links, offset, file });
+    // A few lines appended since are read again next time: cheaper than rewriting the index.
+    const readSince = index.covered - (known?.covered ?? 0);
+    if (!known || readSince > INDEX_REWRITE_BYTES) await writeTreeIndex(this.dir, id, index);
+    return index;
   }
 
   /**
@@ -535,6 +575,7 @@ export class FileSystemJSONLStore implements SessionStore {
       await this.#withWriter(id, async (writer) => {
         await Deno.remove(this.#path(id));
         await Deno.remove(this.#sidecarPath(id)).catch(ignoreNotFound);
+        await removeTreeIndex(this.dir, id);
         // Unlinked while held, so no other process can lock the old file meanwhile.
         await Deno.remove(this.#lockPath(id)).catch(ignoreNotFound);
         writer.file?.close();
@@ -1070,6 +1111,15 @@ export class FileSystemJSONLStore implements SessionStore {
     return bytes && parseSession(bytes, this.#path(id));
   }
 
+  /** The file's bytes, and the inode and mtime a tree index checks. */
+  async #readFileState(id: string): Promise<FileState | null> {
+    const bytes = await this.#readBytes(id);
+    if (!bytes) return null;
+    // After the read: a write between the two makes the index look stale, never fresh.
+    const stat = await Deno.stat(this.#path(id));
+    return { bytes, ino: stat.ino, mtimeMs: stat.mtime?.getTime() ?? null };
+  }
+
   async #readBytes(id: string): Promise<Uint8Array | null> {
     const path = this.#path(id);
     const stat = await nullIfMissing(Deno.stat(path));
@@ -1098,12 +1148,23 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   #requireIntact(parsed: ParsedSession<unknown>, id: string): SessionHeader {
-    const path = this.#path(id);
-    const hint = this.#repairHint(id);
-    const problem = parsed.problems[0];
-    if (problem) throw new SessionCorruptError(path, problem.line, problem.reason, hint);
-    if (!parsed.header) throw new SessionCorruptError(path, 1, "no session header", hint);
+    this.#requireReadable(parsed, id);
+    if (!parsed.header) {
+      throw new SessionCorruptError(this.#path(id), 1, "no session header", this.#repairHint(id));
+    }
     return parsed.header;
+  }
+
+  #requireReadable(parsed: ParsedSession<unknown>, id: string): void {
+    const problem = parsed.problems[0];
+    if (problem) {
+      throw new SessionCorruptError(
+        this.#path(id),
+        problem.line,
+        problem.reason,
+        this.#repairHint(id),
+      );
+    }
   }
 }
 

@@ -158,63 +158,37 @@ export interface RawLink {
  * import { resolveLinks } from "./tree.ts";
  * const links = resolveLinks([{}, {}, { id: "x", parentId: "0" }]);
  * console.assert(links[1]?.parentId === "0" && links[2]?.parentId === "0");
+ * const more = resolveLinks([{ id: "y", parentId: "x" }], ["0", "1", "x"]);
+ * console.assert(more[0]?.index === 3 && more[0].parentId === "x");
  * ```
  *
  * @param raw The entries in storage order.
+ * @param before The ids of the entries stored before them, when `raw` is
+ *   not the whole session (a store reading only what was appended).
  * @returns Each entry's link, in the same order (the last is the active leaf).
- * @throws {TreeEntryError} For the entry whose id repeats.
+ * @throws {TreeEntryError} For the entry whose id repeats (its position in `raw`).
  */
-export function resolveLinks(raw: readonly RawLink[]): TreeLink[] {
-  return [...linkMap(raw).values()];
-}
-
-/**
- * The active path of stored entries (root to the last one stored), read
- * from their tree fields alone: {@linkcode resolveLinks} and
- * {@linkcode pathTo} in one pass over one map.
- *
- * @example
- * ```ts
- * import { activePath } from "./tree.ts";
- * const path = activePath([{}, {}, { id: "x", parentId: "0" }]);
- * console.assert(path.map((link) => link.index).join() === "0,2");
- * ```
- *
- * @param raw The entries in storage order.
- * @returns The path's links, root first.
- * @throws {TreeEntryError} For the entry whose id repeats.
- */
-export function activePath(raw: readonly RawLink[]): TreeLink[] {
-  const byId = linkMap(raw);
-  const path: TreeLink[] = [];
-  for (
-    let at = raw.length === 0
-      ? undefined
-      : byId.get(raw[raw.length - 1]!.id ?? String(raw.length - 1));
-    at;
-    at = at.parentId === null ? undefined : byId.get(at.parentId)
-  ) {
-    path.push(at);
-  }
-  return path.reverse();
-}
-
-/** Each entry's link by id, in storage order. */
-function linkMap(raw: readonly RawLink[]): Map<string, TreeLink> {
-  const byId = new Map<string, TreeLink>();
-  let previous: string | null = null;
-  for (let index = 0; index < raw.length; index++) {
-    const item = raw[index]!;
+export function resolveLinks(
+  raw: readonly RawLink[],
+  before: readonly string[] = [],
+): TreeLink[] {
+  const seen = new Set(before);
+  const links: TreeLink[] = [];
+  let previous = before.at(-1) ?? null;
+  for (let at = 0; at < raw.length; at++) {
+    const item = raw[at]!;
+    const index = before.length + at;
     const id = item.id ?? String(index);
     const named = item.parentId === undefined ? previous : item.parentId;
-    const parentId = named === null || byId.has(named) ? named : previous;
-    if (byId.has(id)) {
-      throw new TreeEntryError(index, `entry id ${JSON.stringify(id)} is used twice`);
+    const parentId = named === null || seen.has(named) ? named : previous;
+    if (seen.has(id)) {
+      throw new TreeEntryError(at, `entry id ${JSON.stringify(id)} is used twice`);
     }
-    byId.set(id, { id, parentId, index });
+    seen.add(id);
+    links.push({ id, parentId, index });
     previous = id;
   }
-  return byId;
+  return links;
 }
 
 /**

@@ -6,11 +6,11 @@ import { decodeWire } from "./serialize.ts";
 import type { Session } from "./session.ts";
 import { decodeMessageRows, type StoredRow } from "./store_common.ts";
 import {
-  activePath,
   newEntryId,
   pathTo,
   type RawLink,
   type RawTreeEntry,
+  resolveLinks,
   resolveTree,
   type StoredTree,
   TreeEntryError,
@@ -66,28 +66,30 @@ export function readTree(
 }
 
 /**
- * The active path of stored entries, read from their tree fields alone
- * ({@linkcode activePath}), damage reported as {@linkcode readTree} reports it.
+ * The links of stored entries ({@linkcode resolveLinks}), damage reported
+ * as {@linkcode readTree} reports it.
  *
  * @example
  * ```ts
- * import { readActivePath } from "./tree_store.ts";
- * const path = readActivePath([{ id: "a", parentId: null }], "db", (index) => index + 1);
- * console.assert(path[0]?.id === "a");
+ * import { readLinks } from "./tree_store.ts";
+ * const links = readLinks([{ id: "a", parentId: null }], "db", (index) => index + 1);
+ * console.assert(links[0]?.id === "a");
  * ```
  *
  * @param raw The entries' tree fields, in storage order.
  * @param where The file or table, for the error.
- * @param recordOf The 1-based line or record number of an entry, for the error.
- * @returns The path's links, root first.
+ * @param recordOf The 1-based line or record number of an entry of `raw`, for the error.
+ * @param before The ids of the entries stored before `raw`.
+ * @returns The links.
  * @throws {SessionCorruptError} When an entry id repeats.
  */
-export function readActivePath(
+export function readLinks(
   raw: readonly RawLink[],
   where: string,
   recordOf: (index: number) => number,
+  before: readonly string[] = [],
 ): TreeLink[] {
-  return corruptOnTreeError(() => activePath(raw), where, recordOf);
+  return corruptOnTreeError(() => resolveLinks(raw, before), where, recordOf);
 }
 
 function corruptOnTreeError<T>(

@@ -1,6 +1,7 @@
 // `load` on the JSONL store reads message lines only up to their tree
-// fields and decodes just the active path: these check that it gives what
-// the whole tree gives, and that the shortcut never reads a line wrongly.
+// fields, keeps them in a tree index, and decodes just the active path:
+// these check that it gives what the whole tree gives, that a stale index
+// is never used, and that the shortcut never reads a line wrongly.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -22,40 +23,110 @@ async function withStore(
   }
 }
 
+/** Appends entries whose parents are the given positions (`null`: a new root) to session `id`. */
+async function appendTree(
+  store: FileSystemJSONLStore,
+  id: string,
+  parents: (number | null)[],
+  first = 0,
+): Promise<void> {
+  const entries = parents.map((parent, at) => ({
+    ...persistent(user(`m${first + at}`))[0]!,
+    id: `e${first + at}`,
+    parentId: parent === null ? null : `e${parent}`,
+  }));
+  await store.appendMessages(id, entries);
+  await store.release?.(id);
+}
+
 /** Stores entries whose parents are the given earlier positions (`null`: a new root). */
 async function storeTree(store: FileSystemJSONLStore, parents: (number | null)[]): Promise<string> {
   const session = store.create();
-  const entries = parents.map((parent, index) => ({
-    ...persistent(user(`m${index}`))[0]!,
-    id: `e${index}`,
-    parentId: parent === null ? null : `e${parent}`,
-  }));
-  await store.appendMessages(session.id, entries);
-  await store.release?.(session.id);
+  await appendTree(store, session.id, parents);
   return session.id;
+}
+
+/** What the whole tree says the active path is. */
+async function expectedPath(store: FileSystemJSONLStore, id: string): Promise<string[]> {
+  const tree = (await store.loadTree(id))!;
+  return pathTo(tree.entries, tree.leafId).map((entry) => text(entry.message));
 }
 
 const text = (message: { content: { type: string; text?: string }[] }) =>
   message.content[0]?.text ?? "";
 
-Deno.test("load gives the active path of the whole tree, for any tree", async () => {
-  const trees = fc.integer({ min: 1, max: 40 }).chain((size) =>
-    fc.tuple(
-      ...Array.from({ length: size }, (_, index) =>
-        index === 0 ? fc.constant(null) : fc.option(fc.nat(index - 1), { freq: 8 })),
-    )
+/** Parents for `size` entries after `first` earlier ones: mostly the entry before, sometimes any earlier one or none. */
+function treeParents(first: number, size: number) {
+  return fc.tuple(
+    ...Array.from(
+      { length: size },
+      (_, at) =>
+        first + at === 0 ? fc.constant(null) : fc.option(fc.nat(first + at - 1), { freq: 8 }),
+    ),
   );
+}
+
+Deno.test("load gives the active path of the whole tree, for any tree, before and after appends", async () => {
+  const cases = fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 10 })).chain((
+    [size, more],
+  ) => fc.tuple(treeParents(0, size), treeParents(size, more)));
   await withStore(async (store) => {
     await fc.assert(
-      fc.asyncProperty(trees, async (parents) => {
+      fc.asyncProperty(cases, async ([parents, appended]) => {
         const id = await storeTree(store, parents);
-        const tree = (await store.loadTree(id))!;
-        const expected = pathTo(tree.entries, tree.leafId).map((entry) => text(entry.message));
-        const loaded = (await store.load(id))!.messages.map(text);
-        assert.deepStrictEqual(loaded, expected);
+        assert.deepStrictEqual(
+          (await store.load(id))!.messages.map(text),
+          await expectedPath(store, id),
+        );
+        // Again from the index the first load wrote, then with lines appended past it.
+        assert.deepStrictEqual(
+          (await store.load(id))!.messages.map(text),
+          await expectedPath(store, id),
+        );
+        await appendTree(store, id, appended, parents.length);
+        assert.deepStrictEqual(
+          (await store.load(id))!.messages.map(text),
+          await expectedPath(store, id),
+        );
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+Deno.test("a tree index that no longer describes its file is rebuilt", async () => {
+  await withStore(async (store, dir) => {
+    const id = await storeTree(store, [null, 0, 1]);
+    const path = join(dir, `${id}.jsonl`);
+    const indexPath = join(dir, ".index", `${id}.tree.json`);
+    assert.deepStrictEqual((await store.load(id))!.messages.map(text), ["m0", "m1", "m2"]);
+    assert.ok((await Deno.stat(indexPath)).isFile, "the first load writes the index");
+    const original = await Deno.readTextFile(path);
+    const loaded = async () => (await store.load(id))!.messages.map(text);
+
+    // Edited in place, the same size (e2 now continues e0): only the mtime tells.
+    await Deno.writeTextFile(path, original.replace('"parentId":"e1"', '"parentId":"e0"'));
+    await Deno.utime(path, new Date(), new Date(Date.now() + 5000));
+    assert.deepStrictEqual(await loaded(), ["m0", "m2"]);
+
+    // Edited and grown: the bytes before the end the index covers changed.
+    await Deno.writeTextFile(path, original.replace('"m2"', '"m2, longer"'));
+    assert.deepStrictEqual(await loaded(), ["m0", "m1", "m2, longer"]);
+
+    // Shorter than the index covers.
+    const lines = original.split("\n");
+    await Deno.writeTextFile(path, lines.slice(0, 3).join("\n") + "\n");
+    assert.deepStrictEqual(await loaded(), ["m0", "m1"]);
+
+    // Another file renamed into place (a replace), and a damaged index.
+    await Deno.writeTextFile(`${path}.new`, original.replace('"m0"', '"n0"'));
+    await Deno.rename(`${path}.new`, path);
+    assert.deepStrictEqual(await loaded(), ["n0", "m1", "m2"]);
+    await Deno.writeTextFile(indexPath, "{ not json");
+    assert.deepStrictEqual(await loaded(), ["n0", "m1", "m2"]);
+
+    await store.delete(id);
+    await assert.rejects(() => Deno.stat(indexPath), Deno.errors.NotFound, "delete removes it");
   });
 });
 
@@ -85,7 +156,7 @@ Deno.test("a line on the path whose id is given twice, differently, fails closed
     await assert.rejects(() => store.load(id), (error: unknown) => {
       assert.ok(error instanceof SessionCorruptError);
       assert.equal(error.line, 3);
-      assert.match(error.message, /given twice/);
+      assert.match(error.message, /id: "e9", where the line starts with "e1"/);
       return true;
     });
   });
