@@ -586,6 +586,31 @@ export class SessionController {
   }
 
   /**
+   * Forks the saved session at an entry of its tree (any branch): a new
+   * session holding the path from a root to the entry, recording this one
+   * as its parent, becomes current; this one is left as it is. A prompt
+   * chosen has no answer there, so it is offered for editing
+   * (`danglingPrompt`).
+   *
+   * @param entryId An entry of {@linkcode SessionController.sessionTree}.
+   * @returns The new session's id.
+   * @throws {UsageError} When the session is not saved yet or its store cannot fork.
+   * @throws {ControllerBusyError} While something runs.
+   * @throws {Error} When the entry is not in the session.
+   */
+  async forkAt(entryId: string): Promise<string> {
+    this.#assertIdle("forking the session");
+    if (!this.store.fork || !this.session.persisted) {
+      throw new UsageError(
+        "Only a saved session can be forked at an entry: fork the whole conversation instead",
+      );
+    }
+    const stored = await this.store.fork(this.session.id, entryId);
+    await this.#switchTo(stored, "fork");
+    return stored.id;
+  }
+
+  /**
    * The session's tree: every entry on every branch, the active path marked.
    *
    * @returns The roots, the active leaf and the ids from a root to it.

@@ -364,6 +364,8 @@ export class ChatApp implements CommandContext {
     this.#offerDangling(
       reason === "branch"
         ? "The chosen prompt is in the editor: edit it and send it to start the new branch."
+        : reason === "fork"
+        ? "The chosen prompt is in the editor: edit it and send it to go on in the new session."
         : undefined,
     );
     this.#updateFooter();

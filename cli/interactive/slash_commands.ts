@@ -17,7 +17,7 @@ import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
-import { leavesBranch, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
+import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
 export interface CommandContext {
@@ -71,7 +71,10 @@ export function slashCommands(): Map<string, SlashCommand> {
       description: "List MCP servers, their state and tools",
       run: async (ctx) => ctx.notify(formatMcpStatus(await ctx.controller.mcpStatus())),
     }],
-    ["fork", { description: "Copy this conversation into a new session", run: fork }],
+    ["fork", {
+      description: "Start a new session from a point of this one (picker)",
+      run: fork,
+    }],
     ["tree", {
       description: "Browse this session's branches, continue from any point, label entries",
       run: tree,
@@ -169,7 +172,23 @@ async function newSession(ctx: CommandContext): Promise<void> {
 
 async function fork(ctx: CommandContext): Promise<void> {
   if (!ctx.ensureIdle("forking the session")) return;
-  await ctx.controller.fork();
+  const { controller } = ctx;
+  // Not saved yet (or kept nowhere): no tree to choose from, the conversation is copied whole.
+  if (!controller.session.persisted || !controller.store.fork) {
+    await controller.fork();
+    return;
+  }
+  const snapshot = await controller.sessionTree();
+  const id = await ctx.pick(treePicker(snapshot, relabeller(ctx), "Fork from"));
+  if (id !== null) await controller.forkAt(id);
+}
+
+/** Labels an entry of the current session, and reads its tree again. */
+function relabeller(ctx: CommandContext): Relabel {
+  return async (entryId, label) => {
+    await ctx.controller.session.setLabel(entryId, label || null);
+    return await ctx.controller.sessionTree();
+  };
 }
 
 async function tree(ctx: CommandContext): Promise<void> {
@@ -179,11 +198,7 @@ async function tree(ctx: CommandContext): Promise<void> {
   }
   const snapshot = await ctx.controller.sessionTree();
   if (snapshot.roots.length === 0) return ctx.notify("Nothing in this session yet.", "info");
-  const relabel = async (entryId: string, label: string) => {
-    await ctx.controller.session.setLabel(entryId, label || null);
-    return await ctx.controller.sessionTree();
-  };
-  const id = await ctx.pick(treePicker(snapshot, relabel));
+  const id = await ctx.pick(treePicker(snapshot, relabeller(ctx)));
   if (id === null) return;
   if (id === snapshot.leafId) return ctx.notify("The session is already there.", "info");
   const how = leavesBranch(snapshot, id) ? await ctx.pick(SUMMARY_CHOICE) : "plain";

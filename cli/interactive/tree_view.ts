@@ -36,25 +36,30 @@ export type Relabel = (entryId: string, label: string) => Promise<TreeSnapshot>;
  *
  * @param tree The session's tree.
  * @param relabel Labels an entry (ctrl+l).
+ * @param title What choosing does (default "Session tree").
  * @returns Picker options: every entry, tab toggling prompts only.
  */
-export function treePicker(tree: TreeSnapshot, relabel: Relabel): PickerOptions<string> {
-  const content = treeContent(tree, relabel);
+export function treePicker(
+  tree: TreeSnapshot,
+  relabel: Relabel,
+  title = "Session tree",
+): PickerOptions<string> {
+  const content = treeContent(tree, relabel, title);
   const leafRow = content.items.findIndex((item) => item.value === tree.leafId);
   return { ...content, initialIndex: Math.max(0, leafRow) };
 }
 
 /** The views of `tree`, and the label input that rebuilds them. */
-function treeContent(tree: TreeSnapshot, relabel: Relabel): PickerContent<string> {
+function treeContent(tree: TreeSnapshot, relabel: Relabel, title: string): PickerContent<string> {
   const rows = treeRows(tree.roots);
   const all: PickerView<string> = {
-    title: "Session tree (● active path)",
+    title: `${title} (● active path)`,
     items: rows.map((row) => treeItem(row, tree.leafId)),
     hint: "tab prompts only",
   };
   const promptRows = rows.filter((row) => row.node.role === "user");
   const prompts: PickerView<string> = {
-    title: "Session tree: prompts (● active path)",
+    title: `${title}: prompts (● active path)`,
     items: promptRows.map((row) => treeItem(row, tree.leafId)),
     hint: "tab every entry",
   };
@@ -73,7 +78,7 @@ function treeContent(tree: TreeSnapshot, relabel: Relabel): PickerContent<string
           hint: "empty removes it",
         };
       },
-      submit: async (entryId, label) => treeContent(await relabel(entryId, label), relabel),
+      submit: async (entryId, label) => treeContent(await relabel(entryId, label), relabel, title),
     },
   };
 }

@@ -395,6 +395,38 @@ Deno.test("controller: a branch summary stopped or failed leaves the session whe
   });
 });
 
+Deno.test("controller: forkAt copies the path to any entry of the tree into a new session", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2");
+    const first = allNodes((await controller.sessionTree()).roots);
+    await controller.branch(first.find((n) => n.preview === "A1")!.id);
+    server.enqueue(text("A2b"));
+    await controller.prompt("q2b");
+    const original = controller.session.id;
+    const a2 = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === "A2")!;
+    assert.equal(a2.active, false, "on the branch left");
+
+    const forked = await controller.forkAt(a2.id);
+    assert.equal(controller.session.id, forked);
+    assert.equal(controller.session.info.parentSessionId, original);
+    assert.deepEqual(controller.agent.conversation.messages.slice(1).map((m) => messageText(m)), [
+      "q1",
+      "A1",
+      "q2",
+      "A2",
+    ]);
+    await assert.rejects(controller.forkAt("no-such-entry"), /"no-such-entry" is not in/);
+    await controller.newSession();
+    await assert.rejects(
+      controller.forkAt(a2.id),
+      /Only a saved session can be forked at an entry/,
+    );
+  });
+});
+
 Deno.test("controller: with --no-session, fork copies the conversation in memory", async () => {
   await withController(async ({ server, controller }) => {
     server.enqueue(text("Kept nowhere."));

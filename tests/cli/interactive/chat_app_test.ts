@@ -586,7 +586,7 @@ Deno.test("chat: the footer's cost prices each answer at its model, per session"
   });
 });
 
-Deno.test("chat: /fork continues the conversation in a new session, the old one untouched", async () => {
+Deno.test("chat: /fork at the current point continues the conversation in a new session, the old one untouched", async () => {
   await withChat(async (chat) => {
     answer(chat, "Original answer.");
     await chat.send("original question");
@@ -594,6 +594,8 @@ Deno.test("chat: /fork continues the conversation in a new session, the old one 
     await chat.waitIdle();
     const originalId = chat.chat.agent.sessionId;
     await chat.send("/fork");
+    await chat.waitFor("Fork from (● active path)");
+    await chat.press(KEYS.enter); // the current point: the whole conversation
     const screen = await chat.waitFor(/Forked into session \S+/);
     assertInOrder(screen, ["› original question", "Original answer.", "Forked into session"]);
     assert.notEqual(chat.chat.agent.sessionId, originalId);

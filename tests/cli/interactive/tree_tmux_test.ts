@@ -244,16 +244,22 @@ Deno.test({
 });
 
 Deno.test({
-  name: "tmux /fork and --fork ID: a new session with the conversation, recording its parent",
+  name:
+    "tmux /fork (at a prompt, at the current point) and --fork ID: new sessions recording their parent",
   ignore: !tmuxAvailable,
   async fn() {
     await withChatPane({}, async (pane) => {
       const { server, tmux } = pane;
       await tmux.waitFor(READY);
       await ask(pane, "first question", "Answer one.");
+      await ask(pane, "second question", "Answer two.");
       const original = [...(await sessionHeaders(pane.home)).keys()][0]!;
 
+      // At the current point: the whole conversation.
       await tmux.type("/fork");
+      await tmux.keys("Enter");
+      const rows = panelRows(await tmux.waitFor(/╭─ Fork from \(● active path\)/));
+      assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
       await tmux.keys("Enter");
       const screen = (await tmux.waitFor(/Forked into session (\S+)/)).join("\n");
       const forked = /Forked into session (\S+)/.exec(screen)![1]!;
@@ -262,11 +268,36 @@ Deno.test({
       assert.deepEqual(lastRequestTexts(server), [
         "user: first question",
         "assistant: Answer one.",
+        "user: second question",
+        "assistant: Answer two.",
         "user: question in the fork",
       ]);
       let headers = await sessionHeaders(pane.home);
       assert.equal(headers.get(forked)?.parentSessionId, original);
       assert.doesNotMatch(headers.get(original)!.text as string, /question in the fork/);
+
+      // At a prompt: a session up to it, the prompt in the editor.
+      await tmux.type("/fork");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/╭─ Fork from \(● active path\)/);
+      await tmux.type("you: second question");
+      await tmux.waitFor(/› ● you: second question/);
+      await tmux.keys("Enter");
+      await tmux.waitFor(/edit it and send it to go on in the new session/);
+      await tmux.waitFor(/^second question$/m);
+      await tmux.keys("C-u");
+      await ask(pane, "other second question", "Other answer two.");
+      assert.deepEqual(lastRequestTexts(server), [
+        "user: first question",
+        "assistant: Answer one.",
+        "user: other second question",
+      ]);
+      headers = await sessionHeaders(pane.home);
+      const atPrompt = [...headers.values()].find((h) =>
+        (h.text as string).includes("other second question")
+      );
+      assert.equal(atPrompt?.parentSessionId, forked);
+      assert.doesNotMatch(headers.get(forked)!.text as string, /other second question/);
 
       await rerun(pane, ["--fork", original], async (again) => {
         await again.waitFor(/Forked session \S+ into a new session/);
@@ -275,11 +306,13 @@ Deno.test({
         assert.deepEqual(lastRequestTexts(server), [
           "user: first question",
           "assistant: Answer one.",
+          "user: second question",
+          "assistant: Answer two.",
           "user: question in the second fork",
         ]);
       });
       headers = await sessionHeaders(pane.home);
-      assert.equal(headers.size, 3);
+      assert.equal(headers.size, 4);
       const second = [...headers.values()].find((h) =>
         (h.text as string).includes("question in the second fork")
       );
