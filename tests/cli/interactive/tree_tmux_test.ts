@@ -182,6 +182,28 @@ Deno.test({
       await tmux.waitFor(READY);
       await ask(pane, "first question", "Answer one.");
       await ask(pane, "try the risky way", "Risky way failed.");
+      // Stopped with esc while the model writes it: the session stays where it was.
+      await openTree(tmux);
+      await tmux.type("Answer one.");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+      server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "text", text: "Late." }],
+        headerDelayMs: 30_000,
+      });
+      await tmux.keys("Down");
+      await tmux.keys("Enter");
+      await tmux.waitFor(/Summarising the branch you leave \(esc stops it\)/);
+      await tmux.keys("Escape");
+      await tmux.waitFor(/Summary stopped: the session stays where it was\./);
+      let rows = await openTree(tmux);
+      assert.ok(
+        rows.some((r) => /› ● agent: Risky way failed\.\s+current/.test(r)),
+        rows.join("\n"),
+      );
+      await escape(tmux);
+
       await openTree(tmux);
       await tmux.type("Answer one.");
       await tmux.keys("Enter");
@@ -203,6 +225,9 @@ Deno.test({
         lastRequestTexts(server).every((text) => !text.includes("Risky way failed")),
         "the branch left is not sent",
       );
+      rows = await openTree(tmux);
+      assert.ok(rows.some((r) => /├─ ○ you: try the risky way/.test(r)), rows.join("\n"));
+      assert.ok(rows.some((r) => /└─ ● you: try the safe way/.test(r)), rows.join("\n"));
     });
   },
 });
