@@ -220,58 +220,62 @@ Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the ed
   }, WIDE);
 });
 
-Deno.test("pickers: /tree ctrl+l labels the selected entry at once; an empty label removes it", async () => {
-  await withChat(async (chat) => {
-    await ask(chat, "first prompt", "First answer.");
-    await chat.send("/tree");
-    await chat.waitFor("Session tree");
-    assert.match(
-      panelRows(await chat.waitFor("ctrl+l label")).at(-1)!,
-      /tab prompts only · ctrl\+l label/,
-    );
-    await chat.type("first p");
-    await chat.press(CTRL_L);
-    let rows = panelRows(await chat.waitFor("Label for you: first prompt"));
-    assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
-    await chat.type("before the change");
-    await chat.press(KEYS.enter);
-    rows = panelRows(await chat.waitFor("Session tree"));
-    assert.ok(
-      rows.some((row) => /› ● you: first prompt\s+before the change/.test(row)),
-      `labelled, still selected:\n${rows.join("\n")}`,
-    );
-    const labels = async () => {
-      const { roots } = await chat.controller.sessionTree();
-      const all = (nodes: typeof roots): typeof roots =>
-        nodes.flatMap((node) => [node, ...all(node.children)]);
-      return all(roots).flatMap((node) =>
-        node.label === undefined ? [] : [[node.preview, node.label]]
+for (const store of ["jsonl", "sqlite"]) {
+  Deno.test(`pickers: /tree ctrl+l labels the selected entry at once; an empty label removes it (${store})`, async () => {
+    await withChat(async (chat) => {
+      const expected = store === "sqlite" ? "SQLiteStore" : "FileSystemJSONLStore";
+      assert.equal(chat.controller.store.constructor.name, expected);
+      await ask(chat, "first prompt", "First answer.");
+      await chat.send("/tree");
+      await chat.waitFor("Session tree");
+      assert.match(
+        panelRows(await chat.waitFor("ctrl+l label")).at(-1)!,
+        /tab prompts only · ctrl\+l label/,
       );
-    };
-    assert.deepEqual(await labels(), [["first prompt", "before the change"]], "stored");
+      await chat.type("first p");
+      await chat.press(CTRL_L);
+      let rows = panelRows(await chat.waitFor("Label for you: first prompt"));
+      assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
+      await chat.type("before the change");
+      await chat.press(KEYS.enter);
+      rows = panelRows(await chat.waitFor("Session tree"));
+      assert.ok(
+        rows.some((row) => /› ● you: first prompt\s+before the change/.test(row)),
+        `labelled, still selected:\n${rows.join("\n")}`,
+      );
+      const labels = async () => {
+        const { roots } = await chat.controller.sessionTree();
+        const all = (nodes: typeof roots): typeof roots =>
+          nodes.flatMap((node) => [node, ...all(node.children)]);
+        return all(roots).flatMap((node) =>
+          node.label === undefined ? [] : [[node.preview, node.label]]
+        );
+      };
+      assert.deepEqual(await labels(), [["first prompt", "before the change"]], "stored");
 
-    await chat.press(CTRL_L);
-    await chat.waitFor("Label for you: first prompt");
-    await chat.press(CTRL_U);
-    await chat.press(KEYS.escape);
-    await chat.waitFor("Session tree");
-    assert.deepEqual(
-      await labels(),
-      [["first prompt", "before the change"]],
-      "esc changes nothing",
-    );
-    await chat.press(CTRL_L);
-    await chat.waitFor("Label for you: first prompt");
-    await chat.press(CTRL_U);
-    await chat.press(KEYS.enter);
-    rows = panelRows(await chat.waitFor("Session tree"));
-    assert.ok(!rows.some((row) => row.includes("before the change")), rows.join("\n"));
-    assert.deepEqual(await labels(), []);
-    await chat.press(KEYS.escape);
-    await chat.waitFor(/^─+$/m);
-    assert.equal(chat.chat.editor.getText(), "", "nothing chosen");
-  }, WIDE);
-});
+      await chat.press(CTRL_L);
+      await chat.waitFor("Label for you: first prompt");
+      await chat.press(CTRL_U);
+      await chat.press(KEYS.escape);
+      await chat.waitFor("Session tree");
+      assert.deepEqual(
+        await labels(),
+        [["first prompt", "before the change"]],
+        "esc changes nothing",
+      );
+      await chat.press(CTRL_L);
+      await chat.waitFor("Label for you: first prompt");
+      await chat.press(CTRL_U);
+      await chat.press(KEYS.enter);
+      rows = panelRows(await chat.waitFor("Session tree"));
+      assert.ok(!rows.some((row) => row.includes("before the change")), rows.join("\n"));
+      assert.deepEqual(await labels(), []);
+      await chat.press(KEYS.escape);
+      await chat.waitFor(/^─+$/m);
+      assert.equal(chat.chat.editor.getText(), "", "nothing chosen");
+    }, { ...WIDE, argv: ["--store", store] });
+  });
+}
 
 Deno.test("pickers: esc during a turn closes a picker (an extension's) and leaves the turn running", async () => {
   await withChat(async (chat) => {
