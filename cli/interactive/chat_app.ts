@@ -410,7 +410,8 @@ export class ChatApp implements CommandContext {
       }
       return true;
     }
-    if (keys.matches(data, "app.exit") && this.editor.getText() === "") {
+    // On the chat's own empty line only: in a picker's text box ctrl+d deletes forward.
+    if (keys.matches(data, "app.exit") && editing && this.editor.getText() === "") {
       this.quit();
       return true;
     }

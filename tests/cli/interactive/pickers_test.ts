@@ -13,6 +13,7 @@ import { join } from "node:path";
 const TAB = "\t";
 const CTRL_L = "\x0c";
 const CTRL_U = "\x15";
+const CTRL_A = "\x01";
 /** Wide enough that temp paths are not wrapped. */
 const WIDE = { columns: 200 };
 
@@ -276,6 +277,29 @@ for (const store of ["jsonl", "sqlite"]) {
     }, { ...WIDE, argv: ["--store", store] });
   });
 }
+
+Deno.test("pickers: the label box edits with the editor keys; ctrl+d there deletes, it does not quit", async () => {
+  await withChat(async (chat) => {
+    await ask(chat, "first prompt", "First answer.");
+    await chat.send("/tree");
+    await chat.waitFor("Session tree");
+    await chat.press(CTRL_L);
+    await chat.waitFor("Label for agent: First answer.");
+    await chat.type("xdone");
+    await chat.press(CTRL_A, KEYS.ctrlD);
+    assert.equal(chat.quitCount, 0, "ctrl+d on the chat's empty editor quits; not in the box");
+    await chat.press(KEYS.enter);
+    const rows = panelRows(await chat.waitFor("Session tree"));
+    assert.ok(
+      rows.some((row) => /agent: First answer\.\s+current · done/.test(row)),
+      rows.join("\n"),
+    );
+    await chat.press(KEYS.escape);
+    await chat.waitFor(/^─+$/m);
+    await chat.press(KEYS.ctrlD);
+    assert.equal(chat.quitCount, 1, "in the chat's editor it still quits");
+  }, WIDE);
+});
 
 Deno.test("pickers: esc during a turn closes a picker (an extension's) and leaves the turn running", async () => {
   await withChat(async (chat) => {
