@@ -78,7 +78,7 @@ const RESERVED_ROWS = 8;
  *
  * @param tui The engine.
  * @param theme Colours.
- * @param options Title, items, the initial selection, a toggle, what it stands in for.
+ * @param options Title, items, the initial selection, a toggle, a text input, what it stands in for.
  * @returns The chosen value, or `null` on escape.
  */
 export function showPicker<T>(
