@@ -40,7 +40,7 @@
  * @module
  */
 import { join } from "node:path";
-import { v8Flags } from "../cli/launcher/launch.ts";
+import { modeFlags } from "../cli/launcher/launch.ts";
 import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { tmuxAvailable } from "../tests/support/tmux.ts";
 import {
@@ -170,7 +170,7 @@ const PRINT_TOKEN = "PRINT-OK";
 
 /**
  * `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). panto
- * runs with the V8 flags its launcher gives print mode.
+ * runs with the Deno flags its launcher gives print mode.
  */
 async function measurePrint(
   program: Program,
@@ -182,7 +182,7 @@ async function measurePrint(
   const args = ["-p", "Say hello in one line."];
   const [deno, subcommand, ...rest] = program.argv;
   const launched = program.name === "panto" && subcommand === "run"
-    ? { ...program, argv: [deno!, subcommand, ...v8Flags(args), ...rest] }
+    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
     : program;
   const run = await timeRun(launched, args, cwd, gnuTimeAvailable);
   if (!run.stdout.includes(PRINT_TOKEN)) {

@@ -9,7 +9,7 @@ import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
 import { savedMessages } from "../../support/saved_session.ts";
 import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
-import { v8Flags } from "../../../cli/launcher/launch.ts";
+import { modeFlags } from "../../../cli/launcher/launch.ts";
 
 const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
 
@@ -31,6 +31,17 @@ Deno.test("launcher: a usage error's exit code 2 comes back", async () => {
     const out = await child.output();
     assert.equal(out.code, 2);
     assert.match(new TextDecoder().decode(out.stderr), /no-such-flag/);
+  });
+});
+
+Deno.test("launcher: print mode reads the modules it imports as it runs (optique for a line it words an error for)", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const child = spawnLauncher(["-p", "--no-such-flag", "hi"], pantoHome, pantoHome);
+    const out = await child.output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, /no-such-flag/);
+    assert.doesNotMatch(stderr, /read access/);
   });
 });
 
@@ -65,10 +76,10 @@ Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the 
   });
 });
 
-Deno.test("launcher: print mode gets a smaller young generation, the other modes V8's default", () => {
-  const smaller = ["--v8-flags=--max-semi-space-size=2"];
-  assert.deepEqual(v8Flags(["-p", "hello"]), smaller);
-  assert.deepEqual(v8Flags(["--mode", "json", "--print", "hello"]), smaller);
-  assert.deepEqual(v8Flags(["hello"]), []);
-  assert.deepEqual(v8Flags(["--mode", "rpc"]), []);
+Deno.test("launcher: print mode reads dynamic imports when they run and gets a smaller young generation; the other modes Deno's defaults", () => {
+  const print = ["--unstable-lazy-dynamic-imports", "--v8-flags=--max-semi-space-size=1"];
+  assert.deepEqual(modeFlags(["-p", "hello"]), print);
+  assert.deepEqual(modeFlags(["--mode", "json", "--print", "hello"]), print);
+  assert.deepEqual(modeFlags(["hello"]), []);
+  assert.deepEqual(modeFlags(["--mode", "rpc"]), []);
 });
