@@ -385,12 +385,10 @@ export class ChatApp implements CommandContext {
 
   #handleKey(data: string): boolean {
     const keys = this.tui.keybindings;
-    // With a picker open (it has the focus), esc cancels the picker rather than the turn.
-    const editing = this.tui.focusedComponent === this.editor;
-    if (
-      keys.matches(data, "app.interrupt") && this.busy && editing &&
-      !this.editor.showingSuggestions
-    ) {
+    // A picker open has the focus and its own keys: esc and ctrl+c cancel it (not the
+    // turn, nor count towards quitting), and ctrl+p and the like wait until it closes.
+    if (this.tui.focusedComponent !== this.editor) return false;
+    if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
       this.#restoreQueue();
       this.controller.abort();
       return true;
@@ -410,8 +408,7 @@ export class ChatApp implements CommandContext {
       }
       return true;
     }
-    // On the chat's own empty line only: in a picker's text box ctrl+d deletes forward.
-    if (keys.matches(data, "app.exit") && editing && this.editor.getText() === "") {
+    if (keys.matches(data, "app.exit") && this.editor.getText() === "") {
       this.quit();
       return true;
     }

@@ -197,7 +197,7 @@ function askText(
     hints: ["enter save", ask.hint, "esc back"],
     theme,
     onKey: (data) => {
-      const escape = matchesKey(data, "escape");
+      const escape = matchesKey(data, "escape") || matchesKey(data, "ctrl+c");
       if (!escape && !matchesKey(data, "enter")) return false;
       // Enter and esc wait while saving: the box goes once the save is done.
       if (saving) return true;

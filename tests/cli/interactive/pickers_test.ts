@@ -28,6 +28,19 @@ async function ask(chat: ChatHarness, prompt: string, reply: string): Promise<vo
   await chat.waitIdle();
 }
 
+/** `choice`, or a failure when the picker is still open after 3 s. */
+async function settled<T>(choice: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("the picker is still open after 3 s")), 3000);
+  });
+  try {
+    return await Promise.race([choice, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Rows of the bordered panel on `screen`, from its top edge to its bottom edge. */
 function panelRows(screen: string): string[] {
   const lines = screen.split("\n");
@@ -318,4 +331,33 @@ Deno.test("pickers: esc during a turn closes a picker (an extension's) and leave
     const screen = await chat.waitFor("The slow answer.");
     assert.doesNotMatch(screen, /Interrupted|╭─ Branch/);
   });
+});
+
+Deno.test("pickers: ctrl+c cancels a picker and its label box; it does not clear the editor, quit or switch models", async () => {
+  await withChat(async (chat) => {
+    chat.chat.editor.setText("a draft");
+    const picked = chat.chat.pick({ title: "Branch", items: [{ value: "main", label: "main" }] });
+    await chat.waitFor("╭─ Branch");
+    await chat.press(KEYS.ctrlC);
+    assert.equal(await settled(picked), null, "ctrl+c cancels, as esc does");
+    await chat.waitFor((text) => !text.includes("╭─ Branch"));
+    assert.equal(chat.chat.editor.getText(), "a draft", "the hidden editor keeps its text");
+
+    const again = chat.chat.pick({ title: "Branch", items: [{ value: "main", label: "main" }] });
+    await chat.waitFor("╭─ Branch");
+    await chat.press("\x10"); // ctrl+p: the picker's, not the model cycle
+    await chat.press(KEYS.ctrlC, KEYS.ctrlC);
+    assert.equal(await settled(again), null);
+    assert.equal(chat.quitCount, 0, "ctrl+c in a picker never counts towards quitting");
+    assert.doesNotMatch(await chat.screen(), /Model: smart/, "ctrl+p did not switch the model");
+
+    chat.chat.editor.setText("");
+    await ask(chat, "first prompt", "First answer.");
+    await chat.send("/tree");
+    await chat.waitFor("Session tree");
+    await chat.press(CTRL_L);
+    await chat.waitFor("Label for agent: First answer.");
+    await chat.press(KEYS.ctrlC);
+    await chat.waitFor((text) => text.includes("Session tree") && !text.includes("Label for"));
+  }, WIDE);
 });
