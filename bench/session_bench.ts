@@ -103,7 +103,8 @@ async function alternating(
   ours: () => unknown,
   theirs: () => unknown,
 ): Promise<[number, number]> {
-  const [a, b]: number[][] = [[], []];
+  const a: number[] = [];
+  const b: number[] = [];
   for (let i = 0; i < runs; i++) {
     a.push(await time(ours));
     b.push(await time(theirs));
