@@ -1,7 +1,9 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
 import { SessionCorruptError } from "./errors.ts";
+import { recordSchemas } from "./record_schemas.ts";
+import type { headerSchema } from "./schemas.ts";
 import {
   decode,
   decodeMessage,
@@ -19,18 +21,6 @@ import type { PersistentMessage, WireIdentity } from "./types.ts";
  * and its header is rewritten as version 2 on its first write.
  */
 export const JSONL_FORMAT_VERSION = 2;
-
-const headerSchema = z.looseObject({
-  type: z.literal("session"),
-  version: z.number(),
-  id: z.string(),
-  created: z.string(),
-  cwd: z.string().exactOptional(),
-  metadata: z.string().exactOptional(),
-  name: z.string().exactOptional(),
-  ownerId: z.string().exactOptional(),
-  parentSessionId: z.string().exactOptional(),
-});
 
 /** The first line of a session file. */
 export type SessionHeader = z.output<typeof headerSchema>;
@@ -324,11 +314,13 @@ export function lineTexts(
 /**
  * Decodes one message line in full and checks it against the schemas: a
  * line an index (or a lazy parse) found, which must still hold the id
- * read then.
+ * read then. The record schemas must be loaded first.
  *
  * @example
  * ```ts
  * import { readMessageLine } from "./jsonl_format.ts";
+ * import { loadRecordSchemas } from "./record_schemas.ts";
+ * await loadRecordSchemas();
  * const line = '{"type":"message","timestamp":"t","id":"a","parentId":null,' +
  *   '"message":{"role":"user","content":[],"timestamp":"t"}}';
  * const entry = readMessageLine(line, 2, "a");
@@ -498,7 +490,7 @@ function readHeader(value: unknown, path: string): SessionHeader {
       "upgrade panto to read it",
     );
   }
-  return decode(headerSchema, value, "header");
+  return decode(recordSchemas().headerSchema, value, "header");
 }
 
 function isEntry(value: unknown): boolean {

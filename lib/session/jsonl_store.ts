@@ -28,7 +28,7 @@ import {
 } from "./jsonl_format.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
-import { sessionInfoSchema } from "./schemas.ts";
+import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { Session } from "./session.ts";
 import { type StoredTree, unknownEntry } from "./tree.ts";
 import { forkSession, readLinks, readTree, replacementBranch } from "./tree_store.ts";
@@ -57,7 +57,6 @@ import type {
   SessionInfo,
   SessionStore,
 } from "./types.ts";
-import { z } from "zod";
 
 /** Options for {@linkcode FileSystemJSONLStore}. */
 export interface FileSystemJSONLStoreOptions {
@@ -107,13 +106,6 @@ const INDEX_REWRITE_BYTES = 256 * 1024;
 const DRAIN_POLL_MS = 50;
 const AMBIGUITY_SHOWN = 5;
 const encoder = new TextEncoder();
-
-const sidecarSchema = z.object({
-  version: z.literal(SIDECAR_VERSION),
-  size: z.number(),
-  mtimeMs: z.number(),
-  info: sessionInfoSchema,
-});
 
 /**
  * The default store: one `<uuidv7>.jsonl` file per session in a directory.
@@ -432,6 +424,7 @@ export class FileSystemJSONLStore implements SessionStore {
 
   /** Leaves only the session's header. */
   async #rewrite(id: string, writer: Writer): Promise<void> {
+    await loadRecordSchemas();
     const path = this.#path(id);
     const pending = this.#pending.get(id);
     let header = newHeader(id, pending ?? { created: writer.summary.created });
@@ -613,6 +606,7 @@ export class FileSystemJSONLStore implements SessionStore {
   async repair(id: string): Promise<RepairReport> {
     this.#assertOpen();
     checkSessionId(id);
+    await loadRecordSchemas();
     return await this.#serialize(id, () =>
       this.#withWriter(id, async (writer) => {
         const path = this.#path(id);
@@ -671,7 +665,9 @@ export class FileSystemJSONLStore implements SessionStore {
       // No directory to hold a fence: the write that follows names the problem.
       (error) => error instanceof Deno.errors.NotADirectory ? null : Promise.reject(error),
     );
-    return text === null ? null : parseFence(text, this.#fencePath());
+    if (text === null) return null;
+    await loadRecordSchemas();
+    return parseFence(text, this.#fencePath());
   }
 
   /**
@@ -824,6 +820,7 @@ export class FileSystemJSONLStore implements SessionStore {
       const stat = await nullIfMissing(Deno.stat(path));
       if (!stat) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
       if (!stat.isFile) throw notAFile(path);
+      await loadRecordSchemas();
       file = await Deno.open(path, { read: true, write: true });
       const fresh = this.#freshSidecar(id, stat, await this.#sidecarText(id));
       if (fresh && await headerVersion(file) === JSONL_FORMAT_VERSION) {
@@ -952,7 +949,8 @@ export class FileSystemJSONLStore implements SessionStore {
   #freshSidecar(id: string, stat: Deno.FileInfo, text: string | null): Summary | null {
     if (text === null) return null;
     try {
-      const sidecar = sidecarSchema.parse(JSON.parse(text));
+      const sidecar = recordSchemas().sidecarSchema.parse(JSON.parse(text));
+      if (sidecar.version !== SIDECAR_VERSION) return null;
       const fresh = sidecar.size === stat.size && sidecar.mtimeMs === (stat.mtime?.getTime() ?? 0);
       return fresh && sidecar.info.id === id ? sidecar : null;
     } catch {
@@ -1062,6 +1060,7 @@ export class FileSystemJSONLStore implements SessionStore {
     if (!stat) return null;
     const mtimeMs = stat.mtime?.getTime() ?? 0;
     if (!stat.isFile) return unreadable(id, stat, "not a regular file (a directory?)");
+    await loadRecordSchemas();
     const fresh = this.#freshSidecar(id, stat, text);
     if (fresh) return fresh;
     let parsed: ParsedSession | null;
@@ -1125,6 +1124,8 @@ export class FileSystemJSONLStore implements SessionStore {
     const stat = await nullIfMissing(Deno.stat(path));
     if (!stat) return null;
     if (!stat.isFile) throw notAFile(path);
+    // Every decode of a stored session's lines follows a read of them.
+    await loadRecordSchemas();
     return await Deno.readFile(path);
   }
 

@@ -1,8 +1,8 @@
 // The migration fence (seeds/003): once a store's sessions are being moved
 // to another store, the old one refuses writes, naming the new one, so no
 // turn lands where nobody will read it again.
-import { z } from "zod";
 import { SessionStoreError } from "./errors.ts";
+import { recordSchemas } from "./record_schemas.ts";
 
 /**
  * What a store records when its sessions move to another store.
@@ -26,13 +26,6 @@ export interface MigrationFence {
   /** Whether every session was copied and verified. */
   done: boolean;
 }
-
-/** The fence as stored (a JSON file, a row's JSON). */
-export const migrationFenceSchema: z.ZodType<MigrationFence> = z.object({
-  target: z.string(),
-  since: z.string(),
-  done: z.boolean(),
-});
 
 /**
  * A write to a store whose sessions were moved (or are being moved) to
@@ -81,7 +74,7 @@ export class SessionStoreMigratedError extends SessionStoreError {
  */
 export function parseFence(text: string, where: string): MigrationFence {
   try {
-    return migrationFenceSchema.parse(JSON.parse(text));
+    return recordSchemas().migrationFenceSchema.parse(JSON.parse(text));
   } catch (error) {
     throw new SessionStoreError(
       `The migration fence in ${where} is damaged (${(error as Error).message}): ` +

@@ -20,7 +20,7 @@ import {
   summarizeBatch,
   withUsage,
 } from "./serialize.ts";
-import { sessionStateSchema } from "./schemas.ts";
+import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { Session } from "./session.ts";
 import { type StoredTree, unknownEntry } from "./tree.ts";
 import {
@@ -713,12 +713,14 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * The client, after the schema is migrated.
+   * The client, after the schema is migrated (and with the record schemas
+   * loaded, so rows can be decoded).
    *
    * @throws {SessionStoreError} When the server cannot be reached or migrated.
    */
   async #ready(): Promise<PostgresClient> {
     this.#assertOpen();
+    await loadRecordSchemas();
     try {
       const sql = await this.#clientNow();
       let migration = migrated.get(sql);
@@ -832,7 +834,7 @@ function toInfo(row: Row): SessionInfo {
 function storedState(value: unknown): SessionState | undefined {
   return value === null || value === undefined
     ? undefined
-    : decode(sessionStateSchema, value, "state");
+    : decode(recordSchemas().sessionStateSchema, value, "state");
 }
 
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */

@@ -3,13 +3,16 @@
 // at the bottom fail the type check when a schema and its type disagree on
 // any field, so a field added to a type cannot be forgotten here.
 //
-// Every object is loose: a field this code does not know (written by a
+// Every record object is loose: a field this code does not know (written by a
 // newer panto, or by an embedder) is kept on load and written back as it was.
+//
+// Imported only through record_schemas.ts (loaded with the first read).
 import { z } from "zod";
 import { type ApiName, REASONING_LEVELS } from "../config.ts";
 import type { ContentBlock, ResultPart } from "../content.ts";
 import { type Message, ROLES, STOP_REASONS } from "../message.ts";
 import type { Usage } from "../usage.ts";
+import type { MigrationFence } from "./migration_fence.ts";
 import type { SessionInfo, SessionState, WireIdentity } from "./types.ts";
 
 const textBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
@@ -129,6 +132,34 @@ export const sessionInfoSchema = z.looseObject({
  * `T` without index signatures, all the way down: a loose schema's output
  * has `[key: string]: unknown` on every object, which the types do not.
  */
+/** The first line of a session file (jsonl_format.ts). */
+export const headerSchema = z.looseObject({
+  type: z.literal("session"),
+  version: z.number(),
+  id: z.string(),
+  created: z.string(),
+  cwd: z.string().exactOptional(),
+  metadata: z.string().exactOptional(),
+  name: z.string().exactOptional(),
+  ownerId: z.string().exactOptional(),
+  parentSessionId: z.string().exactOptional(),
+});
+
+/** A JSONL store's sidecar `<id>.meta.json` (jsonl_store.ts checks its version). */
+export const sidecarSchema = z.object({
+  version: z.number(),
+  size: z.number(),
+  mtimeMs: z.number(),
+  info: sessionInfoSchema,
+});
+
+/** The fence as stored (a JSON file, a row's JSON; migration_fence.ts). */
+export const migrationFenceSchema: z.ZodType<MigrationFence> = z.object({
+  target: z.string(),
+  since: z.string(),
+  done: z.boolean(),
+});
+
 type Known<T> = T extends readonly (infer E)[] ? Known<E>[]
   : T extends object ? { [K in keyof T as string extends K ? never : K]: Known<T[K]> }
   : T;

@@ -1,13 +1,14 @@
 import type { z } from "zod";
 import type { Message } from "../message.ts";
 import type { Usage } from "../usage.ts";
-import { messageSchema, usageSchema, wireSchema } from "./schemas.ts";
+import { recordSchemas } from "./record_schemas.ts";
 import { nextState } from "./session_state.ts";
 import type { SessionInfo, SessionState, WireIdentity } from "./types.ts";
 
 // Stored records are validated on the way back in: a record that parses as
 // JSON but has the wrong shape is corrupt, and stores fail closed on it.
-// Fields the schemas do not know are kept (see schemas.ts).
+// Fields the schemas do not know are kept (see schemas.ts). The decoders
+// need the schemas loaded (loadRecordSchemas, awaited by every store read).
 
 /**
  * Validates a stored message.
@@ -17,7 +18,7 @@ import type { SessionInfo, SessionState, WireIdentity } from "./types.ts";
  * @throws {Error} Naming the first field that is wrong.
  */
 export function decodeMessage(value: unknown): Message {
-  return decode(messageSchema, value, "message");
+  return decode(recordSchemas().messageSchema, value, "message");
 }
 
 /**
@@ -27,7 +28,7 @@ export function decodeMessage(value: unknown): Message {
  * @returns The usage.
  */
 export function decodeUsage(value: unknown): Usage {
-  return decode(usageSchema, value, "usage");
+  return decode(recordSchemas().usageSchema, value, "usage");
 }
 
 /**
@@ -37,7 +38,7 @@ export function decodeUsage(value: unknown): Usage {
  * @returns The wire identity.
  */
 export function decodeWire(value: unknown): WireIdentity {
-  return decode(wireSchema, value, "wire");
+  return decode(recordSchemas().wireSchema, value, "wire");
 }
 
 /**

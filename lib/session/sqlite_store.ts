@@ -26,7 +26,7 @@ import {
   replacementBranch,
   treeIds,
 } from "./tree_store.ts";
-import { sessionStateSchema } from "./schemas.ts";
+import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
 import {
   checkExpectedCount,
@@ -646,14 +646,14 @@ export class SQLiteStore implements SessionStore {
     if (this.#closed) throw new Error(`The session store at ${this.path} is closed`);
   }
 
-  /** Runs synchronous store code as a promise, so errors reject instead of throwing. */
-  #run<T>(task: () => T): Promise<T> {
-    try {
-      this.#assertOpen();
-      return Promise.resolve(task());
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /**
+   * Runs synchronous store code as a promise, so errors reject instead of
+   * throwing, once stored records can be decoded.
+   */
+  async #run<T>(task: () => T): Promise<T> {
+    this.#assertOpen();
+    await loadRecordSchemas();
+    return task();
   }
 
   #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
@@ -740,7 +740,7 @@ function addFirstPrompts(db: DatabaseSync): void {
 function storedState(value: unknown): SessionState | undefined {
   return value === null || value === undefined
     ? undefined
-    : decode(sessionStateSchema, JSON.parse(String(value)), "state");
+    : decode(recordSchemas().sessionStateSchema, JSON.parse(String(value)), "state");
 }
 
 function toInfo(row: Row): SessionInfo {

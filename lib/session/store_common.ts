@@ -76,10 +76,13 @@ export function draftSession(
 
 /**
  * Decodes message rows (`seq`, `message` JSON), which must be numbered 0, 1, 2, … in order.
+ * The record schemas must be loaded first.
  *
  * @example
  * ```ts
  * import { decodeMessageRows } from "./store_common.ts";
+ * import { loadRecordSchemas } from "./record_schemas.ts";
+ * await loadRecordSchemas();
  * const message = { role: "user", content: [], timestamp: "2025-01-01T00:00:00.000Z" };
  * const [decoded] = decodeMessageRows([{ seq: 0, message: JSON.stringify(message) }], "db");
  * console.assert(decoded?.role === "user");

@@ -108,11 +108,14 @@ function corruptOnTreeError<T>(
 /**
  * The entries of message rows (`seq`, `message`, `entry_id`, `parent_id`,
  * `wire`, `label`, ordered by `seq`): a row without an entry id was written before
- * the tree, and reads as the next link of one chain.
+ * the tree, and reads as the next link of one chain. The record schemas
+ * must be loaded first.
  *
  * @example
  * ```ts
  * import { rawEntries } from "./tree_store.ts";
+ * import { loadRecordSchemas } from "./record_schemas.ts";
+ * await loadRecordSchemas();
  * const message = JSON.stringify({ role: "user", content: [], timestamp: "" });
  * const [entry] = rawEntries([{ seq: 0, message, entry_id: "a", parent_id: null, wire: null }], "db");
  * console.assert(entry?.id === "a" && entry.parentId === null);
