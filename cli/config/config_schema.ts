@@ -1,4 +1,3 @@
-import type { ParseError } from "jsonc-parser";
 import { z } from "zod";
 import {
   API_STYLES,
@@ -13,6 +12,7 @@ import { didYouMean } from "../did_you_mean.ts";
 import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
+import { HEADER_NAME_PATTERN, isHttpUrl, isSafeHeaderValue, NAME_PATTERN } from "./plain_config.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /** A provider entry as written in a config file. */
@@ -75,9 +75,6 @@ export interface ConfigFile {
   mcpServers?: Record<string, McpServerEntry>;
 }
 
-/** Provider names and model aliases: no `/`, which separates `provider/model`. */
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-
 /** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
 function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   const allowed = Object.keys(shape);
@@ -110,12 +107,12 @@ const httpUrl = z.string().refine(isHttpUrl, {
 });
 
 /** RFC 9110 token characters: anything else (a space, a colon, a line break) breaks the request. */
-const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, {
+const headerName = z.string().regex(HEADER_NAME_PATTERN, {
   error: "a header name may contain only letters, digits and !#$%&'*+-.^_`|~ (no spaces or colons)",
 });
 
 /** A line break would let a value smuggle in further headers; the value is never echoed (it may be a key). */
-const headerValue = z.string().refine((value) => !/[\r\n\0]/.test(value), {
+const headerValue = z.string().refine(isSafeHeaderValue, {
   error: "a header value must not contain a line break (CR, LF) or NUL; the value is not shown",
 });
 
@@ -230,78 +227,21 @@ const configSchema = strictObject({
 });
 
 /**
- * Parses and validates one config file.
+ * Validates one config file's parsed JSON against the schema.
  *
- * @param text The file's text.
+ * @param data The parsed JSON.
  * @param displayPath The path shown in error messages.
  * @returns The validated contents.
- * @throws {UsageError} Naming the file and, for invalid JSON, the line and
- *   column; for a bad field, its JSON path, what was expected and what was found.
+ * @throws {UsageError} Naming the file and, for each bad field (up to ten),
+ *   its JSON path, what was expected and what was found.
  */
-export async function parseConfigFile(text: string, displayPath: string): Promise<ConfigFile> {
-  const data = await parseJson(text.replace(/^\uFEFF/, ""), displayPath);
+export function validateConfig(data: unknown, displayPath: string): ConfigFile {
   const result = configSchema.safeParse(data, { reportInput: true });
   if (result.success) return result.data;
   const problems = result.error.issues.slice(0, 10).map((issue) =>
     `${displayPath}: ${redactSecrets(describeIssue(issue))}`
   );
   throw new UsageError(problems.join("\n"));
-}
-
-async function parseJson(text: string, displayPath: string): Promise<unknown> {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    // JSON.parse does not always say where it failed; jsonc-parser always does. It is
-    // loaded only here: it is CommonJS, which brings Node's module loader with it.
-    const { parse: locateJsonErrors, printParseErrorCode } = await import("jsonc-parser");
-    const errors: ParseError[] = [];
-    locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
-    const first = errors[0];
-    if (!first) {
-      throw new UsageError(
-        `${displayPath}: invalid JSON: ${redactSecrets((error as Error).message)}`,
-      );
-    }
-    const { line, column } = lineAndColumn(text, first.offset);
-    const problem = jsonProblem(text, first, printParseErrorCode(first.error));
-    throw new UsageError(`${displayPath}:${line}:${column}: invalid JSON: ${problem}`);
-  }
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
-
-const JSON_PROBLEMS: Record<string, string> = {
-  InvalidSymbol:
-    "unexpected character (strings need double quotes; true, false and null are lowercase)",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "expected a property name in double quotes",
-  ValueExpected: "expected a value",
-  ColonExpected: 'expected ":" after the property name',
-  CommaExpected: 'expected "," between entries',
-  CloseBraceExpected: 'expected "}"',
-  CloseBracketExpected: 'expected "]"',
-  EndOfFileExpected: "unexpected text after the end of the JSON value",
-  InvalidCommentToken: "comments are not allowed in JSON",
-  UnexpectedEndOfComment: "comments are not allowed in JSON",
-  UnexpectedEndOfString: "unterminated string",
-  UnexpectedEndOfNumber: "unterminated number",
-  InvalidUnicode: "invalid \\u escape",
-  InvalidEscapeCharacter: "invalid escape sequence",
-  InvalidCharacter: "control character in a string (write it as an escape such as \\n)",
-};
-
-function jsonProblem(text: string, error: ParseError, code: string): string {
-  // A trailing comma shows up as a missing name or value right before a closing bracket.
-  const closing = text[error.offset];
-  if ((closing === "}" || closing === "]") && /,\s*$/.test(text.slice(0, error.offset))) {
-    return `trailing comma before "${closing}": remove it`;
-  }
-  return JSON_PROBLEMS[code] ?? code;
 }
 
 /**
@@ -396,13 +336,4 @@ function formatPath(path: readonly PropertyKey[]): string {
     } else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out;
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { McpServerSettings, PantoConfig } from "../config/panto_config.ts";
-import { parseConfigFile } from "../config/config_schema.ts";
+import { parseConfigFile } from "../config/parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "../config/read_regular_file.ts";
 import { errorMessage } from "../error_message.ts";
 import { UsageError } from "../errors.ts";

@@ -7,7 +7,9 @@
  * Nor does it load optique (the full argument parser: help, errors,
  * completion), `diff` (edit's result) or `minimatch` (find's and grep's
  * globs): a plain print command line is read without optique, and the
- * tools load theirs when they run.
+ * tools load theirs when they run. Nor zod: a plain config file is checked
+ * without it, and the session schemas load with the first read of a stored
+ * session.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -26,4 +28,12 @@ Deno.test("a start loads neither optique nor the tools' diff and glob packages",
   assert.ok(loaded.some((s) => s.endsWith("/cli/tools/builtin_tools.ts")));
   const heavy = loaded.filter((s) => /@optique|\/diff@|\/minimatch@/.test(s));
   assert.deepEqual(heavy, []);
+});
+
+Deno.test("a start loads no zod", async () => {
+  const root = new URL("../../cli/program.ts", import.meta.url).href;
+  const loaded = await staticGraph(root);
+  assert.ok(loaded.some((s) => s.endsWith("/lib/session/jsonl_store.ts")));
+  assert.ok(loaded.some((s) => s.endsWith("/cli/config/load_config.ts")));
+  assert.deepEqual(loaded.filter((s) => /\/zod@|\/session\/schemas\.ts$/.test(s)), []);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mcpResultParts } from "../../../cli/mcp/mcp_result.ts";
 import { mcpToolName } from "../../../cli/mcp/mcp_tool_name.ts";
-import { parseConfigFile } from "../../../cli/config/config_schema.ts";
+import { parseConfigFile } from "../../../cli/config/parse_config_file.ts";
 import { UsageError } from "../../../cli/errors.ts";
 
 Deno.test("MCP results: what panto cannot send becomes a line saying what was left out", () => {
