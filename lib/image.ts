@@ -1,5 +1,5 @@
-import { Buffer } from "node:buffer";
-import { imageSize } from "image-size";
+import type { Buffer } from "node:buffer";
+import type { imageSize } from "image-size";
 
 /** The longest side, in pixels, {@linkcode downsizeImage} keeps by default. */
 export const DEFAULT_IMAGE_MAX_SIDE = 2000;
@@ -109,17 +109,18 @@ interface PngSync {
 }
 
 // The codecs load on first use: most runs never resize an image, and they
-// cost tens of milliseconds of start-up.
+// cost tens of milliseconds of start-up. So do image-size and node:buffer
+// (Node's compatibility layer costs a start about 4 MiB).
 interface Codecs {
   png: PngSync;
   jpeg: typeof import("jpeg-js");
+  Buffer: typeof Buffer;
 }
 let codecs: Promise<Codecs> | undefined;
 function loadCodecs(): Promise<Codecs> {
-  codecs ??= Promise.all([import("pngjs"), import("jpeg-js")]).then(([png, jpeg]) => ({
-    png: png.PNG.sync as PngSync,
-    jpeg: jpeg.default,
-  }));
+  codecs ??= Promise.all([import("pngjs"), import("jpeg-js"), import("node:buffer")]).then((
+    [png, jpeg, buffer],
+  ) => ({ png: png.PNG.sync as PngSync, jpeg: jpeg.default, Buffer: buffer.Buffer }));
   return codecs;
 }
 
@@ -163,7 +164,7 @@ async function downsize(
     100,
   );
   const bytes = decodeBase64(part);
-  const header = readHeader(bytes, part.mediaType);
+  const header = await readHeader(bytes, part.mediaType);
   const displayed = header.orientation >= 5
     ? { width: header.height, height: header.width }
     : { width: header.width, height: header.height };
@@ -220,8 +221,8 @@ function decodeBase64(part: { mediaType: string; data: string }): Uint8Array {
   }
 }
 
-function readHeader(bytes: Uint8Array, declared: string): Header {
-  const size = measure(bytes, declared);
+async function readHeader(bytes: Uint8Array, declared: string): Promise<Header> {
+  const size = await measure(bytes, declared);
   const { width, height, type = "" } = size;
   const mediaType = MODEL_MEDIA_TYPES[type];
   if (mediaType === undefined) {
@@ -242,7 +243,8 @@ function readHeader(bytes: Uint8Array, declared: string): Header {
   return { mediaType, width, height, orientation: size.orientation ?? 1 };
 }
 
-function measure(bytes: Uint8Array, declared: string): ReturnType<typeof imageSize> {
+async function measure(bytes: Uint8Array, declared: string): Promise<ReturnType<typeof imageSize>> {
+  const { imageSize } = await import("image-size");
   try {
     return imageSize(bytes);
   } catch (error) {
@@ -282,7 +284,7 @@ interface Encoded {
 }
 
 function resizePng(
-  { png }: Codecs,
+  { png, Buffer }: Codecs,
   bytes: Uint8Array,
   size: string,
   width: number,

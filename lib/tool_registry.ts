@@ -1,4 +1,4 @@
-import { Validator } from "@cfworker/json-schema";
+import type { Validator } from "@cfworker/json-schema";
 import type { ResultPart, ToolUseBlock } from "./content.ts";
 import { errorMessage } from "./error_message.ts";
 import { ToolRegistrationError, ToolSourceError } from "./errors.ts";
@@ -37,6 +37,10 @@ export interface ExecuteOptions {
   /** Called for each progress report of the running tool (never after it returned or an abort). */
   onProgress: (call: ToolUseBlock, partial: ResultPart[]) => void;
 }
+
+// The JSON Schema validator (an npm package, with npm's machinery on its first
+// load: about 3 MiB of a start) loads with the first tool call.
+let validators: typeof import("@cfworker/json-schema") | undefined;
 
 /** A call ready to run, or refused with its error result. */
 type Prepared =
@@ -178,6 +182,7 @@ export class ToolRegistry {
   async #prepare(call: ToolUseBlock, options: ExecuteOptions): Promise<Prepared> {
     const entry = this.#byName.get(call.name);
     if (!entry) return { call, refused: errorOutcome(this.#unknownToolMessage(call.name)) };
+    validators ??= await import("@cfworker/json-schema");
     const refused = this.#checkModelCall(entry, call);
     if (refused) return { call, refused };
     const hook = options.hooks.beforeToolCall;
@@ -270,7 +275,12 @@ export class ToolRegistry {
   }
 
   #validate(entry: Entry, input: Record<string, unknown>): string | null {
-    entry.validator ??= new Validator(entry.tool.decl.inputSchema as never, "2020-12", false);
+    if (!validators) throw new Error("internal error: a tool call was checked before #prepare");
+    entry.validator ??= new validators.Validator(
+      entry.tool.decl.inputSchema as never,
+      "2020-12",
+      false,
+    );
     const result = entry.validator.validate(input);
     if (result.valid) return null;
     const details = result.errors
