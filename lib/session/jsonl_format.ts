@@ -330,10 +330,16 @@ export function lineTexts(
  * @param text The line (`null`: it is not UTF-8).
  * @param line Its 1-based number.
  * @param id The id read from it before (a position for a line that names none).
+ * @param check Whether to check it against the schemas (`false`: it was, and is unchanged since).
  * @returns Its entry.
  * @throws {Error} Naming what is wrong: invalid UTF-8 or JSON, another id, or the first bad field as `what.field: problem`.
  */
-export function readMessageLine(text: string | null, line: number, id: string): MessageEntry {
+export function readMessageLine(
+  text: string | null,
+  line: number,
+  id: string,
+  check = true,
+): MessageEntry {
   if (text === null) throw new Error("invalid UTF-8");
   let value: unknown;
   try {
@@ -348,7 +354,7 @@ export function readMessageLine(text: string | null, line: number, id: string): 
       `id: ${JSON.stringify(entry.id)}, where the line starts with ${JSON.stringify(id)}`,
     );
   }
-  checkEntry(entry);
+  if (check) checkEntry(entry);
   return entry;
 }
 

@@ -262,33 +262,45 @@ export class FileSystemJSONLStore implements SessionStore {
     this.#assertOpen();
     const file = await this.#readFileState(checkSessionId(id));
     if (!file) return null;
-    const index = await this.#treeIndex(id, file);
+    const { index, stored, stale } = await this.#treeIndex(id, file);
     const path = this.#path(id);
-    // Only the path's lines are decoded and checked: the branches off it are not read.
+    // Only the path's lines are decoded, and checked unless a load checked them before.
     const positions = indexedPath(index);
     const texts = lineTexts(
       file.bytes,
       positions.map((at) => [index.starts[at]!, index.ends[at]!]),
     );
+    let checkedStored = false;
     const messages = positions.map((at, step) => {
       const line = index.lineNumbers[at]!;
+      const check = index.checked[at] !== 1;
       try {
-        return readMessageLine(texts[step]!, line, index.ids[at]!).message;
+        const entry = readMessageLine(texts[step]!, line, index.ids[at]!, check);
+        index.checked[at] = 1;
+        if (check && at < stored) checkedStored = true;
+        return entry.message;
       } catch (error) {
         throw new SessionCorruptError(path, line, errorMessage(error), this.#repairHint(id));
       }
     });
+    if (stale || checkedStored) await writeTreeIndex(this.dir, id, index);
     return new Conversation(messages, index.metadata);
   }
 
   /**
    * The session file's tree index, brought up to date: read from its
-   * sidecar when that still describes the file, the lines appended since
-   * read (up to their tree fields), and written back when it grew.
+   * sidecar when that still describes the file, and the lines appended
+   * since read (up to their tree fields). `stored` is how many entries the
+   * sidecar holds; `stale` says it should be written again (there was none,
+   * or much was appended since: a few lines are cheaper to read again).
    */
-  async #treeIndex(id: string, file: FileState): Promise<TreeIndex> {
+  async #treeIndex(
+    id: string,
+    file: FileState,
+  ): Promise<{ index: TreeIndex; stored: number; stale: boolean }> {
     const known = await readTreeIndex(this.dir, id, file);
-    if (known && known.covered === file.bytes.length) return known;
+    const stored = known?.ids.length ?? 0;
+    if (known && known.covered === file.bytes.length) return { index: known, stored, stale: false };
     const path = this.#path(id);
     const offset = known?.covered ?? 0;
     const parsed = parseSession(file.bytes.subarray(offset), path, {
@@ -300,10 +312,8 @@ export class FileSystemJSONLStore implements SessionStore {
     const recordOf = (at: number) => parsed.messages[at]?.line ?? 0;
     const links = readLinks(parsed.messages, path, recordOf, known?.ids);
     const index = extendTreeIndex(known, { parsed, links, offset, file });
-    // A few lines appended since are read again next time: cheaper than rewriting the index.
-    const readSince = index.covered - (known?.covered ?? 0);
-    if (!known || readSince > INDEX_REWRITE_BYTES) await writeTreeIndex(this.dir, id, index);
-    return index;
+    const stale = !known || index.covered - known.covered > INDEX_REWRITE_BYTES;
+    return { index, stored, stale };
   }
 
   /**

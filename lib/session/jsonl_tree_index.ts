@@ -34,6 +34,11 @@ export interface TreeIndex {
   ends: number[];
   /** Its 1-based line number. */
   lineNumbers: number[];
+  /**
+   * 1 once a load has checked its message against the schemas: the file
+   * being unchanged (as far as the index can tell), it is not checked again.
+   */
+  checked: number[];
 }
 
 /** What the index needs of the file now. */
@@ -46,8 +51,8 @@ export interface FileState {
   bytes: Uint8Array;
 }
 
-/** Version of the index's own layout: another version is rebuilt. */
-const INDEX_VERSION = 1;
+/** Version of the index's own layout (2 adds `checked`): another version is rebuilt. */
+const INDEX_VERSION = 2;
 /** Bytes kept from before the covered end. */
 const SAMPLE_BYTES = 64;
 
@@ -149,6 +154,7 @@ export function extendTreeIndex(index: TreeIndex | null, read: IndexedRead): Tre
     starts: [],
     ends: [],
     lineNumbers: [],
+    checked: [],
   };
   if (parsed.header?.metadata !== undefined) next.metadata = parsed.header.metadata;
   const positions = links.length === 0 ? null : new Map(next.ids.map((id, at) => [id, at]));
@@ -160,6 +166,7 @@ export function extendTreeIndex(index: TreeIndex | null, read: IndexedRead): Tre
     next.starts.push(offset + start);
     next.ends.push(offset + end);
     next.lineNumbers.push(parsed.messages[at]!.line);
+    next.checked.push(0);
   }
   next.covered = offset + parsed.validEnd;
   next.lines = parsed.lineCount;

@@ -161,3 +161,29 @@ Deno.test("a line on the path whose id is given twice, differently, fails closed
     });
   });
 });
+
+Deno.test("lines are checked against the schemas until a load has checked them in an unchanged file", async () => {
+  await withStore(async (store, dir) => {
+    const id = await storeTree(store, [null, 0, 1]);
+    const path = join(dir, `${id}.jsonl`);
+    assert.deepStrictEqual((await store.load(id))!.messages.map(text), ["m0", "m1", "m2"]);
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const bad = (line: string, parentId: string, newId: string) => {
+      const value = JSON.parse(line);
+      return JSON.stringify({
+        ...value,
+        id: newId,
+        parentId,
+        message: { ...value.message, role: "robot" },
+      });
+    };
+    // Appended past the index by another program: read, and checked.
+    await Deno.writeTextFile(path, `${bad(lines[3]!, "e2", "e3")}\n`, { append: true });
+    await assert.rejects(() => store.load(id), /:5 is corrupt: message\.role/);
+    // A checked line edited in place (same size, a new mtime): checked again.
+    const robot = lines[2]!.replace('"role":"user"', '"role":"robo"');
+    await Deno.writeTextFile(path, [...lines.slice(0, 2), robot, ...lines.slice(3)].join("\n"));
+    await Deno.utime(path, new Date(), new Date(Date.now() + 5000));
+    await assert.rejects(() => store.load(id), /:3 is corrupt: message\.role/);
+  });
+});
