@@ -110,8 +110,12 @@ export function messageLine(entry: PersistentMessage, timestamp: string): string
   if (entry.id !== undefined) record.id = entry.id;
   if (entry.parentId !== undefined) record.parentId = entry.parentId;
   if (entry.wire) record.wire = entry.wire;
-  if (entry.usage) record.usage = entry.usage;
-  record.message = withUsage(entry.message, entry.usage);
+  const message = withUsage(entry.message, entry.usage);
+  // The usage is the message's own almost always: written once, a load parses it once.
+  if (entry.usage && JSON.stringify(entry.usage) !== JSON.stringify(message.usage)) {
+    record.usage = entry.usage;
+  }
+  record.message = message;
   return `${stringifyWellFormed(record)}\n`;
 }
 

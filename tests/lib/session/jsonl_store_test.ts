@@ -71,7 +71,8 @@ Deno.test("JSONL file layout: header line, one entry per message, name entries",
     assert.equal(first.message.role, "user");
     assert.equal(second.message.role, "assistant");
     assert.equal(second.wire.model, "claude-fixture-1");
-    assert.equal(second.usage.outputTokens, 22);
+    assert.equal(second.message.usage.outputTokens, 22);
+    assert.equal(second.usage, undefined, "the message's own usage is not written twice");
     assert.deepStrictEqual(Object.keys(rename), ["type", "timestamp", "name"]);
   });
 });
