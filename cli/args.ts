@@ -100,6 +100,9 @@ const sessionsCommand = command(
       toUrl: optional(option("--to-url", string({ metavar: "URL" }), {
         description: message`migrate: its directory, SQLite file or postgres:// URL`,
       })),
+      wait: optional(option("--wait", integer({ min: 0, metavar: "SECONDS" }), {
+        description: message`migrate: how long to wait for a running turn to end (default 30)`,
+      })),
     }),
     storeOptions,
   ),
@@ -181,12 +184,16 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
 function migrateTarget(
   parsed: Record<string, unknown>,
   store: StoreFlags,
-): Pick<SessionsArgs, "migrateTo" | "migrateToUrl"> {
+): Pick<SessionsArgs, "migrateTo" | "migrateToUrl" | "migrateWaitSeconds"> {
   if (parsed.to === undefined) return {};
   const jsonlSource = (store.store ?? "jsonl") === "jsonl";
   const url = (parsed.toUrl ?? (jsonlSource ? store.storeUrl : undefined)) as string | undefined;
   if (jsonlSource && parsed.toUrl === undefined) store.storeUrl = undefined;
-  return { migrateTo: parsed.to as StoreKind, ...(url === undefined ? {} : { migrateToUrl: url }) };
+  return {
+    migrateTo: parsed.to as StoreKind,
+    ...(url === undefined ? {} : { migrateToUrl: url }),
+    ...(parsed.wait === undefined ? {} : { migrateWaitSeconds: parsed.wait as number }),
+  };
 }
 
 /**

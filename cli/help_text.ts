@@ -57,7 +57,10 @@ export const SESSIONS_ACTIONS_HELP: Message = lines(
     ["rename ID NAME", "give it a name"],
     ["rm ID", "delete it"],
     ["repair ID", "jsonl: keep the valid lines, back up the damaged file"],
-    ["migrate --to KIND", "move every session into another store (--to-url FILE|DIR|URL)"],
+    [
+      "migrate --to KIND",
+      "move every session into another store (--to-url FILE|DIR|URL, --wait SECONDS)",
+    ],
   ], "  "),
   "ID is a session id or a unique prefix of one.",
 );

@@ -39,6 +39,8 @@ export interface SessionsArgs {
   migrateTo?: StoreKind;
   /** `migrate --to-url`: its directory, database file or URL (default: that kind's default). */
   migrateToUrl?: string;
+  /** `migrate --wait`: how long to wait for a turn running in the source (default 30 s). */
+  migrateWaitSeconds?: number;
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { SessionsArgs } from "./sessions.ts";
 
 /**
- * `panto sessions migrate --to KIND [--to-url …]`: moves every session of
+ * `panto sessions migrate --to KIND [--to-url …] [--wait SECONDS]`: moves every session of
  * the chosen store into another (docs/sessions.md, "Moving sessions between
  * stores"), then says how to use the new one.
  *
@@ -48,6 +48,7 @@ export async function migrateCommand(
     write(`Moving every session from ${from} to ${to}\n`);
     const report = await migrateSessions(source, store, {
       targetName: to,
+      ...(args.migrateWaitSeconds === undefined ? {} : { waitMs: args.migrateWaitSeconds * 1000 }),
       // Thousands of sessions take a while: a line every hundred says it is moving.
       onProgress: ({ done, total }) => {
         if (done % PROGRESS_EVERY === 0 && done < total) write(`  ${done} of ${total}\n`);
