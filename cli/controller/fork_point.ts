@@ -17,13 +17,15 @@ export function entryOfMessage(
   messages: readonly Message[],
   end: number,
 ): string | undefined {
+  // One pass: each message is looked for after the entry the one before it matched.
   let at = -1;
   for (const message of messages.slice(0, end)) {
-    at = path.findIndex((entry, i) =>
-      i > at && entry.message.role === message.role &&
-      entry.message.timestamp === message.timestamp
-    );
-    if (at < 0) return undefined;
+    do at++; while (at < path.length && !holds(path[at]!, message));
+    if (at === path.length) return undefined;
   }
   return path[at]?.id;
+}
+
+function holds(entry: TreeEntry, message: Message): boolean {
+  return entry.message.role === message.role && entry.message.timestamp === message.timestamp;
 }
