@@ -205,7 +205,7 @@ export function parseSession(
     lineCount: options.after ?? 0,
   };
   const lines = new LineTexts(bytes);
-  let headerSlotUsed = options.after !== undefined && options.after > 0;
+  let headerSlotUsed = (options.after ?? 0) > 0;
   let start = 0;
   for (let line = parsed.lineCount + 1; start < bytes.length; line++) {
     const newline = lines.newlineFrom(start);
@@ -351,7 +351,7 @@ export function readMessageLine(
   } catch {
     throw new Error("invalid JSON");
   }
-  const entry = messageEntry(value, line);
+  const entry = messageEntry(entryRecord(value), line);
   // JSON.parse keeps a key's last value: an id given twice disagrees with the one read first.
   if (entry.id !== undefined && entry.id !== id) {
     throw new Error(
@@ -436,29 +436,36 @@ function readEntry(
   value: unknown,
   line: number,
 ): void {
-  if (!isRecord(value)) throw new Error("not a JSON object");
-  if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
-  if (value.type === "name") {
-    if (typeof value.name !== "string") throw new Error("name: expected a string");
-    parsed.name = value.name;
+  const record = entryRecord(value);
+  if (record.type === "name") {
+    if (typeof record.name !== "string") throw new Error("name: expected a string");
+    parsed.name = record.name;
     return;
   }
-  if (value.type === "label") {
-    if (typeof value.entryId !== "string") throw new Error("entryId: expected a string");
-    if (typeof value.label !== "string") throw new Error("label: expected a string");
-    if (value.label === "") parsed.labels.delete(value.entryId);
-    else parsed.labels.set(value.entryId, value.label);
+  if (record.type === "label") {
+    if (typeof record.entryId !== "string") throw new Error("entryId: expected a string");
+    if (typeof record.label !== "string") throw new Error("label: expected a string");
+    if (record.label === "") parsed.labels.delete(record.entryId);
+    else parsed.labels.set(record.entryId, record.label);
     return;
   }
-  const entry = messageEntry(value, line);
+  const entry = messageEntry(record, line);
   checkEntry(entry);
   parsed.messages.push(entry);
 }
 
-/** A message line's entry, its tree fields checked (its message, wire and usage by checkEntry). */
-function messageEntry(value: unknown, line: number): MessageEntry {
+/** A line's JSON as an entry: an object with a timestamp. */
+function entryRecord(value: unknown): Record<string, unknown> & { timestamp: string } {
   if (!isRecord(value)) throw new Error("not a JSON object");
   if (typeof value.timestamp !== "string") throw new Error("timestamp: expected a string");
+  return value as Record<string, unknown> & { timestamp: string };
+}
+
+/** A message line's entry, its tree fields checked (its message, wire and usage by checkEntry). */
+function messageEntry(
+  value: Record<string, unknown> & { timestamp: string },
+  line: number,
+): MessageEntry {
   if (value.type !== "message") throw new Error(`unknown entry type ${JSON.stringify(value.type)}`);
   const entry: MessageEntry = {
     line,

@@ -157,11 +157,9 @@ export function extendTreeIndex(index: TreeIndex | null, read: IndexedRead): Tre
     checked: [],
   };
   if (parsed.header?.metadata !== undefined) next.metadata = parsed.header.metadata;
-  const positions = links.length === 0 ? null : new Map(next.ids.map((id, at) => [id, at]));
   for (const [at, link] of links.entries()) {
     const [start, end] = parsed.messageLines[at]!;
-    positions!.set(link.id, link.index);
-    next.parents.push(link.parentId === null ? -1 : positions!.get(link.parentId)!);
+    next.parents.push(link.parentIndex);
     next.ids.push(link.id);
     next.starts.push(offset + start);
     next.ends.push(offset + end);

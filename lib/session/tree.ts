@@ -136,6 +136,8 @@ export interface TreeLink {
   parentId: string | null;
   /** Its 0-based position in storage order. */
   index: number;
+  /** Its parent's position (-1 for a root). */
+  parentIndex: number;
 }
 
 /** What {@linkcode resolveLinks} reads of a stored entry. */
@@ -159,7 +161,7 @@ export interface RawLink {
  * const links = resolveLinks([{}, {}, { id: "x", parentId: "0" }]);
  * console.assert(links[1]?.parentId === "0" && links[2]?.parentId === "0");
  * const more = resolveLinks([{ id: "y", parentId: "x" }], ["0", "1", "x"]);
- * console.assert(more[0]?.index === 3 && more[0].parentId === "x");
+ * console.assert(more[0]?.index === 3 && more[0].parentId === "x" && more[0].parentIndex === 2);
  * ```
  *
  * @param raw The entries in storage order.
@@ -172,7 +174,7 @@ export function resolveLinks(
   raw: readonly RawLink[],
   before: readonly string[] = [],
 ): TreeLink[] {
-  const seen = new Set(before);
+  const positions = new Map(before.map((id, index) => [id, index]));
   const links: TreeLink[] = [];
   let previous = before.at(-1) ?? null;
   for (let at = 0; at < raw.length; at++) {
@@ -180,12 +182,13 @@ export function resolveLinks(
     const index = before.length + at;
     const id = item.id ?? String(index);
     const named = item.parentId === undefined ? previous : item.parentId;
-    const parentId = named === null || seen.has(named) ? named : previous;
-    if (seen.has(id)) {
+    const parentId = named === null || positions.has(named) ? named : previous;
+    if (positions.has(id)) {
       throw new TreeEntryError(at, `entry id ${JSON.stringify(id)} is used twice`);
     }
-    seen.add(id);
-    links.push({ id, parentId, index });
+    const parentIndex = parentId === null ? -1 : positions.get(parentId)!;
+    positions.set(id, index);
+    links.push({ id, parentId, index, parentIndex });
     previous = id;
   }
   return links;
@@ -234,7 +237,7 @@ export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
  * @returns The path.
  * @throws {Error} When `leafId` is not an entry of the tree.
  */
-export function pathTo<T extends Omit<TreeLink, "index">>(
+export function pathTo<T extends Pick<TreeLink, "id" | "parentId">>(
   entries: readonly T[],
   leafId: string | null,
 ): T[] {
