@@ -16,6 +16,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
+import type { FakeReply } from "./fake_llm_server.ts";
 
 /** A 1×1 PNG, base64. */
 export const PIXEL_PNG =
@@ -93,6 +94,21 @@ function resourcesOnly(): McpServer {
   }));
   return server;
 }
+
+/**
+ * A model's two turns that call the echo tool of a stdio server named
+ * `local` and of an HTTP one named `remote`, then say "Both answered.".
+ */
+export const ECHO_BOTH_REPLIES: FakeReply[] = [
+  {
+    kind: "turn",
+    blocks: [
+      { type: "tool_use", id: "c1", name: "local__echo", input: { text: "from stdio" } },
+      { type: "tool_use", id: "c2", name: "remote__echo", input: { text: "from http" } },
+    ],
+  },
+  { kind: "turn", blocks: [{ type: "text", text: "Both answered." }] },
+];
 
 /** A running Streamable HTTP server. */
 export interface HttpMcpServer {

@@ -5,7 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { withFakeHome } from "../../support/fake_config.ts";
-import { startHttpMcpServer, STDIO_SERVER_COMMAND } from "../../support/mcp_test_server.ts";
+import {
+  ECHO_BOTH_REPLIES,
+  startHttpMcpServer,
+  STDIO_SERVER_COMMAND,
+} from "../../support/mcp_test_server.ts";
 import { AcpTestClient } from "./acp_client.ts";
 
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
@@ -14,16 +18,7 @@ Deno.test("acp: the client's stdio and HTTP MCP servers are started and their to
   const http = await startHttpMcpServer();
   try {
     await withFakeHome(async (llm, home) => {
-      llm.enqueue(
-        {
-          kind: "turn",
-          blocks: [
-            { type: "tool_use", id: "c1", name: "local__echo", input: { text: "from stdio" } },
-            { type: "tool_use", id: "c2", name: "remote__echo", input: { text: "from http" } },
-          ],
-        },
-        { kind: "turn", blocks: [{ type: "text", text: "Both answered." }] },
-      );
+      llm.enqueue(...ECHO_BOTH_REPLIES);
       const run = await AcpTestClient.run({ home, cwd: home }, async (ctx, test) => {
         const init = await ctx.request("initialize", {
           protocolVersion: 1,

@@ -8,7 +8,11 @@ import { join } from "node:path";
 import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
 import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
-import { startHttpMcpServer, STDIO_SERVER_COMMAND } from "../../support/mcp_test_server.ts";
+import {
+  ECHO_BOTH_REPLIES,
+  startHttpMcpServer,
+  STDIO_SERVER_COMMAND,
+} from "../../support/mcp_test_server.ts";
 
 const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
@@ -27,16 +31,7 @@ Deno.test("print mode through the launcher calls a stdio and an HTTP server's to
           },
         }),
       );
-      llm.enqueue(
-        {
-          kind: "turn",
-          blocks: [
-            { type: "tool_use", id: "c1", name: "local__echo", input: { text: "from stdio" } },
-            { type: "tool_use", id: "c2", name: "remote__echo", input: { text: "from http" } },
-          ],
-        },
-        { kind: "turn", blocks: [{ type: "text", text: "Both answered." }] },
-      );
+      llm.enqueue(...ECHO_BOTH_REPLIES);
       const out = await new Deno.Command(Deno.execPath(), {
         args: ["run", ...LAUNCHER_FLAGS, LAUNCHER, "-p", "call both", "--mcp-config", file],
         cwd: pantoHome,
