@@ -22,6 +22,21 @@ if (!tmuxAvailable) {
 
 const READY = /fast · thinking off/;
 
+/** A tmux test that starts in a chat where "first question" got "Answer one.". */
+function treeTest(name: string, body: (pane: ChatPane) => Promise<void>): void {
+  Deno.test({
+    name,
+    ignore: !tmuxAvailable,
+    async fn() {
+      await withChatPane({}, async (pane) => {
+        await pane.tmux.waitFor(READY);
+        await ask(pane, "first question", "Answer one.");
+        await body(pane);
+      });
+    },
+  });
+}
+
 async function ask(
   { server, tmux }: { server: FakeLlmServer; tmux: TmuxSession },
   prompt: string,
@@ -100,248 +115,225 @@ async function rerun(pane: ChatPane, args: string[], fn: (tmux: TmuxSession) => 
   }
 }
 
-Deno.test({
-  name: "tmux /tree: branch points, active path, filter, going back, editing an earlier prompt",
-  ignore: !tmuxAvailable,
-  async fn() {
-    await withChatPane({}, async (pane) => {
-      const { server, tmux } = pane;
-      await tmux.waitFor(READY);
-      await ask(pane, "first question", "Answer one.");
-      await ask(pane, "second question", "Answer two.");
+treeTest(
+  "tmux /tree: branch points, active path, filter, going back, editing an earlier prompt",
+  async (pane) => {
+    const { server, tmux } = pane;
+    await ask(pane, "second question", "Answer two.");
 
-      let rows = await openTree(tmux);
-      assert.match(rows[0]!, /^╭─ Session tree \(● active path\) ─+╮$/);
-      assert.match(
-        rows.at(-1)!,
-        /↑↓ move · type to filter · enter select · esc cancel · tab prompts only · ctrl\+l label/,
-      );
-      assert.ok(rows.some((r) => /│ {3}● you: first question\s+│/.test(r)), rows.join("\n"));
-      assert.ok(rows.some((r) => /│ › ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
+    let rows = await openTree(tmux);
+    assert.match(rows[0]!, /^╭─ Session tree \(● active path\) ─+╮$/);
+    assert.match(
+      rows.at(-1)!,
+      /↑↓ move · type to filter · enter select · esc cancel · tab prompts only · ctrl\+l label/,
+    );
+    assert.ok(rows.some((r) => /│ {3}● you: first question\s+│/.test(r)), rows.join("\n"));
+    assert.ok(rows.some((r) => /│ › ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
 
-      // Edit and resubmit the second prompt: a sibling of the original.
-      await tmux.keys("Up");
-      await tmux.keys("Enter");
-      await noSummary(tmux);
-      await tmux.waitFor(/edit it and send it to start the new branch/);
-      await tmux.waitFor(/^second question$/m);
-      await tmux.keys("C-u");
-      await ask(pane, "second question, edited", "Answer two b.");
-      assert.deepEqual(lastRequestTexts(server), [
-        "user: first question",
-        "assistant: Answer one.",
-        "user: second question, edited",
-      ]);
+    // Edit and resubmit the second prompt: a sibling of the original.
+    await tmux.keys("Up");
+    await tmux.keys("Enter");
+    await noSummary(tmux);
+    await tmux.waitFor(/edit it and send it to start the new branch/);
+    await tmux.waitFor(/^second question$/m);
+    await tmux.keys("C-u");
+    await ask(pane, "second question, edited", "Answer two b.");
+    assert.deepEqual(lastRequestTexts(server), [
+      "user: first question",
+      "assistant: Answer one.",
+      "user: second question, edited",
+    ]);
 
-      rows = await openTree(tmux);
-      const tree = rows.slice(2, -1).map((r) => r.replace(/^│ [ ›] /, "").replace(/\s*│$/, ""));
-      assert.deepEqual(tree.slice(1), [
-        "● you: first question",
-        "● agent: Answer one.  2 branches",
-        "├─ ○ you: second question",
-        "│  ○ agent: Answer two.",
-        "└─ ● you: second question, edited",
-        "   ● agent: Answer two b.  current",
-      ]);
+    rows = await openTree(tmux);
+    const tree = rows.slice(2, -1).map((r) => r.replace(/^│ [ ›] /, "").replace(/\s*│$/, ""));
+    assert.deepEqual(tree.slice(1), [
+      "● you: first question",
+      "● agent: Answer one.  2 branches",
+      "├─ ○ you: second question",
+      "│  ○ agent: Answer two.",
+      "└─ ● you: second question, edited",
+      "   ● agent: Answer two b.  current",
+    ]);
 
-      // The filter finds an entry on the abandoned branch; continuing from it.
-      await tmux.type("Answer two.");
-      rows = panelRows(await tmux.waitFor(/› Answer two\./));
-      assert.match(rows[2]!, /› │ {2}○ agent: Answer two\./, rows.join("\n"));
-      await tmux.keys("Enter");
-      await noSummary(tmux);
-      await tmux.waitFor(/Continuing from an earlier point/);
-      await ask(pane, "third question", "Answer three.");
-      assert.deepEqual(lastRequestTexts(server), [
-        "user: first question",
-        "assistant: Answer one.",
-        "user: second question",
-        "assistant: Answer two.",
-        "user: third question",
-      ]);
-      rows = await openTree(tmux);
-      assert.ok(rows.some((r) => /├─ ● you: second question\s+│/.test(r)), rows.join("\n"));
-      assert.ok(rows.some((r) => /│ {2}● you: third question/.test(r)), rows.join("\n"));
-      assert.ok(rows.some((r) => /└─ ○ you: second question, edited/.test(r)), rows.join("\n"));
-      await escape(tmux);
-      const [session] = (await sessionHeaders(pane.home)).values();
-      const entries = (session!.text as string).trim().split("\n").slice(1).map((l) =>
-        JSON.parse(l)
-      );
-      assert.equal(entries.filter((e) => e.type === "message").length, 9, "one session, 9 entries");
-    });
+    // The filter finds an entry on the abandoned branch; continuing from it.
+    await tmux.type("Answer two.");
+    rows = panelRows(await tmux.waitFor(/› Answer two\./));
+    assert.match(rows[2]!, /› │ {2}○ agent: Answer two\./, rows.join("\n"));
+    await tmux.keys("Enter");
+    await noSummary(tmux);
+    await tmux.waitFor(/Continuing from an earlier point/);
+    await ask(pane, "third question", "Answer three.");
+    assert.deepEqual(lastRequestTexts(server), [
+      "user: first question",
+      "assistant: Answer one.",
+      "user: second question",
+      "assistant: Answer two.",
+      "user: third question",
+    ]);
+    rows = await openTree(tmux);
+    assert.ok(rows.some((r) => /├─ ● you: second question\s+│/.test(r)), rows.join("\n"));
+    assert.ok(rows.some((r) => /│ {2}● you: third question/.test(r)), rows.join("\n"));
+    assert.ok(rows.some((r) => /└─ ○ you: second question, edited/.test(r)), rows.join("\n"));
+    await escape(tmux);
+    const [session] = (await sessionHeaders(pane.home)).values();
+    const entries = (session!.text as string).trim().split("\n").slice(1).map((l) => JSON.parse(l));
+    assert.equal(entries.filter((e) => e.type === "message").length, 9, "one session, 9 entries");
   },
-});
+);
 
-Deno.test({
-  name: "tmux /tree: the branch left can be summarised; the summary goes with the next prompt",
-  ignore: !tmuxAvailable,
-  async fn() {
-    await withChatPane({}, async (pane) => {
-      const { server, tmux } = pane;
-      await tmux.waitFor(READY);
-      await ask(pane, "first question", "Answer one.");
-      await ask(pane, "try the risky way", "Risky way failed.");
-      // Stopped with esc while the model writes it: the session stays where it was.
-      await openTree(tmux);
-      await tmux.type("Answer one.");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
-      server.enqueue({
-        kind: "turn",
-        blocks: [{ type: "text", text: "Late." }],
-        headerDelayMs: 30_000,
-      });
-      await tmux.keys("Down");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/Summarising the branch you leave \(esc stops it\)/);
-      await tmux.keys("Escape");
-      await tmux.waitFor(/Summary stopped: the session stays where it was\./);
-      let rows = await openTree(tmux);
+treeTest(
+  "tmux /tree: the branch left can be summarised; the summary goes with the next prompt",
+  async (pane) => {
+    const { server, tmux } = pane;
+    await ask(pane, "try the risky way", "Risky way failed.");
+    // Stopped with esc while the model writes it: the session stays where it was.
+    await openTree(tmux);
+    await tmux.type("Answer one.");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "Late." }],
+      headerDelayMs: 30_000,
+    });
+    await tmux.keys("Down");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/Summarising the branch you leave \(esc stops it\)/);
+    await tmux.keys("Escape");
+    await tmux.waitFor(/Summary stopped: the session stays where it was\./);
+    let rows = await openTree(tmux);
+    assert.ok(
+      rows.some((r) => /› ● agent: Risky way failed\.\s+current/.test(r)),
+      rows.join("\n"),
+    );
+    await escape(tmux);
+
+    await openTree(tmux);
+    await tmux.type("Answer one.");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "The risky way was tried and failed." }],
+    });
+    await tmux.keys("Down");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
+    await tmux.waitFor(/The risky way was tried and failed\./);
+    assert.match(JSON.stringify(server.requests.at(-1)!.body), /try the risky way/);
+    await ask(pane, "try the safe way", "Safe way works.");
+    const [user] = lastRequestTexts(server).slice(-1);
+    assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
+    assert.match(user!, /The risky way was tried and failed\.\n<\/branch_summary>$/);
+    assert.ok(
+      lastRequestTexts(server).every((text) => !text.includes("Risky way failed")),
+      "the branch left is not sent",
+    );
+    rows = await openTree(tmux);
+    assert.ok(rows.some((r) => /├─ ○ you: try the risky way/.test(r)), rows.join("\n"));
+    assert.ok(rows.some((r) => /└─ ● you: try the safe way/.test(r)), rows.join("\n"));
+  },
+);
+
+treeTest(
+  "tmux /tree: ctrl+l labels an entry at once; the label and the tree are there after -c",
+  async (pane) => {
+    const { tmux } = pane;
+    await ask(pane, "second question", "Answer two.");
+    await openTree(tmux);
+    await tmux.type("first question");
+    await tmux.keys("C-l");
+    let rows = panelRows(await tmux.waitFor(/╭─ Label for you: first question/));
+    assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
+    await tmux.type("the start");
+    await tmux.keys("Enter");
+    rows = panelRows(await tmux.waitFor(/╭─ Session tree/));
+    assert.ok(
+      rows.some((r) => /› ● you: first question\s+the start\s+│$/.test(r)),
+      rows.join("\n"),
+    );
+    await escape(tmux);
+
+    await rerun(pane, ["-c"], async (resumed) => {
+      await resumed.waitFor(/Resumed session/);
+      const rows = await openTree(resumed);
       assert.ok(
-        rows.some((r) => /› ● agent: Risky way failed\.\s+current/.test(r)),
+        rows.some((r) => /● you: first question\s+the start\s+│$/.test(r)),
         rows.join("\n"),
       );
-      await escape(tmux);
-
-      await openTree(tmux);
-      await tmux.type("Answer one.");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
-      server.enqueue({
-        kind: "turn",
-        blocks: [{ type: "text", text: "The risky way was tried and failed." }],
-      });
-      await tmux.keys("Down");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
-      await tmux.waitFor(/The risky way was tried and failed\./);
-      assert.match(JSON.stringify(server.requests.at(-1)!.body), /try the risky way/);
-      await ask(pane, "try the safe way", "Safe way works.");
-      const [user] = lastRequestTexts(server).slice(-1);
-      assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
-      assert.match(user!, /The risky way was tried and failed\.\n<\/branch_summary>$/);
-      assert.ok(
-        lastRequestTexts(server).every((text) => !text.includes("Risky way failed")),
-        "the branch left is not sent",
-      );
-      rows = await openTree(tmux);
-      assert.ok(rows.some((r) => /├─ ○ you: try the risky way/.test(r)), rows.join("\n"));
-      assert.ok(rows.some((r) => /└─ ● you: try the safe way/.test(r)), rows.join("\n"));
-    });
-  },
-});
-
-Deno.test({
-  name: "tmux /tree: ctrl+l labels an entry at once; the label and the tree are there after -c",
-  ignore: !tmuxAvailable,
-  async fn() {
-    await withChatPane({}, async (pane) => {
-      const { tmux } = pane;
-      await tmux.waitFor(READY);
-      await ask(pane, "first question", "Answer one.");
-      await ask(pane, "second question", "Answer two.");
-      await openTree(tmux);
-      await tmux.type("first question");
-      await tmux.keys("C-l");
-      let rows = panelRows(await tmux.waitFor(/╭─ Label for you: first question/));
-      assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
-      await tmux.type("the start");
-      await tmux.keys("Enter");
-      rows = panelRows(await tmux.waitFor(/╭─ Session tree/));
-      assert.ok(
-        rows.some((r) => /› ● you: first question\s+the start\s+│$/.test(r)),
-        rows.join("\n"),
-      );
-      await escape(tmux);
-
-      await rerun(pane, ["-c"], async (resumed) => {
-        await resumed.waitFor(/Resumed session/);
-        const rows = await openTree(resumed);
-        assert.ok(
-          rows.some((r) => /● you: first question\s+the start\s+│$/.test(r)),
-          rows.join("\n"),
-        );
-        assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
-      });
-    });
-  },
-});
-
-Deno.test({
-  name:
-    "tmux /fork (at a prompt, at the current point) and --fork ID: new sessions recording their parent",
-  ignore: !tmuxAvailable,
-  async fn() {
-    await withChatPane({}, async (pane) => {
-      const { server, tmux } = pane;
-      await tmux.waitFor(READY);
-      await ask(pane, "first question", "Answer one.");
-      await ask(pane, "second question", "Answer two.");
-      const original = [...(await sessionHeaders(pane.home)).keys()][0]!;
-
-      // At the current point: the whole conversation.
-      await tmux.type("/fork");
-      await tmux.keys("Enter");
-      const rows = panelRows(await tmux.waitFor(/╭─ Fork from \(● active path\)/));
       assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
-      await tmux.keys("Enter");
-      const screen = (await tmux.waitFor(/Forked into session (\S+)/)).join("\n");
-      const forked = /Forked into session (\S+)/.exec(screen)![1]!;
-      assert.notEqual(forked, original);
-      await ask(pane, "question in the fork", "Fork answer.");
+    });
+  },
+);
+
+treeTest(
+  "tmux /fork (at a prompt, at the current point) and --fork ID: new sessions recording their parent",
+  async (pane) => {
+    const { server, tmux } = pane;
+    await ask(pane, "second question", "Answer two.");
+    const original = [...(await sessionHeaders(pane.home)).keys()][0]!;
+
+    // At the current point: the whole conversation.
+    await tmux.type("/fork");
+    await tmux.keys("Enter");
+    const rows = panelRows(await tmux.waitFor(/╭─ Fork from \(● active path\)/));
+    assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
+    await tmux.keys("Enter");
+    const screen = (await tmux.waitFor(/Forked into session (\S+)/)).join("\n");
+    const forked = /Forked into session (\S+)/.exec(screen)![1]!;
+    assert.notEqual(forked, original);
+    await ask(pane, "question in the fork", "Fork answer.");
+    assert.deepEqual(lastRequestTexts(server), [
+      "user: first question",
+      "assistant: Answer one.",
+      "user: second question",
+      "assistant: Answer two.",
+      "user: question in the fork",
+    ]);
+    let headers = await sessionHeaders(pane.home);
+    assert.equal(headers.get(forked)?.parentSessionId, original);
+    assert.doesNotMatch(headers.get(original)!.text as string, /question in the fork/);
+
+    // At a prompt: a session up to it, the prompt in the editor.
+    await tmux.type("/fork");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/╭─ Fork from \(● active path\)/);
+    await tmux.type("you: second question");
+    await tmux.waitFor(/› ● you: second question/);
+    await tmux.keys("Enter");
+    await tmux.waitFor(/edit it and send it to go on in the new session/);
+    await tmux.waitFor(/^second question$/m);
+    await tmux.keys("C-u");
+    await ask(pane, "other second question", "Other answer two.");
+    assert.deepEqual(lastRequestTexts(server), [
+      "user: first question",
+      "assistant: Answer one.",
+      "user: other second question",
+    ]);
+    headers = await sessionHeaders(pane.home);
+    const atPrompt = [...headers.values()].find((h) =>
+      (h.text as string).includes("other second question")
+    );
+    assert.equal(atPrompt?.parentSessionId, forked);
+    assert.doesNotMatch(headers.get(forked)!.text as string, /other second question/);
+
+    await rerun(pane, ["--fork", original], async (again) => {
+      await again.waitFor(/Forked session \S+ into a new session/);
+      await again.waitFor(/Answer one\./);
+      await ask({ server, tmux: again }, "question in the second fork", "Second fork answer.");
       assert.deepEqual(lastRequestTexts(server), [
         "user: first question",
         "assistant: Answer one.",
         "user: second question",
         "assistant: Answer two.",
-        "user: question in the fork",
+        "user: question in the second fork",
       ]);
-      let headers = await sessionHeaders(pane.home);
-      assert.equal(headers.get(forked)?.parentSessionId, original);
-      assert.doesNotMatch(headers.get(original)!.text as string, /question in the fork/);
-
-      // At a prompt: a session up to it, the prompt in the editor.
-      await tmux.type("/fork");
-      await tmux.keys("Enter");
-      await tmux.waitFor(/╭─ Fork from \(● active path\)/);
-      await tmux.type("you: second question");
-      await tmux.waitFor(/› ● you: second question/);
-      await tmux.keys("Enter");
-      await tmux.waitFor(/edit it and send it to go on in the new session/);
-      await tmux.waitFor(/^second question$/m);
-      await tmux.keys("C-u");
-      await ask(pane, "other second question", "Other answer two.");
-      assert.deepEqual(lastRequestTexts(server), [
-        "user: first question",
-        "assistant: Answer one.",
-        "user: other second question",
-      ]);
-      headers = await sessionHeaders(pane.home);
-      const atPrompt = [...headers.values()].find((h) =>
-        (h.text as string).includes("other second question")
-      );
-      assert.equal(atPrompt?.parentSessionId, forked);
-      assert.doesNotMatch(headers.get(forked)!.text as string, /other second question/);
-
-      await rerun(pane, ["--fork", original], async (again) => {
-        await again.waitFor(/Forked session \S+ into a new session/);
-        await again.waitFor(/Answer one\./);
-        await ask({ server, tmux: again }, "question in the second fork", "Second fork answer.");
-        assert.deepEqual(lastRequestTexts(server), [
-          "user: first question",
-          "assistant: Answer one.",
-          "user: second question",
-          "assistant: Answer two.",
-          "user: question in the second fork",
-        ]);
-      });
-      headers = await sessionHeaders(pane.home);
-      assert.equal(headers.size, 4);
-      const second = [...headers.values()].find((h) =>
-        (h.text as string).includes("question in the second fork")
-      );
-      assert.equal(second?.parentSessionId, original);
     });
+    headers = await sessionHeaders(pane.home);
+    assert.equal(headers.size, 4);
+    const second = [...headers.values()].find((h) =>
+      (h.text as string).includes("question in the second fork")
+    );
+    assert.equal(second?.parentSessionId, original);
   },
-});
+);
