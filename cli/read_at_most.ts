@@ -43,7 +43,24 @@ export async function readOpenFileAtMost(file: Deno.FsFile, maxBytes: number): P
     chunks.push(chunk.subarray(0, read));
     length += read;
   }
-  const bytes = new Uint8Array(length);
+  return joinBytes(chunks);
+}
+
+/**
+ * Chunks read in turn, as one array (the chunk itself when there is one).
+ *
+ * @example
+ * ```ts
+ * import { joinBytes } from "./read_at_most.ts";
+ * console.assert(joinBytes([new Uint8Array([1, 2]), new Uint8Array([3])]).join() === "1,2,3");
+ * ```
+ *
+ * @param chunks The chunks, in order.
+ * @returns Their bytes.
+ */
+export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);

@@ -1,4 +1,5 @@
 import type { ImageBlock } from "@panto/lib";
+import { joinBytes } from "../read_at_most.ts";
 import { childEnv } from "../tools/child_env.ts";
 import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
 import { formatBytes } from "../tools/truncate.ts";
@@ -207,13 +208,7 @@ async function run(
     throw new ClipboardError(`${tool.name} did not answer within ${timeoutMs / 1000} s`);
   }
   if (!status.success) return new Uint8Array();
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  return joinBytes(chunks);
 }
 
 function tooLarge(): ClipboardError {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { joinBytes } from "../read_at_most.ts";
 
 /** Most bytes of one input line: a prompt with a few 10 MiB images (base64) fits. */
 export const MAX_LINE_BYTES: number = 64 * 1024 * 1024;
@@ -37,7 +38,7 @@ export async function* readJsonLines(
   const finish = (): InputLine | undefined => {
     const line: InputLine | undefined = size > maxBytes
       ? { kind: "too_long", bytes: size }
-      : textLine(decoder.decode(join(pieces, size)));
+      : textLine(decoder.decode(joinBytes(pieces)));
     pieces = [];
     size = 0;
     return line;
@@ -66,15 +67,4 @@ export async function* readJsonLines(
 function textLine(text: string): InputLine | undefined {
   const trimmed = text.endsWith("\r") ? text.slice(0, -1) : text;
   return trimmed.trim() === "" ? undefined : { kind: "line", text: trimmed };
-}
-
-function join(pieces: readonly Uint8Array[], size: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const piece of pieces) {
-    out.set(piece, offset);
-    offset += piece.length;
-  }
-  return out;
 }
