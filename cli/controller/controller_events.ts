@@ -120,8 +120,11 @@ export interface ControllerState {
   persisted: boolean;
   /** The model in use: how it was named, its wire protocol, its name on the wire, its reasoning level. */
   model: { alias: string; api: string; model: string; reasoning: ReasoningLevel };
-  /** What runs: a run, a compaction, a `!shell` command, a branch summary, or nothing. */
-  activity: "idle" | "running" | "compacting" | "shell" | "summarising";
+  /**
+   * What runs: a run, a compaction, a `!shell` command, a branch summary, a
+   * switch to another session or point of the tree, or nothing.
+   */
+  activity: "idle" | "running" | "compacting" | "shell" | "summarising" | "switching";
   /** Whether anything runs (same as `activity !== "idle"`). */
   busy: boolean;
   /** Prompts waiting. */

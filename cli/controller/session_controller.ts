@@ -54,9 +54,12 @@ import { runShellCommand, type ShellResult } from "./shell_command.ts";
 
 export type { SetupOptions } from "../app_setup.ts";
 
-/** What the controller is doing: a run, a compaction, a `!shell` command or a branch summary. */
+/**
+ * What the controller is doing: a run, a compaction, a `!shell` command, a
+ * branch summary, or a switch to another session or point of the tree.
+ */
 interface Activity {
-  kind: "running" | "compacting" | "shell" | "summarising";
+  kind: "running" | "compacting" | "shell" | "summarising" | "switching";
   abort: AbortController;
   /** Marks it done (the caller's signal no longer aborts it). */
   end(): void;
@@ -100,6 +103,7 @@ const BUSY_WITH: Record<Activity["kind"], string> = {
   compacting: "compaction",
   shell: "shell command",
   summarising: "branch summary",
+  switching: "switch of session",
 };
 
 /** Thrown by commands that need the controller idle, naming what to do instead. */
@@ -122,8 +126,8 @@ export class ControllerBusyError extends CliError {
  * compaction and extension wiring for one panto process, and reports
  * everything it does as {@linkcode ControllerEvent}s.
  *
- * One thing runs at a time (a run, a compaction, a `!shell` command or a
- * branch summary):
+ * One thing runs at a time (a run, a compaction, a `!shell` command, a
+ * branch summary or a switch of session or tree point):
  * {@linkcode SessionController.prompt} and the commands that change the
  * session or model throw a {@linkcode ControllerBusyError} meanwhile;
  * {@linkcode SessionController.steer} and
@@ -517,9 +521,10 @@ export class SessionController {
    *
    * @throws {ControllerBusyError} While something runs.
    */
-  async newSession(): Promise<void> {
-    this.#assertIdle("starting a new session");
-    await this.#switchTo(this.store.create({ cwd: this.cwd }), "new");
+  newSession(): Promise<void> {
+    return this.#exclusive("switching", "starting a new session", undefined, async () => {
+      await this.#switchTo(this.store.create({ cwd: this.cwd }), "new");
+    });
   }
 
   /**
@@ -529,8 +534,16 @@ export class SessionController {
    * @throws {UsageError} When no session matches.
    * @throws {ControllerBusyError} While something runs.
    */
-  async switchSession(id: string): Promise<void> {
-    this.#assertIdle("switching sessions");
+  switchSession(id: string): Promise<void> {
+    return this.#exclusive(
+      "switching",
+      "switching sessions",
+      undefined,
+      () => this.#switchById(id),
+    );
+  }
+
+  async #switchById(id: string): Promise<void> {
     const session = await this.store.resolve(id);
     if (!session) {
       throw new UsageError(
@@ -552,8 +565,16 @@ export class SessionController {
    * @returns The new session's id.
    * @throws {UsageError} For an index outside 0…message count.
    */
-  async fork(atMessageIndex?: number): Promise<string> {
-    this.#assertIdle("forking the session");
+  fork(atMessageIndex?: number): Promise<string> {
+    return this.#exclusive(
+      "switching",
+      "forking the session",
+      undefined,
+      () => this.#forkMessages(atMessageIndex),
+    );
+  }
+
+  async #forkMessages(atMessageIndex: number | undefined): Promise<string> {
     const source = this.#agent.conversation;
     const end = atMessageIndex ?? source.messages.length;
     if (!Number.isInteger(end) || end < 0 || end > source.messages.length) {
@@ -598,16 +619,17 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    * @throws {Error} When the entry is not in the session.
    */
-  async forkAt(entryId: string): Promise<string> {
-    this.#assertIdle("forking the session");
-    if (!this.store.fork || !this.session.persisted) {
-      throw new UsageError(
-        "Only a saved session can be forked at an entry: fork the whole conversation instead",
-      );
-    }
-    const stored = await this.store.fork(this.session.id, entryId);
-    await this.#switchTo(stored, "fork");
-    return stored.id;
+  forkAt(entryId: string): Promise<string> {
+    return this.#exclusive("switching", "forking the session", undefined, async () => {
+      if (!this.store.fork || !this.session.persisted) {
+        throw new UsageError(
+          "Only a saved session can be forked at an entry: fork the whole conversation instead",
+        );
+      }
+      const stored = await this.store.fork(this.session.id, entryId);
+      await this.#switchTo(stored, "fork");
+      return stored.id;
+    });
   }
 
   /**
@@ -638,8 +660,21 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    * @throws {Error} When the entry is not in the session, or the summary failed.
    */
-  async branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
-    this.#assertIdle("moving in the session tree");
+  branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
+    // The whole move is one activity: a prompt typed meanwhile waits, then goes to the new branch.
+    return this.#exclusive(
+      options.summarise ? "summarising" : "switching",
+      "moving in the session tree",
+      undefined,
+      (signal) => this.#branch(entryId, options, signal),
+    );
+  }
+
+  async #branch(
+    entryId: string | null,
+    options: BranchOptions,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
     const session = this.session;
     const from = (await session.tree()).leafId;
     let loaded = await session.branchFrom(entryId);
@@ -648,28 +683,18 @@ export class SessionController {
       const { path } = await session.tree();
       loaded = await session.branchFrom(path.at(-2) ?? null);
     }
-    if (!options.summarise) {
-      await this.#adopt(session, loaded.conversation, prompt, "branch");
-      return undefined;
+    let summary: string | undefined;
+    if (options.summarise) {
+      try {
+        summary = await this.#summariseLeft(from, signal, options.instructions);
+      } catch (error) {
+        await session.branchFrom(from);
+        throw error;
+      }
     }
-    // Adopted inside the activity: a prompt typed meanwhile waits, then goes to the new branch.
-    return await this.#exclusive(
-      "summarising",
-      "summarising a branch",
-      undefined,
-      async (signal) => {
-        let summary: string | undefined;
-        try {
-          summary = await this.#summariseLeft(from, signal, options.instructions);
-        } catch (error) {
-          await session.branchFrom(from);
-          throw error;
-        }
-        await this.#adopt(session, loaded.conversation, prompt, "branch");
-        this.#branchSummary = summary;
-        return summary;
-      },
-    );
+    await this.#adopt(session, loaded.conversation, prompt, "branch");
+    this.#branchSummary = summary;
+    return summary;
   }
 
   /** The model's summary of what moving from `from` to the session's leaf leaves behind, if anything. */

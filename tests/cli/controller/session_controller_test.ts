@@ -325,6 +325,33 @@ Deno.test("controller: branching at an earlier prompt offers it for editing; sen
   });
 });
 
+Deno.test("controller: a move in the tree or to another session is busy; what is typed meanwhile goes after it", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2");
+    const a1 = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === "A1");
+    assert.ok(a1);
+
+    const moving = controller.branch(a1.id);
+    assert.equal(controller.state().activity, "switching");
+    await assert.rejects(controller.prompt("too soon"), ControllerBusyError);
+    server.enqueue(text("A3"));
+    controller.steer("q3");
+    await moving;
+    await controller.idle();
+    const sent = (server.requests.at(-1)!.body as { messages: unknown[] }).messages;
+    assert.doesNotMatch(JSON.stringify(sent), /"q2"|"A2"/, "sent on the new branch");
+    assert.match(lastUserText(server, server.requests.length - 1), /q3/);
+
+    const switching = controller.newSession();
+    await assert.rejects(controller.fork(), /before forking the session/);
+    await switching;
+    assert.equal(controller.state().activity, "idle");
+  });
+});
+
 Deno.test("controller: branch with a summary: the branch left is summarised, the summary follows the next prompt", async () => {
   await withController(async ({ server, controller, events }) => {
     server.enqueue(text("A1"));

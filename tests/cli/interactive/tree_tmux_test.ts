@@ -161,7 +161,8 @@ treeTest(
     assert.match(rows[2]!, /› │ {2}○ agent: Answer two\./, rows.join("\n"));
     await tmux.keys("Enter");
     await noSummary(tmux);
-    await tmux.waitFor(/Continuing from an earlier point/);
+    // The notice of the first move may still be on screen: wait for the redrawn old branch.
+    await tmux.waitFor(/^(?![\s\S]*second question, edited)[\s\S]*Continuing from an earlier/);
     await ask(pane, "third question", "Answer three.");
     assert.deepEqual(lastRequestTexts(server), [
       "user: first question",
