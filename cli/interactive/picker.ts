@@ -61,10 +61,28 @@ export interface PickerContent<T> extends PickerView<T> {
   input?: PickerInput<T>;
 }
 
+/**
+ * An item whose choice first asks for a line of text (e.g. instructions),
+ * typed in a box shown where the list was: enter closes the picker with
+ * `choose(text)`, esc (or ctrl+c) closes it with `null`, as esc in the list.
+ */
+export interface PickerAsk<T> {
+  /** The item that asks (compared with `===`). */
+  value: T;
+  /** The box's title. */
+  title: string;
+  /** The box's key hints (what enter, an empty line and esc do). */
+  hints: readonly string[];
+  /** The picker's value for the text typed (trimmed, maybe empty). */
+  choose(text: string): T;
+}
+
 /** Options for {@linkcode showPicker}. */
 export interface PickerOptions<T> extends PickerContent<T> {
   /** Index of the item selected at first. */
   initialIndex?: number;
+  /** An item whose choice asks for a line of text first. */
+  ask?: PickerAsk<T>;
   /** The component the panel stands in for while open (the editor); without it, the panel goes last. */
   replace?: Component;
 }
@@ -103,7 +121,12 @@ export function showPicker<T>(
     keybindings: tui.keybindings,
     initialIndex: options.initialIndex ?? 0,
     maxVisible: Math.max(3, Math.min(12, tui.terminal.rows - RESERVED_ROWS)),
-    onSelect: (item) => done(item.value),
+    onSelect: ({ value }) => {
+      const { ask } = options;
+      if (ask === undefined || value !== ask.value) return done(value);
+      const box = { title: ask.title, text: "", hints: ask.hints };
+      askText(tui, theme, panel, box).then((text) => done(text === null ? null : ask.choose(text)));
+    },
     onCancel: () => done(null),
   });
   let content: PickerContent<T> = options;
@@ -135,11 +158,18 @@ export function showPicker<T>(
       if (!input || !matchesKey(data, input.key)) return false;
       const item = list.selectedItem;
       if (item === undefined) return true;
-      askText(tui, theme, panel, input.open(item), async (text) => {
-        content = await input.submit(item.value, text);
-        show(toggles === 0 || !content.toggle ? content : content.toggle.view(toggles));
-        list.selectValue(item.value);
-      });
+      const { hint, ...box } = input.open(item);
+      askText(
+        tui,
+        theme,
+        panel,
+        { ...box, hints: ["enter save", hint, "esc back"] },
+        async (text) => {
+          content = await input.submit(item.value, text);
+          show(toggles === 0 || !content.toggle ? content : content.toggle.view(toggles));
+          list.selectValue(item.value);
+        },
+      );
       return true;
     },
   });
@@ -157,15 +187,19 @@ export function showPicker<T>(
 /**
  * Shows a one-line text box in place of `panel` until enter (which calls
  * `submit` with the trimmed text, and goes back once it resolves; a
- * rejection is shown in the box's title) or esc (back, nothing done).
+ * rejection is shown in the box's title) or esc or ctrl+c (back, nothing
+ * done).
+ *
+ * @returns Once back: the text saved, or `null` on esc.
  */
 function askText(
   tui: TUI,
   theme: Theme,
   panel: Panel,
-  ask: { title: string; text: string; hint: string },
-  submit: (text: string) => Promise<void>,
-): void {
+  ask: { title: string; text: string; hints: readonly string[] },
+  submit: (text: string) => Promise<void> = () => Promise.resolve(),
+): Promise<string | null> {
+  const { promise, resolve } = Promise.withResolvers<string | null>();
   const editor = new Editor({
     theme,
     keybindings: tui.keybindings,
@@ -180,11 +214,16 @@ function askText(
     tui.setFocus(to);
     tui.requestRender();
   };
+  const back = (text: string | null) => {
+    swap(box, panel);
+    resolve(text);
+  };
   let saving = false;
   const save = () => {
     saving = true;
-    submit(editor.getText().replace(/\s+/g, " ").trim()).then(
-      () => swap(box, panel),
+    const text = editor.getText().replace(/\s+/g, " ").trim();
+    submit(text).then(
+      () => back(text),
       (error) => {
         saving = false;
         box.setTitle(errorMessage(error));
@@ -194,17 +233,18 @@ function askText(
   };
   const box = new Panel(editor, {
     title: ask.title,
-    hints: ["enter save", ask.hint, "esc back"],
+    hints: ask.hints,
     theme,
     onKey: (data) => {
       const escape = matchesKey(data, "escape") || matchesKey(data, "ctrl+c");
       if (!escape && !matchesKey(data, "enter")) return false;
       // Enter and esc wait while saving: the box goes once the save is done.
       if (saving) return true;
-      if (escape) swap(box, panel);
+      if (escape) back(null);
       else save();
       return true;
     },
   });
   swap(panel, box);
+  return promise;
 }

@@ -201,11 +201,11 @@ async function tree(ctx: CommandContext): Promise<void> {
   const id = await ctx.pick(treePicker(snapshot, relabeller(ctx)));
   if (id === null) return;
   if (id === snapshot.leafId) return ctx.notify("The session is already there.", "info");
-  const how = leavesBranch(snapshot, id) ? await ctx.pick(SUMMARY_CHOICE) : "plain";
-  if (how === null) return;
-  if (how === "summarise") ctx.notify("Summarising the branch you leave (esc stops it)…", "info");
+  const how = leavesBranch(snapshot, id) ? await ctx.pick(SUMMARY_CHOICE) : { summarise: false };
+  if (how === null) return ctx.notify("Move cancelled: the session stays where it was.", "info");
+  if (how.summarise) ctx.notify("Summarising the branch you leave (esc stops it)…", "info");
   try {
-    const summary = await ctx.controller.branch(id, { summarise: how === "summarise" });
+    const summary = await ctx.controller.branch(id, how);
     if (summary !== undefined) {
       ctx.notify(`Summary of the branch left (it goes with your next prompt):\n${summary}`, "info");
     }

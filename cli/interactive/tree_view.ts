@@ -102,17 +102,45 @@ export function leavesBranch(tree: TreeSnapshot, entryId: string): boolean {
   return false;
 }
 
-/** The choice offered when a move leaves a branch: `summarise` or `plain`. */
-export const SUMMARY_CHOICE: PickerOptions<"plain" | "summarise"> = {
+/** How a move that leaves a branch goes: with a summary of the branch or not, and what it should keep. */
+export interface BranchChoice {
+  /** Summarise the branch left. */
+  readonly summarise: boolean;
+  /** What the summary should keep. */
+  readonly instructions?: string;
+}
+
+const NO_SUMMARY: BranchChoice = { summarise: false };
+const SUMMARY: BranchChoice = { summarise: true };
+/** The item that asks for instructions (its own object: the picker tells it by identity). */
+const SUMMARY_WITH_INSTRUCTIONS: BranchChoice = { summarise: true };
+
+/**
+ * The choice offered when a move leaves a branch: no summary (first), a
+ * summary, or a summary following instructions typed in a box (empty: none;
+ * esc cancels the move).
+ */
+export const SUMMARY_CHOICE: PickerOptions<BranchChoice> = {
   title: "Summarise the branch you leave?",
   items: [
-    { value: "plain", label: "No summary", description: "continue from the chosen point" },
+    { value: NO_SUMMARY, label: "No summary", description: "continue from the chosen point" },
     {
-      value: "summarise",
+      value: SUMMARY,
       label: "Summarise it",
       description: "the model writes what was tried there; it goes with your next prompt",
     },
+    {
+      value: SUMMARY_WITH_INSTRUCTIONS,
+      label: "Summarise it, with my instructions…",
+      description: "you say what the summary should keep",
+    },
   ],
+  ask: {
+    value: SUMMARY_WITH_INSTRUCTIONS,
+    title: "What should the summary of the branch keep?",
+    hints: ["enter summarise", "empty: no instructions", "esc cancel the move"],
+    choose: (text) => text ? { summarise: true, instructions: text } : SUMMARY,
+  },
 };
 
 /**

@@ -361,3 +361,47 @@ Deno.test("pickers: ctrl+c cancels a picker and its label box; it does not clear
     await chat.waitFor((text) => text.includes("Session tree") && !text.includes("Label for"));
   }, WIDE);
 });
+
+Deno.test("pickers: an item that asks opens a text box; enter gives its value for the text, esc and ctrl+c cancel the picker", async () => {
+  await withChat(async (chat) => {
+    const greet = () =>
+      chat.chat.pick({
+        title: "Greet",
+        items: [{ value: "plain", label: "plain hello" }, {
+          value: "ask",
+          label: "hello with a name…",
+        }],
+        ask: {
+          value: "ask",
+          title: "Whose name?",
+          hints: ["enter greet", "esc cancel"],
+          choose: (text) => `hello ${text}`,
+        },
+      });
+    const openBox = async () => {
+      await chat.waitFor("╭─ Greet");
+      await chat.press(KEYS.down, KEYS.enter);
+      const rows = panelRows(await chat.waitFor("╭─ Whose name?"));
+      assert.match(rows.at(-1)!, /enter greet · esc cancel/);
+    };
+    chat.chat.editor.setText("a draft");
+    let picked = greet();
+    await openBox();
+    await chat.type("  Ada   Lovelace ");
+    await chat.press(KEYS.enter);
+    assert.equal(await settled(picked), "hello Ada Lovelace", "the text, trimmed");
+    for (const key of [KEYS.escape, KEYS.ctrlC]) {
+      picked = greet();
+      await openBox();
+      await chat.type("Bob");
+      await chat.press(key);
+      assert.equal(await settled(picked), null, `${JSON.stringify(key)} cancels the picker`);
+      const screen = await chat.waitFor((text) => !text.includes("╭─"));
+      assert.match(screen, /a draft/, "the editor is back");
+    }
+    picked = greet();
+    await chat.waitFor("╭─ Greet");
+    await chat.press(KEYS.enter);
+    assert.equal(await settled(picked), "plain", "the other items do not ask");
+  });
+});

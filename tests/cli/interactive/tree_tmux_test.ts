@@ -1,7 +1,8 @@
 /**
  * The session tree end to end in a real pty (tmux) against the fake LLM
  * server: `/tree` (branch points, the active path, filter, labels, going
- * back to an earlier point, editing an earlier prompt into a sibling),
+ * back to an earlier point with or without a summary of the branch left,
+ * and with instructions for it, editing an earlier prompt into a sibling),
  * the tree and labels after a resume, `/fork` and `--fork ID`.
  */
 import assert from "node:assert/strict";
@@ -233,6 +234,59 @@ treeTest(
     rows = await openTree(tmux);
     assert.ok(rows.some((r) => /├─ ○ you: try the risky way/.test(r)), rows.join("\n"));
     assert.ok(rows.some((r) => /└─ ● you: try the safe way/.test(r)), rows.join("\n"));
+  },
+);
+
+treeTest(
+  "tmux /tree: the summary can follow instructions typed for it; esc there cancels the move",
+  async (pane) => {
+    const { server, tmux } = pane;
+    await ask(pane, "try the risky way", "Risky way failed.");
+    /** Moves back to the first answer and picks the summary with instructions. */
+    const instructionsBox = async () => {
+      await openTree(tmux);
+      await tmux.type("Answer one.");
+      await tmux.keys("Enter");
+      const rows = panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+      assert.match(rows[4]!, /│ {3}Summarise it, with my instructions…/, rows.join("\n"));
+      await tmux.keys("Down");
+      await tmux.keys("Down");
+      await tmux.keys("Enter");
+      return panelRows(await tmux.waitFor(/╭─ What should the summary of the branch keep\?/));
+    };
+
+    // Esc in the box: no summary asked for, the session stays where it was.
+    let rows = await instructionsBox();
+    assert.match(rows.at(-1)!, /enter summarise · empty: no instructions · esc cancel the move/);
+    const requests = server.requests.length;
+    await tmux.type("never sent");
+    await escape(tmux);
+    await tmux.waitFor(/Move cancelled: the session stays where it was\./);
+    assert.equal(server.requests.length, requests, "no summary was asked for");
+    rows = await openTree(tmux);
+    assert.ok(
+      rows.some((r) => /› ● agent: Risky way failed\.\s+current/.test(r)),
+      rows.join("\n"),
+    );
+    await escape(tmux);
+
+    // Enter: the summary request carries the instructions.
+    await instructionsBox();
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "The risky way failed on the lock." }],
+    });
+    await tmux.type("keep the lock error");
+    await tmux.keys("Enter");
+    await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
+    await tmux.waitFor(/The risky way failed on the lock\./);
+    const request = JSON.stringify(server.requests.at(-1)!.body);
+    assert.match(request, /Additional instructions: keep the lock error/);
+    assert.match(request, /try the risky way/, "it is the summary of the branch left");
+    await ask(pane, "try the safe way", "Safe way works.");
+    const [user] = lastRequestTexts(server).slice(-1);
+    assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
+    assert.match(user!, /The risky way failed on the lock\.\n<\/branch_summary>$/);
   },
 );
 

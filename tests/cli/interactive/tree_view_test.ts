@@ -3,6 +3,7 @@ import type { TreeNode } from "@panto/lib";
 import {
   leavesBranch,
   type Relabel,
+  SUMMARY_CHOICE,
   treePicker,
   treeRows,
   type TreeSnapshot,
@@ -117,4 +118,22 @@ Deno.test("tree picker: a move leaves a branch unless it only goes further down 
   assert.equal(leavesBranch(tree, "a2"), true, "to the other branch");
   assert.equal(leavesBranch(tree, "q2b"), true, "to a prompt of the path (it is edited)");
   assert.equal(leavesBranch({ roots: sample(), leafId: "a1" }, "a2b"), false, "further down");
+});
+
+Deno.test("summary choice: no summary first; the third item asks for instructions, an empty line giving none", () => {
+  const { items, ask, initialIndex } = SUMMARY_CHOICE;
+  assert.deepEqual(items.map((item) => item.label), [
+    "No summary",
+    "Summarise it",
+    "Summarise it, with my instructions…",
+  ]);
+  assert.equal(initialIndex ?? 0, 0, "no summary is the default");
+  assert.deepEqual(items.map((item) => item.value.summarise), [false, true, true]);
+  assert.equal(ask?.value, items[2]?.value, "the third item asks");
+  assert.notEqual(ask?.value, items[1]?.value, "the plain summary does not ask");
+  assert.deepEqual(ask?.choose("keep the failing test names"), {
+    summarise: true,
+    instructions: "keep the failing test names",
+  });
+  assert.deepEqual(ask?.choose(""), { summarise: true }, "an empty line: no instructions");
 });
