@@ -844,7 +844,22 @@ function searchWords(text: string): string {
 
 /** A jsonb parameter (`null` when absent). */
 function json(sql: postgres.TransactionSql, value: object | undefined): postgres.Parameter | null {
-  return value === undefined ? null : sql.json(value as postgres.JSONValue);
+  return value === undefined ? null : sql.json(withoutNul(value) as postgres.JSONValue);
+}
+
+/**
+ * `value` with U+0000 replaced by U+FFFD in every string and key: jsonb
+ * refuses U+0000, and a turn must not fail to save for it. Usage is kept
+ * exactly in the message text as well; a wire identity or state with
+ * U+0000 comes back with U+FFFD (as lone surrogates do everywhere).
+ */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.replaceAll("\0", "\uFFFD");
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [withoutNul(key) as string, withoutNul(item)]),
+  );
 }
 
 function wellFormed(text: string | undefined): string | null {

@@ -98,6 +98,19 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.deepStrictEqual(loaded!.messages[1]!.usage, USAGE);
   },
 
+  "keeps NUL in unknown usage fields exactly, and saves a wire identity holding NUL": async (
+    { store },
+  ) => {
+    const usage = { ...USAGE, "x-future": "a\0b", nested: { "k\0": ["v\0"] } };
+    const reply = message("assistant", [{ type: "text", text: "ok" }], { usage });
+    const entries = persistent(user("q"), reply);
+    entries[1]!.wire = { ...entries[1]!.wire!, model: "model\0name" };
+    const session = store.create();
+    await session.append(entries);
+    const loaded = await store.load(session.id);
+    assert.deepStrictEqual(loaded!.messages[1]!.usage, usage);
+  },
+
   "round-trips Unicode exactly and replaces lone surrogates with U+FFFD": async ({ store }) => {
     const texts = [
       "family 👩‍👩‍👧‍👦 flag 🇺🇦 skin 👍🏽",
