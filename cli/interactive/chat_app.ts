@@ -53,6 +53,8 @@ export interface ChatAppOptions {
   theme: Theme;
   /** Called when the user quits. */
   onQuit: () => void;
+  /** The environment clipboard tools run with (default: panto's, less API keys and `PANTO_*`). */
+  clipboardEnv?: Readonly<Record<string, string>>;
 }
 
 /** A path relative to `cwd` when under it, else under `~` when under the home directory. */
@@ -106,6 +108,7 @@ export class ChatApp implements CommandContext {
   #loader: Loader | undefined;
   #lastCtrlC = 0;
   readonly #onQuit: () => void;
+  readonly #clipboardEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
 
   /**
@@ -119,6 +122,7 @@ export class ChatApp implements CommandContext {
     this.tui = options.tui;
     this.theme = options.theme;
     this.#onQuit = options.onQuit;
+    this.#clipboardEnv = options.clipboardEnv;
     this.uiEvents = new UiEvents({
       onError: (error, name) =>
         this.notify(`A handler of the "${name}" UI event failed: ${errorMessage(error)}`, "error"),
@@ -473,7 +477,10 @@ export class ChatApp implements CommandContext {
   /** ctrl+v: the clipboard's image joins the next prompt; a notice says why when there is none. */
   async #pasteImage(): Promise<void> {
     try {
-      const image = await readClipboardImage({ hiddenEnv: keyVariables(this.controller.config) });
+      const image = await readClipboardImage({
+        hiddenEnv: keyVariables(this.controller.config),
+        ...(this.#clipboardEnv ? { env: this.#clipboardEnv } : {}),
+      });
       this.#setImages([...this.#images, image]);
     } catch (error) {
       this.#showHint(errorMessage(error), PASTE_HINT_MS);

@@ -1,7 +1,7 @@
 /**
- * ctrl+v in the chat: the clipboard's image (from a fake `xclip` first on
- * `PATH`) is listed above the editor and sent with the next prompt; without
- * a clipboard tool a notice names the tools.
+ * ctrl+v in the chat: the clipboard's image (from a fake `xclip` on the
+ * `PATH` the chat gives clipboard tools) is listed above the editor and sent
+ * with the next prompt; without a clipboard tool a notice names the tools.
  */
 // The harness comes first: it must load the terminal emulator before @panto/lib (see there).
 import { type ChatHarness, KEYS, projectPath, withChat } from "./chat_harness.ts";
@@ -10,24 +10,9 @@ import { fakeTool, TINY_PNG, XCLIP_WITH_PNG } from "./clipboard_fakes.ts";
 
 const CTRL_V = "\x16";
 
-/** Runs `body` with `PATH` and the display variables set as given, restoring them after. */
-async function withDisplayEnv(
-  vars: Record<string, string | undefined>,
-  body: () => Promise<void>,
-): Promise<void> {
-  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, Deno.env.get(name)]));
-  const apply = (values: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(values)) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  };
-  apply(vars);
-  try {
-    await body();
-  } finally {
-    apply(saved);
-  }
+/** The environment of a fake `xclip` in `dir` on an X display. */
+function xclipEnv(dir: string): Record<string, string> {
+  return { PATH: dir, DISPLAY: ":0" };
 }
 
 function lastUserMessage(chat: ChatHarness): string {
@@ -39,10 +24,8 @@ Deno.test("chat: ctrl+v attaches the clipboard's image to the next prompt", asyn
   const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
   try {
     await withChat(async (chat) => {
-      await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
-        await chat.press(CTRL_V);
-        await chat.waitFor(`[image 1: ${TINY_PNG.length} B png] · sent with the next prompt`);
-      });
+      await chat.press(CTRL_V);
+      await chat.waitFor(`[image 1: ${TINY_PNG.length} B png] · sent with the next prompt`);
       chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "A dot." }] });
       await chat.send("what is this?");
       const screen = await chat.waitFor("A dot.");
@@ -57,18 +40,16 @@ Deno.test("chat: ctrl+v attaches the clipboard's image to the next prompt", asyn
       await chat.send("thanks");
       await chat.waitFor("Ok.");
       assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    });
+    }, { clipboardEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-/** Presses ctrl+v with the fake `xclip` of `dir` first on PATH and waits for the image line. */
-async function pasteImage(chat: ChatHarness, dir: string): Promise<void> {
-  await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
-    await chat.press(CTRL_V);
-    await chat.waitFor("[image 1:");
-  });
+/** Presses ctrl+v and waits for the image line. */
+async function pasteImage(chat: ChatHarness): Promise<void> {
+  await chat.press(CTRL_V);
+  await chat.waitFor("[image 1:");
 }
 
 Deno.test("chat: a pasted image and an @file go together, the file's text not shown", async () => {
@@ -76,7 +57,7 @@ Deno.test("chat: a pasted image and an @file go together, the file's text not sh
   try {
     await withChat(async (chat) => {
       await Deno.writeTextFile(projectPath(chat, "notes.txt"), "NOTE-CONTENT-123\n");
-      await pasteImage(chat, dir);
+      await pasteImage(chat);
       chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Both." }] });
       await chat.send("compare with @notes.txt");
       const screen = await chat.waitFor("Both.");
@@ -84,7 +65,7 @@ Deno.test("chat: a pasted image and an @file go together, the file's text not sh
       assert.doesNotMatch(screen, /NOTE-CONTENT-123/, "the transcript shows the prompt as typed");
       const user = lastUserMessage(chat);
       assert.ok(user.includes(TINY_PNG.toBase64()) && user.includes("NOTE-CONTENT-123"), user);
-    });
+    }, { clipboardEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -102,7 +83,7 @@ Deno.test("chat: enter during a turn steers with the text; the image waits for t
       chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Second." }] });
       chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Third." }] });
       await chat.send("one");
-      await pasteImage(chat, dir);
+      await pasteImage(chat);
       await chat.send("two");
       await chat.waitFor("Pasted images wait for the next prompt sent when idle.");
       await chat.waitFor("Second.");
@@ -116,7 +97,7 @@ Deno.test("chat: enter during a turn steers with the text; the image waits for t
       await chat.send("three");
       await chat.waitFor("Third.");
       assert.ok(lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    });
+    }, { clipboardEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -126,10 +107,7 @@ Deno.test("chat: ctrl+c drops pasted images with the input", async () => {
   const dir = await fakeTool("xclip", XCLIP_WITH_PNG);
   try {
     await withChat(async (chat) => {
-      await withDisplayEnv({ PATH: dir, DISPLAY: ":0", WAYLAND_DISPLAY: undefined }, async () => {
-        await chat.press(CTRL_V);
-        await chat.waitFor("[image 1:");
-      });
+      await pasteImage(chat);
       await chat.press(KEYS.ctrlC);
       await chat.waitFor((screen) => !screen.includes("[image 1:"));
       assert.equal(chat.quitCount, 0);
@@ -137,7 +115,7 @@ Deno.test("chat: ctrl+c drops pasted images with the input", async () => {
       await chat.send("hello");
       await chat.waitFor("Hi.");
       assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    });
+    }, { clipboardEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -147,15 +125,10 @@ Deno.test("chat: ctrl+v without a clipboard tool names the tools", async () => {
   const empty = await Deno.makeTempDir();
   try {
     await withChat(async (chat) => {
-      await withDisplayEnv(
-        { PATH: empty, DISPLAY: ":0", WAYLAND_DISPLAY: "wayland-0" },
-        async () => {
-          await chat.press(CTRL_V);
-          await chat.waitFor("Pasting an image needs wl-paste or xclip on PATH");
-        },
-      );
+      await chat.press(CTRL_V);
+      await chat.waitFor("Pasting an image needs wl-paste or xclip on PATH");
       assert.equal(chat.fixture.server.requests.length, 0);
-    });
+    }, { clipboardEnv: { PATH: empty, DISPLAY: ":0", WAYLAND_DISPLAY: "wayland-0" } });
   } finally {
     await Deno.remove(empty);
   }

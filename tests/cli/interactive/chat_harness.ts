@@ -74,6 +74,11 @@ export interface OpenChatOptions {
   columns?: number;
   /** Terminal height (default 40). */
   rows?: number;
+  /**
+   * The clipboard tools' environment (e.g. a fake `xclip` on `PATH`): given
+   * to the chat, since tests in parallel share this process's environment.
+   */
+  clipboardEnv?: Record<string, string>;
 }
 
 /** A running chat on a virtual terminal. */
@@ -150,6 +155,7 @@ export async function openChat(
     tui,
     theme: createTheme({ noColor: true }),
     onQuit: () => quitCount++,
+    ...(options.clipboardEnv ? { clipboardEnv: options.clipboardEnv } : {}),
   });
   tui.start();
   chat.showStart();

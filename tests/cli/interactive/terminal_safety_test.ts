@@ -149,7 +149,8 @@ Deno.test("chat: escapes typed or pasted into the editor, or in a completed file
     await Deno.writeTextFile(projectPath(chat, `evil\x1b]0;file-title\x07\x9b2Jname.txt`), "");
     await chat.type(" @evil");
     await chat.press("\t");
-    screen = await chat.waitFor("name.txt");
+    // The list typing opened shows the name too: wait for it completed in the text.
+    screen = await chat.waitFor(/@evil\]0;file-title2Jname\.txt/);
     assert.match(screen, /typed-start.*@evil\]0;file-title2Jname\.txt/s, screen);
     assert.ok(screen.includes("panto "), screen);
     assertHarmless(await effectsOf(chat), chat.terminal.writes);
