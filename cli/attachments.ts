@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import type { ImageBlock } from "@panto/lib";
+import type { ImageBlock, TextBlock } from "@panto/lib";
 import { looksBinary, SNIFF_BYTES } from "./tools/binary_sniff.ts";
 import { imageMediaType, MAX_IMAGE_BYTES } from "./tools/image_types.ts";
 import { readAtMost } from "./read_at_most.ts";
@@ -9,30 +9,32 @@ import { resolveWorkspacePath } from "./tools/workspace_path.ts";
 /** The largest text file attached whole: a larger one is better paged through by the read tool. */
 export const MAX_ATTACHED_TEXT_BYTES = 256 * 1024;
 
-/** A prompt with its `@file` attachments resolved. */
+/** A prompt's `@file` attachments, resolved. */
 export interface ExpandedPrompt {
-  /** The text, with attached text files appended in `<file>` tags. */
-  text: string;
-  /** Attached images. */
-  images: ImageBlock[];
+  /**
+   * One block per file, in the order first mentioned: a text file in
+   * `<file path="…">` tags; an image as a `<file path="…">[image]</file>`
+   * text block naming it, then the image (so it is never the first block).
+   */
+  blocks: (TextBlock | ImageBlock)[];
   /** The files attached, relative to the working directory. */
   files: string[];
 }
 
 /**
- * Resolves `@path` words: an existing text file (up to 256 KiB) is appended
- * to the prompt in a `<file path="…">` block, an image (up to 10 MiB) is
- * attached; a word naming no file is left as it is (it may be a mention, not
- * a path). A larger or binary file is not read past its first bytes.
+ * Resolves `@path` words: an existing text file (up to 256 KiB) is attached
+ * in a `<file path="…">` block, an image (up to 10 MiB) after a block naming
+ * it; a word naming no file is left as it is (it may be a mention, not a
+ * path). A larger or binary file is not read past its first bytes. The
+ * text itself is not changed: the blocks go after it.
  *
  * @param text The prompt.
  * @param cwd The working directory paths are confined to.
- * @returns The expanded prompt.
+ * @returns The attachments.
  * @throws {Error} Naming the file and the limit, for a file too large or binary.
  */
 export async function expandAttachments(text: string, cwd: string): Promise<ExpandedPrompt> {
-  const out: ExpandedPrompt = { text, images: [], files: [] };
-  const blocks: string[] = [];
+  const out: ExpandedPrompt = { blocks: [], files: [] };
   for (const match of text.matchAll(/(?:^|\s)@([^\s]+)/g)) {
     const word = match[1]!.replace(/[,.;:!?)]+$/, "");
     const path = await existingFile(cwd, word);
@@ -44,12 +46,15 @@ export async function expandAttachments(text: string, cwd: string): Promise<Expa
     if (mediaType) {
       const read = await readAtMost(path, MAX_IMAGE_BYTES);
       const bytes = await withinLimit(read, MAX_IMAGE_BYTES, { path, shown, kind: "images" });
-      out.images.push({ type: "image", mediaType, data: bytes.toBase64() });
+      out.blocks.push(
+        { type: "text", text: `<file path="${shown}">[image]</file>` },
+        { type: "image", mediaType, data: bytes.toBase64() },
+      );
     } else {
-      blocks.push(`<file path="${shown}">\n${await readTextAttachment(path, shown)}\n</file>`);
+      const content = await readTextAttachment(path, shown);
+      out.blocks.push({ type: "text", text: `<file path="${shown}">\n${content}\n</file>` });
     }
   }
-  if (blocks.length) out.text = `${text}\n\n${blocks.join("\n\n")}`;
   return out;
 }
 

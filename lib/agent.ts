@@ -2,6 +2,7 @@ import type {
   ContentBlock,
   ImageBlock,
   ResultPart,
+  TextBlock,
   ToolResultBlock,
   ToolUseBlock,
 } from "./content.ts";
@@ -62,12 +63,24 @@ export interface AgentOptions {
   provider?: StreamMessage;
 }
 
-/** A user message: text plus optional images and metadata. */
+/**
+ * A user message: text plus optional images, attachments and metadata. It
+ * is stored as blocks in that order — the text first, then the images, then
+ * the attachments — so the text and images stay recognisable as what the
+ * user typed and pasted.
+ */
 export interface UserMessage {
   /** The text. */
   text: string;
   /** Images attached by the user. */
   images?: ImageBlock[];
+  /**
+   * What came with the text but is not the user's words (a file's contents
+   * and its image, command output), each its own block after the images;
+   * starting with text (e.g. the file's name before its image) keeps them
+   * from being taken for the user's images.
+   */
+  attachments?: (TextBlock | ImageBlock)[];
   /** Opaque JSON kept with the message. */
   metadata?: string;
 }
@@ -440,8 +453,11 @@ export class Agent {
 
   /** Adds a user message (images downsized; an unreadable one fails the run) and persists it. */
   async #addUserMessage(user: UserMessage): Promise<Message> {
-    const images = await this.#downsize(user.images ?? [], true);
-    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images];
+    const [images, attachments] = await Promise.all([
+      this.#downsize(user.images ?? [], true),
+      this.#downsize(user.attachments ?? [], true),
+    ]);
+    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images, ...attachments];
     const message = this.#conversation.addUserMessage(blocks, user.metadata);
     await this.#persist([message]);
     return message;

@@ -114,7 +114,10 @@ export interface ControllerState {
   sessionId: string;
   /** Its name, when it has one (or one is pending). */
   sessionName?: string;
-  /** Its last prompt, when it got no answer (see `SessionController.danglingPrompt`). */
+  /**
+   * Its last prompt as typed, when it got no answer (see
+   * `SessionController.danglingPrompt`; its images are not here).
+   */
   danglingPrompt?: string;
   /** Whether the session has been written to its store. */
   persisted: boolean;

@@ -12,7 +12,6 @@ import {
   Conversation,
   type ImageBlock,
   type Message,
-  messageText,
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
@@ -20,6 +19,7 @@ import {
   type Session,
   type SessionInfo,
   type SessionStore,
+  type TextBlock,
   type Tool,
   type TreeNode,
   type UserMessage,
@@ -51,6 +51,7 @@ import { forkEntries } from "./fork_entries.ts";
 import { entryOfMessage } from "./fork_point.ts";
 import { runFailure } from "./run_failure.ts";
 import { runShellCommand, type ShellResult } from "./shell_command.ts";
+import { type TypedPrompt, typedPrompt } from "./typed_prompt.ts";
 
 export type { SetupOptions } from "../app_setup.ts";
 
@@ -88,13 +89,17 @@ function shown(item: Queued): string {
 
 /** A branch summary as it follows the next prompt. */
 function branchSummaryText(summary: string): string {
-  return "\n\n<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
+  return "<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
     `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
 }
 
-/** The text of an unanswered prompt, if any. */
-function danglingText(message: Message | undefined): string | undefined {
-  return message ? messageText(message) : undefined;
+/** An unanswered prompt as the user wrote it, if any. */
+function danglingPrompt(message: Message | undefined): TypedPrompt | undefined {
+  return message ? typedPrompt(message) : undefined;
+}
+
+function textBlock(text: string): TextBlock {
+  return { type: "text", text };
 }
 
 /** What each activity is called in a busy error. */
@@ -190,7 +195,7 @@ export class SessionController {
   #branchSummary: string | undefined;
   #pendingName: string | undefined;
   #name: string | undefined;
-  #dangling: string | undefined;
+  #dangling: TypedPrompt | undefined;
   #extensions: ExtensionHost | undefined;
   #mcp: McpServers | undefined;
   /** MCP failures reported before anyone subscribed, for the first subscriber. */
@@ -213,7 +218,7 @@ export class SessionController {
     this.#adHocAlias = startup.selection.alias;
     this.#agent = agent;
     this.#name = startup.session.info.name;
-    this.#dangling = danglingText(startup.danglingUser);
+    this.#dangling = danglingPrompt(startup.danglingUser);
   }
 
   /**
@@ -274,11 +279,25 @@ export class SessionController {
 
   /**
    * The current session's last prompt when it got no answer (a crash or a
-   * quit right after it was sent): not part of the conversation and not
-   * sent again; a view may offer it for editing. Cleared by the next prompt.
+   * quit right after it was sent, or a prompt chosen by `branch` or
+   * `forkAt`): not part of the conversation and not sent again; a view may
+   * offer it for editing. It is the text as typed, `@path` words included
+   * (their files are attached again when it is sent), without what was sent
+   * with it (the files' contents, `!shell` output, a branch summary); the
+   * images pasted with it are {@linkcode SessionController.danglingImages}.
+   * Cleared by the next prompt.
    */
   get danglingPrompt(): string | undefined {
-    return this.#dangling;
+    return this.#dangling?.text;
+  }
+
+  /**
+   * The images sent with {@linkcode SessionController.danglingPrompt} (the
+   * `images` of `prompt`, not those of its `@path` files), to offer with it;
+   * empty when there is none.
+   */
+  get danglingImages(): readonly ImageBlock[] {
+    return this.#dangling?.images ?? [];
   }
 
   /** The prompts waiting (copies). */
@@ -678,7 +697,7 @@ export class SessionController {
     const session = this.session;
     const from = (await session.tree()).leafId;
     let loaded = await session.branchFrom(entryId);
-    const prompt = danglingText(loaded.danglingUser);
+    const prompt = danglingPrompt(loaded.danglingUser);
     if (prompt !== undefined) {
       const { path } = await session.tree();
       loaded = await session.branchFrom(path.at(-2) ?? null);
@@ -812,7 +831,7 @@ export class SessionController {
     };
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
-    if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling;
+    if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
     const cost = this.#cost(conversation.messages);
     if (cost !== undefined) state.cost = cost;
     return state;
@@ -922,28 +941,38 @@ export class SessionController {
     return { status: stream.state === "aborted" ? "aborted" : "done", turnLimitReached };
   }
 
-  /** The prompt with pending `!shell` output before it and, for text, its `@path` files attached. */
+  /**
+   * The prompt as a user message: its text and pasted images first, as
+   * given (see `danglingPrompt`), then as attachments the files of its
+   * `@path` words (a text prompt's), pending `!shell` output and the branch
+   * summary.
+   */
   async #userMessage(
     message: string | UserMessage,
     images: readonly ImageBlock[],
   ): Promise<UserMessage> {
-    const context = this.#context.splice(0);
-    const text = typeof message === "string" ? message : message.text;
-    const withContext = context.length ? `${context.join("\n\n")}\n\n${text}` : text;
-    // After the prompt, so /tree previews it by its own words; not scanned for @paths.
-    const summary = this.#branchSummary === undefined ? "" : branchSummaryText(this.#branchSummary);
+    const context = this.#context.splice(0).map(textBlock);
+    const summary = this.#branchSummary === undefined
+      ? []
+      : [textBlock(branchSummaryText(this.#branchSummary))];
     this.#branchSummary = undefined;
-    if (typeof message !== "string") return { ...message, text: withContext + summary };
+    if (typeof message !== "string") {
+      return { ...message, attachments: [...message.attachments ?? [], ...context, ...summary] };
+    }
     let expanded;
     try {
-      expanded = await expandAttachments(withContext, this.cwd);
+      expanded = await expandAttachments(message, this.cwd);
     } catch (error) {
       throw new CliError(`Could not attach a file: ${errorMessage(error)}`);
     }
     if (expanded.files.length) {
       this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
     }
-    return { text: expanded.text + summary, images: [...images, ...expanded.images] };
+    return {
+      text: message,
+      images: [...images],
+      attachments: [...expanded.blocks, ...context, ...summary],
+    };
   }
 
   /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */
@@ -1060,7 +1089,7 @@ export class SessionController {
     const { conversation, danglingUser } = await session.loadWithDangling();
     // A name given before the first answer was meant for the session left behind.
     this.#pendingName = undefined;
-    await this.#adopt(session, conversation, danglingText(danglingUser), reason);
+    await this.#adopt(session, conversation, danglingPrompt(danglingUser), reason);
   }
 
   /**
@@ -1070,7 +1099,7 @@ export class SessionController {
   async #adopt(
     session: Session,
     conversation: Conversation,
-    dangling: string | undefined,
+    dangling: TypedPrompt | undefined,
     reason: "new" | "switch" | "fork" | "branch",
   ): Promise<void> {
     const agent = await buildAgent(

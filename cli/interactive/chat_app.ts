@@ -1,4 +1,10 @@
-import { type Agent, estimateContextTokens, messageText, REASONING_LEVELS } from "@panto/lib";
+import {
+  type Agent,
+  estimateContextTokens,
+  type ImageBlock,
+  messageText,
+  REASONING_LEVELS,
+} from "@panto/lib";
 import {
   type Component,
   Container,
@@ -69,6 +75,11 @@ function shortPath(path: string, cwd: string): string {
 function imageLabel(image: ClipboardImage, index: number): string {
   const kind = image.block.mediaType.replace("image/", "");
   return `[image ${index + 1}: ${formatBytes(image.bytes)} ${kind}]`;
+}
+
+/** An image sent before, as if pasted again. */
+function pastedImage(block: ImageBlock): ClipboardImage {
+  return { block, bytes: Uint8Array.fromBase64(block.data).length };
 }
 
 /**
@@ -375,11 +386,15 @@ export class ChatApp implements CommandContext {
     this.#updateFooter();
   }
 
-  /** A prompt of the session that got no answer goes back in the editor, to send or edit. */
+  /**
+   * A prompt of the session that got no answer goes back in the editor as
+   * typed, its pasted images back above it, to send or edit.
+   */
   #offerDangling(notice?: string): void {
     const text = this.controller.danglingPrompt;
     if (text === undefined) return;
     this.editor.setText(text);
+    this.#setImages(this.controller.danglingImages.map(pastedImage));
     if (notice) return this.notify(notice, "info");
     this.notify(
       "The last prompt got no answer; it is back in the editor (enter sends it again).",

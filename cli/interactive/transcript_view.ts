@@ -136,8 +136,10 @@ export class TranscriptView {
       for (const block of message.content) {
         switch (block.type) {
           case "text":
-            if (message.role === "user") out.push(this.user(block.text));
-            else if (message.role === "assistant" && block.text.trim()) {
+            // A prompt shows as typed (its first block), as it did when sent: not its attachments.
+            if (message.role === "user") {
+              if (block === message.content[0]) out.push(this.user(block.text));
+            } else if (message.role === "assistant" && block.text.trim()) {
               out.push(this.#filled(this.assistantText(), block.text));
             }
             break;

@@ -211,11 +211,11 @@ function summaryText(summary: string): string {
   return `The conversation so far was summarised to save space:\n<summary>\n${summary}\n</summary>`;
 }
 
-/** A lone text part goes as a plain string: the one shape every server accepts. */
+/** Text alone goes as a plain string (parts joined by blank lines): the one shape every server accepts. */
 function pushUser(wire: OpenAIMessage[], parts: OpenAIContentPart[]): void {
   if (parts.length === 0) return;
-  const only = parts[0];
-  const content = parts.length === 1 && only?.type === "text" ? only.text : parts;
+  const texts = parts.flatMap((part) => part.type === "text" ? [part.text] : []);
+  const content = texts.length === parts.length ? texts.join("\n\n") : parts;
   wire.push({ role: "user", content });
 }
 

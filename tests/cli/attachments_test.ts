@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { expandAttachments } from "../../cli/attachments.ts";
 
-Deno.test("expandAttachments: text files inline once, images attached, other @words and outside paths left alone", async () => {
+Deno.test("expandAttachments: a block per file once, an image after its name, other @words and outside paths left alone", async () => {
   const root = await Deno.makeTempDir();
   const project = join(root, "project");
   try {
@@ -15,12 +15,11 @@ Deno.test("expandAttachments: text files inline once, images attached, other @wo
       project,
     );
     assert.deepEqual(out.files, ["notes.txt", "pic.png"]);
-    assert.equal(out.text.split('<file path="notes.txt">').length - 1, 1, "attached once");
-    assert.match(out.text, /the notes/);
-    assert.ok(!out.text.includes("outside"), "a path outside the project is not read");
-    assert.equal(out.images.length, 1);
-    assert.equal(out.images[0]!.mediaType, "image/png");
-    assert.equal(out.images[0]!.data, new Uint8Array([0x89, 0x50, 0x4e, 0x47]).toBase64());
+    assert.deepEqual(out.blocks, [
+      { type: "text", text: '<file path="notes.txt">\nthe notes\n\n</file>' },
+      { type: "text", text: '<file path="pic.png">[image]</file>' },
+      { type: "image", mediaType: "image/png", data: "iVBORw==" },
+    ]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -53,7 +52,8 @@ Deno.test("expandAttachments: binary and oversized files are refused by name and
     const growth = Deno.memoryUsage().rss - before;
     assert.ok(growth < 100 * 1024 * 1024, `memory grew by ${growth} bytes`);
     const small = await expandAttachments("see @small.txt", project);
-    assert.equal(small.text.length, "see @small.txt".length + 100 * 1024 + 34);
+    const [block] = small.blocks;
+    assert.equal(block?.type === "text" && block.text.length, 100 * 1024 + 32);
   } finally {
     await Deno.remove(project, { recursive: true });
   }

@@ -1,12 +1,12 @@
 /**
- * What the agent sends after a model switch mid-session, and images from
- * tools downsized before they are sent.
+ * What the agent sends after a model switch mid-session, images from tools
+ * downsized before they are sent, and how a user message is laid out.
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { imageSize } from "image-size";
 import { PNG } from "pngjs";
-import { Agent, type Config, ResultParts } from "@panto/lib";
+import { Agent, type Config, ResultParts, scriptedProvider } from "@panto/lib";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 
 function anthropic(server: FakeLlmServer): Config {
@@ -107,4 +107,42 @@ Deno.test("an image a tool returns is downsized before it is stored and sent", a
   } finally {
     await server.close();
   }
+});
+
+Deno.test("a user message is stored as its text, its images, then its attachments, images downsized", async () => {
+  const pixel = {
+    type: "image",
+    mediaType: "image/png",
+    data:
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  } as const;
+  const wide = PNG.sync.write({
+    width: 3000,
+    height: 1000,
+    data: new Uint8Array(3000 * 1000 * 4).fill(200),
+  });
+  const agent = new Agent({
+    config: {
+      provider: { api: "scripted", baseUrl: "http://127.0.0.1:9", model: "s", reasoning: "off" },
+      imageMaxSide: 1500,
+    },
+    provider: scriptedProvider(["Seen."]),
+  });
+  await drain(agent.run({
+    text: "compare @wide.png",
+    images: [pixel],
+    attachments: [
+      { type: "text", text: '<file path="wide.png">[image]</file>' },
+      { type: "image", mediaType: "image/png", data: Buffer.from(wide).toString("base64") },
+    ],
+  }));
+  const [typed, pasted, label, attached] = agent.conversation.messages[0]!.content;
+  assert.deepEqual([typed, pasted, label], [
+    { type: "text", text: "compare @wide.png" },
+    pixel,
+    { type: "text", text: '<file path="wide.png">[image]</file>' },
+  ]);
+  assert.ok(attached?.type === "image");
+  const size = imageSize(Buffer.from(attached.data, "base64"));
+  assert.deepEqual([size.width, size.height], [1500, 500]);
 });

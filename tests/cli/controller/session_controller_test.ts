@@ -14,6 +14,7 @@ import {
 } from "../../../cli/controller/session_controller.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { TINY_PNG } from "../interactive/clipboard_fakes.ts";
 
 interface Fixture {
   server: FakeLlmServer;
@@ -325,6 +326,64 @@ Deno.test("controller: branching at an earlier prompt offers it for editing; sen
   });
 });
 
+/** Another 1×1 PNG than {@linkcode TINY_PNG}, for an `@file` image. */
+const FILE_PNG = Uint8Array.fromBase64(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+);
+
+/** How many times `needle` occurs in `haystack`. */
+function occurrences(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+Deno.test("controller: a prompt chosen again gives back its text as typed and its pasted images, not its @files", async () => {
+  await withController(async ({ server, controller, project }) => {
+    await Deno.writeTextFile(join(project, "notes.txt"), "NOTE-CONTENT\n");
+    await Deno.writeFile(join(project, "pic.png"), FILE_PNG);
+    const pasted = { type: "image", mediaType: "image/png", data: TINY_PNG.toBase64() } as const;
+    const typed = "compare @notes.txt with @pic.png";
+    await controller.runShell("echo SHELL-SAID");
+    server.enqueue(text("Compared."));
+    await controller.prompt(typed, { images: [pasted] });
+    const sent = lastUserText(server, 0);
+    for (const part of ["NOTE-CONTENT", "<shell_output>", pasted.data, FILE_PNG.toBase64()]) {
+      assert.equal(occurrences(sent, part), 1, `${part} sent once: ${sent}`);
+    }
+    const stored = controller.agent.conversation.messages.at(-2)!;
+    assert.deepEqual(
+      stored.content.map((block) => block.type === "text" ? block.text.slice(0, 22) : block.type),
+      [
+        typed.slice(0, 22),
+        "image",
+        '<file path="notes.txt"',
+        '<file path="pic.png">[',
+        "image",
+        "The user ran `echo SHE",
+      ],
+      "the text as typed, the pasted image, then the attachments",
+    );
+    const node = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === typed);
+    assert.ok(node, "the tree previews the prompt as typed");
+
+    await controller.branch(node.id);
+    assert.equal(controller.danglingPrompt, typed);
+    assert.deepEqual(controller.danglingImages, [pasted], "only the pasted image");
+    assert.equal(controller.state().danglingPrompt, typed);
+    server.enqueue(text("Compared again."));
+    await controller.prompt(controller.danglingPrompt, { images: controller.danglingImages });
+    const again = lastUserText(server, 1);
+    for (const part of ["NOTE-CONTENT", pasted.data, FILE_PNG.toBase64()]) {
+      assert.equal(occurrences(again, part), 1, `${part} sent again, once: ${again}`);
+    }
+    assert.equal(controller.danglingPrompt, undefined);
+    assert.deepEqual(controller.danglingImages, []);
+
+    await controller.forkAt(node.id);
+    assert.equal(controller.danglingPrompt, typed, "a fork at the prompt offers it the same way");
+    assert.deepEqual(controller.danglingImages, [pasted]);
+  });
+});
+
 Deno.test("controller: a move in the tree or to another session is busy; what is typed meanwhile goes after it", async () => {
   await withController(async ({ server, controller }) => {
     server.enqueue(text("A1"));
@@ -496,7 +555,10 @@ Deno.test("controller: !shell output goes with the next prompt only; prompts que
     assert.equal(result.failed, false);
     assert.match(result.output, /from-the-shell/);
     await controller.idle();
-    assert.match(lastUserText(server, 0), /<shell_output>[^]*from-the-shell[^]*what did it print/);
+    assert.match(
+      lastUserText(server, 0),
+      /what did it print\?[^]*<shell_output>[^]*from-the-shell/,
+    );
     await controller.prompt("and now?");
     assert.doesNotMatch(lastUserText(server, 1), /shell_output/);
     const ends = events.filter((e) => e.type === "shell_start" || e.type === "shell_end");
@@ -517,7 +579,7 @@ Deno.test("controller: a shell command queued during a run runs after it, in que
       e.type === "user_prompt" ? [e.text] : e.type === "shell_end" ? [`!${e.command}`] : []
     );
     assert.deepEqual(order, ["first", "!echo queued-shell", "second"]);
-    assert.match(lastUserText(server, 1), /queued-shell[^]*second/, "its output went with it");
+    assert.match(lastUserText(server, 1), /second[^]*queued-shell/, "its output went with it");
   });
 });
 

@@ -15,8 +15,9 @@ import {
 } from "./chat_harness.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation } from "@panto/lib";
+import { Conversation, type TreeNode } from "@panto/lib";
 import { authErrorReply, rateLimitReply } from "../../support/fake_llm_server.ts";
+import { TINY_PNG } from "./clipboard_fakes.ts";
 
 const CTRL_A = "\x01";
 
@@ -627,6 +628,42 @@ Deno.test("chat: a !command typed during a turn is queued and run after it", asy
     await chat.send("what did it print?");
     await chat.waitFor("Got it.");
     assert.match(lastUserMessage(chat, 1), /queued-shell-output/);
+  });
+});
+
+Deno.test("chat: a prompt chosen again comes back as typed, its pasted image above the editor", async () => {
+  await withChat(async (chat) => {
+    await Deno.writeTextFile(projectPath(chat, "notes.txt"), "NOTE-CONTENT-456\n");
+    const typed = "compare with @notes.txt";
+    const pasted = { type: "image", mediaType: "image/png", data: TINY_PNG.toBase64() } as const;
+    answer(chat, "Compared.");
+    await chat.controller.prompt(typed, { images: [pasted] });
+    const { roots } = await chat.controller.sessionTree();
+    const prompt = roots.flatMap(function nodes(node): TreeNode[] {
+      return [node, ...node.children.flatMap(nodes)];
+    }).find((node) => node.preview === typed);
+    assert.ok(prompt, "the prompt is in the tree");
+
+    await chat.controller.branch(prompt.id);
+    const screen = await chat.waitFor("The chosen prompt is in the editor");
+    assert.equal(inputLine(screen), typed);
+    assert.match(
+      screen,
+      new RegExp(`\\[image 1: ${TINY_PNG.length} B png\\] · sent with the next`),
+    );
+    answer(chat, "Compared again.");
+    await chat.press(KEYS.enter);
+    await chat.waitFor("Compared again.");
+    const sent = lastUserMessage(chat, -1);
+    assert.equal(sent.split(pasted.data).length - 1, 1, `the image sent once: ${sent}`);
+    assert.equal(sent.split("NOTE-CONTENT-456").length - 1, 1, "the file attached again");
+    assert.doesNotMatch(await chat.screen(), /sent with the next prompt/, "the image line is gone");
+
+    // A resumed transcript shows prompts as typed too, not their files.
+    await chat.controller.switchSession(chat.controller.session.id);
+    const resumed = await chat.waitFor("Resumed session", { everywhere: true });
+    assert.match(resumed, /compare with @notes\.txt/);
+    assert.doesNotMatch(resumed, /NOTE-CONTENT-456/);
   });
 });
 

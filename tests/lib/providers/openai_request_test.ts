@@ -328,6 +328,22 @@ Deno.test("openai request: user images become data URLs; a compaction summary be
   ]);
 });
 
+Deno.test("openai request: a user message of text blocks alone goes as one string, blank lines between", () => {
+  const built = buildOpenAIRequest(
+    request({ baseUrl: "https://api.openai.com/v1", model: "gpt-4o" }, [
+      message(
+        "user",
+        { type: "text", text: "summarise @notes.txt" },
+        { type: "text", text: '<file path="notes.txt">\nthe notes\n</file>' },
+      ),
+    ]),
+  );
+  assert.deepEqual(built.body.messages, [{
+    role: "user",
+    content: 'summarise @notes.txt\n\n<file path="notes.txt">\nthe notes\n</file>',
+  }]);
+});
+
 Deno.test("openai request: assistant thinking is dropped, text joined, bad arguments sent as {}", () => {
   const built = buildOpenAIRequest(
     request({ baseUrl: "https://api.deepseek.com", model: "deepseek-reasoner" }, [
