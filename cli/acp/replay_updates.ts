@@ -5,11 +5,19 @@
  * @module
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { Message } from "@panto/lib";
+import type { ContentBlock, Message } from "@panto/lib";
+import { typedPrompt } from "../controller/typed_prompt.ts";
 import { resultContent, toolKind, toolLocations, toolTitle } from "./tool_updates.ts";
 
+/** A user message's text as typed and its pasted images. */
+function typedBlocks(message: Message): ContentBlock[] {
+  const { text, images } = typedPrompt(message);
+  return [{ type: "text", text }, ...images];
+}
+
 /**
- * The updates that replay `messages`: user text and images, the answer's
+ * The updates that replay `messages`: user prompts as typed (text and
+ * pasted images, not their `@path` files or `!shell` output), the answer's
  * text and thinking, each tool call with its result. System messages and
  * compaction summaries are not shown (the model still sees them).
  *
@@ -20,7 +28,9 @@ import { resultContent, toolKind, toolLocations, toolTitle } from "./tool_update
 export function replayUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const message of messages) {
-    for (const block of message.content) {
+    // A prompt shows as typed: its attached files and command output are for the model.
+    const content = message.role === "user" ? typedBlocks(message) : message.content;
+    for (const block of content) {
       switch (block.type) {
         case "text":
           updates.push({

@@ -654,6 +654,7 @@ Deno.test("chat: a prompt chosen again comes back as typed, its pasted image abo
     answer(chat, "Compared again.");
     await chat.press(KEYS.enter);
     await chat.waitFor("Compared again.");
+    await chat.waitIdle();
     const sent = lastUserMessage(chat, -1);
     assert.equal(sent.split(pasted.data).length - 1, 1, `the image sent once: ${sent}`);
     assert.equal(sent.split("NOTE-CONTENT-456").length - 1, 1, "the file attached again");
