@@ -50,7 +50,8 @@ Deno.test("expandAttachments: binary and oversized files are refused by name and
       /^Error: @big\.png is 11\.0 MB: images over 10\.0 MB are not attached/,
     );
     const growth = Deno.memoryUsage().rss - before;
-    assert.ok(growth < 100 * 1024 * 1024, `memory grew by ${growth} bytes`);
+    // Reading the 2 GB log would show; other test files in this process grow the RSS too.
+    assert.ok(growth < 400 * 1024 * 1024, `memory grew by ${growth} bytes`);
     const small = await expandAttachments("see @small.txt", project);
     const [block] = small.blocks;
     assert.equal(block?.type === "text" && block.text.length, 100 * 1024 + 32);
