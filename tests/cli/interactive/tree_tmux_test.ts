@@ -72,6 +72,20 @@ async function noSummary(tmux: TmuxSession): Promise<void> {
   await tmux.keys("Enter");
 }
 
+/** Waits for the notice that shows the branch summary `summary`. */
+async function summaryShown(tmux: TmuxSession, summary: string): Promise<void> {
+  await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
+  await tmux.waitFor(new RegExp(summary.replace(/[.]/g, "\\.")));
+}
+
+/** Sends the next prompt and checks `summary` went with it, after its text. */
+async function summaryGoesWithNextPrompt(pane: ChatPane, summary: string): Promise<void> {
+  await ask(pane, "try the safe way", "Safe way works.");
+  const [user] = lastRequestTexts(pane.server).slice(-1);
+  assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
+  assert.ok(user!.endsWith(`${summary}\n</branch_summary>`), user);
+}
+
 /** Esc, then a pause: a key typed right after it would read as alt+key. */
 async function escape(tmux: TmuxSession): Promise<void> {
   await tmux.keys("Escape");
@@ -220,13 +234,9 @@ treeTest(
     });
     await tmux.keys("Down");
     await tmux.keys("Enter");
-    await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
-    await tmux.waitFor(/The risky way was tried and failed\./);
+    await summaryShown(tmux, "The risky way was tried and failed.");
     assert.match(JSON.stringify(server.requests.at(-1)!.body), /try the risky way/);
-    await ask(pane, "try the safe way", "Safe way works.");
-    const [user] = lastRequestTexts(server).slice(-1);
-    assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
-    assert.match(user!, /The risky way was tried and failed\.\n<\/branch_summary>$/);
+    await summaryGoesWithNextPrompt(pane, "The risky way was tried and failed.");
     assert.ok(
       lastRequestTexts(server).every((text) => !text.includes("Risky way failed")),
       "the branch left is not sent",
@@ -278,15 +288,11 @@ treeTest(
     });
     await tmux.type("keep the lock error");
     await tmux.keys("Enter");
-    await tmux.waitFor(/Summary of the branch left \(it goes with your next prompt\):/);
-    await tmux.waitFor(/The risky way failed on the lock\./);
+    await summaryShown(tmux, "The risky way failed on the lock.");
     const request = JSON.stringify(server.requests.at(-1)!.body);
     assert.match(request, /Additional instructions: keep the lock error/);
     assert.match(request, /try the risky way/, "it is the summary of the branch left");
-    await ask(pane, "try the safe way", "Safe way works.");
-    const [user] = lastRequestTexts(server).slice(-1);
-    assert.match(user!, /^user: try the safe way\n\n<branch_summary>\n/);
-    assert.match(user!, /The risky way failed on the lock\.\n<\/branch_summary>$/);
+    await summaryGoesWithNextPrompt(pane, "The risky way failed on the lock.");
   },
 );
 
