@@ -10,8 +10,8 @@ import { VERSION } from "./version.ts";
 
 /** What a view lends extensions. */
 export interface ExtensionSurface {
-  /** Interactive, print or RPC mode. */
-  mode: "interactive" | "print" | "rpc";
+  /** Interactive, print, RPC or ACP mode. */
+  mode: "interactive" | "print" | "rpc" | "acp";
   /** The view's UI events (`undefined` without a terminal UI: a private instance is made). */
   uiEvents: UiEvents | undefined;
   /** Shows a message (transcript or stderr). */
@@ -25,6 +25,13 @@ export interface ExtensionSurface {
   ): Promise<T | null>;
   /** Built-in slash commands extensions may not take. */
   reservedCommands: readonly string[];
+  /**
+   * Aborts when the view is done with the extensions (an ACP session that
+   * closes, while the process serves others): the host stops catching
+   * uncaught errors, so it can be freed. Without it, the host lives as long
+   * as the process.
+   */
+  closed?: AbortSignal;
 }
 
 /** What the session controller lends the extension loader. */
@@ -93,12 +100,13 @@ export async function loadExtensions(
     }),
     report: (message) => surface.notify(message, "error"),
   });
+  const listening = surface.closed ? { signal: surface.closed } : {};
   globalThis.addEventListener("error", (event) => {
     if (host.handleUncaughtError(event.error)) event.preventDefault();
-  });
+  }, listening);
   globalThis.addEventListener("unhandledrejection", (event) => {
     if (host.handleUncaughtError(event.reason)) event.preventDefault();
-  });
+  }, listening);
   await host.load(paths);
   return host;
 }

@@ -121,6 +121,7 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
         client,
         clientFs: clientCapabilities?.fs,
         clientTerminal: clientCapabilities?.terminal,
+        clientNotices: Boolean(clientCapabilities?.session?.notices),
         mcpServers,
         ...(resume ? { resume } : {}),
       })
@@ -135,6 +136,8 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
     })
     .onRequest("session/new", async ({ params, client }) => {
       const session = await open(client, params);
+      // The response is queued for writing once this handler returns; a timer runs after that.
+      setTimeout(() => session.announce(), 0);
       return {
         sessionId: session.id,
         modes: session.modes,
@@ -143,6 +146,7 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
     })
     .onRequest("session/load", async ({ params, client }) => {
       const session = await open(client, params, params.sessionId);
+      session.announce();
       await session.replay();
       return { modes: session.modes, configOptions: session.configOptions() };
     })

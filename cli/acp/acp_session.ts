@@ -7,6 +7,7 @@
  */
 import type {
   AgentContext,
+  AvailableCommand,
   ContentBlock,
   FileSystemCapabilities,
   PermissionOption,
@@ -26,8 +27,9 @@ import {
 import type { ChatArgs } from "../args.ts";
 import { modelChoices } from "../config/model_registry.ts";
 import type { McpServerSettings } from "../config/panto_config.ts";
-import type { ControllerEvent } from "../controller/controller_events.ts";
+import type { ControllerEvent, RunOutcomeEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
+import type { NotifyLevel } from "../extensions/extension_api.ts";
 import { UsageError } from "../errors.ts";
 import { logToClient } from "./client_log.ts";
 import { type ClientFiles, clientFileTools } from "./client_file_tools.ts";
@@ -86,7 +88,12 @@ export interface AcpSessionOptions {
   clientFs?: FileSystemCapabilities | undefined;
   /** Whether the client offered terminals in `initialize`. */
   clientTerminal?: boolean | undefined;
+  /** Whether the client shows `notice` updates (`session.notices` in `initialize`). */
+  clientNotices?: boolean | undefined;
 }
+
+/** `/name args`: a prompt that may be an extension's command. */
+const COMMAND_PROMPT = /^\/(\S+)(?:\s+([\s\S]*))?$/;
 
 /** A panto session served to an ACP client. */
 export class AcpSession {
@@ -101,15 +108,27 @@ export class AcpSession {
   /** The client terminal each running `bash` call uses. */
   readonly #terminals = new Map<string, string>();
   #stopReason: StopReason = "end_turn";
+  /** The runs of the current turn: its prompt's, then the follow-ups extensions queued. */
+  #runs: RunOutcomeEvent[] = [];
+  /** Updates wait until the client knows the session (see {@linkcode AcpSession.announce}). */
+  #announce: () => void = () => {};
+  readonly #clientNotices: boolean;
+  /** The extension commands last advertised, as JSON (none at first). */
+  #advertised = "[]";
+  /** Lets the extensions' host go when the session closes. */
+  readonly #closed = new AbortController();
 
   private constructor(
     controller: SessionController,
     client: AgentContext,
     clientFs: FileSystemCapabilities | undefined,
     clientTerminal: boolean,
+    clientNotices: boolean,
   ) {
     this.#controller = controller;
     this.#client = client;
+    this.#clientNotices = clientNotices;
+    this.#outbox = new Promise((resolve) => this.#announce = resolve);
     this.#useClientFiles(clientFs);
     if (clientTerminal) this.#useClientTerminal();
     controller.subscribe((event) => this.#onEvent(event));
@@ -122,11 +141,14 @@ export class AcpSession {
 
   /**
    * Opens a new session, or a stored one (`resume`), in the client's
-   * working directory.
+   * working directory, and loads the extensions for it. Nothing is sent to
+   * the client before {@linkcode AcpSession.announce}.
    *
    * @param args The command line (model, tools, store).
    * @param options Working directory, session to load, the client.
    * @returns The session.
+   * @throws {UsageError} When the project's extensions are not trusted
+   *   (without `--trust-project-config`), as for its config.
    */
   static async open(args: ChatArgs, options: AcpSessionOptions): Promise<AcpSession> {
     const controller = await SessionController.open(
@@ -137,12 +159,30 @@ export class AcpSession {
       },
       { cwd: options.cwd },
     );
-    return new AcpSession(
+    const session = new AcpSession(
       controller,
       options.client,
       options.clientFs,
       options.clientTerminal ?? false,
+      options.clientNotices ?? false,
     );
+    try {
+      await session.#loadExtensions();
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /**
+   * Starts sending updates, the extensions' commands first: call once the
+   * client knows the session's id (after the `session/new` response, before
+   * a `session/load` replay).
+   */
+  announce(): void {
+    this.#announce();
+    this.#advertiseCommands();
   }
 
   /** The session's id (panto's, as `panto sessions` lists it). */
@@ -227,30 +267,107 @@ export class AcpSession {
   }
 
   /**
-   * Runs a prompt to its end.
+   * Runs a prompt, or an extension's command (`/name args` as the only
+   * text), to its end: with the prompts extensions queued meanwhile.
    *
    * @param blocks The prompt.
-   * @param signal Cancels it (as `session/cancel` does).
-   * @returns Why the turn stopped.
-   * @throws {Error} When the run failed, with the reason.
+   * @param signal Cancels its run (as `session/cancel` does).
+   * @returns Why the turn stopped (`cancelled` when one of its runs was).
+   * @throws {Error} When a run failed, with the reason.
    */
   async prompt(blocks: readonly ContentBlock[], signal: AbortSignal): Promise<StopReason> {
     this.#stopReason = "end_turn";
-    const outcome = await this.#controller.prompt(promptMessage(blocks), { signal });
+    this.#runs = [];
+    const command = this.#extensionCommand(blocks);
+    if (command) await this.#runCommand(command.name, command.args);
+    else await this.#controller.prompt(promptMessage(blocks), { signal });
+    await this.#controller.idle();
+    this.#advertiseCommands();
     await this.#outbox;
-    if (outcome.status === "aborted") return "cancelled";
-    if (outcome.status === "failed") throw new Error(outcome.failure?.message ?? "The run failed");
-    return outcome.turnLimitReached ? "max_turn_requests" : this.#stopReason;
+    if (this.#runs.some((run) => run.status === "aborted")) return "cancelled";
+    const failed = this.#runs.find((run) => run.status === "failed");
+    if (failed) throw new Error(failed.failure?.message ?? "The run failed");
+    return this.#runs.at(-1)?.turnLimitReached ? "max_turn_requests" : this.#stopReason;
   }
 
-  /** Cancels what runs (`session/cancel`); the partial answer is kept. */
+  /** Cancels what runs and the prompts extensions queued (`session/cancel`); the partial answer is kept. */
   cancel(): void {
+    this.#controller.takeQueue();
     this.#controller.abort();
   }
 
   /** Aborts what runs, saves what it has and closes the store. */
   async close(): Promise<void> {
+    this.#closed.abort();
     await this.#controller.close(CLOSE_SAVE_WAIT_MS);
+  }
+
+  /**
+   * Loads the extensions for this session: each session has its own
+   * controller and working directory, hence its own tools and commands.
+   */
+  async #loadExtensions(): Promise<void> {
+    await this.#controller.loadExtensions({
+      mode: "acp",
+      uiEvents: undefined,
+      notify: (text, level) => this.#notify(text, level),
+      submit: (text) => this.#controller.followUp(text),
+      reservedCommands: [],
+      closed: this.#closed.signal,
+    });
+  }
+
+  /** The extension command a prompt names: a single text block `/name args`. */
+  #extensionCommand(blocks: readonly ContentBlock[]): { name: string; args: string } | undefined {
+    const [block] = blocks;
+    if (blocks.length !== 1 || block?.type !== "text") return undefined;
+    const match = COMMAND_PROMPT.exec(block.text.trim());
+    const name = match?.[1];
+    if (name === undefined || !this.#controller.extensions?.commands().has(name)) return undefined;
+    return { name, args: match?.[2]?.trim() ?? "" };
+  }
+
+  async #runCommand(name: string, args: string): Promise<void> {
+    if (this.#controller.busy) {
+      throw new UsageError(
+        `Wait for the current turn to end (or cancel it) before running /${name}`,
+      );
+    }
+    await this.#controller.extensions?.runCommand(name, args);
+  }
+
+  /** Sends the extensions' commands when they changed (loaded, or one disabled). */
+  #advertiseCommands(): void {
+    const availableCommands: AvailableCommand[] = this.#controller.extensionCommands();
+    const json = JSON.stringify(availableCommands);
+    if (json === this.#advertised) return;
+    this.#advertised = json;
+    this.#send({ sessionUpdate: "available_commands_update", availableCommands });
+  }
+
+  /**
+   * An extension's message: a `notice` for a client that shows them, else
+   * a paragraph of the agent's message (what every client shows).
+   * Warnings and errors also go to the log.
+   */
+  #notify(text: string, level: NotifyLevel): void {
+    if (level !== "info") logToClient(`${level}: ${text}`);
+    if (this.#clientNotices) {
+      const [title, ...rest] = text.trim().split("\n");
+      const description = rest.join("\n").trim();
+      this.#send({
+        sessionUpdate: "notice",
+        severity: level,
+        title: title || level,
+        ...(description ? { description } : {}),
+      });
+      return;
+    }
+    const shown = level === "info" ? text : `${level}: ${text}`;
+    this.#send({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `\n\n${shown}\n\n` },
+    });
   }
 
   #onEvent(event: ControllerEvent): void {
@@ -307,6 +424,18 @@ export class AcpSession {
         if (event.stopReason === "max_tokens" || event.stopReason === "refusal") {
           this.#stopReason = event.stopReason;
         }
+        return;
+      case "user_prompt":
+        // A prompt an extension queued: the client shows its own prompts already.
+        if (event.followUp) {
+          this.#send({
+            sessionUpdate: "user_message_chunk",
+            content: { type: "text", text: event.text },
+          });
+        }
+        return;
+      case "run_end":
+        this.#runs.push(event);
         return;
       case "notice":
         logToClient(`${event.level === "info" ? "" : `${event.level}: `}${event.text}`);

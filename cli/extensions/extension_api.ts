@@ -41,15 +41,19 @@ export interface ExtensionContext {
   getConversation(): readonly Message[];
   /**
    * Shows a message in the transcript (interactive mode), on stderr (print
-   * mode) or as a `notice` event (RPC mode).
+   * mode), as a `notice` event (RPC mode) or in the editor's chat (ACP
+   * mode).
    */
   notify(text: string, level?: NotifyLevel): void;
-  /** Queues a prompt as if the user had typed it (interactive mode only). */
+  /**
+   * Queues a prompt as if the user had typed it (interactive, RPC and ACP
+   * modes; while a turn runs, it is sent after it).
+   */
   sendUserMessage(text: string): void;
   /**
    * Lets the user pick one of `items` in a bordered panel with a filter
    * line, drawn where the editor is (interactive mode). Resolves with the
-   * chosen item's value, or `null` on escape and in print and RPC modes.
+   * chosen item's value, or `null` on escape and in print, RPC and ACP modes.
    */
   select<T>(
     title: string,
@@ -112,8 +116,12 @@ export interface PantoApi {
   readonly version: string;
   /** panto's working directory (absolute). */
   readonly cwd: string;
-  /** The mode panto runs in; print and RPC mode have no commands, keys or transcript. */
-  readonly mode: "interactive" | "print" | "rpc";
+  /**
+   * The mode panto runs in. Print and RPC mode have no commands, keys or
+   * transcript; ACP mode (an editor) runs commands typed as prompts but has
+   * no keys, and calls the extension once per editor session.
+   */
+  readonly mode: "interactive" | "print" | "rpc" | "acp";
   /**
    * Offers a tool to the model. A name that is taken or invalid is reported
    * and that tool skipped; the extension stays loaded.
@@ -166,7 +174,8 @@ export interface PantoApi {
   getConversation(): readonly Message[];
   /**
    * Shows a message in the transcript (interactive mode), on stderr (print
-   * mode) or as a `notice` event (RPC mode).
+   * mode), as a `notice` event (RPC mode) or in the editor's chat (ACP
+   * mode).
    */
   notify(text: string, level?: NotifyLevel): void;
 }
