@@ -176,9 +176,9 @@ export class AcpSession {
   }
 
   /**
-   * Starts sending updates, the extensions' commands first: call once the
-   * client knows the session's id (after the `session/new` response, before
-   * a `session/load` replay).
+   * Starts sending updates (what the extensions said while loading, then
+   * their commands): call once the client knows the session's id (after
+   * the `session/new` response, before a `session/load` replay).
    */
   announce(): void {
     this.#announce();

@@ -143,6 +143,15 @@ Deno.test("acp: extension tools run and commands are advertised and run, in each
         prompt: [{ type: "text", text: "/greet you" }],
       });
       assert.match(chat(secondUpdates(), "agent_message_chunk"), /hello you from load 2/);
+
+      // Loading the first session again loads the extensions afresh, commands before the replay.
+      const before = updates().length;
+      await ctx.request("session/load", { sessionId, cwd: home, mcpServers: [] });
+      const loaded = updates().slice(before);
+      assert.deepEqual(commandNames(loaded), [["greet", "ask", "boom", "pick"]]);
+      const commandsAt = loaded.findIndex((u) => u.sessionUpdate === "available_commands_update");
+      const replayAt = loaded.findIndex((u) => u.sessionUpdate === "user_message_chunk");
+      assert.ok(commandsAt < replayAt, `commands at ${commandsAt}, replay from ${replayAt}`);
     });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /panto: error: .*broken on purpose/);
