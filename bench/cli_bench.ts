@@ -168,10 +168,15 @@ async function measureVersion(program: Program, cwd: string): Promise<number> {
 
 const PRINT_TOKEN = "PRINT-OK";
 
-/**
- * `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). panto
- * runs with the Deno flags its launcher gives print mode.
- */
+/** panto with the Deno flags its launcher gives a start with `args` (`modeFlags`); pi as it is. */
+function asLaunched(program: Program, args: readonly string[]): Program {
+  const [deno, subcommand, ...rest] = program.argv;
+  return program.name === "panto" && subcommand === "run"
+    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
+    : program;
+}
+
+/** `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). */
 async function measurePrint(
   program: Program,
   cwd: string,
@@ -180,11 +185,7 @@ async function measurePrint(
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: `Hello! ${PRINT_TOKEN}` }] });
   const args = ["-p", "Say hello in one line."];
-  const [deno, subcommand, ...rest] = program.argv;
-  const launched = program.name === "panto" && subcommand === "run"
-    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
-    : program;
-  const run = await timeRun(launched, args, cwd, gnuTimeAvailable);
+  const run = await timeRun(asLaunched(program, args), args, cwd, gnuTimeAvailable);
   if (!run.stdout.includes(PRINT_TOKEN)) {
     throw new Error(`${program.name} -p printed ${JSON.stringify(run.stdout.slice(0, 200))}`);
   }
@@ -196,7 +197,7 @@ async function measureStart(
   program: Program,
   cwd: string,
 ): Promise<{ ms: number; rss: number }> {
-  const { tmux, spawnedAt } = await startInPane(program, [], cwd, PANE);
+  const { tmux, spawnedAt } = await startInPane(asLaunched(program, []), [], cwd, PANE);
   try {
     const seenAt = await waitForScreen(tmux, readyPattern(program, program.welcome), 30_000, 10);
     const ms = seenAt - await spawnedAt();
@@ -343,7 +344,12 @@ async function main(): Promise<void> {
         STREAM_RUNS,
         { resumeMs: resume, cpuMs: cpu, bytes, wallMs: wall },
         async (p) => {
-          const { resumeMs, cpuMs, bytes, wallMs } = await measureStream(p, cwd, server, plan);
+          const { resumeMs, cpuMs, bytes, wallMs } = await measureStream(
+            asLaunched(p, []),
+            cwd,
+            server,
+            plan,
+          );
           return { resumeMs, cpuMs, bytes: bytes / 1024, wallMs };
         },
       );

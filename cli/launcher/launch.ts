@@ -67,14 +67,15 @@ export function grantsFor(site: LaunchSite): Grants {
 }
 
 /**
- * Deno flags for this start. Print mode (`-p`) answers once and exits, so:
- * Deno reads a dynamic import's modules when it runs, not all of them
- * before the start (`--unstable-lazy-dynamic-imports`: the terminal UI, the
- * RPC and ACP modes, the full argument parser and `panto sessions` stay
- * unread, about 5 MiB less peak memory), and V8's young generation stays at
- * most 1 MiB a half (V8 grows it to 16; about 8 MiB less). The other modes
- * keep Deno's and V8's defaults, which read the whole program up front and
- * collect less often.
+ * Deno flags for this start. Every mode: Deno reads a dynamic import's
+ * modules when it runs, not all of them before the start
+ * (`--unstable-lazy-dynamic-imports`: what a start does not run stays
+ * unread — the terminal UI, print, RPC and ACP modes, the full argument
+ * parser, `panto sessions` — about 3 to 5 MiB less memory in each mode; see
+ * docs/benchmarks.md). Print mode (`-p`) answers once and exits, so V8's
+ * young generation also stays at most 1 MiB a half there (V8 grows it to 16;
+ * about 8 MiB less); the other modes run on and keep V8's default, which
+ * collects less often.
  *
  * @param args panto's arguments.
  * @returns The `deno run` flags.
@@ -82,12 +83,12 @@ export function grantsFor(site: LaunchSite): Grants {
  * @example
  * ```ts
  * import { modeFlags } from "./launch.ts";
- * console.assert(modeFlags(["-p", "hi"]).length === 2 && modeFlags([]).length === 0);
+ * console.assert(modeFlags(["-p", "hi"]).length === 2 && modeFlags([]).length === 1);
  * ```
  */
 export function modeFlags(args: readonly string[]): string[] {
   const print = args.some((arg) => arg === "-p" || arg === "--print");
-  return print ? [LAZY_DYNAMIC_IMPORTS, "--v8-flags=--max-semi-space-size=1"] : [];
+  return [LAZY_DYNAMIC_IMPORTS, ...(print ? ["--v8-flags=--max-semi-space-size=1"] : [])];
 }
 
 const LAZY_DYNAMIC_IMPORTS = "--unstable-lazy-dynamic-imports";
@@ -136,10 +137,8 @@ export async function launch(args: readonly string[]): Promise<number> {
   const site = grantsFor({ cwd, env: (name) => Deno.env.get(name), args });
   const flags = modeFlags(args);
   const started = program();
-  // A dynamic import read as it runs needs read access to the module, as any file does.
-  const grants = flags.includes(LAZY_DYNAMIC_IMPORTS)
-    ? { ...site, readOnly: [...site.readOnly, ...started.moduleDirs] }
-    : site;
+  // A dynamic import read as it runs (`modeFlags`) needs read access to the module, as any file does.
+  const grants = { ...site, readOnly: [...site.readOnly, ...started.moduleDirs] };
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...permissionFlags(grants), ...flags, ...started.args, ...args],
     cwd,

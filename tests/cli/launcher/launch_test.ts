@@ -13,16 +13,37 @@ import { modeFlags } from "../../../cli/launcher/launch.ts";
 
 const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
 
-function spawnLauncher(args: string[], cwd: string, pantoHome: string): Deno.ChildProcess {
+function spawnLauncher(
+  args: string[],
+  cwd: string,
+  pantoHome: string,
+  stdin: "null" | "piped" = "null",
+): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", ...LAUNCHER_FLAGS, LAUNCHER, ...args],
     cwd,
     clearEnv: true,
     env: { ...childEnv(join(cwd, "home")), PANTO_HOME: pantoHome, NO_COLOR: "1" },
-    stdin: "null",
+    stdin,
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+}
+
+/** Runs the launcher with `input` as its whole stdin; its exit code, stdout lines and stderr. */
+async function launchWithInput(
+  args: string[],
+  pantoHome: string,
+  input: string,
+): Promise<{ code: number; lines: string[]; stderr: string }> {
+  const child = spawnLauncher(args, pantoHome, pantoHome, "piped");
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  const lines = decoder.decode(out.stdout).split("\n").filter((line) => line !== "");
+  return { code: out.code, lines, stderr: decoder.decode(out.stderr) };
 }
 
 Deno.test("launcher: a usage error's exit code 2 comes back", async () => {
@@ -42,6 +63,45 @@ Deno.test("launcher: print mode reads the modules it imports as it runs (optique
     assert.equal(out.code, 2, stderr);
     assert.match(stderr, /no-such-flag/);
     assert.doesNotMatch(stderr, /read access/);
+  });
+});
+
+Deno.test("launcher: the chat reads the modules it imports as it runs (the terminal UI, which then asks for a terminal)", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const out = await spawnLauncher([], pantoHome, pantoHome).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(stderr, /interactive mode needs a terminal/);
+    assert.doesNotMatch(stderr, /read access/);
+  });
+});
+
+Deno.test("launcher: RPC mode reads the modules it imports as it runs and answers get_state", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const run = await launchWithInput(["--mode", "rpc"], pantoHome, '{"type":"get_state"}\n');
+    assert.equal(run.code, 0, run.stderr);
+    assert.doesNotMatch(run.stderr, /read access/);
+    const answer = JSON.parse(run.lines[0] ?? "null");
+    assert.equal(answer?.command, "get_state", run.lines.join("\n"));
+    assert.equal(answer?.success, true);
+    assert.equal(answer?.data?.model?.alias, "fast");
+  });
+});
+
+Deno.test("launcher: ACP mode reads the modules it imports as it runs and answers initialize", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1 },
+    };
+    const run = await launchWithInput(["acp"], pantoHome, JSON.stringify(initialize) + "\n");
+    assert.doesNotMatch(run.stderr, /read access/);
+    const answer = JSON.parse(run.lines[0] ?? "null");
+    assert.equal(answer?.id, 1, run.lines.join("\n") + run.stderr);
+    assert.equal(answer?.result?.protocolVersion, 1);
+    assert.equal(run.code, 0, run.stderr);
   });
 });
 
@@ -76,10 +136,13 @@ Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the 
   });
 });
 
-Deno.test("launcher: print mode reads dynamic imports when they run and gets a smaller young generation; the other modes Deno's defaults", () => {
-  const print = ["--unstable-lazy-dynamic-imports", "--v8-flags=--max-semi-space-size=1"];
+Deno.test("launcher: every mode reads dynamic imports when they run; print mode also gets a smaller young generation", () => {
+  const lazy = "--unstable-lazy-dynamic-imports";
+  const print = [lazy, "--v8-flags=--max-semi-space-size=1"];
   assert.deepEqual(modeFlags(["-p", "hello"]), print);
   assert.deepEqual(modeFlags(["--mode", "json", "--print", "hello"]), print);
-  assert.deepEqual(modeFlags(["hello"]), []);
-  assert.deepEqual(modeFlags(["--mode", "rpc"]), []);
+  assert.deepEqual(modeFlags(["hello"]), [lazy]);
+  assert.deepEqual(modeFlags([]), [lazy]);
+  assert.deepEqual(modeFlags(["--mode", "rpc"]), [lazy]);
+  assert.deepEqual(modeFlags(["acp"]), [lazy]);
 });
