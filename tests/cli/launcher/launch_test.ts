@@ -122,7 +122,9 @@ Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the 
         },
       }),
     );
-    await streaming;
+    // A program that cannot start exits instead of streaming: fail then, not wait forever.
+    const first = await Promise.race([streaming.then(() => null), child.status]);
+    assert.equal(first, null, `the program exited (${first?.code}) before it streamed: ${seen}`);
     child.kill("SIGTERM");
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     const status = await child.status;
