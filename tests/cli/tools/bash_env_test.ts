@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { keyVariables } from "../../../cli/tools/child_env.ts";
-import { bashTool } from "../../../cli/tools/bash.ts";
-import { runShellCommand } from "../../../cli/controller/shell_command.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { runPanto } from "../../support/run_panto.ts";
-import { call, withProject } from "./tool_fixture.ts";
+import { withProject } from "./tool_fixture.ts";
 
 const SECRETS: Record<string, string> = {
   ANTHROPIC_API_KEY: "sk-ant-SECRET-env-1",
@@ -14,18 +12,23 @@ const SECRETS: Record<string, string> = {
   PANTO_TOKEN: "panto-SECRET-env-4",
 };
 
-/** Runs `fn` with the secrets set in this process's environment, then restores it. */
-async function withSecrets(fn: () => Promise<void>): Promise<void> {
-  const before = Object.fromEntries(Object.keys(SECRETS).map((name) => [name, Deno.env.get(name)]));
-  for (const [name, value] of Object.entries(SECRETS)) Deno.env.set(name, value);
-  try {
-    await fn();
-  } finally {
-    for (const [name, value] of Object.entries(before)) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
+const RUNNER = new URL("./bash_env_runner.ts", import.meta.url).pathname;
+
+/**
+ * Runs `command` through the bash tool (or, with `shell`, as a `!command`)
+ * in a child process that has the secrets set: not in this process, whose
+ * environment the test files running in parallel share.
+ */
+async function runWithSecrets(root: string, command: string, shell = false): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", RUNNER, root, command, hidden.join(","), ...(shell ? ["shell"] : [])],
+    env: SECRETS,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(output.code, 0, decoder.decode(output.stderr));
+  return decoder.decode(output.stdout);
 }
 
 function assertNoSecret(text: string, where: string): void {
@@ -37,35 +40,27 @@ function assertNoSecret(text: string, where: string): void {
 const hidden = keyVariables({ providers: { mine: { apiKeyEnv: "MY_CUSTOM_KEY" } } });
 
 Deno.test("bash: `env` shows no API key variable and no PANTO_* variable; PATH and HOME remain", async () => {
-  await withSecrets(() =>
-    withProject({}, async (root) => {
-      const tool = bashTool({ root, hiddenEnv: hidden });
-      const env = await call(tool, { command: "env" });
-      assert.equal(env.isError, false, env.text);
-      assertNoSecret(env.text, "bash's environment");
-      assert.doesNotMatch(env.text, /^(ANTHROPIC_API_KEY|OPENAI_API_KEY|MY_CUSTOM_KEY|PANTO_)/m);
-      const usable = await call(tool, { command: 'echo "$PATH|$HOME"; command -v ls' });
-      assert.equal(usable.text.split("\n")[0], `${Deno.env.get("PATH")}|${Deno.env.get("HOME")}`);
-      assert.match(usable.text, /\/ls$/m);
-    })
-  );
+  await withProject({}, async (root) => {
+    const env = await runWithSecrets(root, "env");
+    assertNoSecret(env, "bash's environment");
+    assert.doesNotMatch(env, /^(ANTHROPIC_API_KEY|OPENAI_API_KEY|MY_CUSTOM_KEY|PANTO_)/m);
+    const usable = await runWithSecrets(root, 'echo "$PATH|$HOME"; command -v ls');
+    assert.equal(usable.split("\n")[0], `${Deno.env.get("PATH")}|${Deno.env.get("HOME")}`);
+    assert.match(usable, /\/ls$/m);
+  });
 });
 
 Deno.test("!command: the user's shell command gets the same environment without keys", async () => {
-  await withSecrets(() =>
-    withProject({}, async (root) => {
-      const signal = new AbortController().signal;
-      const result = await runShellCommand("env", root, 10, signal, hidden);
-      assert.equal(result.failed, false, result.output);
-      assert.match(result.output, /^PATH=/m);
-      assertNoSecret(result.output, "the !command's environment");
-    })
-  );
+  await withProject({}, async (root) => {
+    const output = await runWithSecrets(root, "env", true);
+    assert.match(output, /^ok\n/, output);
+    assert.match(output, /^PATH=/m);
+    assertNoSecret(output, "the !command's environment");
+  });
 });
 
 Deno.test("bash under the panto task's --allow-env list: neither granted keys nor unreadable variables reach the command", async () => {
   await withProject({}, async (root) => {
-    const runner = new URL("./bash_env_runner.ts", import.meta.url).pathname;
     const output = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
@@ -75,7 +70,7 @@ Deno.test("bash under the panto task's --allow-env list: neither granted keys no
         "--allow-read",
         "--allow-env=HOME,PATH,ANTHROPIC_API_KEY",
         "--ignore-env",
-        runner,
+        RUNNER,
         root,
         "env",
       ],
