@@ -25,13 +25,15 @@ export interface ChatPaneOptions {
   files?: Record<string, string>;
   /** More environment variables for the pane. */
   env?: Record<string, string>;
+  /** The sh command that starts panto (default: `deno run -A cli/main.ts`). */
+  command?: string;
 }
 
 /**
  * Runs `fn` with panto started in a fresh project and home; the pane, the
  * server and both directories are gone afterwards.
  *
- * @param options Project files and extra environment.
+ * @param options Project files, extra environment, the command.
  * @param fn The test body.
  */
 export async function withChatPane(
@@ -46,7 +48,7 @@ export async function withChatPane(
       await Deno.writeTextFile(join(project, path), text);
     }
     await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-    const tmux = await TmuxSession.start(`${PANTO_SH_COMMAND}; sleep 60`, {
+    const tmux = await TmuxSession.start(`${options.command ?? PANTO_SH_COMMAND}; sleep 60`, {
       cols: 100,
       rows: 30,
       cwd: project,

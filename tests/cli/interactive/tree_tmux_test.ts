@@ -86,6 +86,27 @@ async function summaryGoesWithNextPrompt(pane: ChatPane, summary: string): Promi
   assert.ok(user!.endsWith(`${summary}\n</branch_summary>`), user);
 }
 
+/**
+ * Waits for `notice` and "second question" offered in the editor, clears it,
+ * sends `prompt` instead (answered `reply`) and checks the request holds the first exchange and
+ * `prompt`, not the second question.
+ */
+async function sendInstead(
+  pane: ChatPane,
+  notice: RegExp,
+  [prompt, reply]: [string, string],
+): Promise<void> {
+  await pane.tmux.waitFor(notice);
+  await pane.tmux.waitFor(/^second question$/m);
+  await pane.tmux.keys("C-u");
+  await ask(pane, prompt, reply);
+  assert.deepEqual(lastRequestTexts(pane.server), [
+    "user: first question",
+    "assistant: Answer one.",
+    `user: ${prompt}`,
+  ]);
+}
+
 /** Esc, then a pause: a key typed right after it would read as alt+key. */
 async function escape(tmux: TmuxSession): Promise<void> {
   await tmux.keys("Escape");
@@ -149,14 +170,9 @@ treeTest(
     await tmux.keys("Up");
     await tmux.keys("Enter");
     await noSummary(tmux);
-    await tmux.waitFor(/edit it and send it to start the new branch/);
-    await tmux.waitFor(/^second question$/m);
-    await tmux.keys("C-u");
-    await ask(pane, "second question, edited", "Answer two b.");
-    assert.deepEqual(lastRequestTexts(server), [
-      "user: first question",
-      "assistant: Answer one.",
-      "user: second question, edited",
+    await sendInstead(pane, /edit it and send it to start the new branch/, [
+      "second question, edited",
+      "Answer two b.",
     ]);
 
     rows = await openTree(tmux);
@@ -362,14 +378,9 @@ treeTest(
     await tmux.type("you: second question");
     await tmux.waitFor(/› ● you: second question/);
     await tmux.keys("Enter");
-    await tmux.waitFor(/edit it and send it to go on in the new session/);
-    await tmux.waitFor(/^second question$/m);
-    await tmux.keys("C-u");
-    await ask(pane, "other second question", "Other answer two.");
-    assert.deepEqual(lastRequestTexts(server), [
-      "user: first question",
-      "assistant: Answer one.",
-      "user: other second question",
+    await sendInstead(pane, /edit it and send it to go on in the new session/, [
+      "other second question",
+      "Other answer two.",
     ]);
     headers = await sessionHeaders(pane.home);
     const atPrompt = [...headers.values()].find((h) =>

@@ -6,9 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { writeFakeConfig } from "../../support/fake_config.ts";
-import { FakeLlmServer } from "../../support/fake_llm_server.ts";
-import { pantoPaneEnv, shellQuote, tmuxAvailable, TmuxSession } from "../../support/tmux.ts";
+import { withChatPane } from "../../support/chat_pane.ts";
+import { shellQuote, tmuxAvailable } from "../../support/tmux.ts";
 import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
 
 if (!tmuxAvailable) {
@@ -17,49 +16,33 @@ if (!tmuxAvailable) {
 
 const LAUNCHER = new URL("../../../cli/launcher/launch.ts", import.meta.url).pathname;
 
+const LAUNCHER_COMMAND = [Deno.execPath(), "run", ...LAUNCHER_FLAGS, LAUNCHER].map(shellQuote)
+  .join(" ");
+
 Deno.test({
   name: "launcher: the chat paints, and an edit loads its modules as it runs and shows its diff",
   ignore: !tmuxAvailable,
   async fn() {
-    const server = await FakeLlmServer.start();
-    const project = await Deno.makeTempDir({ prefix: "panto-project-" });
-    const home = await Deno.makeTempDir({ prefix: "panto-home-" });
-    try {
-      await Deno.writeTextFile(join(project, "list.txt"), "one\ntwo\nthree\n");
-      await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
-      const launcher = [Deno.execPath(), "run", ...LAUNCHER_FLAGS, LAUNCHER].map(shellQuote);
-      const tmux = await TmuxSession.start(`${launcher.join(" ")}; sleep 60`, {
-        cols: 100,
-        rows: 30,
-        cwd: project,
-        env: pantoPaneEnv(home),
+    const files = { "list.txt": "one\ntwo\nthree\n" };
+    await withChatPane({ files, command: LAUNCHER_COMMAND }, async ({ server, tmux, project }) => {
+      await tmux.waitFor(/fast · thinking off/);
+      server.enqueue({
+        kind: "turn",
+        blocks: [{
+          type: "tool_use",
+          id: "call_1",
+          name: "edit",
+          input: { path: "list.txt", oldText: "two\n", newText: "deux\n" },
+        }],
       });
-      try {
-        await tmux.waitFor(/fast · thinking off/);
-        server.enqueue({
-          kind: "turn",
-          blocks: [{
-            type: "tool_use",
-            id: "call_1",
-            name: "edit",
-            input: { path: "list.txt", oldText: "two\n", newText: "deux\n" },
-          }],
-        });
-        server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Renamed it." }] });
-        await tmux.type("rename two");
-        await tmux.keys("Enter");
-        const screen = (await tmux.waitFor(/Renamed it\./)).join("\n");
-        assert.match(screen, /✓ edit list\.txt \+1 -1/);
-        assert.match(screen, /2 - two\n\s+2 \+ deux/);
-        assert.doesNotMatch(screen, /read access/);
-        assert.equal(await Deno.readTextFile(join(project, "list.txt")), "one\ndeux\nthree\n");
-      } finally {
-        await tmux.close();
-      }
-    } finally {
-      await server.close();
-      await Deno.remove(project, { recursive: true });
-      await Deno.remove(home, { recursive: true });
-    }
+      server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Renamed it." }] });
+      await tmux.type("rename two");
+      await tmux.keys("Enter");
+      const screen = (await tmux.waitFor(/Renamed it\./)).join("\n");
+      assert.match(screen, /✓ edit list\.txt \+1 -1/);
+      assert.match(screen, /2 - two\n\s+2 \+ deux/);
+      assert.doesNotMatch(screen, /read access/);
+      assert.equal(await Deno.readTextFile(join(project, "list.txt")), "one\ndeux\nthree\n");
+    });
   },
 });
