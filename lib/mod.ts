@@ -47,6 +47,7 @@ export {
 export type * from "./session/types.ts";
 export { Session } from "./session/session.ts";
 export type { StoredTree, TreeEntry, TreeNode } from "./session/tree.ts";
+export { pathTo } from "./session/tree.ts";
 export { NullStore } from "./session/null_store.ts";
 export { type ModelChoice, modelsMatchingSession, wireIdentity } from "./session/session_models.ts";
 export { redactUrl } from "./session/redact_url.ts";

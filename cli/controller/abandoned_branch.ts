@@ -1,4 +1,4 @@
-import type { TreeEntry } from "@panto/lib";
+import { pathTo, type TreeEntry } from "@panto/lib";
 
 /**
  * The entries a move in a session's tree leaves behind: those on the path
@@ -15,17 +15,6 @@ export function abandonedEntries(
   fromLeaf: string | null,
   toLeaf: string | null,
 ): TreeEntry[] {
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const kept = new Set(pathTo(byId, toLeaf).map((entry) => entry.id));
-  return pathTo(byId, fromLeaf).filter((entry) => !kept.has(entry.id)).reverse();
-}
-
-/** The entries from `leaf` up to its root (a store has checked the tree has no cycles). */
-function pathTo(byId: ReadonlyMap<string, TreeEntry>, leaf: string | null): TreeEntry[] {
-  const path: TreeEntry[] = [];
-  for (let entry = leaf === null ? undefined : byId.get(leaf); entry;) {
-    path.push(entry);
-    entry = entry.parentId === null ? undefined : byId.get(entry.parentId);
-  }
-  return path;
+  const kept = new Set(pathTo(entries, toLeaf).map((entry) => entry.id));
+  return pathTo(entries, fromLeaf).filter((entry) => !kept.has(entry.id));
 }

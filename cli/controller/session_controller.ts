@@ -695,17 +695,20 @@ export class SessionController {
     signal: AbortSignal,
   ): Promise<string | undefined> {
     const session = this.session;
-    const from = (await session.tree()).leafId;
-    let loaded = await session.branchFrom(entryId);
+    // Only a summary needs to know where the move starts from.
+    const from = options.summarise ? (await session.tree()).leafId : null;
+    let to = entryId;
+    let loaded = await session.branchFrom(to);
     const prompt = danglingPrompt(loaded.danglingUser);
     if (prompt !== undefined) {
       const { path } = await session.tree();
-      loaded = await session.branchFrom(path.at(-2) ?? null);
+      to = path.at(-2) ?? null;
+      loaded = await session.branchFrom(to);
     }
     let summary: string | undefined;
     if (options.summarise) {
       try {
-        summary = await this.#summariseLeft(from, signal, options.instructions);
+        summary = await this.#summariseLeft(from, to, signal, options.instructions);
       } catch (error) {
         await session.branchFrom(from);
         throw error;
@@ -716,16 +719,16 @@ export class SessionController {
     return summary;
   }
 
-  /** The model's summary of what moving from `from` to the session's leaf leaves behind, if anything. */
+  /** The model's summary of what moving from leaf `from` to leaf `to` leaves behind, if anything. */
   async #summariseLeft(
     from: string | null,
+    to: string | null,
     signal: AbortSignal,
     instructions: string | undefined,
   ): Promise<string | undefined> {
     const stored = await this.store.loadTree?.(this.session.id);
     if (!stored) return undefined;
-    const { leafId } = await this.session.tree();
-    const left = abandonedEntries(stored.entries, from, leafId).map((entry) => entry.message);
+    const left = abandonedEntries(stored.entries, from, to).map((entry) => entry.message);
     if (left.length === 0) return undefined;
     return await this.#agent.summariseBranch(left, {
       signal,

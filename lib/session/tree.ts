@@ -237,7 +237,7 @@ export function resolveTree(raw: readonly RawTreeEntry[]): StoredTree {
  * @returns The path.
  * @throws {Error} When `leafId` is not an entry of the tree.
  */
-export function pathTo<T extends Pick<TreeLink, "id" | "parentId">>(
+export function pathTo<T extends { id: string; parentId: string | null }>(
   entries: readonly T[],
   leafId: string | null,
 ): T[] {
