@@ -382,7 +382,7 @@ class LineTexts {
     // U+FFFD, which text may also hold, so only then does the strict one look.
     const text = lossy.decode(bytes);
     this.#text = text.includes("\uFFFD") ? strictOrNull(bytes) : text;
-    this.#ascii = text.length === bytes.length;
+    this.#ascii = this.#text !== null && text.length === bytes.length;
   }
 
   /** The byte offset of the first newline from `start`, or -1 (a string search is many times faster). */

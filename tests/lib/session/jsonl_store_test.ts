@@ -631,6 +631,24 @@ Deno.test("load checks the entries on the active path; a damaged branch off it f
   });
 });
 
+Deno.test("a stray invalid byte in an otherwise ASCII file names its line (no crash)", async () => {
+  await withSession(2, async ({ dir, id, path }) => {
+    const lines = (await Deno.readTextFile(path)).split("\n");
+    const encoder = new TextEncoder();
+    await Deno.writeFile(
+      path,
+      concatBytes([
+        encoder.encode(`${lines.slice(0, 2).join("\n")}\n`),
+        new Uint8Array([0x80, 0x0a]),
+        encoder.encode(lines.slice(2).join("\n")),
+      ]),
+    );
+    const store = new FileSystemJSONLStore({ dir });
+    await assert.rejects(() => store.load(id), /:3 is corrupt: invalid UTF-8/);
+    await store.close();
+  });
+});
+
 Deno.test("invalid UTF-8 names its line; text past it, U+FFFD as text, and a byte order mark opening a line, still read", async () => {
   await withSession(2, async ({ dir, id, path }) => {
     const encoder = new TextEncoder();
