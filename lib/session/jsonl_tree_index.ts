@@ -164,7 +164,8 @@ export function extendTreeIndex(index: TreeIndex | null, read: IndexedRead): Tre
     next.starts.push(offset + start);
     next.ends.push(offset + end);
     next.lineNumbers.push(parsed.messages[at]!.line);
-    next.checked.push(0);
+    // A line read whole (the last one, or one in another layout) was checked as it was read.
+    next.checked.push("message" in parsed.messages[at]! ? 1 : 0);
   }
   next.covered = offset + parsed.validEnd;
   next.lines = parsed.lineCount;
