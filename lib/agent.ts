@@ -453,11 +453,8 @@ export class Agent {
 
   /** Adds a user message (images downsized; an unreadable one fails the run) and persists it. */
   async #addUserMessage(user: UserMessage): Promise<Message> {
-    const [images, attachments] = await Promise.all([
-      this.#downsize(user.images ?? [], true),
-      this.#downsize(user.attachments ?? [], true),
-    ]);
-    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...images, ...attachments];
+    const after = await this.#downsize([...user.images ?? [], ...user.attachments ?? []], true);
+    const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...after];
     const message = this.#conversation.addUserMessage(blocks, user.metadata);
     await this.#persist([message]);
     return message;
