@@ -11,6 +11,7 @@ import { Thinking } from "./components/thinking.ts";
 import { ToolUse } from "./components/tool_use.ts";
 import { UserMessage } from "./components/user_message.ts";
 import { UI_EVENTS, type UiEvents } from "./ui_events.ts";
+import { typedPrompt } from "../controller/typed_prompt.ts";
 
 /** A block streamed into: `append` takes deltas, `finish` ends the block. */
 export interface StreamedBlock {
@@ -138,7 +139,7 @@ export class TranscriptView {
           case "text":
             // A prompt shows as typed (its first block), as it did when sent: not its attachments.
             if (message.role === "user") {
-              if (block === message.content[0]) out.push(this.user(block.text));
+              if (block === message.content[0]) out.push(this.user(typedPrompt(message).text));
             } else if (message.role === "assistant" && block.text.trim()) {
               out.push(this.#filled(this.assistantText(), block.text));
             }
