@@ -3,7 +3,7 @@ import type { UiEvents } from "./interactive/ui_events.ts";
 import type { ExtensionHost } from "./extensions/extension_host.ts";
 import type { ChatArgs } from "./args.ts";
 import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
-import type { NotifyLevel } from "./extensions/extension_api.ts";
+import type { NotifyLevel, PantoApi } from "./extensions/extension_api.ts";
 import { discoverExtensions } from "./extensions/discover.ts";
 import { settleExtensionTrust } from "./extensions/extension_trust.ts";
 import { VERSION } from "./version.ts";
@@ -11,7 +11,7 @@ import { VERSION } from "./version.ts";
 /** What a view lends extensions. */
 export interface ExtensionSurface {
   /** Interactive, print, RPC or ACP mode. */
-  mode: "interactive" | "print" | "rpc" | "acp";
+  mode: PantoApi["mode"];
   /** The view's UI events (`undefined` without a terminal UI: a private instance is made). */
   uiEvents: UiEvents | undefined;
   /** Shows a message (transcript or stderr). */

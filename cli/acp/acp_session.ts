@@ -100,7 +100,7 @@ export class AcpSession {
   readonly #controller: SessionController;
   readonly #client: AgentContext;
   /** Updates are sent one after the other, in event order. */
-  #outbox: Promise<void> = Promise.resolve();
+  #outbox: Promise<void>;
   #mode = "ask";
   /** Tools the user allowed for the rest of the session. */
   readonly #alwaysAllowed = new Set<string>();
@@ -111,7 +111,7 @@ export class AcpSession {
   /** The runs of the current turn: its prompt's, then the follow-ups extensions queued. */
   #runs: RunOutcomeEvent[] = [];
   /** Updates wait until the client knows the session (see {@linkcode AcpSession.announce}). */
-  #announce: () => void = () => {};
+  #announce!: () => void;
   readonly #clientNotices: boolean;
   /** The extension commands last advertised, as JSON (none at first). */
   #advertised = "[]";

@@ -60,7 +60,7 @@ export type { SetupOptions } from "../app_setup.ts";
  * branch summary, or a switch to another session or point of the tree.
  */
 interface Activity {
-  kind: "running" | "compacting" | "shell" | "summarising" | "switching";
+  kind: Exclude<ControllerState["activity"], "idle">;
   abort: AbortController;
   /** Marks it done (the caller's signal no longer aborts it). */
   end(): void;

@@ -30,7 +30,7 @@ export interface ExtensionHostOptions {
   /** The working directory (absolute). */
   cwd: string;
   /** The mode panto runs in. */
-  mode: "interactive" | "print" | "rpc" | "acp";
+  mode: PantoApi["mode"];
   /** The app's UI event hub; extension handlers are added to it. */
   uiEvents: UiEvents;
   /** Registers a tool with the agent; throws (ToolRegistrationError) on a bad or taken name. */
