@@ -138,6 +138,23 @@ ${XCLIP_WITH_PNG}`;
   });
 });
 
+Deno.test("clipboard: by default the tool runs without the API key variables or PANTO_*", async () => {
+  const body = `[ -z "$PANTO_FAKE_KEY_VAR$OTHER_FAKE_KEY" ] || exit 9
+${XCLIP_WITH_PNG}`;
+  await withTool("xclip", body, async (dir) => {
+    const runner = new URL("./clipboard_runner.ts", import.meta.url).pathname;
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", runner, "OTHER_FAKE_KEY"],
+      env: { PATH: dir, DISPLAY: ":0", OTHER_FAKE_KEY: "secret", PANTO_FAKE_KEY_VAR: "secret" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.equal(output.code, 0, decoder.decode(output.stderr));
+    assert.equal(decoder.decode(output.stdout).trim(), "image/png");
+  });
+});
+
 Deno.test("clipboard: image types are sniffed from their signatures", () => {
   const bytes = (text: string) => new TextEncoder().encode(text);
   assert.equal(sniffImageType(TINY_PNG), "image/png");
