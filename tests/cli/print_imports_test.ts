@@ -14,25 +14,28 @@
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
 
+/** The modules a start loads, read once (`deno info`) for the three tests. */
+let startGraph: Promise<string[]> | undefined;
+function loadedAtStart(): Promise<string[]> {
+  return startGraph ??= staticGraph(new URL("../../cli/program.ts", import.meta.url).href);
+}
+
 Deno.test("a start loads neither CommonJS packages nor the MCP SDK", async () => {
-  const root = new URL("../../cli/program.ts", import.meta.url).href;
-  const loaded = await staticGraph(root);
+  const loaded = await loadedAtStart();
   assert.ok(loaded.some((s) => s.endsWith("/cli/controller/session_controller.ts")));
   const heavy = loaded.filter((s) => /jsonc-parser|partial-json|@modelcontextprotocol/.test(s));
   assert.deepEqual(heavy, []);
 });
 
 Deno.test("a start loads neither optique nor the tools' diff and glob packages", async () => {
-  const root = new URL("../../cli/program.ts", import.meta.url).href;
-  const loaded = await staticGraph(root);
+  const loaded = await loadedAtStart();
   assert.ok(loaded.some((s) => s.endsWith("/cli/tools/builtin_tools.ts")));
   const heavy = loaded.filter((s) => /@optique|\/diff@|\/minimatch@/.test(s));
   assert.deepEqual(heavy, []);
 });
 
 Deno.test("a start loads no zod", async () => {
-  const root = new URL("../../cli/program.ts", import.meta.url).href;
-  const loaded = await staticGraph(root);
+  const loaded = await loadedAtStart();
   assert.ok(loaded.some((s) => s.endsWith("/lib/session/jsonl_store.ts")));
   assert.ok(loaded.some((s) => s.endsWith("/cli/config/load_config.ts")));
   assert.deepEqual(loaded.filter((s) => /\/zod@|\/session\/schemas\.ts$/.test(s)), []);
