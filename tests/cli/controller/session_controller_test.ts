@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation, type Message, messageText, type TreeNode } from "@panto/lib";
+import { Conversation, type Message, messageText } from "@panto/lib";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import {
@@ -14,6 +14,7 @@ import {
 } from "../../../cli/controller/session_controller.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
+import { allNodes } from "../../support/tree_nodes.ts";
 import { TINY_PNG } from "../interactive/clipboard_fakes.ts";
 
 interface Fixture {
@@ -279,11 +280,6 @@ Deno.test("controller: new, switch and fork sessions", async () => {
     assert.ok(ids.includes(first) && ids.includes(forked));
   });
 });
-
-/** Every node of a tree, depth first. */
-function allNodes(roots: readonly TreeNode[]): TreeNode[] {
-  return roots.flatMap((node) => [node, ...allNodes(node.children)]);
-}
 
 Deno.test("controller: branching at an earlier prompt offers it for editing; sending it makes a sibling", async () => {
   await withController(async ({ server, controller, events }) => {

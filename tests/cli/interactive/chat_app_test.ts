@@ -15,9 +15,10 @@ import {
 } from "./chat_harness.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation, type TreeNode } from "@panto/lib";
+import { Conversation } from "@panto/lib";
 import { authErrorReply, rateLimitReply } from "../../support/fake_llm_server.ts";
 import { TINY_PNG } from "./clipboard_fakes.ts";
+import { allNodes } from "../../support/tree_nodes.ts";
 
 const CTRL_A = "\x01";
 
@@ -639,9 +640,7 @@ Deno.test("chat: a prompt chosen again comes back as typed, its pasted image abo
     answer(chat, "Compared.");
     await chat.controller.prompt(typed, { images: [pasted] });
     const { roots } = await chat.controller.sessionTree();
-    const prompt = roots.flatMap(function nodes(node): TreeNode[] {
-      return [node, ...node.children.flatMap(nodes)];
-    }).find((node) => node.preview === typed);
+    const prompt = allNodes(roots).find((node) => node.preview === typed);
     assert.ok(prompt, "the prompt is in the tree");
 
     await chat.controller.branch(prompt.id);

@@ -9,6 +9,7 @@
 import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { allNodes } from "../../support/tree_nodes.ts";
 
 const TAB = "\t";
 const CTRL_L = "\x0c";
@@ -224,9 +225,7 @@ Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the ed
     assert.match(sent, /second prompt, edited/);
     assert.doesNotMatch(sent, /Second answer\./, "the abandoned branch is not sent");
     const { roots } = await chat.controller.sessionTree();
-    const all = (nodes: typeof roots): typeof roots =>
-      nodes.flatMap((node) => [node, ...all(node.children)]);
-    const branchPoint = all(roots).find((node) => node.children.length === 2);
+    const branchPoint = allNodes(roots).find((node) => node.children.length === 2);
     assert.deepEqual(branchPoint?.children.map((node) => [node.preview, node.active]), [
       ["second prompt", false],
       ["second prompt, edited", true],
@@ -259,9 +258,7 @@ for (const store of ["jsonl", "sqlite"]) {
       );
       const labels = async () => {
         const { roots } = await chat.controller.sessionTree();
-        const all = (nodes: typeof roots): typeof roots =>
-          nodes.flatMap((node) => [node, ...all(node.children)]);
-        return all(roots).flatMap((node) =>
+        return allNodes(roots).flatMap((node) =>
           node.label === undefined ? [] : [[node.preview, node.label]]
         );
       };
