@@ -350,16 +350,21 @@ export class Agent {
    * @throws {Error} When the request failed or the model returned no text.
    */
   summariseBranch(messages: readonly Message[], options: CompactOptions = {}): Promise<string> {
-    const settings = this.#config.compaction ?? {};
-    return summarise(messages, {
+    const signal = options.signal ?? new AbortController().signal;
+    return summarise(messages, { ...this.#summaryRequest(options, signal), kind: "branch" });
+  }
+
+  /** What every summarising request (compaction, branch summary) is made with, but its kind. */
+  #summaryRequest(options: CompactOptions, signal: AbortSignal) {
+    return {
       provider: this.#config.provider,
-      systemPrompt: options.systemPrompt ?? settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
+      systemPrompt: options.systemPrompt ?? this.#config.compaction?.prompt ??
+        DEFAULT_COMPACTION_PROMPT,
       instructions: options.instructions,
-      kind: "branch",
-      signal: options.signal ?? new AbortController().signal,
+      signal,
       idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       stream: this.#streamMessage(),
-    });
+    };
   }
 
   /**
@@ -684,14 +689,7 @@ export class Agent {
     const plan = planCompaction(messages, settings.keepRecentTokens ?? DEFAULT_KEEP_RECENT_TOKENS);
     if (!plan) return null;
     const tokensBefore = estimateContextTokens(messages);
-    const base = {
-      provider: this.#config.provider,
-      systemPrompt: options.systemPrompt ?? settings.prompt ?? DEFAULT_COMPACTION_PROMPT,
-      instructions: options.instructions,
-      signal,
-      idleTimeoutMs: this.#config.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      stream: this.#streamMessage(),
-    };
+    const base = this.#summaryRequest(options, signal);
     const parts: string[] = [];
     if (plan.summarise.length) {
       parts.push(await summarise(plan.summarise, { ...base, kind: "history" }));
