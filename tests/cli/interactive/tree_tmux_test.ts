@@ -65,6 +65,14 @@ function panelRows(screen: string[]): string[] {
   return screen.slice(top, bottom + 1);
 }
 
+/** Chooses "Answer one." in /tree; gives the rows of the question that move asks. */
+async function backToAnswerOne(tmux: TmuxSession): Promise<string[]> {
+  await openTree(tmux);
+  await tmux.type("Answer one.");
+  await tmux.keys("Enter");
+  return panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+}
+
 /** Answers the question a move that leaves a branch asks: no summary. */
 async function noSummary(tmux: TmuxSession): Promise<void> {
   const rows = panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
@@ -219,10 +227,7 @@ treeTest(
     const { server, tmux } = pane;
     await ask(pane, "try the risky way", "Risky way failed.");
     // Stopped with esc while the model writes it: the session stays where it was.
-    await openTree(tmux);
-    await tmux.type("Answer one.");
-    await tmux.keys("Enter");
-    await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+    await backToAnswerOne(tmux);
     server.enqueue({
       kind: "turn",
       blocks: [{ type: "text", text: "Late." }],
@@ -240,10 +245,7 @@ treeTest(
     );
     await escape(tmux);
 
-    await openTree(tmux);
-    await tmux.type("Answer one.");
-    await tmux.keys("Enter");
-    await tmux.waitFor(/╭─ Summarise the branch you leave\?/);
+    await backToAnswerOne(tmux);
     server.enqueue({
       kind: "turn",
       blocks: [{ type: "text", text: "The risky way was tried and failed." }],
@@ -270,10 +272,7 @@ treeTest(
     await ask(pane, "try the risky way", "Risky way failed.");
     /** Moves back to the first answer and picks the summary with instructions. */
     const instructionsBox = async () => {
-      await openTree(tmux);
-      await tmux.type("Answer one.");
-      await tmux.keys("Enter");
-      const rows = panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+      const rows = await backToAnswerOne(tmux);
       assert.match(rows[4]!, /│ {3}Summarise it, with my instructions…/, rows.join("\n"));
       await tmux.keys("Down");
       await tmux.keys("Down");
