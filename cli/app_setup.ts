@@ -11,13 +11,13 @@ import { loadConfig, resolvePantoHome } from "./config/load_config.ts";
 import { modelChoices, type ModelSelection, resolveModel } from "./config/model_registry.ts";
 import type { PantoConfig } from "./config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "./config/project_trust.ts";
-import { readEnv } from "./env.ts";
+import { readEnv, withholdFromCommands } from "./env.ts";
 import { UsageError } from "./errors.ts";
 import { openWritableStore } from "./session_store.ts";
 import { latestIn } from "./sessions_here.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
-import { keyVariables } from "./tools/child_env.ts";
+import { withheldVariables } from "./tools/child_env.ts";
 
 /**
  * What a session controller starts from: config, store, the session to
@@ -94,6 +94,8 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
     untrustedProject,
     ...(options.keybindingActions ? { keybindingActions: options.keybindingActions } : {}),
   });
+  // Before any process starts (tools, MCP servers, extensions): none may inherit a key.
+  withholdFromCommands(withheldVariables(config, args.apiKeyEnv));
   // Checked before any request: an answer that cannot be saved would be lost.
   const store = await openWritableStore(args, pantoHome);
   try {
@@ -106,7 +108,6 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
         allowedRoots: config.tools.allowedPaths,
         pantoHome,
         bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
-        hiddenEnv: keyVariables(config, args.apiKeyEnv),
       }),
       args.noTools ? "none" : args.tools,
     );

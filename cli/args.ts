@@ -113,6 +113,34 @@ const sessionsCommand = command(
   },
 );
 
+/** The chat's flags `panto acp` refuses (`acpArgs` checks them): the editor sends those. */
+const ACP_REFUSED_FLAGS = ["print", "mode", "continueLast", "resume", "fork"];
+
+/**
+ * `panto acp` for help and completion. Its command lines are read by
+ * `acpArgs`, which says why a chat-only flag is refused where optique would
+ * only call it unexpected.
+ */
+const acpCommand = command(
+  "acp",
+  merge(
+    object(optiqueFields(
+      Object.fromEntries(
+        Object.entries(PROMPT_FLAGS).filter(([field]) => !ACP_REFUSED_FLAGS.includes(field)),
+      ),
+    )),
+    modelOptions,
+    storeOptions,
+  ),
+  {
+    description: message`Serve an editor over the Agent Client Protocol (docs/acp.md)`,
+    footer: message`The editor sends the prompts and picks the sessions.`,
+  },
+);
+
+/** optique's help flags; among `panto acp`'s words they ask for its help, not for ACP. */
+const HELP_FLAGS = ["-h", "--help"] as const;
+
 const mainParser = merge(promptOptions, modelOptions, storeOptions);
 
 /** Arguments of `panto sessions`. */
@@ -125,8 +153,9 @@ export interface SessionsCommandArgs extends SessionsArgs, StoreFlags {
 export type CliArgs = ChatArgs | SessionsCommandArgs;
 
 /**
- * Parses the command line. `--help`, `--version` and `completion SHELL`
- * print and exit 0; a usage error prints the problem and exits 2.
+ * Parses the command line. `-h`/`--help`, `-v`/`-V`/`--version` and
+ * `completion SHELL` print and exit 0; a usage error prints the problem and
+ * exits 2.
  *
  * @param argv The arguments (without the program name).
  * @param values What `-m` and session ids complete to, for a completion
@@ -134,11 +163,13 @@ export type CliArgs = ChatArgs | SessionsCommandArgs;
  * @returns The parsed arguments.
  */
 export function parseArgs(argv: readonly string[], values?: CompletionValues): CliArgs {
-  if (argv[0] === "acp") return acpArgs(argv.slice(1));
+  if (argv[0] === "acp" && !argv.some((word) => HELP_FLAGS.some((flag) => flag === word))) {
+    return acpArgs(argv.slice(1));
+  }
   if (values) completion = values;
   const parser = argv[0] === "completion"
     ? completionParser(argv.slice(2))
-    : or(sessionsCommand, mainParser);
+    : or(sessionsCommand, acpCommand, mainParser);
   // optique's `or` matches no branch on an empty command line; that is plain `panto`.
   // `runParser` from optique's core, not `run` from @optique/run: the same
   // parsing, help and completion without loading Node's process and fs
@@ -146,8 +177,12 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
   const exit = (code: number) => Deno.exit(code === 0 ? 0 : 2);
   const width = terminalWidth();
   const parsed = argv.length === 0 ? {} : runParser(parser, "panto", markBareResume(argv), {
-    help: { option: true, onShow: () => exit(0) },
-    version: { value: VERSION, option: true, onShow: () => exit(0) },
+    help: { option: { names: HELP_FLAGS }, onShow: () => exit(0) },
+    version: {
+      value: VERSION,
+      option: { names: ["-v", "-V", "--version"] },
+      onShow: () => exit(0),
+    },
     completion: { command: true, onShow: () => exit(0) },
     colors: false,
     showChoices: true,
@@ -197,14 +232,15 @@ function migrateTarget(
 }
 
 /**
- * The parser that answers `panto completion SHELL WORD…`: `sessions` is
- * offered as the first word only, and the prompt words are left out
- * (`completion` would otherwise be taken as the first word of a prompt).
+ * The parser that answers `panto completion SHELL WORD…`: `sessions` and
+ * `acp` are offered as the first word only, and the prompt words are left
+ * out (`completion` would otherwise be taken as the first word of a prompt).
  */
 function completionParser(words: readonly string[]) {
   const chat = merge(object(promptFields), modelOptions, storeOptions);
-  if (words.length < 2) return or(sessionsCommand, chat);
-  return words[0] === "sessions" ? sessionsCommand : chat;
+  if (words.length < 2) return or(sessionsCommand, acpCommand, chat);
+  if (words[0] === "sessions") return sessionsCommand;
+  return words[0] === "acp" ? acpCommand : chat;
 }
 
 /** Help is wrapped to the terminal's width; piped, it is not wrapped. */

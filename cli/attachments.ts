@@ -1,8 +1,9 @@
-import { relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import type { ImageBlock, TextBlock } from "@panto/lib";
 import { looksBinary, SNIFF_BYTES } from "./tools/binary_sniff.ts";
 import { imageMediaType, MAX_IMAGE_BYTES } from "./tools/image_types.ts";
 import { readAtMost } from "./read_at_most.ts";
+import { readAsUser } from "./read_as_user.ts";
 import { formatBytes } from "./tools/truncate.ts";
 import { resolveWorkspacePath } from "./tools/workspace_path.ts";
 
@@ -25,72 +26,144 @@ export interface ExpandedPrompt {
  * Resolves `@path` words: an existing text file (up to 256 KiB) is attached
  * in a `<file path="…">` block, an image (up to 10 MiB) after a block naming
  * it; a word naming no file is left as it is (it may be a mention, not a
- * path). A larger or binary file is not read past its first bytes. The
- * text itself is not changed: the blocks go after it.
+ * path). A file in the working directory is read by panto; one outside it
+ * (`@/etc/hosts`, `@~/notes.md`, `@../other/x`) is read with the user's
+ * own rights (the user typed it), and one the user may not read is an
+ * error saying so, never dropped. A larger or binary file is not read past
+ * its first bytes. The text itself is not changed: the blocks go after it.
  *
  * @param text The prompt.
- * @param cwd The working directory paths are confined to.
+ * @param cwd The working directory.
+ * @param home The user's home directory, for `@~/…`.
  * @returns The attachments.
- * @throws {Error} Naming the file and the limit, for a file too large or binary.
+ * @throws {Error} Naming the file and the limit, for a file too large or
+ *   binary; naming the file, for one the user may not read.
  */
-export async function expandAttachments(text: string, cwd: string): Promise<ExpandedPrompt> {
+export async function expandAttachments(
+  text: string,
+  cwd: string,
+  home?: string,
+): Promise<ExpandedPrompt> {
   const out: ExpandedPrompt = { blocks: [], files: [] };
+  const attached = new Set<string>();
   for (const match of text.matchAll(/(?:^|\s)@([^\s]+)/g)) {
     const word = match[1]!.replace(/[,.;:!?)]+$/, "");
-    const path = await existingFile(cwd, word);
-    if (!path) continue;
-    const shown = relative(cwd, path) || word;
-    if (out.files.includes(shown)) continue; // mentioned twice, attached once
-    out.files.push(shown);
-    const mediaType = imageMediaType(path);
+    const file = await namedFile(cwd, word, home);
+    if (!file || attached.has(file.path)) continue; // mentioned twice, attached once
+    attached.add(file.path);
+    out.files.push(file.shown);
+    const mediaType = imageMediaType(file.path);
     if (mediaType) {
-      const read = await readAtMost(path, MAX_IMAGE_BYTES);
-      const bytes = await withinLimit(read, MAX_IMAGE_BYTES, { path, shown, kind: "images" });
+      const bytes = await withinLimit(file, MAX_IMAGE_BYTES, "images");
       out.blocks.push(
-        { type: "text", text: `<file path="${shown}">[image]</file>` },
+        { type: "text", text: `<file path="${file.shown}">[image]</file>` },
         { type: "image", mediaType, data: bytes.toBase64() },
       );
     } else {
-      const content = await readTextAttachment(path, shown);
-      out.blocks.push({ type: "text", text: `<file path="${shown}">\n${content}\n</file>` });
+      const content = await readTextAttachment(file);
+      out.blocks.push({ type: "text", text: `<file path="${file.shown}">\n${content}\n</file>` });
     }
   }
   return out;
 }
 
-async function readTextAttachment(path: string, shown: string): Promise<string> {
-  const bytes = await readAtMost(path, MAX_ATTACHED_TEXT_BYTES);
+/** A file a prompt names: where it is, how it is shown, and how its first bytes are read. */
+interface NamedFile {
+  path: string;
+  shown: string;
+  /** At most `maxBytes + 1` bytes. */
+  read(maxBytes: number): Promise<Uint8Array>;
+  /** Its size, when panto can tell it. */
+  size(): Promise<number | undefined>;
+}
+
+async function readTextAttachment(file: NamedFile): Promise<string> {
+  const bytes = await file.read(MAX_ATTACHED_TEXT_BYTES);
   if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
     throw new Error(
-      `@${shown} looks like a binary file: only text files and images (png, jpeg, gif, webp) are attached`,
+      `@${file.shown} looks like a binary file: only text files and images (png, jpeg, gif, webp) are attached`,
     );
   }
   return new TextDecoder().decode(
-    await withinLimit(bytes, MAX_ATTACHED_TEXT_BYTES, { path, shown, kind: "text files" }),
+    await withinLimit(file, MAX_ATTACHED_TEXT_BYTES, "text files", bytes),
   );
 }
 
 /** The bytes when the whole file fit in the limit; otherwise an error naming file, size and limit. */
 async function withinLimit(
-  bytes: Uint8Array,
+  file: NamedFile,
   limit: number,
-  { path, shown, kind }: { path: string; shown: string; kind: string },
+  kind: string,
+  read?: Uint8Array,
 ): Promise<Uint8Array> {
+  const bytes = read ?? await file.read(limit);
   if (bytes.length <= limit) return bytes;
-  const { size } = await Deno.stat(path);
+  const size = await file.size();
   throw new Error(
-    `@${shown} is ${formatBytes(size)}: ${kind} over ${
+    `@${file.shown} is ${
+      size === undefined ? `over ${formatBytes(limit)}` : formatBytes(size)
+    }: ${kind} over ${
       formatBytes(limit)
     } are not attached; mention the file without @ and let the model read the parts it needs`,
   );
 }
 
-async function existingFile(cwd: string, word: string): Promise<string | undefined> {
+/** The file `word` names, if it is one: in the working directory, or anywhere the user may read. */
+async function namedFile(
+  cwd: string,
+  word: string,
+  home: string | undefined,
+): Promise<NamedFile | undefined> {
   if (!word) return undefined;
+  const path = home && (word === "~" || word.startsWith("~/"))
+    ? join(home, word.slice(1))
+    : resolve(cwd, word);
+  const inside = await workspacePath(cwd, path);
+  if (inside) return await projectFile(cwd, inside);
+  return await userFile(path, word);
+}
+
+async function workspacePath(cwd: string, word: string): Promise<string | undefined> {
   try {
-    const path = await resolveWorkspacePath(cwd, word);
-    return (await Deno.stat(path)).isFile ? path : undefined;
+    return await resolveWorkspacePath(cwd, word);
   } catch {
     return undefined;
   }
+}
+
+async function projectFile(cwd: string, path: string): Promise<NamedFile | undefined> {
+  try {
+    if (!(await Deno.stat(path)).isFile) return undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    path,
+    shown: relative(cwd, path),
+    read: (maxBytes) => readAtMost(path, maxBytes),
+    size: async () => (await Deno.stat(path)).size,
+  };
+}
+
+/**
+ * A file outside the working directory, checked and read as the user (one
+ * read serves both: the check's bytes are kept for the first read).
+ */
+async function userFile(path: string, word: string): Promise<NamedFile | undefined> {
+  const first = await readAsUser(
+    path,
+    imageMediaType(path) ? MAX_IMAGE_BYTES : MAX_ATTACHED_TEXT_BYTES,
+  );
+  if (first.kind === "missing" || first.kind === "not a file") return undefined;
+  if (first.kind === "unreadable") {
+    throw new Error(
+      `@${word}: you may not read ${path} (permission denied), so it is not attached`,
+    );
+  }
+  return {
+    path,
+    shown: word,
+    read: (maxBytes) => Promise.resolve(first.bytes.subarray(0, maxBytes + 1)),
+    size: () => Promise.resolve(undefined),
+  };
 }

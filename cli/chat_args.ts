@@ -116,7 +116,8 @@ export const PROMPT_FLAGS: FlagTable = {
   resume: {
     names: ["-r", "--resume"],
     value: text,
-    metavar: "ID",
+    // The id is optional (`markBareResume`); the brackets say so in the help.
+    metavar: "[ID]",
     completes: "sessions",
     description: "Resume a session by id or prefix (a picker without an id)",
   },

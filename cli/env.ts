@@ -34,6 +34,7 @@ export function keyEnvFlag(name: string): string {
  * @throws {CliError} When panto may not read it.
  */
 export function readEnv(name: string): string | undefined {
+  if (withheld.has(name)) return withheld.get(name);
   let value: string | undefined;
   try {
     value = Deno.env.get(name);
@@ -51,6 +52,81 @@ export function readEnv(name: string): string | undefined {
     throw notPermitted(name);
   }
   return value;
+}
+
+/**
+ * Variables taken out of the process environment by
+ * {@linkcode withholdFromCommands}, with the values they had (in memory
+ * only).
+ */
+const withheld = new Map<string, string | undefined>();
+
+/**
+ * Takes the named variables (API keys, `tools.hideEnv`) out of panto's
+ * process environment and keeps their values in memory, where
+ * {@linkcode readEnv} still finds them. Every process panto starts
+ * afterwards — the bash tool, `!command`, MCP servers, the editor, clipboard
+ * tools, whatever an extension spawns — inherits the user's whole
+ * environment without them: the sandbox confines panto's own reads, never
+ * the user's commands, so what they get is "all but these", not an
+ * allow-list. Names already withheld are skipped; the program calls this
+ * once its config is loaded, before it starts any process.
+ *
+ * @param names The variables to withhold.
+ * @throws {CliError} When panto may not read one of them: it could then
+ *   neither remove it nor tell whether it is set, and a command would
+ *   inherit it.
+ *
+ * @example
+ * ```ts
+ * import { readEnv, withholdFromCommands } from "./env.ts";
+ * withholdFromCommands(["EXAMPLE_SECRET_KEY"]);
+ * console.assert(Deno.env.get("EXAMPLE_SECRET_KEY") === undefined);
+ * console.assert(readEnv("EXAMPLE_SECRET_KEY") === undefined);
+ * ```
+ */
+export function withholdFromCommands(names: Iterable<string>): void {
+  const unreadable: string[] = [];
+  for (const name of names) {
+    if (withheld.has(name)) continue;
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      unreadable.push(name);
+      continue;
+    }
+    withheld.set(name, Deno.env.get(name));
+    Deno.env.delete(name);
+  }
+  if (unreadable.length === 0) return;
+  throw new CliError(
+    `panto cannot keep ${
+      unreadable.join(", ")
+    } from the commands it runs, because it may not read ${
+      unreadable.length === 1 ? "it" : "them"
+    }: start panto with the panto command (npx -y deno@2.9.6 task install), which grants every key variable its config names, or add ${
+      unreadable.join(",")
+    } to your --allow-env`,
+  );
+}
+
+/**
+ * Reads a variable panto can do without: `undefined` when it is unset or
+ * panto may not read it (never an error, never a prompt).
+ *
+ * @param name The variable.
+ * @returns Its value, if readable.
+ *
+ * @example
+ * ```ts
+ * import { optionalEnv } from "./env.ts";
+ * console.assert(optionalEnv("PANTO_SURELY_UNSET_VARIABLE") === undefined);
+ * ```
+ */
+export function optionalEnv(name: string): string | undefined {
+  try {
+    return readEnv(name);
+  } catch {
+    return undefined;
+  }
 }
 
 function notPermitted(name: string): CliError {

@@ -1,13 +1,13 @@
 /**
- * The `panto` program's entry point. `--version` answers before the rest of
- * the program is loaded; everything else is imported on demand.
+ * The `panto` program's entry point. `--version` (`-v`, `-V`) answers before
+ * the rest of the program is loaded; everything else is imported on demand.
  *
  * @module
  */
 import { VERSION } from "./version.ts";
 
 if (import.meta.main) {
-  if (Deno.args.length === 1 && (Deno.args[0] === "--version" || Deno.args[0] === "-V")) {
+  if (Deno.args.length === 1 && ["--version", "-v", "-V"].includes(Deno.args[0]!)) {
     console.log(VERSION);
     Deno.exit(0);
   }

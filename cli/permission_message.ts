@@ -49,5 +49,5 @@ export function permissionMessage(denoMessage: string): string {
  * ```
  */
 export function envPermissionMessage(name: string): string {
-  return `panto may not read the environment variable ${name}: it reads a key variable that its config names ("apiKeyEnv": "${name}" in a provider of $PANTO_HOME/config.json) or that --api-key-env names; add it there and start panto again`;
+  return `panto may not read the environment variable ${name}: besides its own and the terminal's (docs/cli.md#permissions), it reads only the key variables its config or flags name. If ${name} holds a provider's key, name it ("apiKeyEnv": "${name}" in a provider of $PANTO_HOME/config.json, or --api-key-env ${name}) and start panto again`;
 }

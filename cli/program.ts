@@ -112,10 +112,16 @@ async function promptFrom(messages: readonly string[]): Promise<string> {
 /**
  * `deno task panto` runs in panto's own directory and passes the directory
  * it was invoked from as PANTO_CWD (its permissions are scoped to that).
+ * The variable is then removed: a `panto` the user runs from panto (`!panto
+ * -p …`) must start where it is run, not here.
  */
 export function enterInvocationDirectory(): void {
+  if (Deno.permissions.querySync({ name: "env", variable: "PANTO_CWD" }).state !== "granted") {
+    return;
+  }
   const dir = Deno.env.get("PANTO_CWD");
   if (dir) Deno.chdir(dir);
+  Deno.env.delete("PANTO_CWD");
 }
 
 /**

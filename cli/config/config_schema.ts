@@ -66,7 +66,12 @@ export interface ConfigFile {
   /** Action → key or keys. */
   keybindings?: Record<string, string | string[]>;
   /** Built-in tool settings. */
-  tools?: { allowedPaths?: string[]; bashTimeoutSeconds?: number; requireApproval?: string[] };
+  tools?: {
+    allowedPaths?: string[];
+    bashTimeoutSeconds?: number;
+    requireApproval?: string[];
+    hideEnv?: string[];
+  };
   /** Run a message's tool calls concurrently. */
   parallelTools?: boolean;
   /** Default idle timeout of all providers (ms). */
@@ -220,6 +225,11 @@ const configSchema = strictObject({
     allowedPaths: z.array(z.string().min(1)).exactOptional(),
     bashTimeoutSeconds: z.number().positive().exactOptional(),
     requireApproval: z.array(z.string().min(1)).exactOptional(),
+    hideEnv: z.array(
+      z.string().regex(ENV_NAME_PATTERN, {
+        error: "expected the name of an environment variable, such as DB_PASSWORD",
+      }),
+    ).exactOptional(),
   }).exactOptional(),
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),

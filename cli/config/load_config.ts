@@ -203,6 +203,10 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
     const required = [...config.tools.requireApproval ?? [], ...file.tools.requireApproval];
     config.tools.requireApproval = [...new Set(required)];
   }
+  if (file.tools?.hideEnv) {
+    // Both files add up: hiding more is always safe, so a project needs no trust for it.
+    config.tools.hideEnv = [...new Set([...config.tools.hideEnv ?? [], ...file.tools.hideEnv])];
+  }
   if (file.tools?.bashTimeoutSeconds !== undefined) {
     config.tools.bashTimeoutSeconds = file.tools.bashTimeoutSeconds;
   }

@@ -65,6 +65,11 @@ export interface ToolSettings {
    * editor; the other modes do not ask yet). Project configs can only add to it.
    */
   requireApproval?: string[];
+  /**
+   * Variables kept from every process panto starts, besides the API key
+   * variables (which always are). Both config files add up.
+   */
+  hideEnv?: string[];
 }
 
 /**

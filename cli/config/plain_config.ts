@@ -129,6 +129,7 @@ const plainConfig = object({
     allowedPaths: list(nonEmpty),
     bashTimeoutSeconds: positive,
     requireApproval: list(nonEmpty),
+    hideEnv: list(matching(ENV_NAME_PATTERN)),
   }),
   parallelTools: boolean,
   idleTimeoutMs: positiveInt,

@@ -27,6 +27,7 @@ import {
 import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
 import type { ChatArgs } from "../args.ts";
 import { expandAttachments } from "../attachments.ts";
+import { optionalEnv } from "../env.ts";
 import { agentConfig } from "../config/agent_config.ts";
 import { type ModelSelection, resolveModel } from "../config/model_registry.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
@@ -38,7 +39,6 @@ import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
 import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { McpServerStatus } from "../mcp/mcp_status.ts";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
-import { keyVariables } from "../tools/child_env.ts";
 import type {
   ControllerEvent,
   ControllerState,
@@ -521,7 +521,6 @@ export class SessionController {
           this.cwd,
           this.config.tools.bashTimeoutSeconds,
           abort,
-          keyVariables(this.config),
         );
       } catch (error) {
         this.#emit({ type: "shell_end", command, output: errorMessage(error), failed: true });
@@ -964,7 +963,7 @@ export class SessionController {
     }
     let expanded;
     try {
-      expanded = await expandAttachments(message, this.cwd);
+      expanded = await expandAttachments(message, this.cwd, optionalEnv("HOME"));
     } catch (error) {
       throw new CliError(`Could not attach a file: ${errorMessage(error)}`);
     }

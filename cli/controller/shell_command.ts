@@ -17,7 +17,6 @@ export interface ShellResult {
  * @param cwd Where to run it.
  * @param timeoutSeconds The bash timeout.
  * @param signal Kills it.
- * @param hiddenEnv Variables left out of its environment (API keys; see `keyVariables`).
  * @returns Whether it failed, and its output.
  */
 export async function runShellCommand(
@@ -25,9 +24,8 @@ export async function runShellCommand(
   cwd: string,
   timeoutSeconds: number,
   signal: AbortSignal,
-  hiddenEnv: readonly string[],
 ): Promise<ShellResult> {
-  const output = await bashTool({ root: cwd, timeoutSeconds, hiddenEnv }).execute({ command }, {
+  const output = await bashTool({ root: cwd, timeoutSeconds }).execute({ command }, {
     signal,
     callId: "shell",
   });

@@ -31,11 +31,11 @@ import { type PickerOptions, showPicker } from "./picker.ts";
 import { TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
-import { keyVariables } from "../tools/child_env.ts";
 import { formatBytes } from "../tools/truncate.ts";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { join, relative } from "node:path";
-import { readEnv } from "../env.ts";
+import { optionalEnv, readEnv } from "../env.ts";
+import { editExternally } from "./external_editor.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -59,8 +59,12 @@ export interface ChatAppOptions {
   theme: Theme;
   /** Called when the user quits. */
   onQuit: () => void;
-  /** The environment clipboard tools run with (default: panto's, less API keys and `PANTO_*`). */
-  clipboardEnv?: Readonly<Record<string, string>>;
+  /**
+   * The whole environment of the programs the chat starts for the user (the
+   * editor, clipboard tools); by default they inherit panto's, which is the
+   * user's less the withheld key variables.
+   */
+  externalEnv?: Readonly<Record<string, string>>;
 }
 
 /** A path relative to `cwd` when under it, else under `~` when under the home directory. */
@@ -119,7 +123,7 @@ export class ChatApp implements CommandContext {
   #loader: Loader | undefined;
   #lastCtrlC = 0;
   readonly #onQuit: () => void;
-  readonly #clipboardEnv: Readonly<Record<string, string>> | undefined;
+  readonly #externalEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
 
   /**
@@ -133,7 +137,7 @@ export class ChatApp implements CommandContext {
     this.tui = options.tui;
     this.theme = options.theme;
     this.#onQuit = options.onQuit;
-    this.#clipboardEnv = options.clipboardEnv;
+    this.#externalEnv = options.externalEnv;
     this.uiEvents = new UiEvents({
       onError: (error, name) =>
         this.notify(`A handler of the "${name}" UI event failed: ${errorMessage(error)}`, "error"),
@@ -455,47 +459,30 @@ export class ChatApp implements CommandContext {
     return this.#handleModelKey(data);
   }
 
-  /** ctrl+g: the input in `$VISUAL` (else `$EDITOR`, else vi), read back when it exits. */
+  /** ctrl+g: the input in the user's editor, read back when it exits; a failure keeps the draft. */
   async #editExternally(): Promise<void> {
-    const editor = readEnv("VISUAL") || readEnv("EDITOR") || "vi";
-    const dir = await Deno.makeTempDir({ prefix: "panto-edit-" });
-    const file = join(dir, "prompt.md");
+    const draft = this.editor.getText();
     try {
-      await Deno.writeTextFile(file, this.editor.getText());
-      // Through sh: the variable may hold arguments ("code --wait").
-      const status = await this.tui.runOutside(() =>
-        new Deno.Command("sh", {
-          args: ["-c", `${editor} "$1"`, "sh", file],
-          stdin: "inherit",
-          stdout: "inherit",
-          stderr: "inherit",
-        }).spawn().status
-      );
-      if (!status.success) {
-        return this.notify(
-          `The editor (${editor}) exited with code ${status.code}: the input is unchanged.`,
-          "warning",
-        );
-      }
-      this.editor.setText((await Deno.readTextFile(file)).replace(/\n$/, ""));
-      this.tui.requestRender();
+      const edited = await editExternally(draft, {
+        draftsDir: join(this.controller.pantoHome, "drafts"),
+        editorName: this.#externalEnv
+          ? this.#externalEnv.VISUAL || this.#externalEnv.EDITOR
+          : optionalEnv("VISUAL") || optionalEnv("EDITOR"),
+        runOutside: (run) => this.tui.runOutside(run),
+        ...(this.#externalEnv ? { env: this.#externalEnv } : {}),
+      });
+      this.editor.setText(edited);
     } catch (error) {
-      this.notify(
-        `Could not open the editor (${editor}): ${errorMessage(error)}. Set $VISUAL or $EDITOR.`,
-        "error",
-      );
-    } finally {
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
+      this.editor.setText(draft);
+      this.notify(errorMessage(error), "warning");
     }
+    this.tui.requestRender();
   }
 
   /** ctrl+v: the clipboard's image joins the next prompt; a notice says why when there is none. */
   async #pasteImage(): Promise<void> {
     try {
-      const image = await readClipboardImage({
-        hiddenEnv: keyVariables(this.controller.config),
-        ...(this.#clipboardEnv ? { env: this.#clipboardEnv } : {}),
-      });
+      const image = await readClipboardImage(this.#externalEnv ? { env: this.#externalEnv } : {});
       this.#setImages([...this.#images, image]);
     } catch (error) {
       this.#showHint(errorMessage(error), PASTE_HINT_MS);

@@ -1,6 +1,6 @@
 import type { ImageBlock } from "@panto/lib";
 import { joinBytes } from "../read_at_most.ts";
-import { childEnv } from "../tools/child_env.ts";
+import { optionalEnv } from "../env.ts";
 import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
 import { formatBytes } from "../tools/truncate.ts";
 
@@ -20,10 +20,11 @@ export interface ClipboardImage {
 
 /** Options for {@linkcode readClipboardImage}. */
 export interface ClipboardOptions {
-  /** The tools' environment (default: panto's, less `hiddenEnv` and `PANTO_*`). */
+  /**
+   * The tools' whole environment (default: they inherit panto's, which is
+   * the user's less the withheld key variables).
+   */
   env?: Readonly<Record<string, string>>;
-  /** Variables holding secrets, left out of the default environment. */
-  hiddenEnv?: readonly string[];
   /** The operating system (default: this one's). */
   os?: typeof Deno.build.os;
   /** How long each tool call may take (ms). */
@@ -89,8 +90,9 @@ export class ClipboardError extends Error {
  *   holds no image, or that the image is too large or the tool too slow.
  */
 export async function readClipboardImage(options: ClipboardOptions = {}): Promise<ClipboardImage> {
-  const env = options.env ?? childEnv(options.hiddenEnv ?? []);
-  const tools = clipboardTools(env, options.os ?? Deno.build.os);
+  const env = options.env;
+  const lookUp = env ? (name: string) => env[name] : optionalEnv;
+  const tools = clipboardTools(lookUp, options.os ?? Deno.build.os);
   if (tools.length === 0) {
     throw new ClipboardError(
       "No display to read a clipboard from: neither WAYLAND_DISPLAY nor DISPLAY is set",
@@ -134,18 +136,21 @@ export function sniffImageType(bytes: Uint8Array): string | undefined {
 }
 
 /** The tools to try on this display, in order. */
-function clipboardTools(env: Readonly<Record<string, string>>, os: string): ClipboardTool[] {
+function clipboardTools(
+  env: (name: string) => string | undefined,
+  os: string,
+): ClipboardTool[] {
   if (os === "darwin") return [OSASCRIPT];
   const tools: ClipboardTool[] = [];
-  if (env.WAYLAND_DISPLAY) tools.push(WL_PASTE);
-  if (env.DISPLAY) tools.push(XCLIP); // also XWayland's, when wl-paste is missing
+  if (env("WAYLAND_DISPLAY")) tools.push(WL_PASTE);
+  if (env("DISPLAY")) tools.push(XCLIP); // also XWayland's, when wl-paste is missing
   return tools;
 }
 
 /** The clipboard's image bytes through `tool`; `undefined` when the tool is not installed. */
 async function readWith(
   tool: ClipboardTool,
-  env: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> | undefined,
   timeoutMs: number,
 ): Promise<Uint8Array | undefined> {
   let type = "image/png";
@@ -172,7 +177,7 @@ async function readWith(
 async function run(
   tool: ClipboardTool,
   args: string[],
-  env: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>> | undefined,
   timeoutMs: number,
   maxBytes: number,
 ): Promise<Uint8Array | undefined> {
@@ -181,8 +186,7 @@ async function run(
   try {
     child = new Deno.Command(tool.name, {
       args,
-      env: { ...env },
-      clearEnv: true,
+      ...(env ? { env: { ...env }, clearEnv: true } : {}),
       stdin: "null",
       stdout: "piped",
       stderr: "null",

@@ -3,11 +3,15 @@ import { ENV_NAME_PATTERN } from "../env.ts";
 
 /** What panto's config files and flags ask for beyond the project and `$PANTO_HOME`. */
 export interface ConfigNeeds {
-  /** Environment variables holding keys (`apiKeyEnv`, `--api-key-env`). */
-  keyVariables: string[];
-  /** Directories read and written (`tools.allowedPaths`, `--session-dir`, a SQLite store's). */
+  /**
+   * Environment variables the program reads or withholds from the processes
+   * it starts (`apiKeyEnv`, `--api-key-env`, `tools.hideEnv`): removing one
+   * from its environment needs the grant too.
+   */
+  variables: string[];
+  /** Paths read and written (`tools.allowedPaths`, `--session-dir`, a SQLite store's files). */
   readWrite: string[];
-  /** Files only read (`-e`/`--extension`). */
+  /** Files only read (`-e`/`--extension`, `--mcp-config`). */
   readOnly: string[];
 }
 
@@ -17,11 +21,13 @@ export interface NeedsContext {
   cwd: string;
   /** The user's home directory (for `~`), when known. */
   home: string | undefined;
+  /** Whether a path exists (default: assume it does). */
+  exists?: (path: string) => boolean;
 }
 
 /**
- * Collects what a config file's text names: the `apiKeyEnv` of its providers
- * and its `tools.allowedPaths`. Text that is not a JSON object names nothing
+ * Collects what a config file's text names: the `apiKeyEnv` of its
+ * providers, its `tools.hideEnv` and its `tools.allowedPaths`. Text that is not a JSON object names nothing
  * (panto itself reports the error, with its place, once started).
  *
  * @param text The file's contents.
@@ -33,12 +39,12 @@ export interface NeedsContext {
  * import { configNeeds } from "./config_needs.ts";
  * const text = '{"providers":{"t":{"apiKeyEnv":"TOGETHER_API_KEY"}},"tools":{"allowedPaths":["~/notes"]}}';
  * const needs = configNeeds(text, { cwd: "/work", home: "/home/ada" });
- * console.assert(needs.keyVariables.join() === "TOGETHER_API_KEY");
+ * console.assert(needs.variables.join() === "TOGETHER_API_KEY");
  * console.assert(needs.readWrite.join() === "/home/ada/notes");
  * ```
  */
 export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
-  const needs: ConfigNeeds = { keyVariables: [], readWrite: [], readOnly: [] };
+  const needs: ConfigNeeds = { variables: [], readWrite: [], readOnly: [] };
   let file: unknown;
   try {
     file = JSON.parse(text);
@@ -48,9 +54,13 @@ export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
   if (!isRecord(file)) return needs;
   for (const provider of Object.values(isRecord(file.providers) ? file.providers : {})) {
     const name = isRecord(provider) ? provider.apiKeyEnv : undefined;
-    if (typeof name === "string" && ENV_NAME_PATTERN.test(name)) needs.keyVariables.push(name);
+    if (typeof name === "string" && ENV_NAME_PATTERN.test(name)) needs.variables.push(name);
   }
-  const allowed = isRecord(file.tools) ? file.tools.allowedPaths : undefined;
+  const tools = isRecord(file.tools) ? file.tools : {};
+  for (const name of Array.isArray(tools.hideEnv) ? tools.hideEnv : []) {
+    if (typeof name === "string" && ENV_NAME_PATTERN.test(name)) needs.variables.push(name);
+  }
+  const allowed = tools.allowedPaths;
   for (const path of Array.isArray(allowed) ? allowed : []) {
     if (typeof path === "string" && path !== "") needs.readWrite.push(expand(path, context));
   }
@@ -58,9 +68,11 @@ export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
 }
 
 /**
- * Collects what the command line names: `--api-key-env NAME`,
- * `--session-dir DIR`, a SQLite `--store-url FILE` (its directory, for the
- * journal files beside it) and `-e`/`--extension PATH`. Stops at `--`.
+ * Collects what the command line names, each granted exactly: `--api-key-env
+ * NAME`, `--session-dir DIR`, a SQLite `--store-url FILE` (the database,
+ * the journal files SQLite keeps beside it and panto's lock directory; its
+ * directory only when it does not exist yet, to create it),
+ * `-e`/`--extension PATH` and `--mcp-config FILE`. Stops at `--`.
  *
  * @param args panto's arguments.
  * @param context For `~` and relative paths.
@@ -70,21 +82,22 @@ export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
  * ```ts
  * import { flagNeeds } from "./config_needs.ts";
  * const needs = flagNeeds(["--api-key-env=MY_KEY", "--session-dir", "/s"], { cwd: "/w", home: undefined });
- * console.assert(needs.keyVariables.join() === "MY_KEY" && needs.readWrite.join() === "/s");
+ * console.assert(needs.variables.join() === "MY_KEY" && needs.readWrite.join() === "/s");
  * ```
  */
 export function flagNeeds(args: readonly string[], context: NeedsContext): ConfigNeeds {
-  const needs: ConfigNeeds = { keyVariables: [], readWrite: [], readOnly: [] };
+  const needs: ConfigNeeds = { variables: [], readWrite: [], readOnly: [] };
   const take: Record<string, (value: string) => void> = {
     "--api-key-env": (name) => {
-      if (ENV_NAME_PATTERN.test(name)) needs.keyVariables.push(name);
+      if (ENV_NAME_PATTERN.test(name)) needs.variables.push(name);
     },
     "--session-dir": (dir) => needs.readWrite.push(expand(dir, context)),
     "--store-url": (url) => {
-      if (!url.includes("://")) needs.readWrite.push(dirname(expand(url, context)));
+      if (!url.includes("://")) needs.readWrite.push(...sqliteFiles(expand(url, context), context));
     },
     "-e": (path) => needs.readOnly.push(expand(path, context)),
     "--extension": (path) => needs.readOnly.push(expand(path, context)),
+    "--mcp-config": (path) => needs.readOnly.push(expand(path, context)),
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -97,6 +110,16 @@ export function flagNeeds(args: readonly string[], context: NeedsContext): Confi
     if (value) handle(value);
   }
   return needs;
+}
+
+/**
+ * A SQLite database's files: itself, the journals SQLite opens beside it,
+ * the store's `<database>.locks` directory, and the directory when missing.
+ */
+function sqliteFiles(database: string, context: NeedsContext): string[] {
+  const files = ["", "-wal", "-shm", "-journal", ".locks"].map((suffix) => database + suffix);
+  const dir = dirname(database);
+  return (context.exists ?? (() => true))(dir) ? files : [dir];
 }
 
 /** `~` and `~/…` from the home directory, relative paths from the working directory. */

@@ -10,15 +10,13 @@
  * @module
  */
 import { BUILTIN_KEY_VARIABLES } from "../tools/child_env.ts";
+import { readRegularTextFile } from "../config/read_regular_file.ts";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
-
-/** A config file larger than this is left for the program to refuse (it says why). */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Where a start happens. */
 export interface LaunchSite {
@@ -39,19 +37,22 @@ export interface LaunchSite {
  * @example
  * ```ts
  * import { grantsFor } from "./launch.ts";
- * const grants = grantsFor({ cwd: Deno.cwd(), env: (n) => Deno.env.get(n), args: [] });
+ * const grants = await grantsFor({ cwd: Deno.cwd(), env: (n) => Deno.env.get(n), args: [] });
  * console.assert(grants.variables.includes("PATH"));
  * ```
  */
-export function grantsFor(site: LaunchSite): Grants {
+export async function grantsFor(site: LaunchSite): Promise<Grants> {
   const home = site.env("HOME") || undefined;
   const explicitHome = site.env("PANTO_HOME");
   const pantoHome = explicitHome ? resolve(site.cwd, explicitHome) : home && join(home, ".panto");
   const root = projectRoot(site.cwd, home, exists);
-  const context: NeedsContext = { cwd: site.cwd, home };
+  const context: NeedsContext = { cwd: site.cwd, home, exists };
+  const configs = [
+    pantoHome && join(pantoHome, "config.json"),
+    join(site.cwd, ".panto", "config.json"),
+  ];
   const needs = [
-    ...[pantoHome && join(pantoHome, "config.json"), join(site.cwd, ".panto", "config.json")]
-      .map((path) => path ? readSmallFile(path) : undefined)
+    ...(await Promise.all(configs.map((path) => path ? readConfig(path) : undefined)))
       .map((text) => text === undefined ? undefined : configNeeds(text, context)),
     flagNeeds(site.args, context),
   ].filter((n): n is ConfigNeeds => n !== undefined);
@@ -61,7 +62,7 @@ export function grantsFor(site: LaunchSite): Grants {
     variables: [
       ...BASE_VARIABLES,
       ...BUILTIN_KEY_VARIABLES,
-      ...needs.flatMap((n) => n.keyVariables),
+      ...needs.flatMap((n) => n.variables),
     ],
   };
 }
@@ -129,12 +130,12 @@ function program(): Program {
  * @returns The program's exit code (128 + the signal's number when a signal ended it).
  */
 export async function launch(args: readonly string[]): Promise<number> {
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v" || args[0] === "-V")) {
     console.log(VERSION);
     return 0;
   }
   const cwd = Deno.env.get("PANTO_CWD") || Deno.cwd();
-  const site = grantsFor({ cwd, env: (name) => Deno.env.get(name), args });
+  const site = await grantsFor({ cwd, env: (name) => Deno.env.get(name), args });
   const flags = modeFlags(args);
   const started = program();
   // A dynamic import read as it runs (`modeFlags`) needs read access to the module, as any file does.
@@ -182,14 +183,13 @@ function isFile(path: string): boolean {
   }
 }
 
-/** The file's text, or `undefined` when it is missing, unreadable or too large. */
-function readSmallFile(path: string): string | undefined {
-  try {
-    if (Deno.statSync(path).size > MAX_CONFIG_BYTES) return undefined;
-    return Deno.readTextFileSync(path);
-  } catch {
-    return undefined;
-  }
+/**
+ * A config file's text, read with the program's own guard (a regular file of
+ * at most 1 MiB: a named pipe or a device must not hang the start), or
+ * `undefined` when it is missing or refused — the program then reports why.
+ */
+function readConfig(path: string): Promise<string | undefined> {
+  return readRegularTextFile(path).catch(() => undefined);
 }
 
 if (import.meta.main) Deno.exit(await launch(Deno.args));

@@ -1,11 +1,33 @@
-import { COMMON_VARIABLES } from "../tools/child_env.ts";
-
 /**
- * The environment variables panto reads besides the key variables of its
- * config: its own, the terminal's, and those the commands it runs need (they
- * get these without the keys: see docs/security.md).
+ * The environment variables panto's own code reads besides the key variables
+ * of its config: its own, the terminal's and the locale's, the user's editor
+ * and display (for ctrl+g and pasting images). The processes panto starts
+ * are not limited to these: they inherit the user's whole environment less
+ * the withheld variables (see `withholdFromCommands` and docs/security.md).
  */
-export const BASE_VARIABLES: readonly string[] = ["PANTO_HOME", ...COMMON_VARIABLES];
+export const BASE_VARIABLES: readonly string[] = [
+  "PANTO_HOME",
+  "PANTO_CWD",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "TERM",
+  "COLORTERM",
+  "NO_COLOR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  "VISUAL",
+  "EDITOR",
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XDG_RUNTIME_DIR",
+  "XAUTHORITY",
+];
 
 /** What the program may touch. */
 export interface Grants {

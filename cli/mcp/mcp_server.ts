@@ -11,7 +11,6 @@ import { resolve } from "node:path";
 import type { McpServerSettings } from "../config/panto_config.ts";
 import { redactSecrets } from "../config/redact_secrets.ts";
 import { errorMessage } from "../error_message.ts";
-import { childEnv } from "../tools/child_env.ts";
 import { type McpCallResult, mcpResultParts } from "./mcp_result.ts";
 import { mcpToolName } from "./mcp_tool_name.ts";
 import { DenoStdioTransport } from "./stdio_transport.ts";
@@ -23,8 +22,6 @@ export type McpServerState = "connecting" | "connected" | "restarting" | "failed
 export interface McpServerOptions {
   /** panto's working directory (a stdio server's default, and the base of a relative `cwd`). */
   cwd: string;
-  /** Variables kept from the server's environment (API keys, see `keyVariables`). */
-  hiddenEnv: readonly string[];
   /** Told once per failure: a failed start, a death mid-session, a failed restart. */
   report: (message: string) => void;
   /** Called when the server's tool list changed (after it announced it). */
@@ -49,7 +46,7 @@ const STDERR_TAIL_LINES = 10;
  * ```ts ignore
  * import { McpServer } from "./mcp_server.ts";
  * const server = new McpServer("git", { command: "mcp-git", source: "config.json" }, {
- *   cwd: Deno.cwd(), hiddenEnv: [], report: console.error,
+ *   cwd: Deno.cwd(), report: console.error,
  * });
  * server.start();
  * console.log((await server.tools()).map((t) => t.decl.name));
@@ -159,8 +156,8 @@ export class McpServer implements ToolSource {
     return new DenoStdioTransport({
       command: settings.command!,
       args: settings.args ?? [],
-      // Only what bash would get, plus the server's own variables: never panto's keys.
-      env: { ...childEnv(this.#options.hiddenEnv), ...settings.env },
+      // Added to what every command inherits: the user's environment, less the withheld keys.
+      env: settings.env ?? {},
       cwd: resolve(this.#options.cwd, settings.cwd ?? "."),
       onStderr: (chunk) => this.#keepStderr(chunk),
     });

@@ -16,7 +16,7 @@ const DEFAULT_READY_WAIT_MS = 3000;
  * ```ts ignore
  * import { McpServers } from "./mcp_servers.ts";
  * const servers = McpServers.start({ git: { command: "mcp-git", source: "config.json" } }, {
- *   cwd: Deno.cwd(), hiddenEnv: [], report: console.error,
+ *   cwd: Deno.cwd(), report: console.error,
  * });
  * await servers.sync(agent);
  * await servers.close();

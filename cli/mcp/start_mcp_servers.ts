@@ -4,15 +4,12 @@ import { parseConfigFile } from "../config/parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "../config/read_regular_file.ts";
 import { errorMessage } from "../error_message.ts";
 import { UsageError } from "../errors.ts";
-import { keyVariables } from "../tools/child_env.ts";
 import type { McpServers } from "./mcp_servers.ts";
 
 /** What {@linkcode startMcpServers} needs of the command line. */
 export interface McpArgs {
   /** `--mcp-config` files. */
   mcpConfig?: readonly string[];
-  /** `--api-key-env` (hidden from the servers too). */
-  apiKeyEnv: string | undefined;
   /** Servers given by the caller rather than a file (an ACP client's), by name; they come last. */
   mcpServers?: Readonly<Record<string, McpServerSettings>>;
 }
@@ -22,7 +19,7 @@ export interface McpArgs {
  * (a later file replaces a server of the same name) in the background.
  *
  * @param config The loaded config (its `mcpServers` are already trusted).
- * @param args `--mcp-config` and `--api-key-env`.
+ * @param args `--mcp-config` files and the caller's own servers.
  * @param cwd panto's working directory.
  * @param report Told each server failure.
  * @returns The servers, or `undefined` when none is configured.
@@ -43,11 +40,7 @@ export async function startMcpServers(
   if (Object.keys(settings).length === 0) return undefined;
   // The MCP SDK (a quarter of a -p run's memory) loads only when a server is configured.
   const { McpServers } = await import("./mcp_servers.ts");
-  return McpServers.start(settings, {
-    cwd,
-    hiddenEnv: keyVariables(config, args.apiKeyEnv),
-    report,
-  });
+  return McpServers.start(settings, { cwd, report });
 }
 
 /** The servers of an `--mcp-config` file: `{ "mcpServers": { … } }`, as other agents write it. */

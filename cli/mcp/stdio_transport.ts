@@ -8,7 +8,10 @@ export interface StdioServerCommand {
   command: string;
   /** Its arguments. */
   args: string[];
-  /** Its whole environment (nothing of panto's is inherited). */
+  /**
+   * Variables set for it on top of panto's environment, which it inherits:
+   * the user's, less the key variables withheld at start.
+   */
   env: Record<string, string>;
   /** Its working directory. */
   cwd: string;
@@ -16,13 +19,44 @@ export interface StdioServerCommand {
   onStderr: (chunk: Uint8Array) => void;
 }
 
-/** How long a server gets to exit after its stdin closes, then after SIGTERM (ms). */
-const EXIT_GRACE_MS = 2000;
+/**
+ * How long a stopping server's process group gets to exit after its stdin
+ * closes, then after SIGTERM, before SIGKILL (ms): a server that ignores both
+ * is gone about 1 s after panto stops it.
+ */
+const STDIN_GRACE_MS = 500;
+const TERM_GRACE_MS = 500;
+/** How often a stopping server's process group is looked at (ms). */
+const GROUP_POLL_MS = 25;
+
+/**
+ * The process groups of the servers not stopped yet. `unload` runs on every
+ * `Deno.exit`, also those that skip closing the servers (a second ctrl+c):
+ * whatever is left of these groups is killed then.
+ */
+const runningGroups = new Set<number>();
+globalThis.addEventListener("unload", () => {
+  for (const pid of runningGroups) signalGroup(pid, "SIGKILL");
+});
 
 /**
  * The client side of MCP's stdio transport on `Deno.Command`: the server's
- * environment is exactly `env` (the SDK's own transport adds panto's), and
- * closing waits for the process, so nothing is left running or pending.
+ * environment is panto's plus `env` (the SDK's own transport passes only a
+ * few variables it picks, so a server would miss the user's others). The
+ * server runs in its own session and process group, so stopping it reaches
+ * whatever it started (a wrapper script's child included): its stdin is
+ * closed, then its group gets SIGTERM, then SIGKILL. Closing never waits for
+ * the pipes once the group is gone (a process that left it may hold them).
+ *
+ * @example
+ * ```ts ignore
+ * import { DenoStdioTransport } from "./stdio_transport.ts";
+ * const transport = new DenoStdioTransport({
+ *   command: "mcp-git", args: [], env: { GIT_AUTHOR_NAME: "Ada" }, cwd: Deno.cwd(), onStderr: () => {},
+ * });
+ * await transport.start();
+ * await transport.close();
+ * ```
  */
 export class DenoStdioTransport implements Transport {
   onclose?: () => void;
@@ -31,8 +65,9 @@ export class DenoStdioTransport implements Transport {
   readonly #command: StdioServerCommand;
   #child: Deno.ChildProcess | undefined;
   #stdin: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
   #done: Promise<unknown> = Promise.resolve();
-  #closing = false;
+  #stopping: Promise<void> | undefined;
 
   constructor(command: StdioServerCommand) {
     this.#command = command;
@@ -43,21 +78,27 @@ export class DenoStdioTransport implements Transport {
     const child = new Deno.Command(command, {
       args,
       env,
-      clearEnv: true,
       cwd,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      // Its own session and process group, so signalling the group reaches its children.
+      detached: true,
     }).spawn();
     this.#child = child;
+    runningGroups.add(child.pid);
     this.#stdin = child.stdin.getWriter();
+    const stdout = child.stdout.getReader();
+    const stderr = child.stderr.getReader();
+    this.#readers = [stdout, stderr];
     this.#done = Promise.all([
-      this.#readMessages(child.stdout),
-      this.#readStderr(child.stderr),
+      this.#readMessages(stdout),
+      this.#readStderr(stderr),
       child.status,
     ]).finally(async () => {
+      // A server that ended by itself may leave processes it started: they go too.
+      await this.#stop(child);
       this.#child = undefined;
-      await this.#closeStdin();
       this.onclose?.();
     });
     return Promise.resolve();
@@ -68,35 +109,33 @@ export class DenoStdioTransport implements Transport {
     await this.#stdin.write(new TextEncoder().encode(serializeMessage(message)));
   }
 
-  /** Closes its stdin, then stops it (SIGTERM, then SIGKILL) if it does not exit. */
+  /** Stops the server and its process group (see the class), waiting at most about 1 s. */
   async close(): Promise<void> {
     const child = this.#child;
-    if (!child || this.#closing) return void await this.#done.catch(() => {});
-    this.#closing = true;
-    await this.#closeStdin();
-    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (await exitsWithin(child, EXIT_GRACE_MS)) break;
-      try {
-        child.kill(signal);
-      } catch {
-        // It exited meanwhile.
-      }
-    }
+    if (child) await this.#stop(child);
     await this.#done.catch(() => {});
   }
 
-  /** Closes the server's stdin once (it may have exited already). */
-  async #closeStdin(): Promise<void> {
-    const stdin = this.#stdin;
-    this.#stdin = undefined;
-    await stdin?.close().catch(() => {});
+  /** Closes the server's stdin, stops its process group, then stops reading its pipes (once). */
+  #stop(child: Deno.ChildProcess): Promise<void> {
+    this.#stopping ??= (async () => {
+      const stdin = this.#stdin;
+      this.#stdin = undefined;
+      // Not awaited: a server that does not read its stdin would hold the close up.
+      stdin?.close().catch(() => {});
+      await stopGroup(child.pid);
+      runningGroups.delete(child.pid);
+      // A process that left the group (setsid) may hold the pipes open forever.
+      await Promise.all(this.#readers.map((reader) => reader.cancel().catch(() => {})));
+    })();
+    return this.#stopping;
   }
 
-  async #readMessages(stdout: ReadableStream<Uint8Array>): Promise<void> {
+  async #readMessages(stdout: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const decoder = new TextDecoder();
     let buffered = "";
-    for await (const chunk of stdout) {
-      buffered += decoder.decode(chunk, { stream: true });
+    for (let read = await stdout.read(); !read.done; read = await stdout.read()) {
+      buffered += decoder.decode(read.value, { stream: true });
       let end: number;
       while ((end = buffered.indexOf("\n")) >= 0) {
         const line = buffered.slice(0, end).replace(/\r$/, "");
@@ -111,18 +150,46 @@ export class DenoStdioTransport implements Transport {
     }
   }
 
-  async #readStderr(stderr: ReadableStream<Uint8Array>): Promise<void> {
-    for await (const chunk of stderr) this.#command.onStderr(chunk);
+  async #readStderr(stderr: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+    for (let read = await stderr.read(); !read.done; read = await stderr.read()) {
+      this.#command.onStderr(read.value);
+    }
   }
 }
 
-/** Whether `child` exits within `ms` (the timer is always cleared). */
-async function exitsWithin(child: Deno.ChildProcess, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+/** Waits for process group `pid` to empty: stdin's end, then SIGTERM, then SIGKILL. */
+async function stopGroup(pid: number): Promise<void> {
+  if (await groupEndsWithin(pid, STDIN_GRACE_MS)) return;
+  signalGroup(pid, "SIGTERM");
+  if (await groupEndsWithin(pid, TERM_GRACE_MS)) return;
+  signalGroup(pid, "SIGKILL");
+}
+
+/** Whether process group `pid` is empty now or within `ms`. */
+async function groupEndsWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (groupExists(pid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS));
+  }
+  return true;
+}
+
+function groupExists(pid: number): boolean {
   try {
-    return await Promise.race([child.status.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
+    Deno.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    // ESRCH: no process left in it. Anything else (EPERM) means someone is. Zombies count:
+    // where init does not reap orphans, stopping such a group takes the whole graces.
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}
+
+function signalGroup(pid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
   }
 }

@@ -1,5 +1,4 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import { BUILTIN_KEY_VARIABLES, childEnv } from "./child_env.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateText } from "./truncate.ts";
 
 /** Output kept in memory while a command runs; older output is dropped (only the tail is shown). */
@@ -21,12 +20,6 @@ export interface BashToolOptions {
   timeoutSeconds?: number;
   /** The shell program (default `bash`), run as `<shell> -c <command>`. */
   shell?: string;
-  /**
-   * Variables holding secrets, left out of the commands' environment along
-   * with every `PANTO_*` variable (default: the built-in vendors' key variables;
-   * see `keyVariables`).
-   */
-  hiddenEnv?: readonly string[];
 }
 
 /**
@@ -37,9 +30,9 @@ export interface BashToolOptions {
  * While it runs, the tail of the output so far is reported through
  * `onUpdate` (at most every 100 ms); output produced before a timeout or an
  * abort is kept in the result.
- * Commands get panto's environment without the API key variables and
- * `PANTO_*` (see {@linkcode childEnv}); they are not confined to the working
- * directory.
+ * Commands inherit panto's environment — the user's, less the API key
+ * variables the program withheld at start (`withholdFromCommands` in
+ * `cli/env.ts`) — and are not confined to the working directory.
  *
  * @param options Working directory, default timeout, shell.
  * @returns The tool.
@@ -54,7 +47,6 @@ export interface BashToolOptions {
  */
 export function bashTool(options: BashToolOptions): Tool {
   const defaultTimeout = options.timeoutSeconds ?? 120;
-  const hidden = options.hiddenEnv ?? BUILTIN_KEY_VARIABLES;
   return {
     decl: {
       name: "bash",
@@ -79,7 +71,7 @@ export function bashTool(options: BashToolOptions): Tool {
     async execute(args, { signal, onUpdate }): Promise<ToolOutput> {
       const timeout = typeof args.timeout === "number" ? args.timeout : defaultTimeout;
       const run = await runCommand(
-        { shell: options.shell ?? "bash", cwd: options.root, env: childEnv(hidden) },
+        { shell: options.shell ?? "bash", cwd: options.root },
         String(args.command),
         timeout,
         signal,
@@ -96,11 +88,10 @@ interface CommandRun {
   ending: "exited" | "timed out" | "aborted";
 }
 
-/** How commands are started: the shell, the directory and the environment. */
+/** How commands are started: the shell and the directory. */
 interface ShellSetup {
   shell: string;
   cwd: string;
-  env: Record<string, string>;
 }
 
 async function runCommand(
@@ -150,15 +141,12 @@ async function runCommand(
   return { output: output.result(), status, ending };
 }
 
-function spawn({ shell, cwd, env }: ShellSetup, command: string): Deno.ChildProcess {
+function spawn({ shell, cwd }: ShellSetup, command: string): Deno.ChildProcess {
   try {
     // detached: the shell leads a new session and process group, so killing the group reaches grandchildren.
-    // clearEnv: without it the child inherits panto's whole environment, API keys included.
     return new Deno.Command(shell, {
       args: ["-c", command],
       cwd,
-      clearEnv: true,
-      env,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

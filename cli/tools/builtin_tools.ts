@@ -22,8 +22,6 @@ export interface BuiltinToolsOptions {
   bashTimeoutSeconds?: number;
   /** The shell the bash tool runs (default `bash`). */
   shell?: string;
-  /** Variables left out of bash's environment (see `keyVariables`). */
-  hiddenEnv?: readonly string[];
 }
 
 /**
@@ -47,7 +45,6 @@ export function builtinTools(options: BuiltinToolsOptions): Tool[] {
   const bash: BashToolOptions = { root: options.root };
   if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;
   if (options.shell !== undefined) bash.shell = options.shell;
-  if (options.hiddenEnv !== undefined) bash.hiddenEnv = options.hiddenEnv;
   return [
     readTool(files),
     writeTool(files),

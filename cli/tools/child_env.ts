@@ -1,7 +1,7 @@
 /**
- * The API key variables of the vendors panto knows, hidden from every
- * command it runs whether or not the config uses them (the `deno task panto`
- * grant lists the same names).
+ * The API key variables of the vendors panto knows, withheld from every
+ * process it starts whether or not the config uses them (the launcher
+ * grants the same names).
  */
 export const BUILTIN_KEY_VARIABLES: readonly string[] = [
   "ANTHROPIC_API_KEY",
@@ -14,9 +14,6 @@ export const BUILTIN_KEY_VARIABLES: readonly string[] = [
   "GEMINI_API_KEY",
   "AZURE_OPENAI_API_KEY",
 ];
-
-/** panto's own variables (`PANTO_HOME`, `PANTO_CWD`, any secret) all start with this. */
-const PANTO_PREFIX = "PANTO_";
 
 /**
  * The names of the variables holding API keys: the built-in vendors', every
@@ -47,75 +44,27 @@ export function keyVariables(
 }
 
 /**
- * The environment of a command panto runs for the model or the user (the
- * bash tool, `!command`): every variable panto may read, less the API key
- * variables named in `hidden` and every `PANTO_*` variable. Spawn with
- * `clearEnv: true`: otherwise the child inherits panto's whole environment,
- * keys included, even those panto itself may not read.
+ * What panto keeps from every process it starts (see `withholdFromCommands`
+ * in `cli/env.ts`): the API key variables ({@linkcode keyVariables}) and the
+ * variables the user lists in `tools.hideEnv`.
  *
- * @param hidden Names of variables that hold secrets (see {@linkcode keyVariables}).
- * @returns The variables to pass.
+ * @param config The loaded config (its providers' `apiKeyEnv` and `tools.hideEnv`).
+ * @param flag The `--api-key-env` value, if any.
+ * @returns The names, without duplicates.
  *
  * @example
  * ```ts
- * import { childEnv } from "./child_env.ts";
- * const env = childEnv(["ANTHROPIC_API_KEY"]);
- * console.assert(!("ANTHROPIC_API_KEY" in env));
+ * import { withheldVariables } from "./child_env.ts";
+ * const names = withheldVariables({ providers: {}, tools: { hideEnv: ["DB_PASSWORD"] } });
+ * console.assert(names.includes("DB_PASSWORD") && names.includes("OPENAI_API_KEY"));
  * ```
  */
-export function childEnv(hidden: readonly string[]): Record<string, string> {
-  const skip = new Set(hidden);
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(readableEnv())) {
-    if (!skip.has(name) && !name.startsWith(PANTO_PREFIX)) env[name] = value;
-  }
-  return env;
-}
-
-/**
- * Variables commonly needed by commands, read one by one when panto may not
- * list the environment (a partial `--allow-env` without `--ignore-env`);
- * the launcher grants them all.
- */
-export const COMMON_VARIABLES: readonly string[] = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "TERM",
-  "COLORTERM",
-  "NO_COLOR",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TZ",
-  "TMPDIR",
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-  "XDG_RUNTIME_DIR",
-  "XAUTHORITY",
-];
-
-/** What panto may read: all of it, or (with `--ignore-env`) only the granted names. */
-function readableEnv(): Record<string, string> {
-  try {
-    return Deno.env.toObject();
-  } catch (error) {
-    if (
-      !(error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied)
-    ) {
-      throw error;
-    }
-  }
-  const env: Record<string, string> = {};
-  for (const name of COMMON_VARIABLES) {
-    try {
-      const value = Deno.env.get(name);
-      if (value !== undefined) env[name] = value;
-    } catch {
-      // Not granted: the command runs without it.
-    }
-  }
-  return env;
+export function withheldVariables(
+  config: {
+    providers: Readonly<Record<string, { apiKeyEnv?: string }>>;
+    tools: { hideEnv?: readonly string[] };
+  },
+  flag?: string,
+): string[] {
+  return [...new Set([...keyVariables(config, flag), ...config.tools.hideEnv ?? []])];
 }

@@ -5,7 +5,7 @@
  * it, hand the wrapper to `event.setComponent()`. panto keeps driving the
  * inner component with the call's arguments and result.
  *
- * Try it with `deno task panto -e examples/extensions/tool_badge.ts`.
+ * Try it with `npx -y deno@2.9.6 task -q panto -e examples/extensions/tool_badge.ts`.
  *
  * @module
  */

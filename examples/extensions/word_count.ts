@@ -2,7 +2,7 @@
  * Example panto extension: a `word_count` tool the model can call, and a
  * `/wc` command that counts the words of the last answer.
  *
- * Try it with `deno task panto -e examples/extensions/word_count.ts`, or
+ * Try it with `npx -y deno@2.9.6 task -q panto -e examples/extensions/word_count.ts`, or
  * copy it to `~/.panto/extensions/` (every session) or
  * `<project>/.panto/extensions/` (that project).
  *

@@ -772,13 +772,26 @@ function ftsQuery(query: string): string {
 /** Opens the database, creating its file 0600 (SQLite gives its -wal and -shm files the same mode). */
 function openDatabase(path: string): DatabaseSync {
   try {
-    if (path !== ":memory:") {
-      Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
-    }
+    if (path !== ":memory:") createFile(path);
     return new DatabaseSync(path);
   } catch (error) {
     throw openFailure(path, error);
+  }
+}
+
+/**
+ * Creates the database file 0600, and its directory 0700 only when that is
+ * missing: a program granted just the database's files may not touch the
+ * directory they are in.
+ */
+function createFile(path: string): void {
+  const create = () => Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
+  try {
+    create();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    create();
   }
 }
 

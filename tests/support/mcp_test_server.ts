@@ -9,8 +9,10 @@
  * the process exits mid-call).
  *
  * As a program, `MCP_TEST_DELAY_MS` delays its start, `MCP_TEST_BROKEN`
- * makes it print to stderr and exit at once, and `MCP_TEST_NO_TOOLS` serves
- * one resource and no tools.
+ * makes it print to stderr and exit at once, `MCP_TEST_NO_TOOLS` serves
+ * one resource and no tools, `MCP_TEST_PID_FILE` names a file it writes its
+ * pid to, and `MCP_TEST_STUBBORN` makes it ignore SIGTERM and the end of its
+ * stdin (only SIGKILL stops it).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -33,6 +35,53 @@ export const STDIO_SERVER_COMMAND = {
     new URL(import.meta.url).pathname,
   ],
 };
+
+/**
+ * The test server run as wrapper scripts often run servers: `sh -c` without
+ * `exec`, so panto's child is the shell and the server its child. Both
+ * ignore SIGTERM, the server also the end of its stdin, and the shell would
+ * go on (`sleep`) after the server: only killing the whole group stops them.
+ * The shell writes its pid to `<pidDir>/wrapper.pid`, the server to
+ * `<pidDir>/server.pid`. With `escapee`, the shell first starts a `sleep` in
+ * a session of its own (`setsid`, out of reach of the group) that holds the
+ * server's stdout and stderr open; its pid goes to `<pidDir>/escapee.pid`.
+ *
+ * @param pidDir Where the pid files go.
+ * @param options Whether a process escapes the group.
+ * @returns The command, arguments and environment of the server.
+ *
+ * @example
+ * ```ts ignore
+ * import { wrappedServerCommand } from "./mcp_test_server.ts";
+ * const { command, args, env } = wrappedServerCommand(await Deno.makeTempDir());
+ * ```
+ */
+export function wrappedServerCommand(
+  pidDir: string,
+  options: { escapee?: boolean } = {},
+): { command: string; args: string[]; env: Record<string, string> } {
+  const server = [STDIO_SERVER_COMMAND.command, ...STDIO_SERVER_COMMAND.args].map(shellQuote);
+  const script = [
+    "trap '' TERM",
+    'echo $$ > "$PID_DIR/wrapper.pid"',
+    ...options.escapee ? ['setsid sleep 1000 & echo $! > "$PID_DIR/escapee.pid"'] : [],
+    server.join(" "),
+    "sleep 1000",
+  ].join("\n");
+  return {
+    command: "sh",
+    args: ["-c", script],
+    env: {
+      PID_DIR: pidDir,
+      MCP_TEST_PID_FILE: `${pidDir}/server.pid`,
+      MCP_TEST_STUBBORN: "1",
+    },
+  };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
 
 /** The test server with its tools. */
 export function buildTestMcpServer(): McpServer {
@@ -158,6 +207,13 @@ if (import.meta.main) {
     Deno.exit(3);
   }
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  const pidFile = Deno.env.get("MCP_TEST_PID_FILE");
+  if (pidFile) await Deno.writeTextFile(pidFile, `${Deno.pid}\n`);
+  if (Deno.env.get("MCP_TEST_STUBBORN")) {
+    Deno.addSignalListener("SIGTERM", () => {});
+    // A pending timer keeps the process alive after stdin ends.
+    setInterval(() => {}, 60_000);
+  }
   const server = Deno.env.get("MCP_TEST_NO_TOOLS") ? resourcesOnly() : buildTestMcpServer();
   await server.connect(new StdioServerTransport());
 }

@@ -40,7 +40,7 @@ Deno.test("chat: ctrl+v attaches the clipboard's image to the next prompt", asyn
       await chat.send("thanks");
       await chat.waitFor("Ok.");
       assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    }, { clipboardEnv: xclipEnv(dir) });
+    }, { externalEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -65,7 +65,7 @@ Deno.test("chat: a pasted image and an @file go together, the file's text not sh
       assert.doesNotMatch(screen, /NOTE-CONTENT-123/, "the transcript shows the prompt as typed");
       const user = lastUserMessage(chat);
       assert.ok(user.includes(TINY_PNG.toBase64()) && user.includes("NOTE-CONTENT-123"), user);
-    }, { clipboardEnv: xclipEnv(dir) });
+    }, { externalEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -97,7 +97,7 @@ Deno.test("chat: enter during a turn steers with the text; the image waits for t
       await chat.send("three");
       await chat.waitFor("Third.");
       assert.ok(lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    }, { clipboardEnv: xclipEnv(dir) });
+    }, { externalEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -115,7 +115,7 @@ Deno.test("chat: ctrl+c drops pasted images with the input", async () => {
       await chat.send("hello");
       await chat.waitFor("Hi.");
       assert.ok(!lastUserMessage(chat).includes(TINY_PNG.toBase64()));
-    }, { clipboardEnv: xclipEnv(dir) });
+    }, { externalEnv: xclipEnv(dir) });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -128,7 +128,7 @@ Deno.test("chat: ctrl+v without a clipboard tool names the tools", async () => {
       await chat.press(CTRL_V);
       await chat.waitFor("Pasting an image needs wl-paste or xclip on PATH");
       assert.equal(chat.fixture.server.requests.length, 0);
-    }, { clipboardEnv: { PATH: empty, DISPLAY: ":0", WAYLAND_DISPLAY: "wayland-0" } });
+    }, { externalEnv: { PATH: empty, DISPLAY: ":0", WAYLAND_DISPLAY: "wayland-0" } });
   } finally {
     await Deno.remove(empty);
   }

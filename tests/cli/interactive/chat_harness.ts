@@ -75,10 +75,11 @@ export interface OpenChatOptions {
   /** Terminal height (default 40). */
   rows?: number;
   /**
-   * The clipboard tools' environment (e.g. a fake `xclip` on `PATH`): given
-   * to the chat, since tests in parallel share this process's environment.
+   * The whole environment of the editor and the clipboard tools (e.g. a
+   * fake `xclip` on `PATH`, `VISUAL`): given to the chat, since tests in
+   * parallel share this process's environment.
    */
-  clipboardEnv?: Record<string, string>;
+  externalEnv?: Record<string, string>;
 }
 
 /** A running chat on a virtual terminal. */
@@ -155,7 +156,7 @@ export async function openChat(
     tui,
     theme: createTheme({ noColor: true }),
     onQuit: () => quitCount++,
-    ...(options.clipboardEnv ? { clipboardEnv: options.clipboardEnv } : {}),
+    ...(options.externalEnv ? { externalEnv: options.externalEnv } : {}),
   });
   tui.start();
   chat.showStart();

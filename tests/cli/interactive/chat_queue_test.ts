@@ -306,25 +306,26 @@ Deno.test("-c: resumes the session's own model and level, or says which it uses"
   }
 });
 
-Deno.test("editor: ctrl+g edits the input in $VISUAL and reads it back", async () => {
-  const previous = Deno.env.get("VISUAL");
-  try {
-    await withChat(async (chat) => {
-      Deno.env.set("VISUAL", "sed -i s/draft/final/");
-      await chat.type("a draft prompt");
-      await chat.press("\x07");
-      await chat.waitFor((screen) => inputLine(screen) === "a final prompt");
-      // An editor that fails leaves the input as it was, and says so.
-      Deno.env.set("VISUAL", "false");
-      await chat.press("\x07");
-      await chat.waitFor("exited with code 1: the input is unchanged");
-      assert.equal(inputLine(await chat.screen()), "a final prompt");
-      assert.equal(chat.fixture.server.requests.length, 0);
-    });
-  } finally {
-    if (previous === undefined) Deno.env.delete("VISUAL");
-    else Deno.env.set("VISUAL", previous);
-  }
+const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
+
+Deno.test("editor: ctrl+g edits the input in $VISUAL and reads it back; the draft file is gone", async () => {
+  await withChat(async (chat) => {
+    await chat.type("a draft prompt");
+    await chat.press("\x07");
+    await chat.waitFor((screen) => inputLine(screen) === "a final prompt");
+    assert.equal(chat.fixture.server.requests.length, 0);
+    const drafts = await Array.fromAsync(Deno.readDir(join(chat.fixture.home, "drafts")));
+    assert.deepEqual(drafts, [], "the draft's directory is removed");
+  }, { externalEnv: { PATH, VISUAL: "sed -i s/draft/final/" } });
+});
+
+Deno.test("editor: an editor that fails leaves the input as it was, and says so", async () => {
+  await withChat(async (chat) => {
+    await chat.type("a draft prompt");
+    await chat.press("\x07");
+    await chat.waitFor("false exited with code 1: your input is unchanged");
+    assert.equal(inputLine(await chat.screen()), "a draft prompt");
+  }, { externalEnv: { PATH, VISUAL: "false" } });
 });
 
 Deno.test("queue: a prompt submitted as a follow-up (an extension's) waits for the turn", async () => {

@@ -138,14 +138,15 @@ ${XCLIP_WITH_PNG}`;
   });
 });
 
-Deno.test("clipboard: by default the tool runs without the API key variables or PANTO_*", async () => {
-  const body = `[ -z "$PANTO_FAKE_KEY_VAR$OTHER_FAKE_KEY" ] || exit 9
+Deno.test("clipboard: by default the tool inherits the user's environment, less the withheld variables", async () => {
+  const body = `[ -z "$OTHER_FAKE_KEY" ] || exit 9
+[ "$SSH_AUTH_SOCK" = /tmp/agent.sock ] || exit 8
 ${XCLIP_WITH_PNG}`;
   await withTool("xclip", body, async (dir) => {
     const runner = new URL("./clipboard_runner.ts", import.meta.url).pathname;
     const output = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", runner, "OTHER_FAKE_KEY"],
-      env: { PATH: dir, DISPLAY: ":0", OTHER_FAKE_KEY: "secret", PANTO_FAKE_KEY_VAR: "secret" },
+      env: { PATH: dir, DISPLAY: ":0", OTHER_FAKE_KEY: "secret", SSH_AUTH_SOCK: "/tmp/agent.sock" },
       stdout: "piped",
       stderr: "piped",
     }).output();

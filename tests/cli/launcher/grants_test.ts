@@ -25,25 +25,25 @@ Deno.test("only the AGENTS.md files that exist above the project are granted, ro
   ]);
 });
 
-Deno.test("config needs: key variables and allowed paths; names that are not names and bad JSON give none", () => {
+Deno.test("config needs: key variables, hidden variables and allowed paths; names that are not names and bad JSON give none", () => {
   const context = { cwd: "/work", home: "/home/ada" };
   const needs = configNeeds(
     JSON.stringify({
       providers: { a: { apiKeyEnv: "A_KEY" }, b: { apiKeyEnv: "sk-not a name" }, c: {} },
-      tools: { allowedPaths: ["~/notes", "../shared", 7] },
+      tools: { allowedPaths: ["~/notes", "../shared", 7], hideEnv: ["DB_PASSWORD", "not a name"] },
     }),
     context,
   );
-  assert.deepEqual(needs.keyVariables, ["A_KEY"]);
+  assert.deepEqual(needs.variables, ["A_KEY", "DB_PASSWORD"]);
   assert.deepEqual(needs.readWrite, ["/home/ada/notes", "/shared"]);
   assert.deepEqual(configNeeds("{ not json", context), {
-    keyVariables: [],
+    variables: [],
     readWrite: [],
     readOnly: [],
   });
 });
 
-Deno.test("flag needs: both spellings, SQLite files by directory, URLs ignored, nothing after --", () => {
+Deno.test("flag needs: both spellings, each named file exactly, URLs ignored, nothing after --", () => {
   const needs = flagNeeds(
     [
       "--api-key-env",
@@ -53,13 +53,34 @@ Deno.test("flag needs: both spellings, SQLite files by directory, URLs ignored, 
       "postgres://h/db",
       "-e",
       "ext.ts",
+      "--mcp-config",
+      "~/.cursor/mcp.json",
       "--",
       "--api-key-env",
       "K2",
     ],
-    { cwd: "/w", home: undefined },
+    { cwd: "/w", home: "/home/ada" },
   );
-  assert.deepEqual(needs, { keyVariables: ["K1"], readWrite: ["/w/db"], readOnly: ["/w/ext.ts"] });
+  assert.deepEqual(needs, {
+    variables: ["K1"],
+    readWrite: [
+      "/w/db/s.db",
+      "/w/db/s.db-wal",
+      "/w/db/s.db-shm",
+      "/w/db/s.db-journal",
+      "/w/db/s.db.locks",
+    ],
+    readOnly: ["/w/ext.ts", "/home/ada/.cursor/mcp.json"],
+  });
+});
+
+Deno.test("flag needs: a SQLite database in a directory that does not exist yet grants that directory, to create it", () => {
+  const needs = flagNeeds(["--store-url", "/data/new/s.db"], {
+    cwd: "/w",
+    home: undefined,
+    exists: (path) => path !== "/data/new",
+  });
+  assert.deepEqual(needs.readWrite, ["/data/new"]);
 });
 
 Deno.test("permission flags: each list once, paths with commas (not grantable) left out, no prompt", () => {
@@ -93,7 +114,7 @@ Deno.test("grantsFor: the project, PANTO_HOME where it points, and the config's 
       JSON.stringify({ providers: { t: { apiKeyEnv: "TOGETHER_API_KEY" } } }),
     );
     const env = new Map([["HOME", join(root, "home")], ["PANTO_HOME", pantoHome]]);
-    const grants = grantsFor({ cwd: join(project, "sub"), env: (n) => env.get(n), args: [] });
+    const grants = await grantsFor({ cwd: join(project, "sub"), env: (n) => env.get(n), args: [] });
     assert.deepEqual(grants.readWrite, [project, pantoHome]);
     assert.ok(grants.readOnly.includes(join(root, "AGENTS.md")));
     assert.ok(grants.variables.includes("TOGETHER_API_KEY"));

@@ -1,16 +1,18 @@
 /**
  * `deno task install` puts a `panto` command on PATH (here under a temporary
- * DENO_INSTALL_ROOT) that works from any directory; `deno task uninstall`
- * removes it.
+ * DENO_INSTALL_ROOT) that works from any directory, with a Deno of its own
+ * that outlives the one that installed it (npx's, in npm's cache); `deno
+ * task uninstall` removes both.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
-import { LAUNCHER_FLAGS } from "../../../cli/launcher/install.ts";
+import { LAUNCHER_FLAGS, ownedDenoPath } from "../../../cli/launcher/install.ts";
 
 const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
+const CHECKOUT = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
 const decoder = new TextDecoder();
 
 async function run(command: string, args: string[], cwd: string, env: Record<string, string>) {
@@ -27,26 +29,64 @@ async function run(command: string, args: string[], cwd: string, env: Record<str
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
+/** Runs `deno task NAME` of the checkout with the given Deno. */
+function task(deno: string, name: string, root: string, env: Record<string, string>) {
+  return run(deno, ["task", "--quiet", "--config", CONFIG, name], root, env);
+}
+
+/**
+ * Runs `deno task NAME` of the checkout with a copy of Deno in `<root>/npx`,
+ * as `npx -y deno@… task NAME` runs it from npm's cache, then deletes the copy.
+ */
+async function taskFromCopy(name: string, root: string, env: Record<string, string>) {
+  const copy = join(root, "npx", "deno");
+  await Deno.mkdir(join(root, "npx"), { recursive: true });
+  await Deno.copyFile(Deno.execPath(), copy);
+  await Deno.chmod(copy, 0o755);
+  try {
+    return await task(copy, name, root, env);
+  } finally {
+    // The cache is cleaned: the installed command must not need this Deno.
+    await Deno.remove(join(root, "npx"), { recursive: true });
+  }
+}
+
+/** A temporary root with a project, a home and an empty PATH directory, and its environment. */
+async function installSite(pantoHome: string) {
+  const root = await Deno.makeTempDir({ prefix: "panto-install-" });
+  await Deno.mkdir(join(root, "project"));
+  await Deno.mkdir(join(root, "home"));
+  await Deno.mkdir(join(root, "empty-path"));
+  const env = {
+    ...childEnv(join(root, "home")),
+    // No Deno on PATH (as when it came from npx): the command runs the Deno it owns.
+    PATH: join(root, "empty-path"),
+    DENO_INSTALL_ROOT: join(root, "install"),
+    PANTO_HOME: pantoHome,
+    NO_COLOR: "1",
+  };
+  const owned = ownedDenoPath(join(root, "install"), Deno.version.deno);
+  return {
+    root,
+    project: join(root, "project"),
+    env,
+    panto: join(root, "install", "bin", "panto"),
+    owned,
+  };
+}
+
 Deno.test("deno task install: a panto command that runs from any directory; uninstall removes it", async () => {
   await withFakeHome(async (server, pantoHome) => {
-    const root = await Deno.makeTempDir({ prefix: "panto-install-" });
+    const { root, project, env, panto, owned } = await installSite(pantoHome);
     try {
-      const project = join(root, "project");
-      await Deno.mkdir(join(root, "home"));
-      await Deno.mkdir(project);
-      const env = {
-        ...childEnv(join(root, "home")),
-        // No Deno on PATH (as when it came from npx): the command names it by absolute path.
-        PATH: join(root, "empty-path"),
-        DENO_INSTALL_ROOT: join(root, "install"),
-        PANTO_HOME: pantoHome,
-        NO_COLOR: "1",
-      };
-      const task = (name: string) =>
-        run(Deno.execPath(), ["task", "--quiet", "--config", CONFIG, name], root, env);
-      const installed = await task("install");
+      // The Deno an earlier install (another Deno version) owned.
+      const stale = ownedDenoPath(join(root, "install"), "0.0.1");
+      await Deno.mkdir(join(stale, ".."), { recursive: true });
+      await Deno.writeTextFile(stale, "");
+      const installed = await taskFromCopy("install", root, env);
       assert.equal(installed.code, 0, installed.stderr);
-      const panto = join(root, "install", "bin", "panto");
+      assert.equal(((await Deno.stat(owned)).mode ?? 0) & 0o777, 0o755, "the owned Deno runs");
+      await assert.rejects(Deno.stat(stale), Deno.errors.NotFound, "no longer run: removed");
 
       const version = await run(panto, ["--version"], project, env);
       assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/, version.stderr);
@@ -64,15 +104,50 @@ Deno.test("deno task install: a panto command that runs from any directory; unin
       const completion = await run(panto, ["completion", "bash"], project, env);
       assert.match(completion.stdout, /_panto/);
 
-      const removed = await task("uninstall");
+      const removed = await task(Deno.execPath(), "uninstall", root, env);
       assert.equal(removed.code, 0, removed.stderr);
       await assert.rejects(Deno.stat(panto), Deno.errors.NotFound);
+      await assert.rejects(Deno.stat(owned), Deno.errors.NotFound, "the owned Deno goes too");
+      await assert.rejects(Deno.stat(join(root, "install", "lib", "panto")), Deno.errors.NotFound);
 
       await Deno.writeTextFile(panto, "#!/bin/sh\necho another panto\n");
-      const refused = await task("uninstall");
+      const refused = await task(Deno.execPath(), "uninstall", root, env);
       assert.equal(refused.code, 1);
       assert.match(refused.stderr, /was not written by deno task install/);
       assert.ok((await Deno.stat(panto)).isFile, "a command it did not write is left alone");
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+});
+
+Deno.test("installed panto without its Deno: deno on PATH, else one line naming the re-install and 127", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const { root, project, env, panto, owned } = await installSite(pantoHome);
+    try {
+      const installed = await taskFromCopy("install", root, env);
+      assert.equal(installed.code, 0, installed.stderr);
+      await Deno.remove(owned);
+
+      const withPath = join(root, "with-deno");
+      await Deno.mkdir(withPath);
+      await Deno.symlink(Deno.execPath(), join(withPath, "deno"));
+      const fallback = await run(panto, ["--version"], project, { ...env, PATH: withPath });
+      assert.equal(fallback.code, 0, fallback.stderr);
+      assert.match(fallback.stdout, /^\d+\.\d+\.\d+\n$/);
+
+      const missing = await run(panto, ["--version"], project, env);
+      assert.equal(missing.code, 127);
+      assert.equal(missing.stdout, "");
+      assert.equal(
+        missing.stderr,
+        `panto: no Deno to run: ${owned} is missing and there is no deno on PATH; ` +
+          `re-install with: cd ${CHECKOUT} && npx -y deno@${Deno.version.deno} task install\n`,
+      );
+
+      const removed = await task(Deno.execPath(), "uninstall", root, env);
+      assert.equal(removed.code, 0, removed.stderr);
+      await assert.rejects(Deno.stat(panto), Deno.errors.NotFound);
     } finally {
       await Deno.remove(root, { recursive: true });
     }

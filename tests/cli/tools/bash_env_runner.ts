@@ -1,22 +1,23 @@
 /**
  * Runs one bash tool call (or, with `shell`, a user's `!command`) and prints
- * its text, for tests that give it an environment of its own: the
- * restricted permissions of `deno task panto`, or API keys set, which must
- * not be set in the test process (test files run in parallel there).
+ * its text, after withholding the named variables as the program does at
+ * start: for tests that set API keys, which must not be set in the test
+ * process (test files run in parallel there).
  *
- * Usage: deno run … bash_env_runner.ts <root> <command> [hidden,names] [shell]
+ * Usage: deno run … bash_env_runner.ts <root> <command> [withheld,names] [shell]
  */
 import { bashTool } from "../../../cli/tools/bash.ts";
 import { runShellCommand } from "../../../cli/controller/shell_command.ts";
+import { withholdFromCommands } from "../../../cli/env.ts";
 
-const [root, command, hidden = "ANTHROPIC_API_KEY", mode] = Deno.args;
-const hiddenEnv = hidden.split(",");
+const [root, command, withheld = "ANTHROPIC_API_KEY", mode] = Deno.args;
+withholdFromCommands(withheld.split(","));
 const signal = new AbortController().signal;
 if (mode === "shell") {
-  const result = await runShellCommand(command!, root!, 10, signal, hiddenEnv);
+  const result = await runShellCommand(command!, root!, 10, signal);
   console.log(`${result.failed ? "failed" : "ok"}\n${result.output}`);
 } else {
-  const output = await bashTool({ root: root!, hiddenEnv }).execute(
+  const output = await bashTool({ root: root! }).execute(
     { command: command! },
     { signal, callId: "env" },
   );

@@ -9,8 +9,10 @@ const SECRETS: Record<string, string> = {
   ANTHROPIC_API_KEY: "sk-ant-SECRET-env-1",
   OPENAI_API_KEY: "sk-openai-SECRET-env-2",
   MY_CUSTOM_KEY: "custom-SECRET-env-3",
-  PANTO_TOKEN: "panto-SECRET-env-4",
 };
+
+/** What the user's own commands need: it must reach them. */
+const USER = { SSH_AUTH_SOCK: "/tmp/agent.sock", PANTO_HOME: "/tmp/their-panto-home" };
 
 const RUNNER = new URL("./bash_env_runner.ts", import.meta.url).pathname;
 
@@ -19,10 +21,22 @@ const RUNNER = new URL("./bash_env_runner.ts", import.meta.url).pathname;
  * in a child process that has the secrets set: not in this process, whose
  * environment the test files running in parallel share.
  */
-async function runWithSecrets(root: string, command: string, shell = false): Promise<string> {
+async function runWithSecrets(
+  root: string,
+  command: string,
+  options: { shell?: boolean; permissions?: string[] } = {},
+): Promise<string> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", RUNNER, root, command, hidden.join(","), ...(shell ? ["shell"] : [])],
-    env: SECRETS,
+    args: [
+      "run",
+      ...options.permissions ?? ["-A"],
+      RUNNER,
+      root,
+      command,
+      withheld.join(","),
+      ...(options.shell ? ["shell"] : []),
+    ],
+    env: { ...SECRETS, ...USER },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -37,13 +51,20 @@ function assertNoSecret(text: string, where: string): void {
   }
 }
 
-const hidden = keyVariables({ providers: { mine: { apiKeyEnv: "MY_CUSTOM_KEY" } } });
+function assertUserVariables(env: string): void {
+  for (const [name, value] of Object.entries(USER)) {
+    assert.match(env, new RegExp(`^${name}=${value}$`, "m"));
+  }
+}
 
-Deno.test("bash: `env` shows no API key variable and no PANTO_* variable; PATH and HOME remain", async () => {
+const withheld = keyVariables({ providers: { mine: { apiKeyEnv: "MY_CUSTOM_KEY" } } });
+
+Deno.test("bash: `env` shows no withheld key variable; the user's others (PANTO_HOME too), PATH and HOME remain", async () => {
   await withProject({}, async (root) => {
     const env = await runWithSecrets(root, "env");
     assertNoSecret(env, "bash's environment");
-    assert.doesNotMatch(env, /^(ANTHROPIC_API_KEY|OPENAI_API_KEY|MY_CUSTOM_KEY|PANTO_)/m);
+    assert.doesNotMatch(env, /^(ANTHROPIC_API_KEY|OPENAI_API_KEY|MY_CUSTOM_KEY)=/m);
+    assertUserVariables(env);
     const usable = await runWithSecrets(root, 'echo "$PATH|$HOME"; command -v ls');
     assert.equal(usable.split("\n")[0], `${Deno.env.get("PATH")}|${Deno.env.get("HOME")}`);
     assert.match(usable, /\/ls$/m);
@@ -52,38 +73,28 @@ Deno.test("bash: `env` shows no API key variable and no PANTO_* variable; PATH a
 
 Deno.test("!command: the user's shell command gets the same environment without keys", async () => {
   await withProject({}, async (root) => {
-    const output = await runWithSecrets(root, "env", true);
+    const output = await runWithSecrets(root, "env", { shell: true });
     assert.match(output, /^ok\n/, output);
-    assert.match(output, /^PATH=/m);
+    assertUserVariables(output);
     assertNoSecret(output, "the !command's environment");
   });
 });
 
-Deno.test("bash under the panto task's --allow-env list: neither granted keys nor unreadable variables reach the command", async () => {
+Deno.test("bash under a narrow --allow-env: variables panto may not read still reach the command (they are the user's); the withheld keys do not", async () => {
   await withProject({}, async (root) => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
+    const output = await runWithSecrets(root, "env", {
+      permissions: [
         "--quiet",
         "--no-prompt",
         "--allow-run",
         "--allow-read",
-        "--allow-env=HOME,PATH,ANTHROPIC_API_KEY",
+        `--allow-env=HOME,PATH,${withheld.join(",")}`,
         "--ignore-env",
-        RUNNER,
-        root,
-        "env",
       ],
-      env: { ANTHROPIC_API_KEY: SECRETS.ANTHROPIC_API_KEY!, UNREADABLE_SECRET: "unreadable-42" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder().decode(output.stdout);
-    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    assert.match(text, /^HOME=/m);
-    assert.match(text, /^PATH=/m);
-    assert.ok(!text.includes(SECRETS.ANTHROPIC_API_KEY!), "the granted key reached bash");
-    assert.ok(!text.includes("unreadable-42"), "a variable panto may not read reached bash");
+    });
+    assertUserVariables(output);
+    assert.match(output, /^HOME=/m);
+    assertNoSecret(output, "the command's environment");
   });
 });
 
@@ -113,7 +124,7 @@ Deno.test("panto -p: the model runs `env`; neither the request sent back nor the
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "done" }] });
     const run = await runPanto(["-p", "show the environment"], {
       cwd: project,
-      env: { ...SECRETS, PANTO_HOME: home, HOME: home },
+      env: { ...SECRETS, ...USER, PANTO_HOME: home, HOME: home },
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(server.requests.length, 2);
