@@ -285,6 +285,8 @@ export class TUI extends Container {
   #invalidateNext = false;
   #repaintNext = false;
   #resumeNext = false;
+  /** The terminal is lent to another program (`runOutside`): no frame may be written into its screen. */
+  #lent = false;
   #historyNext = false;
 
   // What the terminal shows. Indices are content lines (line 0 = first line we drew).
@@ -417,7 +419,7 @@ export class TUI extends Container {
   /** Renders a frame now (cancelling a scheduled one). For tests, benchmarks and shutdown. */
   renderNow(): void {
     this.#cancelSchedule();
-    if (!this.#started) return;
+    if (!this.#started || this.#lent) return;
     const startedAt = performance.now();
     this.#frame();
     const flushed = this.#flush();
@@ -465,8 +467,10 @@ export class TUI extends Container {
   /**
    * Lends the terminal to another program while `run` runs (an editor, for
    * ctrl+g): as for a suspend, our rows on screen are cleared and the
-   * visible tail is drawn again afterwards. With a terminal that cannot
-   * lend itself (a virtual one), `run` just runs.
+   * visible tail is drawn again afterwards. Meanwhile no frame is drawn
+   * (what changes shows in the repaint after): it would land in the other
+   * program's screen. With a terminal that cannot lend itself (a virtual
+   * one), `run` just runs.
    */
   async runOutside<T>(run: () => Promise<T>): Promise<T> {
     const outside = this.terminal.runOutside?.bind(this.terminal);
@@ -476,9 +480,11 @@ export class TUI extends Container {
       this.#screen.length = Math.min(this.#screen.length, this.#top);
     }
     this.#resumeNext = true;
+    this.#lent = true;
     try {
       return await outside(run);
     } finally {
+      this.#lent = false;
       this.requestRender(true);
     }
   }

@@ -555,3 +555,37 @@ Deno.test("renderer: ctrl+z and fg leave each line once in history, the shell's 
     terminal.dispose();
   }
 });
+
+/** An emulated terminal that can be lent to another program, which writes its own screen. */
+class LendingTerminal extends VirtualTerminal {
+  runOutside<T>(run: () => Promise<T>): Promise<T> {
+    return run();
+  }
+}
+
+Deno.test("renderer: while the terminal is lent (ctrl+g's editor), no frame is drawn into the other program's screen; it is repainted after", async () => {
+  const terminal = new LendingTerminal(30, 6);
+  const tui = new TUI(terminal);
+  const lines = new Lines(["draft one", `> ${CURSOR_MARKER}`]);
+  try {
+    tui.addChild(lines);
+    tui.start();
+    await frame(tui, terminal);
+    await tui.runOutside(async () => {
+      terminal.write("\x1b[2J\x1b[Hthe editor's screen");
+      const writes = terminal.writes.length;
+      // Something changes meanwhile (a footer update, a notice) and asks for a frame.
+      lines.set(["draft two", `> ${CURSOR_MARKER}`]);
+      tui.requestRender();
+      tui.renderNow();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(terminal.writes.length, writes, "nothing written while lent");
+    });
+    await frame(tui, terminal);
+    assert.ok(terminal.screenLines().includes("draft two"), terminal.screenLines().join("\n"));
+  } finally {
+    tui.stop();
+    await terminal.flush();
+    terminal.dispose();
+  }
+});
