@@ -108,6 +108,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
         allowedRoots: config.tools.allowedPaths,
         pantoHome,
         bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
+        ...(config.tools.sandbox ? { sandbox: config.tools.sandbox } : {}),
       }),
       args.noTools ? "none" : args.tools,
     );

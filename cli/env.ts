@@ -1,4 +1,5 @@
 import { envPermissionMessage } from "./permission_message.ts";
+import { collectKeys, HANDOFF_VARIABLE } from "./key_handoff.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 /** What an environment variable name looks like (for `apiKeyEnv` and `--api-key-env`). */
@@ -35,6 +36,7 @@ export function keyEnvFlag(name: string): string {
  */
 export function readEnv(name: string): string | undefined {
   if (withheld.has(name)) return withheld.get(name);
+  if (handedOver.has(name)) return handedOver.get(name);
   let value: string | undefined;
   try {
     value = Deno.env.get(name);
@@ -62,6 +64,44 @@ export function readEnv(name: string): string | undefined {
 const withheld = new Map<string, string | undefined>();
 
 /**
+ * Variables the launcher handed over outside the environment
+ * ({@linkcode takeHandedOverVariables}), not yet claimed by
+ * {@linkcode withholdFromCommands}.
+ */
+const handedOver = new Map<string, string>();
+
+/**
+ * Collects the variables the launcher kept out of panto's environment (see
+ * `cli/key_handoff.ts`) into memory, where {@linkcode readEnv} finds them,
+ * and removes the handoff's address from the environment. Nothing happens
+ * when panto was not started by the launcher.
+ *
+ * @throws {CliError} When the launcher cannot be reached.
+ *
+ * @example
+ * ```ts
+ * import { takeHandedOverVariables } from "./env.ts";
+ * await takeHandedOverVariables(); // without the launcher: nothing to take
+ * ```
+ */
+export async function takeHandedOverVariables(): Promise<void> {
+  const address = optionalEnv(HANDOFF_VARIABLE);
+  if (address === undefined) return;
+  Deno.env.delete(HANDOFF_VARIABLE);
+  let values: Record<string, string>;
+  try {
+    values = await collectKeys(address);
+  } catch (error) {
+    throw new CliError(
+      `panto could not collect its API keys from the panto command that started it: ${
+        (error as Error).message
+      }`,
+    );
+  }
+  for (const [name, value] of Object.entries(values)) handedOver.set(name, value);
+}
+
+/**
  * Takes the named variables (API keys, `tools.hideEnv`) out of panto's
  * process environment and keeps their values in memory, where
  * {@linkcode readEnv} still finds them. Every process panto starts
@@ -87,8 +127,14 @@ const withheld = new Map<string, string | undefined>();
  */
 export function withholdFromCommands(names: Iterable<string>): void {
   const unreadable: string[] = [];
-  for (const name of names) {
+  const wanted = new Set(names);
+  for (const name of wanted) {
     if (withheld.has(name)) continue;
+    if (handedOver.has(name)) {
+      withheld.set(name, handedOver.get(name));
+      handedOver.delete(name);
+      continue;
+    }
     if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
       unreadable.push(name);
       continue;
@@ -96,6 +142,7 @@ export function withholdFromCommands(names: Iterable<string>): void {
     withheld.set(name, Deno.env.get(name));
     Deno.env.delete(name);
   }
+  restoreUnclaimed();
   if (unreadable.length === 0) return;
   throw new CliError(
     `panto cannot keep ${
@@ -127,6 +174,16 @@ export function optionalEnv(name: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Gives the commands back what the launcher withheld but the config does
+ * not (an untrusted project's `apiKeyEnv`, say): it is the user's variable,
+ * not a key panto uses.
+ */
+function restoreUnclaimed(): void {
+  for (const [name, value] of handedOver) Deno.env.set(name, value);
+  handedOver.clear();
 }
 
 function notPermitted(name: string): CliError {

@@ -29,6 +29,9 @@ const GRANTED_PLACES =
 export function permissionMessage(denoMessage: string): string {
   const match = /^Requires (\w+) access to "([^"]*)"/.exec(denoMessage);
   const [kind, target] = match ? [match[1]!, match[2]!] : ["", ""];
+  if ((kind === "read" || kind === "write") && target.includes(",")) {
+    return `panto may not ${kind} ${target}: Deno's permission lists split paths at commas, so no setting can grant a path with a comma; use a path without one`;
+  }
   if (kind === "read" || kind === "write") {
     return `panto may not ${kind} ${target}: the panto command lets it read and write only ${GRANTED_PLACES}. Use a path there, or add the directory to "tools.allowedPaths" in $PANTO_HOME/config.json and start panto again (run with your own deno run flags, add --allow-${kind}=${target})`;
   }

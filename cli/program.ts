@@ -3,7 +3,7 @@ import type { CliArgs, SessionsCommandArgs } from "./args.ts";
 import { type ChatArgs, quickChatArgs } from "./chat_args.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
-import { readEnv } from "./env.ts";
+import { readEnv, takeHandedOverVariables } from "./env.ts";
 import { permissionMessage } from "./permission_message.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
@@ -18,6 +18,7 @@ import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
  * @returns The exit code.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  await takeHandedOverVariables();
   const args = quickChatArgs(argv) ?? await parseFully(argv);
   if (args.command === "sessions") return await sessionsCommand(args);
   if (args.mode === "rpc") return await rpcMode(args);

@@ -109,7 +109,10 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
  * The system prompt: the built-in default (or `override`), then every
  * `AGENTS.md` found (see {@linkcode agentsFileCandidates}) under a heading
  * naming its path, then `append`. An AGENTS.md that is not a regular file
- * (a named pipe, a device) or is over 1 MiB is skipped with a warning.
+ * (a named pipe, a device) or is over 1 MiB is skipped with a warning, and
+ * so is one that belongs to neither the working directory's owner nor root:
+ * any user may write `/tmp/AGENTS.md`, and instructions are the model's
+ * orders.
  *
  * @param options Working directory, home, tools, overrides, file reader.
  * @returns The prompt and the AGENTS.md files it includes.
@@ -126,7 +129,7 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
  * ```
  */
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<SystemPrompt> {
-  const readFile = options.readFile ?? readPermittedFile;
+  const readFile = options.readFile ?? await ownersReader(options.cwd);
   const sections = [
     options.override ?? defaultSystemPrompt(options.cwd, options.toolNames, options.date),
   ];
@@ -195,10 +198,31 @@ function guidelineSection(tools: ReadonlySet<string>): string {
   return `Guidelines:\n${lines.map((line) => `- ${line}`).join("\n")}`;
 }
 
+/**
+ * A reader of the instruction files the working directory's owner (the
+ * user, who may not be asked for their uid without another permission) or
+ * root own.
+ */
+async function ownersReader(
+  cwd: string,
+): Promise<(path: string) => Promise<string | undefined>> {
+  const owner = (await Deno.stat(cwd)).uid;
+  return (path) => readPermittedFile(path, owner);
+}
+
 /** Reads a file when panto may; asking first avoids Deno's interactive permission prompt. */
-async function readPermittedFile(path: string): Promise<string | undefined> {
+async function readPermittedFile(
+  path: string,
+  owner: number | null,
+): Promise<string | undefined> {
   const permission = await Deno.permissions.query({ name: "read", path });
   if (permission.state !== "granted") return undefined;
+  const uid = await Deno.stat(path).then((info) => info.uid, () => null);
+  if (uid !== null && owner !== null && uid !== owner && uid !== 0) {
+    throw new FileRefusedError(
+      `belongs to another user (uid ${uid}); panto reads instruction files only from the owner of the working directory and root`,
+    );
+  }
   try {
     return await readRegularTextFile(path);
   } catch (error) {

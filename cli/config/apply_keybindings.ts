@@ -5,11 +5,21 @@ import type { PantoConfig } from "./panto_config.ts";
 export interface KeybindingTable {
   /** Replaces an action's keys; throws for a malformed key spec. */
   override(action: string, keys: readonly string[]): void;
+  /** The keys an action has now. */
+  keys(action: string): readonly string[];
 }
 
 /**
+ * The actions that interrupt and quit: a config may add keys to them but
+ * never take their default keys away (esc, ctrl+c, ctrl+d), so there is
+ * always a way to stop a turn and to leave.
+ */
+export const UNBINDABLE_ACTIONS: readonly string[] = ["app.interrupt", "app.clear", "app.exit"];
+
+/**
  * Applies the configured key bindings, turning a malformed key spec into a
- * one-line usage error that names the file, the action and the spec.
+ * one-line usage error that names the file, the action and the spec. The
+ * {@linkcode UNBINDABLE_ACTIONS} keep their keys; configured ones are added.
  *
  * @param table The keybinding table.
  * @param config The loaded configuration.
@@ -18,10 +28,14 @@ export interface KeybindingTable {
  * @example
  * ```ts
  * import { applyKeybindings } from "./apply_keybindings.ts";
- * const bound = new Map<string, readonly string[]>();
- * const table = { override: (action: string, keys: readonly string[]) => void bound.set(action, keys) };
- * applyKeybindings(table, { keybindings: { "app.exit": ["ctrl+q"] }, keybindingSources: {} });
- * console.assert(bound.get("app.exit")?.[0] === "ctrl+q");
+ * const bound = new Map<string, readonly string[]>([["app.exit", ["ctrl+d"]]]);
+ * const table = {
+ *   override: (action: string, keys: readonly string[]) => void bound.set(action, keys),
+ *   keys: (action: string) => bound.get(action) ?? [],
+ * };
+ * applyKeybindings(table, { keybindings: { "app.exit": ["ctrl+q"], "app.expandTools": [] }, keybindingSources: {} });
+ * console.assert(bound.get("app.exit")?.join() === "ctrl+d,ctrl+q");
+ * console.assert(bound.get("app.expandTools")?.length === 0);
  * ```
  */
 export function applyKeybindings(
@@ -30,7 +44,8 @@ export function applyKeybindings(
 ): void {
   for (const [action, keys] of Object.entries(config.keybindings)) {
     try {
-      table.override(action, keys);
+      const kept = UNBINDABLE_ACTIONS.includes(action) ? table.keys(action) : [];
+      table.override(action, [...new Set([...kept, ...keys])]);
     } catch (error) {
       const source = config.keybindingSources[action] ?? "the config";
       throw new UsageError(

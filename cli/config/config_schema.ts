@@ -71,6 +71,7 @@ export interface ConfigFile {
     bashTimeoutSeconds?: number;
     requireApproval?: string[];
     hideEnv?: string[];
+    sandbox?: { enabled: boolean; network?: boolean };
   };
   /** Run a message's tool calls concurrently. */
   parallelTools?: boolean;
@@ -230,6 +231,10 @@ const configSchema = strictObject({
         error: "expected the name of an environment variable, such as DB_PASSWORD",
       }),
     ).exactOptional(),
+    sandbox: strictObject({
+      enabled: z.boolean(),
+      network: z.boolean().exactOptional(),
+    }).exactOptional(),
   }).exactOptional(),
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),

@@ -203,6 +203,14 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
     const required = [...config.tools.requireApproval ?? [], ...file.tools.requireApproval];
     config.tools.requireApproval = [...new Set(required)];
   }
+  if (file.tools?.sandbox) {
+    // A later file can only make it stricter: on, and the network off.
+    const earlier = config.tools.sandbox;
+    config.tools.sandbox = {
+      enabled: (earlier?.enabled ?? false) || file.tools.sandbox.enabled,
+      network: (earlier?.network ?? true) && (file.tools.sandbox.network ?? true),
+    };
+  }
   if (file.tools?.hideEnv) {
     // Both files add up: hiding more is always safe, so a project needs no trust for it.
     config.tools.hideEnv = [...new Set([...config.tools.hideEnv ?? [], ...file.tools.hideEnv])];

@@ -70,6 +70,12 @@ export interface ToolSettings {
    * variables (which always are). Both config files add up.
    */
   hideEnv?: string[];
+  /**
+   * Run the model's bash commands in an OS sandbox (bubblewrap, Linux): the
+   * project writable, the rest read-only, panto's processes and home out of
+   * sight, the network on unless `network` is false.
+   */
+  sandbox?: { enabled: boolean; network?: boolean };
 }
 
 /**

@@ -130,6 +130,7 @@ const plainConfig = object({
     bashTimeoutSeconds: positive,
     requireApproval: list(nonEmpty),
     hideEnv: list(matching(ENV_NAME_PATTERN)),
+    sandbox: object({ enabled: boolean, network: boolean }, ["enabled"]),
   }),
   parallelTools: boolean,
   idleTimeoutMs: positiveInt,

@@ -41,9 +41,11 @@ export const TRUST_FILE = "trusted_projects.json";
 
 /**
  * The changes of a project config that could send a key or the
- * conversation elsewhere, or widen what the tools may touch: a provider's
- * `baseUrl`, key variable or headers; a new provider with a key variable
- * or headers; added `tools.allowedPaths`; a new or changed MCP server.
+ * conversation elsewhere, or widen what the tools may touch, or take the
+ * user's keys away: a provider's `baseUrl`, key variable or headers; a new
+ * provider with a key variable or headers; added `tools.allowedPaths`; a
+ * new or changed MCP server; changed key bindings (a cloned repository
+ * could otherwise rebind enter, esc or ctrl+c).
  *
  * @param before The configuration without the project file.
  * @param after The configuration with it.
@@ -73,15 +75,28 @@ export function riskySettings(before: PantoConfig, after: PantoConfig): RiskySet
       to: mcpServerShown(after.mcpServers![name]!),
     });
   }
+  for (const [action, keys] of Object.entries(after.keybindings)) {
+    const prev = before.keybindings[action];
+    if (prev !== undefined && prev.join() === keys.join()) continue;
+    risky.push({
+      setting: `keybindings.${printable(action)}`,
+      from: prev ? keysShown(prev) : "(default)",
+      to: keysShown(keys),
+    });
+  }
   return risky;
+}
+
+function keysShown(keys: readonly string[]): string {
+  return keys.length === 0 ? "(unbound)" : keys.map(printable).join(", ");
 }
 
 /**
  * The configuration with the project file's risky changes undone: an
  * overridden provider keeps its earlier settings, a new provider loses its
  * key variable and headers, added allowed paths are dropped, MCP servers
- * are those of the earlier files. A notice
- * saying so is added.
+ * and key bindings are those of the earlier files. A notice saying so is
+ * added.
  *
  * @param layer The project layer.
  * @param risky Its risky changes (non-empty).
@@ -104,6 +119,8 @@ export function withoutRiskySettings(layer: ProjectLayer, risky: RiskySetting[])
   );
   if (before.mcpServers) safe.mcpServers = structuredClone(before.mcpServers);
   else delete safe.mcpServers;
+  safe.keybindings = structuredClone(before.keybindings);
+  safe.keybindingSources = structuredClone(before.keybindingSources);
   safe.notices.push(
     `Ignoring these settings of ${layer.shown}, which is not trusted:\n${
       formatRiskySettings(risky)

@@ -1,14 +1,17 @@
 /**
  * Trust for a project's own extensions: modules in `<cwd>/.panto/extensions`
  * run as code with panto's permissions, and a cloned repository can ship
- * them, so they load only once the user trusted exactly those files.
+ * them, so they load only once the user trusted exactly those files and
+ * every local module they load (a helper in a subdirectory, a file of the
+ * project they import).
  *
  * @module
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { UsageError } from "../errors.ts";
 import { isTrusted, rememberTrust, type UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { projectExtensionDirectory, projectExtensionModules } from "./discover.ts";
+import { localModules } from "./local_modules.ts";
 
 /** A project's extension modules not trusted as they are now. */
 export interface UntrustedExtensions {
@@ -16,6 +19,8 @@ export interface UntrustedExtensions {
   projectDir: string;
   /** The modules, absolute paths. */
   paths: string[];
+  /** The local modules each one loads besides itself, absolute paths. */
+  loads: Map<string, string[]>;
   /** Names and contents of every module: trust holds while this is unchanged. */
   fingerprint: string;
 }
@@ -42,9 +47,19 @@ export async function untrustedProjectExtensions(
 ): Promise<UntrustedExtensions | undefined> {
   const paths = await projectExtensionModules(cwd);
   if (paths.length === 0) return undefined;
-  const fingerprint = await fingerprintOf(paths);
+  const loads = new Map<string, string[]>();
+  const problems: string[] = [];
+  for (const path of paths) {
+    try {
+      loads.set(path, (await localModules(path)).filter((module) => module !== path));
+    } catch (error) {
+      // Such a module cannot load either; once it can, its graph changes the fingerprint.
+      problems.push((error as Error).message);
+    }
+  }
+  const fingerprint = await fingerprintOf(cwd, paths, loads) + problems.join("\0");
   if (await isTrusted(pantoHome, "extensions", cwd, fingerprint)) return undefined;
-  return { projectDir: cwd, paths, fingerprint };
+  return { projectDir: cwd, paths, loads, fingerprint };
 }
 
 /**
@@ -67,9 +82,13 @@ export function trustProjectExtensions(
  * @returns One line per module.
  */
 export function formatUntrustedExtensions(untrusted: UntrustedExtensions): string {
-  return untrusted.paths.map((path) =>
-    `  .panto/extensions/${basename(path)}: code that runs with panto's permissions`
-  ).join("\n");
+  return untrusted.paths.map((path) => {
+    const loads = (untrusted.loads.get(path) ?? []).map((module) =>
+      relative(untrusted.projectDir, module)
+    );
+    const also = loads.length ? `, and what it loads: ${loads.join(", ")}` : "";
+    return `  .panto/extensions/${basename(path)}: code that runs with panto's permissions${also}`;
+  }).join("\n");
 }
 
 /**
@@ -112,9 +131,19 @@ export async function settleExtensionTrust(
   );
 }
 
-async function fingerprintOf(paths: readonly string[]): Promise<string> {
-  const parts = await Promise.all(
-    paths.map(async (path) => `${basename(path)}\0${await Deno.readTextFile(path)}\0`),
-  );
+/** Names and contents of the modules and of every local module they load. */
+async function fingerprintOf(
+  cwd: string,
+  paths: readonly string[],
+  loads: ReadonlyMap<string, readonly string[]>,
+): Promise<string> {
+  const parts = await Promise.all(paths.map(async (path) => {
+    const loaded = await Promise.all(
+      (loads.get(path) ?? []).map(async (module) =>
+        `${relative(cwd, module)}\0${await Deno.readTextFile(module)}\0`
+      ),
+    );
+    return `${basename(path)}\0${await Deno.readTextFile(path)}\0${loaded.join("")}`;
+  }));
   return parts.join("");
 }

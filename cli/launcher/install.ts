@@ -23,12 +23,17 @@ const MARKER = "# panto command, written by `deno task install`";
 /** The owned Denos' names (`deno-2.9.6`) and the temporary names they are written under. */
 const OWNED_DENO = /^deno-[0-9A-Za-z.+-]+$/;
 
-/** The launcher's own permissions: read files and three variables, start Deno. */
+/**
+ * The launcher's own permissions: read files, read the environment (to
+ * start the program without the key variables), listen on loopback (to hand
+ * the keys over: `cli/key_handoff.ts`), start Deno.
+ */
 export const LAUNCHER_FLAGS: readonly string[] = [
   "--quiet",
   "--no-prompt",
   "--allow-read",
-  "--allow-env=HOME,PANTO_HOME,PANTO_CWD",
+  "--allow-env",
+  "--allow-net=127.0.0.1",
   "--allow-run",
 ];
 
@@ -157,6 +162,7 @@ export async function install(env: (name: string) => string | undefined): Promis
   const path = join(dir, "panto");
   const launcher = fileURLToPath(new URL("./launch.ts", import.meta.url));
   const deno = ownedDenoPath(root, Deno.version.deno);
+  await refuseForeignCommand(path);
   await ownDeno(Deno.execPath(), deno);
   await Deno.mkdir(dir, { recursive: true });
   const script = commandScript({
@@ -165,14 +171,40 @@ export async function install(env: (name: string) => string | undefined): Promis
     checkout: join(dirname(launcher), "..", ".."),
     denoVersion: Deno.version.deno,
   });
-  await Deno.writeTextFile(path, script, { mode: 0o755 });
-  await Deno.chmod(path, 0o755);
+  // Written beside it and renamed over it: a link at the path is replaced, never followed.
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(temp, script, { mode: 0o755 });
+  await Deno.chmod(temp, 0o755);
+  await Deno.rename(temp, path);
   // A Deno of an earlier install is no longer run by anything.
   await removeOwnedDenos(dirname(deno), deno);
   const onPath = (env("PATH") ?? "").split(delimiter).includes(dir);
   return onPath
     ? `Installed ${path} (running ${deno}): run panto from any directory.`
-    : `Installed ${path} (running ${deno}). Add ${dir} to PATH to run panto from any directory, e.g. export PATH="${dir}:$PATH"`;
+    : `Installed ${path} (running ${deno}). Add ${dir} to PATH to run panto from any directory, e.g. export PATH=${
+      shellQuote(dir)
+    }:"$PATH"`;
+}
+
+/**
+ * Refuses to replace a `panto` that `install` did not write (another
+ * program of that name, or a symbolic link, which the user made).
+ */
+async function refuseForeignCommand(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  const ours = info.isFile && (await Deno.readTextFile(path)).includes(MARKER);
+  if (ours) return;
+  throw new Error(
+    `${path} exists and was not written by deno task install (${
+      info.isSymlink ? "it is a symbolic link" : "it is another program"
+    }): remove it yourself if you mean to replace it, or install elsewhere with DENO_INSTALL_ROOT=DIR`,
+  );
 }
 
 /**

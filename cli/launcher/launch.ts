@@ -3,8 +3,10 @@
  * root above the working directory, else the directory) read and written, the
  * `AGENTS.md` files above it read, `$PANTO_HOME` wherever it points, the key
  * variables the config and flags name — and runs the program (`cli/main.ts`)
- * with exactly those permissions. The launcher itself only reads files and
- * variables and starts Deno: `deno run --allow-read --allow-env --allow-run
+ * with exactly those permissions, handing it the key variables outside its
+ * environment (`cli/key_handoff.ts`). The launcher itself only reads files
+ * and variables, listens on loopback for the handoff and starts Deno:
+ * `deno run --allow-read --allow-env --allow-net=127.0.0.1 --allow-run
  * cli/launcher/launch.ts` (as `deno task panto` and `deno task install` do).
  *
  * @module
@@ -16,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
+import { type KeyOffer, offerKeys } from "../key_handoff.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
 
 /** Where a start happens. */
@@ -26,6 +29,14 @@ export interface LaunchSite {
   env: (name: string) => string | undefined;
   /** panto's arguments. */
   args: readonly string[];
+}
+
+/** The grants of one start, and the two places among them panto cannot do without. */
+export interface LaunchGrants extends Grants {
+  /** The project: the git root above the working directory, else the directory. */
+  project: string;
+  /** `$PANTO_HOME`, when `HOME` or `PANTO_HOME` names it. */
+  pantoHome: string | undefined;
 }
 
 /**
@@ -41,7 +52,7 @@ export interface LaunchSite {
  * console.assert(grants.variables.includes("PATH"));
  * ```
  */
-export async function grantsFor(site: LaunchSite): Promise<Grants> {
+export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
   const home = site.env("HOME") || undefined;
   const explicitHome = site.env("PANTO_HOME");
   const pantoHome = explicitHome ? resolve(site.cwd, explicitHome) : home && join(home, ".panto");
@@ -57,6 +68,8 @@ export async function grantsFor(site: LaunchSite): Promise<Grants> {
     flagNeeds(site.args, context),
   ].filter((n): n is ConfigNeeds => n !== undefined);
   return {
+    project: root,
+    pantoHome,
     readWrite: [root, ...(pantoHome ? [pantoHome] : []), ...needs.flatMap((n) => n.readWrite)],
     readOnly: [...agentsFilesAbove(root, isFile), ...needs.flatMap((n) => n.readOnly)],
     variables: [
@@ -139,10 +152,21 @@ export async function launch(args: readonly string[]): Promise<number> {
   const flags = modeFlags(args);
   const started = program();
   // A dynamic import read as it runs (`modeFlags`) needs read access to the module, as any file does.
-  const grants = { ...site, readOnly: [...site.readOnly, ...started.moduleDirs] };
+  const grants: Grants = {
+    readWrite: site.readWrite,
+    readOnly: [...site.readOnly, ...started.moduleDirs],
+    variables: site.variables,
+  };
+  const ungrantable = ungrantablePlace(site, started.moduleDirs);
+  if (ungrantable) {
+    console.error(`panto: ${ungrantable}`);
+    return 2;
+  }
+  const offer = keyOffer(site.variables.filter((name) => !BASE_VARIABLES.includes(name)));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...permissionFlags(grants), ...flags, ...started.args, ...args],
     cwd,
+    ...(offer ? { clearEnv: true, env: offer.env } : {}),
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",
@@ -158,12 +182,54 @@ export async function launch(args: readonly string[]): Promise<number> {
   try {
     return (await child.status).code;
   } finally {
+    offer?.close();
     if (listening) {
       Deno.removeSignalListener("SIGTERM", forward);
       Deno.removeSignalListener("SIGINT", outlive);
       Deno.removeSignalListener("SIGHUP", outlive);
     }
   }
+}
+
+/**
+ * The key variables (and `tools.hideEnv` names) go to the program through
+ * the handoff, not its environment (see `cli/key_handoff.ts`). A launcher
+ * started with an older `panto` script, which may read only a few
+ * variables, cannot build the program's environment: it passes its own on
+ * as it always did.
+ */
+function keyOffer(withheld: readonly string[]): KeyOffer | undefined {
+  if (Deno.permissions.querySync({ name: "env" }).state !== "granted") return undefined;
+  if (Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state !== "granted") {
+    return undefined;
+  }
+  return offerKeys(Deno.env.toObject(), withheld);
+}
+
+/**
+ * What cannot be granted because its path holds a comma (Deno splits its
+ * permission lists at commas, with no escape): panto's own modules, the
+ * project, `$PANTO_HOME`. Without them panto cannot work, so the start
+ * stops with what to do instead of a raw import error later.
+ */
+function ungrantablePlace(site: LaunchGrants, moduleDirs: readonly string[]): string | undefined {
+  const { project, pantoHome } = site;
+  const places: [string | undefined, string][] = [
+    [
+      moduleDirs[0],
+      "panto's checkout is in a path with a comma, which Deno's permission flags cannot name: move it to a path without one and install again",
+    ],
+    [
+      project,
+      "the project's path has a comma, which Deno's permission flags cannot name: start panto in a directory whose path has none",
+    ],
+    [
+      pantoHome,
+      "$PANTO_HOME's path has a comma, which Deno's permission flags cannot name: set PANTO_HOME to a path without one",
+    ],
+  ];
+  const found = places.find(([path]) => path?.includes(","));
+  return found && `${found[1]} (${found[0]})`;
 }
 
 function exists(path: string): boolean {

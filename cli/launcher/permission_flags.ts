@@ -8,6 +8,7 @@
 export const BASE_VARIABLES: readonly string[] = [
   "PANTO_HOME",
   "PANTO_CWD",
+  "PANTO_KEY_HANDOFF",
   "PATH",
   "HOME",
   "USER",

@@ -1,5 +1,11 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateText } from "./truncate.ts";
+import {
+  type CommandLine,
+  sandboxedCommand,
+  SandboxError,
+  type SandboxSettings,
+} from "./sandbox.ts";
 
 /** Output kept in memory while a command runs; older output is dropped (only the tail is shown). */
 const MAX_BUFFERED_CHARS = 4 * DEFAULT_MAX_BYTES;
@@ -20,6 +26,18 @@ export interface BashToolOptions {
   timeoutSeconds?: number;
   /** The shell program (default `bash`), run as `<shell> -c <command>`. */
   shell?: string;
+  /** Run commands in the OS sandbox (`tools.sandbox`; the user's `!command` never is). */
+  sandbox?: BashSandbox;
+}
+
+/** The sandbox for {@linkcode bashTool}: its settings, and what it may write and must hide. */
+export interface BashSandbox {
+  /** `tools.sandbox`. */
+  settings: SandboxSettings;
+  /** Writable besides the working directory (`tools.allowedPaths`). */
+  writable: readonly string[];
+  /** Replaced by empty directories (`$PANTO_HOME`). */
+  hidden: readonly string[];
 }
 
 /**
@@ -71,7 +89,11 @@ export function bashTool(options: BashToolOptions): Tool {
     async execute(args, { signal, onUpdate }): Promise<ToolOutput> {
       const timeout = typeof args.timeout === "number" ? args.timeout : defaultTimeout;
       const run = await runCommand(
-        { shell: options.shell ?? "bash", cwd: options.root },
+        {
+          shell: options.shell ?? "bash",
+          cwd: options.root,
+          ...(options.sandbox?.settings.enabled ? { sandbox: options.sandbox } : {}),
+        },
         String(args.command),
         timeout,
         signal,
@@ -88,10 +110,11 @@ interface CommandRun {
   ending: "exited" | "timed out" | "aborted";
 }
 
-/** How commands are started: the shell and the directory. */
+/** How commands are started: the shell, the directory and the sandbox, if any. */
 interface ShellSetup {
   shell: string;
   cwd: string;
+  sandbox?: BashSandbox;
 }
 
 async function runCommand(
@@ -141,11 +164,24 @@ async function runCommand(
   return { output: output.result(), status, ending };
 }
 
-function spawn({ shell, cwd }: ShellSetup, command: string): Deno.ChildProcess {
+function spawn(setup: ShellSetup, command: string): Deno.ChildProcess {
+  const { shell, cwd, sandbox } = setup;
+  const line: CommandLine = sandbox
+    ? sandboxedCommand(
+      sandbox.settings,
+      {
+        root: cwd,
+        writable: sandbox.writable,
+        hidden: sandbox.hidden,
+      },
+      shell,
+      command,
+    )
+    : { command: shell, args: ["-c", command] };
   try {
     // detached: the shell leads a new session and process group, so killing the group reaches grandchildren.
-    return new Deno.Command(shell, {
-      args: ["-c", command],
+    return new Deno.Command(line.command, {
+      args: line.args,
       cwd,
       stdin: "null",
       stdout: "piped",
@@ -156,6 +192,11 @@ function spawn({ shell, cwd }: ShellSetup, command: string): Deno.ChildProcess {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       throw new Error(
         `panto may not run programs, so the bash tool cannot run ${shell}: start panto with --allow-run`,
+      );
+    }
+    if (error instanceof Deno.errors.NotFound && sandbox) {
+      throw new SandboxError(
+        "tools.sandbox is on, but bubblewrap (bwrap) is not installed: install it (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap) or turn tools.sandbox off; the command was not run",
       );
     }
     if (error instanceof Deno.errors.NotFound) throw new Error(`${shell} was not found on PATH`);

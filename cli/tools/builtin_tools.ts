@@ -2,6 +2,7 @@ import type { Tool } from "@panto/lib";
 import { didYouMean } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 import { bashTool, type BashToolOptions } from "./bash.ts";
+import type { SandboxSettings } from "./sandbox.ts";
 import { editTool } from "./edit.ts";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { findTool } from "./find.ts";
@@ -22,6 +23,8 @@ export interface BuiltinToolsOptions {
   bashTimeoutSeconds?: number;
   /** The shell the bash tool runs (default `bash`). */
   shell?: string;
+  /** The OS sandbox for bash's commands (config `tools.sandbox`). */
+  sandbox?: SandboxSettings;
 }
 
 /**
@@ -45,6 +48,13 @@ export function builtinTools(options: BuiltinToolsOptions): Tool[] {
   const bash: BashToolOptions = { root: options.root };
   if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;
   if (options.shell !== undefined) bash.shell = options.shell;
+  if (options.sandbox?.enabled) {
+    bash.sandbox = {
+      settings: options.sandbox,
+      writable: options.allowedRoots ?? [],
+      hidden: options.pantoHome === undefined ? [] : [options.pantoHome],
+    };
+  }
   return [
     readTool(files),
     writeTool(files),

@@ -357,3 +357,24 @@ Deno.test("guards: a key passed as a flag value is masked in the usage error", a
   assert.match(run.stderr, /--thinking.*got "sk-ant-…"/);
   assert.ok(!run.stderr.includes("Zq8vN2x"), run.stderr);
 });
+
+Deno.test("guards: a config can add keys to interrupt, clear and quit but never take esc, ctrl+c or ctrl+d away", () => {
+  const table = new Keybindings({
+    "app.interrupt": ["escape"],
+    "app.clear": ["ctrl+c"],
+    "app.exit": ["ctrl+d"],
+  });
+  applyKeybindings(table, {
+    keybindings: {
+      "app.interrupt": [],
+      "app.clear": ["ctrl+x"],
+      "app.exit": ["ctrl+q"],
+      "app.expandTools": [],
+    },
+    keybindingSources: {},
+  });
+  assert.ok(table.matches("\x1b", "app.interrupt"), "esc still interrupts");
+  assert.ok(table.matches("\x03", "app.clear") && table.matches("\x18", "app.clear"));
+  assert.ok(table.matches("\x04", "app.exit") && table.matches("\x11", "app.exit"));
+  assert.deepEqual(table.keys("app.expandTools"), [], "other actions can be unbound");
+});

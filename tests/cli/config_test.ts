@@ -643,3 +643,29 @@ Deno.test("config: cycleModels keeps its order; an entry that is not an alias is
     /^~\/\.panto\/config\.json: cycleModels: "sonet" is not a model alias \(did you mean "sonnet"\?\); aliases: sonnet, opus$/,
   );
 });
+
+Deno.test("config: tools.sandbox and tools.hideEnv from a project only make things stricter, without trust", async () => {
+  const stricter = await load({
+    ".panto/config.json": JSON.stringify({ tools: { sandbox: { enabled: true }, hideEnv: ["A"] } }),
+    "project/.panto/config.json": JSON.stringify({
+      tools: { sandbox: { enabled: false, network: false }, hideEnv: ["B"] },
+    }),
+  });
+  assert.deepEqual(stricter.tools.sandbox, { enabled: true, network: false });
+  assert.deepEqual(stricter.tools.hideEnv, ["A", "B"]);
+  const turnedOn = await load({
+    "project/.panto/config.json": JSON.stringify({ tools: { sandbox: { enabled: true } } }),
+  });
+  assert.deepEqual(turnedOn.tools.sandbox, { enabled: true, network: true });
+});
+
+Deno.test("config: a bad tools.sandbox or tools.hideEnv names the field", async () => {
+  const sandbox = await configError({
+    ".panto/config.json": JSON.stringify({ tools: { sandbox: { enabled: "yes" } } }),
+  });
+  assert.match(sandbox.message, /tools\.sandbox\.enabled/);
+  const hide = await configError({
+    ".panto/config.json": JSON.stringify({ tools: { hideEnv: ["not a name"] } }),
+  });
+  assert.match(hide.message, /tools\.hideEnv\[0\].*name of an environment variable/);
+});

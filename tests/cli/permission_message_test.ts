@@ -56,3 +56,11 @@ Deno.test("a permission of another kind points at the panto command", () => {
   assert.match(text, /^panto lacks a permission \(Requires ffi access/);
   assert.match(text, /the `panto` command/);
 });
+
+Deno.test("permission message: a path with a comma is not given advice that cannot work", () => {
+  const text = permissionMessage(
+    'Requires read access to "/home/ada/a,b/x.md", run again with the --allow-read flag',
+  );
+  assert.match(text, /no setting can grant a path with a comma/);
+  assert.doesNotMatch(text, /allowedPaths/);
+});

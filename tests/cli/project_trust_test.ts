@@ -107,6 +107,31 @@ Deno.test("trust: which project settings are risky", async () => {
   assert.match(wider[0]!, /^tools\.allowedPaths: \(not allowed\) → \/.*\/\.panto$/);
 });
 
+Deno.test("trust: a project's key bindings need trust (it could unbind enter, esc or ctrl+c); the same as the user's do not", async () => {
+  assert.deepEqual(
+    await risky({
+      home: { keybindings: { "app.exit": "ctrl+q" } },
+      project: {
+        keybindings: { "app.exit": "ctrl+q", "app.interrupt": [], "editor.submit": "ctrl+j" },
+      },
+    }),
+    [
+      "keybindings.app.interrupt: (default) → (unbound)",
+      "keybindings.editor.submit: (default) → ctrl+j",
+    ],
+  );
+});
+
+Deno.test("trust: ignoring an untrusted project keeps the user's own key bindings", async () => {
+  await withDirs({
+    home: { keybindings: { "app.expandTools": "ctrl+x" } },
+    project: { keybindings: { "app.expandTools": "ctrl+y", "editor.submit": [] } },
+  }, async (dirs) => {
+    const config = await loadConfig({ ...options(dirs), untrustedProject: "ignore" });
+    assert.deepEqual(config.keybindings, { "app.expandTools": ["ctrl+x"] });
+  });
+});
+
 Deno.test("trust: harmless project settings are not risky", async () => {
   assert.deepEqual(
     await risky({
@@ -118,7 +143,6 @@ Deno.test("trust: harmless project settings are not risky", async () => {
           vendor: { api: "anthropic-messages" },
         },
         models: { "local-model": { provider: "local", model: "qwen", reasoning: "high" } },
-        keybindings: { "app.exit": "ctrl+q" },
         compaction: { reserveTokens: 10 },
         retry: { maxRetries: 1 },
         tools: { allowedPaths: ["/opt/shared"], bashTimeoutSeconds: 5 },

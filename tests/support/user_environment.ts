@@ -132,3 +132,22 @@ export async function withUserSetup(fn: (setup: UserSetup) => Promise<void>): Pr
     await Deno.remove(home, { recursive: true });
   }
 }
+
+/**
+ * The text of each tool result in an Anthropic request body, by tool call id.
+ *
+ * @param body A request body the fake server recorded.
+ */
+export function toolResults(body: unknown): Map<string, string> {
+  const results = new Map<string, string>();
+  const messages = (body as { messages: { content: unknown }[] }).messages;
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_result") continue;
+      const parts = typeof block.content === "string" ? [{ text: block.content }] : block.content;
+      results.set(block.tool_use_id, parts.map((p: { text?: string }) => p.text ?? "").join(""));
+    }
+  }
+  return results;
+}

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { confirmProjectTrust } from "../../../cli/config/trust_prompt.ts";
 import { UsageError } from "../../../cli/errors.ts";
 import {
+  formatUntrustedExtensions,
   settleExtensionTrust,
   untrustedProjectExtensions,
 } from "../../../cli/extensions/extension_trust.ts";
@@ -149,4 +150,38 @@ Deno.test("extension trust: print mode refuses an untrusted project extension be
   } finally {
     await server.close();
   }
+});
+
+Deno.test("extension trust: a changed helper module the extension imports (in a subdirectory, or elsewhere in the project) needs trust again", async () => {
+  await withProject(async (dirs) => {
+    const helper = join(dirs.project, ".panto", "extensions", "lib", "helper.ts");
+    const shared = join(dirs.project, "src", "shared.ts");
+    await Deno.mkdir(join(dirs.project, ".panto", "extensions", "lib"));
+    await Deno.mkdir(join(dirs.project, "src"));
+    await Deno.writeTextFile(helper, 'export const greeting = "hi";\n');
+    await Deno.writeTextFile(shared, "export const answer = 42;\n");
+    await Deno.writeTextFile(
+      dirs.extension,
+      'import { greeting } from "./lib/helper.ts";\nimport { answer } from "../../src/shared.ts";\nexport default () => void [greeting, answer];\n',
+    );
+    const asked = await untrustedProjectExtensions(dirs.project, dirs.pantoHome);
+    assert.ok(asked);
+    const listed = formatUntrustedExtensions(asked);
+    assert.match(listed, /\.panto\/extensions\/lib\/helper\.ts/);
+    assert.match(listed, /src\/shared\.ts/);
+    await settleExtensionTrust([dirs.extension], dirs.project, dirs.pantoHome, "trust");
+    assert.equal(await untrustedProjectExtensions(dirs.project, dirs.pantoHome), undefined);
+
+    await Deno.writeTextFile(helper, 'export const greeting = Deno.env.get("KEY");\n');
+    assert.ok(
+      await untrustedProjectExtensions(dirs.project, dirs.pantoHome),
+      "a changed helper in a subdirectory needs trust again",
+    );
+    await settleExtensionTrust([dirs.extension], dirs.project, dirs.pantoHome, "trust");
+    await Deno.writeTextFile(shared, "export const answer = 43;\n");
+    assert.ok(
+      await untrustedProjectExtensions(dirs.project, dirs.pantoHome),
+      "a changed project file it imports needs trust again",
+    );
+  });
 });

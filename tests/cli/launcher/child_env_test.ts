@@ -17,24 +17,10 @@ import {
   assertUserEnvironment,
   FLAG_KEY_VARIABLE,
   SECRET_VARIABLES,
+  toolResults,
   USER_VARIABLES,
   withUserSetup,
 } from "../../support/user_environment.ts";
-
-/** The text of each tool result in an Anthropic request body, by tool call id. */
-function toolResults(body: unknown): Map<string, string> {
-  const results = new Map<string, string>();
-  const messages = (body as { messages: { content: unknown }[] }).messages;
-  for (const message of messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content) {
-      if (block.type !== "tool_result") continue;
-      const parts = typeof block.content === "string" ? [{ text: block.content }] : block.content;
-      results.set(block.tool_use_id, parts.map((p: { text?: string }) => p.text ?? "").join(""));
-    }
-  }
-  return results;
-}
 
 async function filesUnder(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -60,7 +46,10 @@ Deno.test("installed panto -p: bash, /proc/self/environ, an extension's process 
             id: "bash",
             name: "bash",
             // cat opens its own /proc/self (a file opened before an exec reads as empty).
-            input: { command: "env; echo ---; cat /proc/self/environ | tr '\\0' '\\n'" },
+            input: {
+              command: "env; echo ---; cat /proc/self/environ | tr '\\0' '\\n'; " +
+                "echo ---; cat /proc/$PPID/environ | tr '\\0' '\\n'",
+            },
           },
           { type: "tool_use", id: "ext", name: "spawn_env", input: {} },
           ...mcpNames.map((name) => ({
@@ -88,9 +77,11 @@ Deno.test("installed panto -p: bash, /proc/self/environ, an extension's process 
         "panto itself still reads the key it withholds",
       );
       const results = toolResults(server.requests[1]!.body);
-      const [bashEnv, procEnv] = results.get("bash")!.split("---");
+      const [bashEnv, procEnv, pantoEnv] = results.get("bash")!.split("---");
       assertUserEnvironment(bashEnv!, "the bash tool's env");
       assertUserEnvironment(procEnv!, "the bash tool's /proc/self/environ");
+      // The program got its keys over the launcher's handoff, not in its environment.
+      assertUserEnvironment(pantoEnv!, "panto's own /proc/<pid>/environ");
       assertUserEnvironment(results.get("ext")!, "a process an extension started");
       for (const [name, value] of Object.entries(USER_VARIABLES)) {
         assert.equal(results.get(`mcp_${name}`), value, `the MCP server's ${name}`);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { childEnv } from "../../support/child_env.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
-import { LAUNCHER_FLAGS, ownedDenoPath } from "../../../cli/launcher/install.ts";
+import { install, LAUNCHER_FLAGS, ownedDenoPath } from "../../../cli/launcher/install.ts";
 
 const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
 const CHECKOUT = fileURLToPath(new URL("../../..", import.meta.url)).replace(/\/$/, "");
@@ -159,4 +159,31 @@ Deno.test("deno task panto starts the launcher with the same flags as the instal
   const words: string[] = tasks.panto.split(/\s+/);
   for (const flag of LAUNCHER_FLAGS) assert.ok(words.includes(flag), `panto task lacks ${flag}`);
   assert.ok(words.includes("cli/launcher/launch.ts"));
+});
+
+Deno.test("deno task install: a panto it did not write, or a symbolic link there, is refused and left as it was; the PATH hint is quoted", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto-install-" }));
+  try {
+    const bin = join(root, "with space", "bin");
+    await Deno.mkdir(bin, { recursive: true });
+    const env = (name: string) =>
+      name === "DENO_INSTALL_ROOT" ? join(root, "with space") : undefined;
+    const target = join(root, "target");
+    await Deno.writeTextFile(target, "the user's file\n");
+    await Deno.symlink(target, join(bin, "panto"));
+    await assert.rejects(
+      install(env),
+      /not written by deno task install \(it is a symbolic link\)/,
+    );
+    assert.equal(await Deno.readTextFile(target), "the user's file\n", "the link was followed");
+    await Deno.remove(join(bin, "panto"));
+    await Deno.writeTextFile(join(bin, "panto"), "#!/bin/sh\necho another panto\n");
+    await assert.rejects(install(env), /it is another program/);
+    await Deno.remove(join(bin, "panto"));
+    const said = await install(env);
+    assert.ok(said.includes(`export PATH='${bin}':"$PATH"`), said);
+    assert.match(await install(env), /^Installed/, "its own script is replaced");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

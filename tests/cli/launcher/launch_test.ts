@@ -148,3 +148,51 @@ Deno.test("launcher: every mode reads dynamic imports when they run; print mode 
   assert.deepEqual(modeFlags(["--mode", "rpc"]), [lazy]);
   assert.deepEqual(modeFlags(["acp"]), [lazy]);
 });
+
+Deno.test("launcher: started by an older panto script (it may read only HOME, PANTO_HOME, PANTO_CWD), it passes its environment on as before and the keys still work", async () => {
+  await withFakeHome(async (server, pantoHome) => {
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "still fine" }] });
+    const config = JSON.parse(await Deno.readTextFile(join(pantoHome, "config.json")));
+    config.providers.fakeopenai.apiKeyEnv = "FAKE_KEY";
+    await Deno.writeTextFile(join(pantoHome, "config.json"), JSON.stringify(config));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-env=HOME,PANTO_HOME,PANTO_CWD",
+        "--allow-run",
+        LAUNCHER,
+        "-p",
+        "hi",
+      ],
+      cwd: pantoHome,
+      clearEnv: true,
+      env: {
+        ...childEnv(join(pantoHome, "home")),
+        PANTO_HOME: pantoHome,
+        NO_COLOR: "1",
+        FAKE_KEY: "sk-old-script",
+      },
+      stdin: "null",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "still fine");
+    assert.equal(server.requests[0]?.headers.authorization, "Bearer sk-old-script");
+  });
+});
+
+Deno.test("launcher: a project whose path has a comma (which Deno's flags cannot name) stops the start with what to do, exit 2", async () => {
+  await withFakeHome(async (_server, pantoHome) => {
+    const project = join(pantoHome, "a,b");
+    await Deno.mkdir(project);
+    const out = await spawnLauncher(["-p", "hi"], project, pantoHome).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 2, stderr);
+    assert.match(
+      stderr,
+      /the project's path has a comma.*start panto in a directory whose path has none \(.*a,b\)/,
+    );
+  });
+});
