@@ -18,7 +18,9 @@ export interface PrintOutput {
  * (`text`) or every agent event as one JSON line (`json`). When standard
  * output is closed by its reader (`panto -p … | head -1`), the run stops
  * quietly (what was answered is saved) and the exit code is that of a
- * process killed by SIGPIPE.
+ * process killed by SIGPIPE. An answer that shows nothing because it held
+ * what panto does not know (a block type or stop reason newer than it) is
+ * named on standard error and ends with exit code 1.
  *
  * @param controller The session controller.
  * @param prompt The user's prompt (`@path` words attach files).
@@ -40,6 +42,8 @@ export async function runPrintMode(
   }
   const stdout = new ClosableOutput(output.stdout, () => controller.abort());
   let last: Message | undefined;
+  /** What the provider's stream held for the last answer that panto does not know. */
+  let unrecognised: readonly string[] = [];
   const unsubscribe = controller.subscribe((event) => {
     // (Attached files need no mention in a script's output.)
     if (event.type === "notice" && event.level !== "info") {
@@ -60,7 +64,17 @@ export async function runPrintMode(
     // The JSON lines are the agent's events (the controller's own are for interactive views).
     if (CONTROLLER_EVENT_TYPES.has(event.type)) return;
     if (mode === "json") stdout.write(JSON.stringify(event) + "\n");
-    if (event.type === "message_complete") last = event.message;
+    if (event.type === "message_complete") {
+      last = event.message;
+      unrecognised = event.unrecognised ?? [];
+      if (unrecognised.length) {
+        output.stderr(
+          `panto: warning: the answer held what this panto does not know: ${
+            unrecognised.join(", ")
+          } (left out, or read as a normal end)\n`,
+        );
+      }
+    }
   });
   const outcome = await controller.prompt(prompt, { signal }).finally(unsubscribe);
   if (outcome.status === "failed") {
@@ -77,6 +91,14 @@ export async function runPrintMode(
   if (outcome.status === "aborted") {
     output.stderr("panto: aborted\n");
     return interruptExitCode(signal.reason);
+  }
+  // An answer that shows nothing because of what panto could not read is no answer for a script.
+  if (last && unrecognised.length && messageText(last).trim() === "") {
+    output.stderr(
+      "panto: the model's answer had nothing panto can show (see the warning above): " +
+        "update panto, or use another model or API for this request\n",
+    );
+    return 1;
   }
   return 0;
 }

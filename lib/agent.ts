@@ -31,6 +31,7 @@ import type {
 } from "./providers/provider.ts";
 import { isAbortError } from "./providers/http.ts";
 import { retryDelayMs, sleep } from "./providers/retry.ts";
+import { tooDeepArguments } from "./providers/tool_arguments.ts";
 import { wireIdentity } from "./session/session_models.ts";
 import { SessionStoreError } from "./session/errors.ts";
 import { NullStore } from "./session/null_store.ts";
@@ -38,7 +39,7 @@ import type { Session } from "./session/session.ts";
 import type { PersistentMessage } from "./session/types.ts";
 import { EventChannel, type Stream } from "./stream.ts";
 import type { Tool, ToolHooks, ToolSource } from "./tool.ts";
-import { ToolRegistry } from "./tool_registry.ts";
+import { type Dispatched, type ExecuteOptions, ToolRegistry } from "./tool_registry.ts";
 import { emptyUsage } from "./usage.ts";
 
 const DEFAULT_MAX_TURNS = 50;
@@ -380,7 +381,7 @@ export class Agent {
   run(message: string | UserMessage, options: RunOptions = {}): Stream {
     this.#assertIdle("start a run");
     const user = typeof message === "string" ? { text: message } : message;
-    return this.#start(() => this.#addUserMessage(user), options);
+    return this.#start((signal) => this.#addUserMessage(user, signal), options);
   }
 
   /**
@@ -409,7 +410,7 @@ export class Agent {
   }
 
   /** Runs the loop after `first` yields the message the run starts from. */
-  #start(first: () => Promise<Message>, options: RunOptions): Stream {
+  #start(first: (signal: AbortSignal) => Promise<Message>, options: RunOptions): Stream {
     const abort = new AbortController();
     const channel = new EventChannel(abort);
     const onAbort = () => abort.abort(options.signal?.reason);
@@ -429,12 +430,12 @@ export class Agent {
   }
 
   async #loop(
-    first: () => Promise<Message>,
+    first: (signal: AbortSignal) => Promise<Message>,
     channel: EventChannel,
     signal: AbortSignal,
     steering: (() => UserMessage[]) | undefined,
   ): Promise<void> {
-    channel.push({ type: "run_start", message: await first() });
+    channel.push({ type: "run_start", message: await first(signal) });
     await this.#tools.loadSources();
     const maxTurns = this.#config.maxTurns ?? DEFAULT_MAX_TURNS;
     for (let requests = 1;; requests++) {
@@ -451,14 +452,18 @@ export class Agent {
       if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
       for (const steer of steering?.() ?? []) {
-        channel.push({ type: "steer_applied", message: await this.#addUserMessage(steer) });
+        channel.push({
+          type: "steer_applied",
+          message: await this.#addUserMessage(steer, signal),
+        });
       }
     }
   }
 
   /** Adds a user message (images downsized; an unreadable one fails the run) and persists it. */
-  async #addUserMessage(user: UserMessage): Promise<Message> {
-    const after = await this.#downsize([...user.images ?? [], ...user.attachments ?? []], true);
+  async #addUserMessage(user: UserMessage, signal: AbortSignal): Promise<Message> {
+    const parts = [...user.images ?? [], ...user.attachments ?? []];
+    const after = await this.#downsize(parts, signal, true);
     const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...after];
     const message = this.#conversation.addUserMessage(blocks, user.metadata);
     await this.#persist([message]);
@@ -563,6 +568,7 @@ export class Agent {
       message,
       usage: result.usage,
       stopReason: result.stopReason,
+      ...(result.unrecognised?.length ? { unrecognised: result.unrecognised } : {}),
     });
     return message;
   }
@@ -598,14 +604,14 @@ export class Agent {
     signal: AbortSignal,
   ): Promise<void> {
     const runOne = async (modelCall: ToolUseBlock): Promise<ToolResultBlock> => {
-      const { call, result } = await this.#tools.execute(modelCall, {
+      const { call, result } = await this.#execute(modelCall, channel, {
         signal,
         hooks: this.#hooks,
         onStart: (final) => channel.push({ type: "tool_dispatch_start", call: final }),
         onProgress: (final, partial) =>
           channel.push({ type: "tool_progress", call: final, partial }),
       });
-      const parts = await this.#downsize(result.parts);
+      const parts = await this.#downsize(result.parts, signal);
       channel.push({
         type: "tool_dispatch_complete",
         call,
@@ -630,21 +636,47 @@ export class Agent {
   }
 
   /**
+   * Runs one call through the tool set; arguments nested too deep to be read
+   * safely (see `parseToolArguments`) are answered with an error instead.
+   */
+  async #execute(
+    call: ToolUseBlock,
+    channel: EventChannel,
+    options: ExecuteOptions,
+  ): Promise<Dispatched> {
+    const tooDeep = tooDeepArguments(call);
+    if (tooDeep === null) return await this.#tools.execute(call, options);
+    channel.push({ type: "tool_dispatch_start", call });
+    return { call, result: { parts: [{ type: "text", text: tooDeep }], isError: true } };
+  }
+
+  /**
    * Downsizes images to the configured longest side. A user's unreadable
    * image fails the run with a clear error (strict); a tool's becomes a note
-   * the model can read.
+   * the model can read. An abort stops the resizing: the image becomes a note
+   * (a user's too), and the run then ends as aborted, as after a tool's abort.
    */
   async #downsize<T extends ResultPart | ImageBlock>(
     parts: readonly T[],
+    signal: AbortSignal,
     strict = false,
   ): Promise<T[]> {
     const maxSide = this.#config.imageMaxSide;
     return await Promise.all(parts.map(async (part): Promise<T> => {
       if (part.type !== "image") return part;
       try {
-        const image = await downsizeImage(part, maxSide === undefined ? {} : { maxSide });
+        const image = await downsizeImage(
+          part,
+          maxSide === undefined ? { signal } : { maxSide, signal },
+        );
         return { ...part, mediaType: image.mediaType, data: image.data };
       } catch (error) {
+        if (signal.aborted) {
+          return {
+            type: "text",
+            text: "[image omitted: the run was aborted while it was being resized]",
+          } as T;
+        }
         if (strict) throw error;
         return { type: "text", text: `[image omitted: ${(error as Error).message}]` } as T;
       }

@@ -1,5 +1,6 @@
 import type { ContentBlock } from "./content.ts";
 import type { ProviderConfig } from "./config.ts";
+import { withoutUnanswered } from "./context.ts";
 import { contextMessages } from "./conversation.ts";
 import type { Message } from "./message.ts";
 import type { ProviderRequest, StreamMessage } from "./providers/provider.ts";
@@ -120,7 +121,8 @@ export function planCompaction(
   messages: readonly Message[],
   keepRecentTokens: number,
 ): CompactionPlan | null {
-  const context = contextMessages(messages);
+  // A prompt that got no answer is not summarised either: it must not come back through the summary.
+  const context = withoutUnanswered(contextMessages(messages));
   if (context.length < 2) return null;
   let kept = 0;
   let cut = context.length;

@@ -77,6 +77,8 @@ export interface MessageCompleteEvent {
   usage: Usage;
   /** Why generation stopped. */
   stopReason: StopReason;
+  /** What the provider's stream held that panto does not know (`AssistantResult.unrecognised`). */
+  unrecognised?: string[];
 }
 
 /** A tool call is about to run. */

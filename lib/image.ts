@@ -1,8 +1,27 @@
-import type { Buffer } from "node:buffer";
 import type { imageSize } from "image-size";
+import type { ResizeReply, ResizeRequest } from "./image_worker.ts";
 
 /** The longest side, in pixels, {@linkcode downsizeImage} keeps by default. */
 export const DEFAULT_IMAGE_MAX_SIDE = 2000;
+
+/**
+ * The most pixels (width × height) of a PNG {@linkcode downsizeImage}
+ * decodes to resize it, by default: 2²⁴, about 16.8 megapixels, which admits
+ * a 5120×2880 screenshot. A 16-bit PNG is allowed half as many (8.4) and a
+ * JPEG a quarter (4.2), as their decoders need that much more memory per
+ * pixel. A larger image is refused from its header, before any decoding.
+ *
+ * Why: decoding, resizing and encoding again grew the resident set by these
+ * bytes per pixel (pngjs 7.0.0 and jpeg-js 0.4.4 on Deno 2.9.6, the slope
+ * between 8 and 16 megapixel images): 8-bit PNG 5–11 (Adam7-interlaced
+ * 15), 16-bit PNG 15–17 (interlaced 28), JPEG 38 (4:2:2) to 44 (4:4:4),
+ * most of it jpeg-js's one typed array per 8×8 block; plus a fixed part
+ * (the worker, the output, and for JPEG up to 150 MB in jpeg-js's encoder).
+ * Measured peaks at the bounds: an RGBA PNG 220 MB (interlaced 290), a
+ * 16-bit RGBA PNG 260 MB (interlaced 330), a JPEG 290 (4:2:2) to 335 MB
+ * (4:4:4 noise, the worst case); a 3840×2160 RGBA screenshot 125 MB.
+ */
+export const DEFAULT_IMAGE_MAX_PIXELS = 2 ** 24;
 
 const DEFAULT_JPEG_QUALITY = 85;
 
@@ -10,8 +29,17 @@ const DEFAULT_JPEG_QUALITY = 85;
 export interface DownsizeOptions {
   /** Longest side allowed, in pixels (an integer ≥ 1). Default {@linkcode DEFAULT_IMAGE_MAX_SIDE}. */
   maxSide?: number;
+  /**
+   * Most pixels (width × height, an integer ≥ 1) of a PNG to decode and
+   * resize; a 16-bit PNG may have half as many and a JPEG a quarter. A larger
+   * image that needs resizing is refused from its header. Default
+   * {@linkcode DEFAULT_IMAGE_MAX_PIXELS}.
+   */
+  maxPixels?: number;
   /** Quality of a re-encoded JPEG, 1–100. Default 85. */
   jpegQuality?: number;
+  /** Stops a resize: its worker is terminated and the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** An image after {@linkcode downsizeImage}, ready for an image part or block. */
@@ -69,12 +97,20 @@ export class ImageError extends Error {
  * EXIF orientation is applied, since the new file carries no EXIF). GIF and
  * WebP cannot be decoded here, so a large one is an error.
  *
+ * One that needs resizing is refused from its header when it has more than
+ * `maxPixels` pixels (an "image bomb": a 100 KB PNG can declare 30000×30000
+ * and would decode to 3.6 GB). The others are decoded, resized and encoded
+ * in a worker, one image at a time, so the calling thread stays responsive
+ * and `signal` stops the work at once.
+ *
  * @param part The image: its declared media type and base64 data.
- * @param options The size limit and JPEG quality.
+ * @param options The size and pixel limits, the JPEG quality and an abort signal.
  * @returns The image to send, its media type, size, and whether it changed.
  * @throws {ImageError} (as a rejection) When the data is not valid base64,
- * not a PNG, JPEG, GIF or WebP image, corrupt, or too large and not PNG or JPEG.
+ * not a PNG, JPEG, GIF or WebP image, corrupt, too large and not PNG or JPEG,
+ * or over `maxPixels`.
  * @throws {RangeError} (as a rejection) When an option is out of range.
+ * @throws The signal's reason (as a rejection) when `signal` aborts first.
  *
  * @example Downsize a tool's screenshot
  * ```ts
@@ -84,44 +120,22 @@ export class ImageError extends Error {
  * const image = await downsizeImage({ mediaType: "image/png", data: pixel });
  * console.assert(!image.resized && image.data === pixel && image.width === 1);
  * ```
+ *
+ * @example Refuse an image too large to decode
+ * ```ts
+ * import { downsizeImage, ImageError } from "@panto/lib";
+ * // The header of a 30000×30000 PNG; its pixels are never read.
+ * const header = "iVBORw0KGgoAAAANSUhEUgAAdTAAAHUwAQAAAABOXMUX";
+ * const refused = await downsizeImage({ mediaType: "image/png", data: header })
+ *   .catch((error: unknown) => error);
+ * console.assert(refused instanceof ImageError && refused.message.includes("30000×30000"));
+ * ```
  */
 export function downsizeImage(
   part: { mediaType: string; data: string },
   options: DownsizeOptions = {},
 ): Promise<DownsizedImage> {
   return downsize(part, options);
-}
-
-/** Decoded pixels, 8-bit RGBA, row by row. */
-interface RgbaImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
-
-// pngjs ships no types; this is the part of its API we use.
-interface PngSync {
-  read(bytes: Uint8Array): RgbaImage;
-  write(
-    image: RgbaImage,
-    options: { colorType: 2 | 6; inputColorType: 6; inputHasAlpha: true },
-  ): Uint8Array;
-}
-
-// The codecs load on first use: most runs never resize an image, and they
-// cost tens of milliseconds of start-up. So do image-size and node:buffer
-// (Node's compatibility layer costs a start about 4 MiB).
-interface Codecs {
-  png: PngSync;
-  jpeg: typeof import("jpeg-js");
-  Buffer: typeof Buffer;
-}
-let codecs: Promise<Codecs> | undefined;
-function loadCodecs(): Promise<Codecs> {
-  codecs ??= Promise.all([import("pngjs"), import("jpeg-js"), import("node:buffer")]).then((
-    [png, jpeg, buffer],
-  ) => ({ png: png.PNG.sync as PngSync, jpeg: jpeg.default, Buffer: buffer.Buffer }));
-  return codecs;
 }
 
 const PNG_TYPE = "image/png";
@@ -150,6 +164,8 @@ interface Header {
   height: number;
   /** EXIF orientation, 1–8 (JPEG only); 1 is upright. */
   orientation: number;
+  /** What decoding it costs, relative to an 8-bit PNG (see DEFAULT_IMAGE_MAX_PIXELS). */
+  decodeCost: { kind: string; weight: number };
 }
 
 async function downsize(
@@ -157,12 +173,19 @@ async function downsize(
   options: DownsizeOptions,
 ): Promise<DownsizedImage> {
   const maxSide = checkedInteger("maxSide", options.maxSide ?? DEFAULT_IMAGE_MAX_SIDE, 1, 2 ** 16);
+  const maxPixels = checkedInteger(
+    "maxPixels",
+    options.maxPixels ?? DEFAULT_IMAGE_MAX_PIXELS,
+    1,
+    2 ** 32,
+  );
   const quality = checkedInteger(
     "jpegQuality",
     options.jpegQuality ?? DEFAULT_JPEG_QUALITY,
     1,
     100,
   );
+  options.signal?.throwIfAborted();
   const bytes = decodeBase64(part);
   const header = await readHeader(bytes, part.mediaType);
   const displayed = header.orientation >= 5
@@ -179,27 +202,40 @@ async function downsize(
         `convert it or lower its size below ${maxSide} px`,
     );
   }
-  const scale = maxSide / Math.max(header.width, header.height);
-  const targetWidth = Math.max(1, Math.round(header.width * scale));
-  const targetHeight = Math.max(1, Math.round(header.height * scale));
-  const encoded = header.mediaType === PNG_TYPE
-    ? resizePng(await loadCodecs(), bytes, size, targetWidth, targetHeight)
-    : resizeJpeg(
-      await loadCodecs(),
-      bytes,
-      size,
-      header.orientation,
-      targetWidth,
-      targetHeight,
-      quality,
+  const pixels = header.width * header.height;
+  const limit = Math.floor(maxPixels / header.decodeCost.weight);
+  if (pixels > limit) {
+    throw new ImageError(
+      header.mediaType,
+      `Refusing to decode ${header.mediaType} of ${size} (${megapixels(pixels)} megapixels): ` +
+        `over the limit of ${megapixels(limit)} megapixels for ${header.decodeCost.kind}; ` +
+        `scale it down to at most ${maxSide} px on its longer side before sending it`,
     );
+  }
+  const scale = maxSide / Math.max(header.width, header.height);
+  const resized = await resizeInWorker({
+    mediaType: header.mediaType,
+    bytes,
+    storedWidth: header.width,
+    storedHeight: header.height,
+    size,
+    orientation: header.orientation,
+    width: Math.max(1, Math.round(header.width * scale)),
+    height: Math.max(1, Math.round(header.height * scale)),
+    quality,
+    maxPixels: limit,
+  }, options.signal);
   return {
     mediaType: header.mediaType,
-    data: encoded.bytes.toBase64(),
-    width: encoded.width,
-    height: encoded.height,
+    data: resized.bytes.toBase64(),
+    width: resized.width,
+    height: resized.height,
     resized: true,
   };
+}
+
+function megapixels(pixels: number): string {
+  return String(Math.round(pixels / 1e5) / 10);
 }
 
 function checkedInteger(name: string, value: number, min: number, max: number): number {
@@ -209,7 +245,7 @@ function checkedInteger(name: string, value: number, min: number, max: number): 
   return value;
 }
 
-function decodeBase64(part: { mediaType: string; data: string }): Uint8Array {
+function decodeBase64(part: { mediaType: string; data: string }): Uint8Array<ArrayBuffer> {
   try {
     return Uint8Array.fromBase64(part.data);
   } catch (error) {
@@ -240,7 +276,23 @@ async function readHeader(bytes: Uint8Array, declared: string): Promise<Header> 
         `(${String(width)}×${String(height)}), so the data is probably corrupt`,
     );
   }
-  return { mediaType, width, height, orientation: size.orientation ?? 1 };
+  return {
+    mediaType,
+    width,
+    height,
+    orientation: size.orientation ?? 1,
+    decodeCost: decodeCost(mediaType, bytes),
+  };
+}
+
+function decodeCost(mediaType: string, bytes: Uint8Array): Header["decodeCost"] {
+  if (mediaType === JPEG_TYPE) return { kind: "a JPEG", weight: 4 };
+  // The bit depth is IHDR's first byte after the size; a PNG whose first
+  // chunk is not IHDR (Apple's CgBI) is taken as 16-bit, the dearer case.
+  const ihdr = new TextDecoder().decode(bytes.subarray(12, 16)) === "IHDR";
+  return ihdr && bytes[24]! <= 8
+    ? { kind: "a PNG", weight: 1 }
+    : { kind: "a 16-bit PNG", weight: 2 };
 }
 
 async function measure(bytes: Uint8Array, declared: string): Promise<ReturnType<typeof imageSize>> {
@@ -277,192 +329,83 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-interface Encoded {
-  bytes: Uint8Array;
-  width: number;
-  height: number;
+// One resize at a time: each may take hundreds of MB, and a turn of tool
+// calls can return several large images at once.
+let lastTurn: Promise<void> = Promise.resolve();
+
+/** Waits for the resizes before this one; resolves to the function that ends this turn. */
+function takeTurn(signal: AbortSignal | undefined): Promise<() => void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const { promise: ended, resolve: end } = Promise.withResolvers<void>();
+  const previous = lastTurn;
+  lastTurn = previous.then(() => ended);
+  const { promise, resolve, reject } = Promise.withResolvers<() => void>();
+  const onAbort = () => {
+    end();
+    reject(signal?.reason);
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  void previous.then(() => {
+    signal?.removeEventListener("abort", onAbort);
+    resolve(end);
+  });
+  return promise;
 }
 
-function resizePng(
-  { png, Buffer }: Codecs,
-  bytes: Uint8Array,
-  size: string,
-  width: number,
-  height: number,
-): Encoded {
-  // pngjs reads with Buffer methods, so it needs a Buffer view of the bytes.
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoded = decodeWith(PNG_TYPE, size, () => png.read(buffer));
-  const resized = resizeArea(decoded, width, height);
-  // Opaque images are written as RGB: a quarter fewer bytes before compression.
-  const colorType = isOpaque(resized) ? 2 : 6;
-  const encoded = png.write(resized, { colorType, inputColorType: 6, inputHasAlpha: true });
-  return { bytes: encoded, width, height };
-}
-
-function isOpaque(image: RgbaImage): boolean {
-  for (let i = 3; i < image.data.length; i += 4) if (image.data[i] !== 255) return false;
-  return true;
-}
-
-function resizeJpeg(
-  { jpeg }: Codecs,
-  bytes: Uint8Array,
-  size: string,
-  orientation: number,
-  width: number,
-  height: number,
-  quality: number,
-): Encoded {
-  const decoded = decodeWith(
-    JPEG_TYPE,
-    size,
-    () => jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true }),
-  );
-  const upright = applyOrientation(resizeArea(decoded, width, height), orientation);
-  const encoded = jpeg.encode(upright, quality).data;
-  return { bytes: encoded, width: upright.width, height: upright.height };
-}
-
-function decodeWith<T extends RgbaImage>(mediaType: string, size: string, decode: () => T): T {
+/** Resizes in a worker once the resizes before this one are done. */
+async function resizeInWorker(
+  request: ResizeRequest,
+  signal: AbortSignal | undefined,
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const { IMAGE_WORKER_SOURCE } = await import("./image_worker_source.ts");
+  const endTurn = await takeTurn(signal);
   try {
-    return decode();
-  } catch (error) {
-    throw new ImageError(
-      mediaType,
-      `Cannot decode ${mediaType} (${size}): ${errorText(error)}; the data is corrupt, ` +
-        `truncated or uses a variant this decoder does not support`,
-      { cause: error },
-    );
+    return await runWorker(IMAGE_WORKER_SOURCE, request, signal);
+  } finally {
+    endTurn();
   }
 }
 
 /**
- * For one axis, which source pixels cover each target pixel and by how much.
- * Target pixel `i` covers source interval `[i·scale, (i+1)·scale)`; each
- * source pixel weighs its overlap with that interval, divided by `scale`.
+ * Runs the decode, resize and encode in a worker started from a blob of its
+ * bundled source (see image_worker.ts), transferring the bytes both ways.
+ * An abort terminates the worker on the spot: the codecs are synchronous
+ * and would not notice a message.
  */
-interface AxisWeights {
-  /** `start[i]` to `start[i + 1]` index `source` and `weight` for target pixel `i`. */
-  start: Int32Array;
-  source: Int32Array;
-  weight: Float32Array;
-}
-
-function axisWeights(sourceLength: number, targetLength: number): AxisWeights {
-  const scale = sourceLength / targetLength;
-  const start = new Int32Array(targetLength + 1);
-  const source: number[] = [];
-  const weight: number[] = [];
-  for (let i = 0; i < targetLength; i++) {
-    start[i] = source.length;
-    const from = i * scale;
-    const to = Math.min(sourceLength, (i + 1) * scale);
-    for (let j = Math.floor(from); j < to; j++) {
-      const overlap = Math.min(to, j + 1) - Math.max(from, j);
-      if (overlap > 1e-9) {
-        source.push(j);
-        weight.push(overlap / scale);
-      }
-    }
+async function runWorker(
+  source: string,
+  request: ResizeRequest,
+  signal: AbortSignal | undefined,
+): Promise<{ bytes: Uint8Array; width: number; height: number }> {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  let worker: Worker;
+  try {
+    worker = new Worker(url, { type: "module", name: "image resize" });
+  } finally {
+    URL.revokeObjectURL(url);
   }
-  start[targetLength] = source.length;
-  return { start, source: Int32Array.from(source), weight: Float32Array.from(weight) };
-}
-
-/**
- * Area-averaging (box filter) downscale. Written by hand because no pure-JS
- * resize library is pinned; for shrinking, averaging every covered source
- * pixel by its overlap is what good resizers do and keeps thin lines and
- * text legible where nearest-neighbour sampling would drop them. Colours
- * are weighted by alpha so transparent pixels do not bleed their hidden
- * colour into visible ones. Averaging happens in sRGB, not linear light,
- * like most quick resizers: fine detail comes out slightly darker, which
- * does not matter for a model reading a screenshot.
- *
- * Rows are processed one at a time, so memory beyond the two images is one
- * row per image.
- */
-function resizeArea(image: RgbaImage, width: number, height: number): RgbaImage {
-  const columns = axisWeights(image.width, width);
-  const rows = axisWeights(image.height, height);
-  const output = new Uint8Array(width * height * 4);
-  const accumulated = new Float32Array(width * 4);
-  const sourceRow = new Float32Array(width * 4);
-  let sourceRowIndex = -1;
-  for (let y = 0; y < height; y++) {
-    accumulated.fill(0);
-    for (let k = rows.start[y]!; k < rows.start[y + 1]!; k++) {
-      const row = rows.source[k]!;
-      if (row !== sourceRowIndex) {
-        shrinkRow(image, row, columns, sourceRow);
-        sourceRowIndex = row;
-      }
-      const rowWeight = rows.weight[k]!;
-      for (let i = 0; i < accumulated.length; i++) accumulated[i]! += sourceRow[i]! * rowWeight;
-    }
-    unpremultiply(accumulated, output, y * width * 4);
+  const { promise, resolve, reject } = Promise.withResolvers<ResizeReply>();
+  const onAbort = () => {
+    worker.terminate();
+    reject(signal?.reason);
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  worker.onmessage = (event: MessageEvent<ResizeReply>) => resolve(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    resolve({
+      ok: false,
+      message: `Cannot resize ${request.mediaType} (${request.size}): ${event.message}`,
+    });
+  };
+  try {
+    signal?.throwIfAborted();
+    worker.postMessage(request, [request.bytes.buffer]);
+    const reply = await promise;
+    if (!reply.ok) throw new ImageError(request.mediaType, reply.message);
+    return reply;
+  } finally {
+    worker.terminate();
+    signal?.removeEventListener("abort", onAbort);
   }
-  return { width, height, data: output };
-}
-
-/** Shrinks one source row horizontally into `target`, as alpha-weighted RGBA. */
-function shrinkRow(image: RgbaImage, row: number, columns: AxisWeights, target: Float32Array) {
-  const pixels = image.data;
-  const rowOffset = row * image.width * 4;
-  for (let x = 0, out = 0; out < target.length; x++, out += 4) {
-    let red = 0, green = 0, blue = 0, alpha = 0;
-    for (let k = columns.start[x]!; k < columns.start[x + 1]!; k++) {
-      const at = rowOffset + columns.source[k]! * 4;
-      const weightedAlpha = pixels[at + 3]! * columns.weight[k]!;
-      red += pixels[at]! * weightedAlpha;
-      green += pixels[at + 1]! * weightedAlpha;
-      blue += pixels[at + 2]! * weightedAlpha;
-      alpha += weightedAlpha;
-    }
-    target[out] = red;
-    target[out + 1] = green;
-    target[out + 2] = blue;
-    target[out + 3] = alpha;
-  }
-}
-
-function unpremultiply(accumulated: Float32Array, output: Uint8Array, offset: number): void {
-  for (let i = 0; i < accumulated.length; i += 4) {
-    const alpha = accumulated[i + 3]!;
-    // Weights sum to 1, so every value is within 0–255 up to float rounding.
-    const scale = alpha > 0 ? 1 / alpha : 0;
-    output[offset + i] = Math.round(accumulated[i]! * scale);
-    output[offset + i + 1] = Math.round(accumulated[i + 1]! * scale);
-    output[offset + i + 2] = Math.round(accumulated[i + 2]! * scale);
-    output[offset + i + 3] = Math.round(alpha);
-  }
-}
-
-/**
- * Turns a stored JPEG upright according to its EXIF orientation (1–8): for
- * each displayed pixel, the index of the stored pixel it comes from.
- */
-function applyOrientation(image: RgbaImage, orientation: number): RgbaImage {
-  if (orientation <= 1 || orientation > 8) return image;
-  const { width: w, height: h } = image;
-  const swapped = orientation >= 5;
-  const width = swapped ? h : w;
-  const height = swapped ? w : h;
-  const sourceIndex: (x: number, y: number) => number = [
-    (x: number, y: number) => y * w + (w - 1 - x), // 2: mirrored
-    (x: number, y: number) => (h - 1 - y) * w + (w - 1 - x), // 3: rotated 180°
-    (x: number, y: number) => (h - 1 - y) * w + x, // 4: flipped
-    (x: number, y: number) => x * w + y, // 5: transposed
-    (x: number, y: number) => (h - 1 - x) * w + y, // 6: needs 90° clockwise
-    (x: number, y: number) => (h - 1 - x) * w + (w - 1 - y), // 7: transversed
-    (x: number, y: number) => x * w + (w - 1 - y), // 8: needs 90° counter-clockwise
-  ][orientation - 2]!;
-  // One 32-bit word per RGBA pixel; our own pixel buffers start at offset 0.
-  const stored = new Uint32Array(image.data.buffer, image.data.byteOffset, w * h);
-  const upright = new Uint32Array(w * h);
-  for (let y = 0, out = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, out++) upright[out] = stored[sourceIndex(x, y)]!;
-  }
-  return { width, height, data: new Uint8Array(upright.buffer) };
 }

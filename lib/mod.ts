@@ -99,6 +99,7 @@ export {
 export { type MigrationFence, SessionStoreMigratedError } from "./session/migration_fence.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
 export {
+  DEFAULT_IMAGE_MAX_PIXELS,
   DEFAULT_IMAGE_MAX_SIDE,
   type DownsizedImage,
   downsizeImage,

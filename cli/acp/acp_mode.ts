@@ -4,10 +4,12 @@
  *
  * @module
  */
+import { isAbsolute } from "node:path";
 import {
   agent,
   type AgentContext,
   type ClientCapabilities,
+  DEFAULT_MAX_MESSAGE_BYTES,
   type InitializeResponse,
   type McpServer,
   ndJsonStream,
@@ -16,6 +18,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { isAbortError } from "@panto/lib";
 import type { ChatArgs } from "../args.ts";
+import { formatByteSize } from "../config/byte_size.ts";
 import { errorMessage } from "../error_message.ts";
 import { CliError } from "../errors.ts";
 import {
@@ -27,6 +30,7 @@ import { logToClient } from "./client_log.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./acp_session.ts";
 import { clientMcpServers } from "./client_mcp_servers.ts";
+import { MessageSizeGuard, type OversizedMessage } from "./message_size_guard.ts";
 import { listSessions } from "./session_list.ts";
 
 /** Where `panto acp` reads and writes. */
@@ -49,6 +53,14 @@ const CAPABILITIES: InitializeResponse = {
   authMethods: [],
 };
 
+/** The longest message read: the SDK's limit, which the guard keeps longer ones from reaching. */
+const MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
+
+/** JSON-RPC's code for a request that is not valid as sent. */
+const INVALID_REQUEST = -32600;
+
+const encoder = new TextEncoder();
+
 /**
  * Serves ACP until the client closes the connection (standard input ends
  * or standard output is closed) or an interrupting signal arrives; then
@@ -62,7 +74,14 @@ const CAPABILITIES: InitializeResponse = {
 export async function runAcpMode(args: ChatArgs, streams: AcpStreams): Promise<number> {
   const sessions = new Map<string, AcpSession>();
   const app = buildApp(args, sessions);
-  const connection = app.connect(ndJsonStream(streams.output, streams.input));
+  const output = sharedOutput(streams.output);
+  // The SDK would end the connection on an over-long line: the guard answers it instead.
+  const input = streams.input.pipeThrough(
+    new MessageSizeGuard(MAX_MESSAGE_BYTES, (message) => answerOversized(message, output.write)),
+  );
+  const connection = app.connect(
+    ndJsonStream(output.writable, input, { maxMessageBytes: MAX_MESSAGE_BYTES }),
+  );
   let interrupted: InterruptSignal | undefined;
   const signalled = new Promise<void>((resolve) => {
     const stop = listenForInterrupts((signal) => {
@@ -104,17 +123,22 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
     request: { cwd: string; mcpServers: McpServer[] },
     resume?: string,
   ): Promise<AcpSession> => {
+    await assertProjectDirectory(request.cwd);
+    if (resume !== undefined && resume.trim() === "") {
+      throw RequestError.invalidParams(
+        { sessionId: resume },
+        "session/load needs the id of a stored session: session/list gives them",
+      );
+    }
     const { settings: mcpServers, skipped } = clientMcpServers(request.mcpServers);
     if (skipped.length) {
       logToClient(
         `SSE MCP servers are not supported (use stdio or http); ignored: ${skipped.join(", ")}`,
       );
     }
+    // Loading a session open here replaces it, but only once the load succeeded.
     const previous = resume === undefined ? undefined : sessions.get(resume);
-    if (previous) {
-      sessions.delete(resume!);
-      await previous.close();
-    }
+    await previous?.letGo();
     const session = await asRequestError(() =>
       AcpSession.open(args, {
         cwd: request.cwd,
@@ -123,9 +147,22 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
         clientTerminal: clientCapabilities?.terminal,
         clientNotices: Boolean(clientCapabilities?.session?.notices),
         mcpServers,
-        ...(resume ? { resume } : {}),
+        ...(resume === undefined ? {} : { resume }),
       })
     );
+    // The store also takes a unique prefix; the client would then use an id no session has.
+    if (resume !== undefined && session.id !== resume) {
+      await session.close();
+      throw RequestError.invalidParams(
+        { sessionId: resume },
+        `${JSON.stringify(resume)} is only the start of the session id ${session.id}: ` +
+          "pass the whole id, as session/list gives it",
+      );
+    }
+    if (previous && sessions.get(session.id) === previous) {
+      sessions.delete(session.id);
+      await previous.close();
+    }
     sessions.set(session.id, session);
     return session;
   };
@@ -178,6 +215,64 @@ function buildApp(args: ChatArgs, sessions: Map<string, AcpSession>) {
       );
       return { configOptions };
     });
+}
+
+/** A session's `cwd` must be an absolute path (the protocol says so) to a directory. */
+async function assertProjectDirectory(cwd: string): Promise<void> {
+  if (!isAbsolute(cwd)) {
+    throw RequestError.invalidParams(
+      { cwd },
+      `The cwd ${JSON.stringify(cwd)} is not an absolute path: ACP requires one, ` +
+        "e.g. the project's full path",
+    );
+  }
+  // Only what is known to be wrong: a path panto may not look at is for later steps to report.
+  const info = await Deno.stat(cwd).catch((error) =>
+    error instanceof Deno.errors.NotFound ? null : undefined
+  );
+  if (info === null || info?.isDirectory === false) {
+    throw RequestError.invalidParams(
+      { cwd },
+      `The cwd ${JSON.stringify(cwd)} is not a directory: pass the project's directory`,
+    );
+  }
+}
+
+/** Standard output, written by the SDK and by the guard's answers, one write at a time. */
+function sharedOutput(output: WritableStream<Uint8Array>) {
+  const writer = output.getWriter();
+  let last: Promise<void> = Promise.resolve();
+  const write = (bytes: Uint8Array): Promise<void> => {
+    const done = last.then(() => writer.write(bytes));
+    last = done.catch(() => {});
+    return done;
+  };
+  return { write, writable: new WritableStream<Uint8Array>({ write }) };
+}
+
+/**
+ * Answers a message dropped for its size, and logs it: a request gets an
+ * error response; a response to one of panto's requests becomes an error
+ * response passed on in its place, so what waits for it ends; a
+ * notification has no one to answer.
+ *
+ * @returns The line to pass on instead, if any.
+ */
+function answerOversized(
+  message: OversizedMessage,
+  write: (bytes: Uint8Array) => Promise<void>,
+): Uint8Array | undefined {
+  const what = message.method ?? (message.response ? "a response" : "a message");
+  const text = `The message (${what}) is ${formatByteSize(message.bytes)}, over the limit of ${
+    formatByteSize(MAX_MESSAGE_BYTES)
+  }: send less at once (e.g. a large file as a resource link rather than its contents)`;
+  logToClient(`${text}; it was not read`);
+  if (message.id === undefined) return undefined;
+  const error = { jsonrpc: "2.0", id: message.id, error: { code: INVALID_REQUEST, message: text } };
+  const line = encoder.encode(JSON.stringify(error) + "\n");
+  if (message.response) return line;
+  void write(line).catch(() => {});
+  return undefined;
 }
 
 /** Our own errors (bad ids, busy, unknown models) are the client's mistakes: invalid params. */

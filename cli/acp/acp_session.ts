@@ -61,9 +61,12 @@ const MODES: SessionModeState["availableModes"] = [
   { id: "auto", name: "Auto", description: "Run every tool call without asking" },
 ];
 
+const ALLOW_ONCE = "allow";
+const ALLOW_ALWAYS = "always";
+
 const PERMISSION_OPTIONS: PermissionOption[] = [
-  { optionId: "allow", name: "Allow", kind: "allow_once" },
-  { optionId: "always", name: "Always allow this tool", kind: "allow_always" },
+  { optionId: ALLOW_ONCE, name: "Allow", kind: "allow_once" },
+  { optionId: ALLOW_ALWAYS, name: "Always allow this tool", kind: "allow_always" },
   { optionId: "reject", name: "Reject", kind: "reject_once" },
 ];
 
@@ -296,6 +299,18 @@ export class AcpSession {
     this.#controller.abort();
   }
 
+  /**
+   * Cancels what runs (as `session/cancel`), waits until it is saved, and
+   * lets go of the stored session (its lock), so that the session can be
+   * loaded again while this one stays open; this one takes the lock back
+   * at its next write.
+   */
+  async letGo(): Promise<void> {
+    this.cancel();
+    await this.#controller.idle();
+    await this.#controller.session.release();
+  }
+
   /** Aborts what runs, saves what it has and closes the store. */
   async close(): Promise<void> {
     this.#closed.abort();
@@ -474,9 +489,13 @@ export class AcpSession {
       toolCall,
       options: PERMISSION_OPTIONS,
     }, { cancellationSignal: signal, stopWaitingOnCancel: true }).catch(() => undefined);
-    const outcome = answer?.outcome;
-    if (outcome?.outcome === "selected" && outcome.optionId !== "reject") {
-      if (outcome.optionId === "always") this.#alwaysAllowed.add(call.name);
+    // Only an allow option offered allows: any other answer (unknown, cancelled, malformed) denies.
+    const outcome: unknown = answer?.outcome;
+    const chosen = isRecord(outcome) && outcome.outcome === "selected"
+      ? outcome.optionId
+      : undefined;
+    if (chosen === ALLOW_ONCE || chosen === ALLOW_ALWAYS) {
+      if (chosen === ALLOW_ALWAYS) this.#alwaysAllowed.add(call.name);
       return undefined;
     }
     this.#changes.delete(call.id);
@@ -578,6 +597,10 @@ export class AcpSession {
     this.#outbox = this.#outbox.then(() => this.#client.notify("session/update", params))
       .catch(() => {});
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
 }
 
 /** A change as a diff, when both sides are known. */

@@ -108,10 +108,17 @@ export async function runSessionsCommand(
       if (report.backupPath === null) {
         write(`Session ${id} is intact; nothing to repair\n`);
       } else {
+        const renumbered = report.reassigned.length > 0
+          ? `, gave ${report.reassigned.length} a new entry id`
+          : "";
         write(
-          `Repaired ${report.path}: kept ${report.kept} lines, dropped ${report.dropped.length}\n`,
+          `Repaired ${report.path}: kept ${report.kept} lines${renumbered}, ` +
+            `dropped ${report.dropped.length}\n`,
         );
         for (const drop of report.dropped) write(`  line ${drop.line}: ${drop.reason}\n`);
+        for (const { line, id: old, newId } of report.reassigned) {
+          write(`  line ${line}: entry id ${old} was used before: it is now ${newId}\n`);
+        }
         if (report.headerRebuilt) write("  a minimal header was written (its metadata is lost)\n");
         if (report.backupPath) write(`The damaged file was saved as ${report.backupPath}\n`);
       }

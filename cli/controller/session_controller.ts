@@ -12,6 +12,7 @@ import {
   Conversation,
   type ImageBlock,
   type Message,
+  messageText,
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
@@ -96,6 +97,27 @@ function branchSummaryText(summary: string): string {
 /** An unanswered prompt as the user wrote it, if any. */
 function danglingPrompt(message: Message | undefined): TypedPrompt | undefined {
   return message ? typedPrompt(message) : undefined;
+}
+
+/**
+ * The prompt the conversation ends with when it got no answer: nothing
+ * after it, or only an aborted or failed answer without text. Requests
+ * leave such a prompt out from then on (lib's `prepareContext`), so it is
+ * offered to the user instead.
+ */
+function unansweredPrompt(messages: readonly Message[]): Message | undefined {
+  const context = messages.filter((message) => message.role !== "system");
+  let at = context.length - 1;
+  const last = context[at];
+  if (last?.role === "assistant") {
+    const interrupted = last.stopReason === "aborted" || last.stopReason === "error";
+    if (!interrupted || messageText(last).trim() !== "") return undefined;
+    at--;
+  }
+  const prompt = context[at];
+  // A user message after tool results steered the run: the run's prompt was answered.
+  if (prompt?.role !== "user" || context[at - 1]?.role === "tool") return undefined;
+  return prompt.content.some((block) => block.type === "compaction_summary") ? undefined : prompt;
 }
 
 function textBlock(text: string): TextBlock {
@@ -279,13 +301,14 @@ export class SessionController {
 
   /**
    * The current session's last prompt when it got no answer (a crash or a
-   * quit right after it was sent, or a prompt chosen by `branch` or
-   * `forkAt`): not part of the conversation and not sent again; a view may
-   * offer it for editing. It is the text as typed, `@path` words included
-   * (their files are attached again when it is sent), without what was sent
-   * with it (the files' contents, `!shell` output, a branch summary); the
-   * images pasted with it are {@linkcode SessionController.danglingImages}.
-   * Cleared by the next prompt.
+   * quit right after it was sent, a run interrupted or failed before any
+   * answer, or a prompt chosen by `branch` or `forkAt`): not sent again
+   * (an interrupted one stays in the conversation, but requests leave it
+   * out); a view may offer it for editing. It is the text as typed,
+   * `@path` words included (their files are attached again when it is
+   * sent), without what was sent with it (the files' contents, `!shell`
+   * output, a branch summary); the images pasted with it are
+   * {@linkcode SessionController.danglingImages}. Cleared by the next prompt.
    */
   get danglingPrompt(): string | undefined {
     return this.#dangling?.text;
@@ -922,6 +945,9 @@ export class SessionController {
       // Named while still busy, so a /new or a switch cannot come in between.
       await this.#applyPendingName();
       activity.end();
+    }
+    if (outcome.status !== "done") {
+      this.#dangling = danglingPrompt(unansweredPrompt(this.#agent.conversation.messages));
     }
     const { cause: _cause, ...ended } = outcome;
     this.#emit({ type: "run_end", ...ended });

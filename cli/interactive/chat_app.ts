@@ -302,10 +302,11 @@ export class ChatApp implements CommandContext {
       case "run_end":
         this.#renderer = undefined;
         this.#stopLoader();
-        if (event.status === "aborted") {
+        if (event.failure) this.notify(event.failure.message, "error");
+        if (this.controller.danglingPrompt !== undefined) this.#offerUnanswered();
+        else if (event.status === "aborted") {
           this.notify("Interrupted. The partial answer was kept.", "warning");
         }
-        if (event.failure) this.notify(event.failure.message, "error");
         return this.#updateFooter();
       case "notice":
         return this.notify(event.text, event.level);
@@ -394,16 +395,28 @@ export class ChatApp implements CommandContext {
    * A prompt of the session that got no answer goes back in the editor as
    * typed, its pasted images back above it, to send or edit.
    */
-  #offerDangling(notice?: string): void {
+  #offerDangling(notice?: string, level: "info" | "warning" = "info"): void {
     const text = this.controller.danglingPrompt;
     if (text === undefined) return;
     this.editor.setText(text);
     this.#setImages(this.controller.danglingImages.map(pastedImage));
-    if (notice) return this.notify(notice, "info");
+    if (notice) return this.notify(notice, level);
     this.notify(
       "The last prompt got no answer; it is back in the editor (enter sends it again).",
       "warning",
     );
+  }
+
+  /**
+   * A prompt interrupted or failed before any answer is not sent again:
+   * it goes back in the editor unless something was typed there meanwhile.
+   */
+  #offerUnanswered(): void {
+    const what = "The prompt got no answer and will not be sent again";
+    if (this.editor.getText().trim() !== "" || this.#images.length) {
+      return this.notify(`${what} (send it again to ask it).`, "warning");
+    }
+    this.#offerDangling(`${what}; it is back in the editor (enter sends it).`, "warning");
   }
 
   #handleKey(data: string): boolean {

@@ -12,7 +12,7 @@ import type { McpServerSettings } from "../config/panto_config.ts";
 import { redactSecrets } from "../config/redact_secrets.ts";
 import { errorMessage } from "../error_message.ts";
 import { type McpCallResult, mcpResultParts } from "./mcp_result.ts";
-import { mcpToolName } from "./mcp_tool_name.ts";
+import { mcpToolNames } from "./mcp_tool_name.ts";
 import { DenoStdioTransport } from "./stdio_transport.ts";
 
 /** Where a server stands. */
@@ -171,20 +171,22 @@ export class McpServer implements ToolSource {
   }
 
   async #list(client: Client, timeout?: number): Promise<Tool[]> {
-    const tools: Tool[] = [];
+    const listed: McpToolDecl[] = [];
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : {}, timeout ? { timeout } : {});
-      for (const tool of page.tools) tools.push(this.#wrap(tool));
+      listed.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    return tools;
+    // Named together, so that tools whose names encode alike each get a name of their own.
+    const names = mcpToolNames(this.server, listed.map((tool) => tool.name));
+    return listed.map((tool, i) => this.#wrap(tool, names[i]!));
   }
 
-  #wrap(tool: { name: string; description?: string; inputSchema: object }): Tool {
+  #wrap(tool: McpToolDecl, name: string): Tool {
     return {
       decl: {
-        name: mcpToolName(this.server, tool.name),
+        name,
         description: tool.description ?? `${tool.name} (from MCP server ${this.server})`,
         inputSchema: { ...tool.inputSchema },
       },
@@ -254,6 +256,13 @@ export class McpServer implements ToolSource {
     const tail = this.#stderrTail.trimEnd().split("\n").slice(-STDERR_TAIL_LINES).join("\n");
     return tail ? `${text}\nIts stderr ended with:\n${redactSecrets(tail)}` : text;
   }
+}
+
+/** A tool as a server lists it (the fields panto reads). */
+interface McpToolDecl {
+  name: string;
+  description?: string;
+  inputSchema: object;
 }
 
 function errorResult(message: string): ToolOutput {

@@ -1,5 +1,11 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateText } from "./truncate.ts";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatBytes,
+  truncateText,
+  truncationNotice,
+} from "./truncate.ts";
 import {
   type CommandLine,
   sandboxedCommand,
@@ -260,9 +266,13 @@ function formatOutput(output: CollectedOutput): string {
   const lastLine = output.totalLines;
   const firstLine = lastLine - (kept.lastLine - kept.firstLine);
   const shown = kept.partialLine ? `the end of line ${lastLine}` : `lines ${firstLine}-${lastLine}`;
-  return `[Output truncated: showing ${shown} of ${output.totalLines} (${
-    formatBytes(output.totalBytes)
-  } in all). To see other parts, run the command again with its output filtered (| grep …, | head -n …, | tail -n …) or redirected to a file you read with offset/limit.]\n${kept.text}`;
+  const notice = truncationNotice(
+    shown,
+    output.totalLines,
+    output.totalBytes,
+    "To see other parts, run the command again with its output filtered (| grep …, | head -n …, | tail -n …) or redirected to a file you read with offset/limit.",
+  );
+  return `${notice}\n${kept.text}`;
 }
 
 interface CollectedOutput {

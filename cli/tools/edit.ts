@@ -1,15 +1,22 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { editDiff, type Replacement } from "./edit_diff.ts";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveToolPath } from "./panto_files.ts";
+import { formatBytes } from "./truncate.ts";
 
-const DIFF_CONTEXT_LINES = 2;
-const MAX_DIFF_LINES = 80;
+/**
+ * The largest file edit reads, and the largest it writes: it holds the file
+ * as text a few times over (old, new, lines), so a 100 MB file took 1.7 GB.
+ */
+const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 /**
  * The `edit` tool: replaces an exact piece of a file (`oldText`) with
  * `newText`. The old text must occur exactly once unless `replaceAll` is
  * set; when it is missing but matches with whitespace ignored, the error
- * shows where. The result is a small unified diff of the change.
+ * shows where. The result is a small unified diff of the change. Files over
+ * 10 MB are refused (bash's sed can change them), and an abort stops the
+ * call before it writes.
  *
  * @param options The working directory and extra allowed roots.
  * @returns The tool.
@@ -46,15 +53,16 @@ export function editTool(options: FileToolOptions): Tool {
     async execute(args, { signal }): Promise<ToolOutput> {
       const shown = String(args.path);
       const path = await resolveToolPath(options, shown, "write");
-      const before = await readExisting(path, shown);
+      const before = await readExisting(path, shown, signal);
       const replacement = planReplacement(
         before,
         String(args.oldText),
         String(args.newText),
         args.replaceAll === true,
       );
+      requireEditableSize(shown, before, replacement);
       const after = applyReplacement(before, replacement);
-      const diff = await diffSnippet(shown, before, after);
+      const diff = await editDiff(before, after, replacement, signal);
       signal.throwIfAborted();
       await Deno.writeTextFile(path, after);
       const count = replacement.positions.length;
@@ -62,12 +70,6 @@ export function editTool(options: FileToolOptions): Tool {
       return ResultParts.fromText(`${summary}\n\n${diff}`);
     },
   };
-}
-
-interface Replacement {
-  oldText: string;
-  newText: string;
-  positions: number[];
 }
 
 /** Finds where to replace, or throws an error that tells the model how to fix its call. */
@@ -101,6 +103,18 @@ function planReplacement(
     );
   }
   return replaceAll ? plan : { ...plan, positions: plan.positions.slice(0, 1) };
+}
+
+/** Refuses a result over the size limit (`replaceAll` of a short text with a long one). */
+function requireEditableSize(shown: string, before: string, plan: Replacement): void {
+  const bytes = (text: string) => encoder.encode(text).length;
+  const size = bytes(before) + plan.positions.length * (bytes(plan.newText) - bytes(plan.oldText));
+  if (size <= MAX_EDIT_BYTES) return;
+  throw new Error(
+    `The edit would make ${shown} ${formatBytes(size)}, over edit's limit of ${
+      formatBytes(MAX_EDIT_BYTES)
+    }: make the change with bash instead (sed, or a script), or replace fewer occurrences at a time`,
+  );
 }
 
 function applyReplacement(content: string, { oldText, newText, positions }: Replacement): string {
@@ -142,17 +156,23 @@ function findIgnoringWhitespace(
 ): { start: number; end: number } | undefined {
   const target = needle.trim().replace(/\s+/g, " ");
   if (target === "") return undefined;
-  let normalized = "";
-  const origin: number[] = [];
-  for (let i = 0; i < content.length; i++) {
-    const isSpace = /\s/.test(content[i]!);
-    if (isSpace && normalized.endsWith(" ")) continue;
-    normalized += isSpace ? " " : content[i];
-    origin.push(i);
-  }
-  const at = normalized.indexOf(target);
+  // Whole-string operations: building it a character at a time took minutes on a 10 MB file.
+  const at = content.replace(/\s+/g, " ").indexOf(target);
   if (at === -1) return undefined;
-  return { start: origin[at]!, end: origin[at + target.length - 1]! };
+  return { start: originOf(content, at), end: originOf(content, at + target.length - 1) };
+}
+
+/** The offset in `content` of an offset in its normalized form (a run's space is its first character). */
+function originOf(content: string, normalizedOffset: number): number {
+  const runs = /\s+/g;
+  let shrunk = 0;
+  for (let run = runs.exec(content); run; run = runs.exec(content)) {
+    const space = run.index - shrunk;
+    if (space > normalizedOffset) break;
+    if (space === normalizedOffset) return run.index;
+    shrunk += run[0].length - 1;
+  }
+  return normalizedOffset + shrunk;
 }
 
 function lineAt(content: string, offset: number): number {
@@ -171,15 +191,19 @@ function toCrlf(text: string): string {
 
 /** Strict: decoding invalid UTF-8 leniently would rewrite every bad byte as U+FFFD. */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
 
-async function readExisting(path: string, shown: string): Promise<string> {
+async function readExisting(path: string, shown: string, signal: AbortSignal): Promise<string> {
   let bytes: Uint8Array;
   try {
     const info = await Deno.stat(path);
     if (info.isDirectory) throw new Error(`${shown} is a directory, not a file`);
     // Reading a named pipe would wait for a writer forever.
     if (!info.isFile) throw new Error(notRegularFile(shown));
-    bytes = await Deno.readFile(path);
+    if (info.size > MAX_EDIT_BYTES) throw new Error(tooLarge(shown, info.size));
+    bytes = await Deno.readFile(path, { signal });
+    // It may have grown since.
+    if (bytes.length > MAX_EDIT_BYTES) throw new Error(tooLarge(shown, bytes.length));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(`${shown} does not exist: use write to create it`);
@@ -195,22 +219,8 @@ async function readExisting(path: string, shown: string): Promise<string> {
   }
 }
 
-/**
- * The change as unified diff hunks, capped so a large replaceAll stays
- * readable. `diff` loads on the first edit, not on every start.
- */
-async function diffSnippet(shown: string, before: string, after: string): Promise<string> {
-  const { structuredPatch } = await import("diff");
-  const patch = structuredPatch(shown, shown, before, after, "", "", {
-    context: DIFF_CONTEXT_LINES,
-  });
-  const lines: string[] = [];
-  for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
-    lines.push(...hunk.lines.filter((line) => !line.startsWith("\\")));
-  }
-  if (lines.length <= MAX_DIFF_LINES) return lines.join("\n");
-  return `${lines.slice(0, MAX_DIFF_LINES).join("\n")}\n… (${
-    lines.length - MAX_DIFF_LINES
-  } more diff lines)`;
+function tooLarge(shown: string, size: number): string {
+  return `${shown} is ${formatBytes(size)}, over edit's limit of ${
+    formatBytes(MAX_EDIT_BYTES)
+  }: change it with bash instead (e.g. sed -i 's/old/new/' ${shown}, or a script)`;
 }

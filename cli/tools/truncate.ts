@@ -107,6 +107,34 @@ function isHighSurrogate(code: number): boolean {
 }
 
 /**
+ * The note that says an output was cut, as bash and MCP tools give it:
+ * what is shown, how much there was, and what to do about it.
+ *
+ * @param shown What is shown, such as `lines 1-2000` or `the end of line 9`.
+ * @param totalLines Lines in the whole output.
+ * @param totalBytes UTF-8 bytes in the whole output.
+ * @param advice How to get at the rest.
+ * @returns The note, in brackets.
+ *
+ * @example
+ * ```ts
+ * import { truncationNotice } from "./truncate.ts";
+ * const note = truncationNotice("lines 1-2", 9, 2048, "Ask for less.");
+ * console.assert(note === "[Output truncated: showing lines 1-2 of 9 (2.0 KB in all). Ask for less.]");
+ * ```
+ */
+export function truncationNotice(
+  shown: string,
+  totalLines: number,
+  totalBytes: number,
+  advice: string,
+): string {
+  return `[Output truncated: showing ${shown} of ${totalLines} (${
+    formatBytes(totalBytes)
+  } in all). ${advice}]`;
+}
+
+/**
  * A byte count for notes: `512 B`, `50.0 KB`, `3.2 MB`, `2.0 GB`.
  *
  * @param bytes The count.
@@ -134,7 +162,10 @@ function splitLines(text: string): string[] {
 
 /** The first (or last) characters of `line` that fit in `maxBytes` of UTF-8. */
 function cutToBytes(line: string, maxBytes: number, fromEnd: boolean): string {
-  const chars = Array.from(line);
+  // No more code units than bytes fit, so only that end is split into characters (a 50 MB
+  // line took seconds). A pair cut at the far end of the window is never reached.
+  const window = fromEnd ? line.slice(-maxBytes - 1) : line.slice(0, maxBytes + 1);
+  const chars = Array.from(window);
   const picked: string[] = [];
   let bytes = 0;
   for (let i = 0; i < chars.length; i++) {

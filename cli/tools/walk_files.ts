@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname, isAbsolute, relative, sep } from "node:path";
 import type { Ignore } from "ignore";
 
 /** Directories never searched: version control data and installed dependencies. */
@@ -26,16 +26,31 @@ export interface WalkOptions {
   skip?: readonly string[];
 }
 
+/** Longest the walk keeps the event loop to itself (with its consumer's work) between breathers. */
+const BUSY_MS = 50;
+
+/** One `.gitignore`. */
 interface IgnoreRules {
+  /** Its directory, ending in a separator. */
   base: string;
+  /** Its directory's depth below the walk's start (negative above it). */
+  depth: number;
+  /** All its rules, for paths relative to `base`. */
   rules: Ignore;
+  /** The levels below `base` its patterns with a `/` reach: 0 if none has one, Infinity with `**`. */
+  reach: number;
+  /** Its rules without a `/` (matching names at any depth), for the name alone deeper than `reach`. */
+  nameRules: Ignore;
 }
 
 /**
  * Walks a directory tree depth-first in name order, skipping `.git`,
  * `node_modules` and whatever `.gitignore` files ignore (roughly as git
  * does: each file's patterns apply below its directory). Symbolic links are
- * reported but never followed, so the walk cannot leave the tree.
+ * reported but never followed, so the walk cannot leave the tree. An entry
+ * costs about one name lookup per `.gitignore` above it (testing whole
+ * paths made deep trees cubic), and the walk lets timers and input run at
+ * least every 50 ms, so an abort stops it at once.
  *
  * @param start The directory to walk (absolute).
  * @param options The working directory and an abort signal.
@@ -53,9 +68,31 @@ interface IgnoreRules {
  * ```
  */
 export async function* walkFiles(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
-  const inherited = await rulesAbove(start, options.root);
-  const walk = { start, skip: new Set(options.skip), signal: options.signal };
-  yield* walkDirectory(walk, start, inherited);
+  const walk: Walk = { skip: new Set(options.skip), signal: options.signal };
+  const stack = [await openDirectory(walk, start, "", 0, await rulesAbove(start, options.root))];
+  let busySince = performance.now();
+  while (stack.length > 0) {
+    const frame = stack.at(-1)!;
+    const entry = frame.entries[frame.next++];
+    if (entry === undefined) {
+      stack.pop();
+      continue;
+    }
+    if (entry.isDirectory && ALWAYS_SKIPPED.has(entry.name)) continue;
+    const path = childPath(frame.dir, entry.name);
+    const depth = frame.depth + 1;
+    if (walk.skip.has(path) || isIgnored(frame.rules, path, depth, entry)) continue;
+    const rel = frame.relative === "" ? entry.name : `${frame.relative}/${entry.name}`;
+    yield { path, relative: rel, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink };
+    if (performance.now() - busySince > BUSY_MS) {
+      await breather();
+      busySince = performance.now();
+    }
+    walk.signal?.throwIfAborted();
+    if (entry.isDirectory && !entry.isSymlink) {
+      stack.push(await openDirectory(walk, path, rel, depth, frame.rules));
+    }
+  }
 }
 
 /**
@@ -82,28 +119,43 @@ export function displayPath(root: string, path: string): string {
 
 /** What stays the same throughout one walk. */
 interface Walk {
-  start: string;
   skip: ReadonlySet<string>;
   signal: AbortSignal | undefined;
 }
 
-async function* walkDirectory(
+/** A directory being listed: the walk keeps a stack of these rather than nest a generator per level. */
+interface Frame {
+  dir: string;
+  /** `dir` relative to the walk's start, with `/` separators (`""` for the start). */
+  relative: string;
+  /** Levels below the start (0 for the start). */
+  depth: number;
+  rules: readonly IgnoreRules[];
+  entries: Deno.DirEntry[];
+  next: number;
+}
+
+async function openDirectory(
   walk: Walk,
   dir: string,
+  rel: string,
+  depth: number,
   inherited: readonly IgnoreRules[],
-): AsyncGenerator<WalkEntry> {
+): Promise<Frame> {
   walk.signal?.throwIfAborted();
-  const own = await loadRules(dir);
+  const own = await loadRules(dir, depth);
   const rules = own ? [...inherited, own] : inherited;
-  const entries = await readSortedDir(dir);
-  for (const entry of entries) {
-    if (entry.isDirectory && ALWAYS_SKIPPED.has(entry.name)) continue;
-    const path = join(dir, entry.name);
-    if (walk.skip.has(path) || isIgnored(rules, path, entry.isDirectory)) continue;
-    const rel = relative(walk.start, path).split(sep).join("/");
-    yield { path, relative: rel, isDirectory: entry.isDirectory, isSymlink: entry.isSymlink };
-    if (entry.isDirectory && !entry.isSymlink) yield* walkDirectory(walk, path, rules);
-  }
+  return { dir, relative: rel, depth, rules, entries: await readSortedDir(dir), next: 0 };
+}
+
+/** `dir` and `name` joined by string concatenation: `join` re-normalizes the whole path each time. */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/** Lets timers and input run (an interrupt, a redraw): awaiting the walk alone only runs microtasks. */
+function breather(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 async function readSortedDir(dir: string): Promise<Deno.DirEntry[]> {
@@ -120,13 +172,29 @@ async function readSortedDir(dir: string): Promise<Deno.DirEntry[]> {
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function isIgnored(rules: readonly IgnoreRules[], path: string, isDirectory: boolean): boolean {
-  for (const { base, rules: ignored } of rules) {
-    const rel = relative(base, path).split(sep).join("/");
-    if (rel === "" || isOutside(rel)) continue;
-    if (ignored.ignores(isDirectory ? `${rel}/` : rel)) return true;
+/**
+ * Whether a `.gitignore` ignores the entry. Only the entry itself needs a
+ * test, as the walk never enters an ignored directory, so below the reach of
+ * a file's patterns with a `/` its other rules get the name alone: the cost
+ * of a test does not grow with the depth (the whole path made a walk through
+ * 2000 levels, each with a `.gitignore`, take minutes).
+ */
+function isIgnored(
+  rules: readonly IgnoreRules[],
+  path: string,
+  depth: number,
+  entry: Deno.DirEntry,
+): boolean {
+  for (const { base, depth: baseDepth, rules: all, reach, nameRules } of rules) {
+    const near = depth - baseDepth <= reach;
+    const tested = near ? toSlashes(path.slice(base.length)) : entry.name;
+    if ((near ? all : nameRules).ignores(entry.isDirectory ? `${tested}/` : tested)) return true;
   }
   return false;
+}
+
+function toSlashes(path: string): string {
+  return sep === "/" ? path : path.replaceAll(sep, "/");
 }
 
 /** The `.gitignore` rules of the directories from the working directory down to (not including) `start`. */
@@ -138,7 +206,9 @@ async function rulesAbove(start: string, root: string): Promise<IgnoreRules[]> {
     dirs.unshift(dir);
     if (dir === root || dir === dirname(dir)) break;
   }
-  const found = await Promise.all(dirs.map(loadRules));
+  const found = await Promise.all(
+    dirs.map((dir) => loadRules(dir, -relative(dir, start).split(sep).length)),
+  );
   return found.filter((rules): rules is IgnoreRules => rules !== undefined);
 }
 
@@ -147,15 +217,30 @@ function isOutside(rel: string): boolean {
   return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
-async function loadRules(dir: string): Promise<IgnoreRules | undefined> {
+async function loadRules(dir: string, depth: number): Promise<IgnoreRules | undefined> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(dir, ".gitignore"));
+    text = await Deno.readTextFile(childPath(dir, ".gitignore"));
   } catch {
     // No .gitignore (or an unreadable one) just means no extra rules.
     return undefined;
   }
   // Loaded on first use: a CommonJS package, costly to load at every start.
   const { default: ignore } = await import("ignore");
-  return { base: dir, rules: ignore().add(text) };
+  let reach = 0;
+  const nameLines: string[] = [];
+  for (const line of text.split("\n")) {
+    // A last `/` only limits a pattern to directories; any other makes it a path pattern.
+    const pattern = line.trimEnd().replace(/^!/, "").replace(/\/$/, "");
+    if (line.startsWith("#") || !pattern.includes("/")) {
+      nameLines.push(line);
+      continue;
+    }
+    // Without `**`, each `/` of a pattern is one level (`*`, `?` and classes never match `/`).
+    const levels = pattern.replace(/^\//, "").split("/").length;
+    reach = Math.max(reach, pattern.includes("**") ? Infinity : levels);
+  }
+  const rules = ignore().add(text);
+  const nameRules = reach === 0 ? rules : ignore().add(nameLines.join("\n"));
+  return { base: childPath(dir, ""), depth, rules, reach, nameRules };
 }

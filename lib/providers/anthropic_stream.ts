@@ -8,6 +8,7 @@ import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
+import { parseToolArguments } from "./tool_arguments.ts";
 import { errorMessage } from "../error_message.ts";
 
 /**
@@ -109,6 +110,8 @@ class AnthropicMessageAssembler implements MessageAssembler {
   #open = new Map<number, OpenBlock>();
   #usage: Usage = emptyUsage();
   #stopReason: StopReason | undefined;
+  /** Block types (not server tools') and stop reasons this parser does not know. */
+  #unrecognised = new Set<string>();
   /** True once `message_stop` arrived. */
   ended = false;
 
@@ -166,6 +169,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
       content: this.#content,
       usage: this.#usage,
       stopReason: stopReason ?? this.#stopReason ?? "end_turn",
+      ...(this.#unrecognised.size ? { unrecognised: [...this.#unrecognised] } : {}),
     };
   }
 
@@ -207,6 +211,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
     this.#open.clear();
     this.#usage = emptyUsage();
     this.#stopReason = undefined;
+    this.#unrecognised.clear();
     overlayUsage(this.#usage, asObject(message.usage));
     this.#setStopReason(message.stop_reason);
     // Some compatible servers send the whole answer here. As in the official
@@ -218,7 +223,13 @@ class AnthropicMessageAssembler implements MessageAssembler {
 
   #blockStart(index: number, wire: WireObject, out: ProviderStreamEvent[]): void {
     const block = newBlock(wire);
-    if (block === undefined) return; // server-tool and unknown blocks are not ours
+    if (block === undefined) {
+      // Server-tool blocks are not ours; an unknown block is told, as it may be the whole answer.
+      if (!/_tool_(use|result)$/.test(String(wire.type))) {
+        this.#unrecognised.add(`block type ${JSON.stringify(wire.type)}`);
+      }
+      return;
+    }
     this.#closeBlock(index, out);
     const blockIndex = this.#content.length;
     this.#content.push(block);
@@ -281,8 +292,10 @@ class AnthropicMessageAssembler implements MessageAssembler {
 
   #setStopReason(wire: unknown): void {
     if (typeof wire !== "string") return; // null while the message is still going
-    // Unknown reasons (added to the API later) are read as a normal end.
-    this.#stopReason = STOP_REASONS.get(wire) ?? "end_turn";
+    // Unknown reasons (added to the API later) are read as a normal end, and told.
+    const known = STOP_REASONS.get(wire);
+    if (known === undefined) this.#unrecognised.add(`stop reason ${JSON.stringify(wire)}`);
+    this.#stopReason = known ?? "end_turn";
   }
 }
 
@@ -310,21 +323,15 @@ function newBlock(wire: WireObject): StreamedBlock | undefined {
  * `input`; no argument text at all means `{}`.
  */
 function finishToolInput(block: ToolUseBlock, json: string, startInput: unknown): void {
-  if (json.trim() === "") {
-    block.input = isObject(startInput) ? startInput : {};
-    return;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    parsed = undefined;
-  }
-  if (isObject(parsed)) {
+  // A compatible server may send the whole input in the start block: its depth is bounded too.
+  const text = json.trim() !== "" ? json : isObject(startInput) ? JSON.stringify(startInput) : "";
+  if (text === "") return;
+  const parsed = parseToolArguments(text);
+  if (parsed) {
     block.input = parsed;
   } else {
     block.input = {};
-    block.invalidInput = json;
+    block.invalidInput = text;
   }
 }
 

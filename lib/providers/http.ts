@@ -71,7 +71,7 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let finished = false;
   try {
-    const { response, url } = await postFollowingRedirects(req, guard);
+    const { response, url } = await postFollowingRedirects(req, requestBody(req, host), guard);
     reader = response.body?.getReader();
     if (reader) guard.watch(reader);
     if (!response.ok) {
@@ -112,11 +112,12 @@ const FOLLOWED_REDIRECTS: ReadonlySet<number> = new Set([301, 302, 307, 308]);
  */
 async function postFollowingRedirects(
   req: SseRequest,
+  body: string,
   guard: RequestGuard,
 ): Promise<{ response: Response; url: string }> {
   let url = req.url;
   for (let hops = 0;; hops++) {
-    const response = await post(url, req, guard);
+    const response = await post(url, req, body, guard);
     if (response.status < 300 || response.status > 399) return { response, url };
     await response.body?.cancel();
     const location = response.headers.get("location");
@@ -131,12 +132,37 @@ async function postFollowingRedirects(
   }
 }
 
+/**
+ * The request's JSON. A value nested too deep for `JSON.stringify` (its
+ * replacer recurses) would overflow the stack the same way on every retry:
+ * it is an invalid request, not a network failure.
+ */
+function requestBody(req: SseRequest, host: string): string {
+  try {
+    return JSON.stringify(req.body, wellFormed);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new ProviderError(
+      "invalid_request",
+      `The request to ${host} could not be written as JSON (${error.message}): the ` +
+        `conversation holds a value nested too deeply (a tool call's arguments?); remove that ` +
+        `message (or start a new session) and try again`,
+      { cause: error },
+    );
+  }
+}
+
 /** One POST without following redirects; a reply that comes after a stop is released. */
-async function post(url: string, req: SseRequest, guard: RequestGuard): Promise<Response> {
+async function post(
+  url: string,
+  req: SseRequest,
+  body: string,
+  guard: RequestGuard,
+): Promise<Response> {
   const pending = fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
-    body: JSON.stringify(req.body, wellFormed),
+    body,
     redirect: "manual",
     signal: guard.signal,
   });

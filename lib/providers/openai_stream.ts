@@ -7,6 +7,7 @@ import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
+import { parseToolArguments } from "./tool_arguments.ts";
 import { errorMessage } from "../error_message.ts";
 
 /**
@@ -179,6 +180,10 @@ class ChatCompletionAssembler implements MessageAssembler {
       content: this.#content(stopReason === "aborted"),
       usage: this.#usage,
       stopReason: stopReason ?? this.#stopReason(),
+      // An unknown finish reason is read as a normal end, and told.
+      ...(this.#finishReason !== undefined && !STOP_REASONS.has(this.#finishReason)
+        ? { unrecognised: [`finish_reason ${JSON.stringify(this.#finishReason)}`] }
+        : {}),
     };
   }
 
@@ -373,12 +378,12 @@ function isResend(current: string, fragment: string): boolean {
 function toolUse(call: ToolCallState, lenient = false): ToolUseBlock {
   const block: ToolUseBlock = { type: "tool_use", id: call.id, name: call.name, input: {} };
   if (call.args.trim() === "") return block;
-  const parsed = parseOrUndefined(call.args);
-  if (isObject(parsed)) {
+  const parsed = parseToolArguments(call.args);
+  if (parsed) {
     block.input = parsed;
     return block;
   }
-  if (lenient) block.input = asObject(parsePartialOrUndefined(call.args));
+  if (lenient) block.input = parseToolArguments(call.args, parsePartial) ?? {};
   block.invalidInput = call.args;
   return block;
 }
@@ -475,12 +480,8 @@ function parseOrUndefined(text: string): unknown {
  */
 let partialJson: typeof import("partial-json") | undefined;
 
-function parsePartialOrUndefined(text: string): unknown {
-  try {
-    return partialJson?.parse(text);
-  } catch {
-    return undefined;
-  }
+function parsePartial(text: string): unknown {
+  return partialJson?.parse(text);
 }
 
 function isObject(value: unknown): value is WireObject {

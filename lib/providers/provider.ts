@@ -32,6 +32,12 @@ export interface AssistantResult {
   usage: Usage;
   /** Why it stopped (`aborted` when the signal fired). */
   stopReason: StopReason;
+  /**
+   * What the stream held that panto does not know, left out or read as a
+   * normal end, e.g. `block type "x"`, `stop reason "y"` (an API newer
+   * than this panto): so that an answer that shows nothing can say why.
+   */
+  unrecognised?: string[];
 }
 
 /**

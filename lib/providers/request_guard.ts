@@ -20,7 +20,13 @@ export class RequestGuard {
   /** Whether the idle timeout fired. */
   timedOut = false;
   readonly #controller = new AbortController();
-  readonly #stopped = Promise.withResolvers<never>();
+  /**
+   * How to reject each wait in progress. Not one promise raced against
+   * every step: a never-settled promise keeps a reaction, and with it the
+   * step's result (a body chunk), for each wait of the stream (a 10 MB
+   * stream in 100-byte chunks held gigabytes).
+   */
+  readonly #waits = new Set<(error: unknown) => void>();
   readonly #caller: AbortSignal;
   readonly #idleTimeoutMs: number;
   readonly #onAbort = () => this.#stop();
@@ -37,8 +43,6 @@ export class RequestGuard {
     this.signal = this.#controller.signal;
     this.#caller = caller;
     this.#idleTimeoutMs = idleTimeoutMs;
-    // A stop while nothing waits must not count as an unhandled rejection.
-    this.#stopped.promise.catch(() => {});
     caller.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -66,14 +70,19 @@ export class RequestGuard {
    * @returns What the step resolved to.
    */
   async wait<T>(step: Promise<T>): Promise<T> {
+    const { promise, resolve, reject } = Promise.withResolvers<T>();
+    step.then(resolve, reject);
+    if (this.stopped) reject(stoppedError());
+    this.#waits.add(reject);
     // One timer for the whole stream, checked against the current wait's
     // start: a timer set and cleared per read more than doubled the wait's
     // own cost (one read per event on a fast stream).
     this.#waitingSince = performance.now();
     this.#timer ??= setTimeout(this.#onTimer, this.#idleTimeoutMs);
     try {
-      return await Promise.race([step, this.#stopped.promise]);
+      return await promise;
     } finally {
+      this.#waits.delete(reject);
       this.#waitingSince = undefined;
     }
   }
@@ -88,7 +97,7 @@ export class RequestGuard {
     if (this.stopped) return;
     this.#controller.abort();
     if (this.#reader) void this.#reader.cancel().catch(() => {});
-    this.#stopped.reject(new DOMException("The request was stopped", "AbortError"));
+    for (const reject of this.#waits) reject(stoppedError());
   }
 
   /** Stops the request when the current wait has lasted the idle timeout, else checks again when it would. */
@@ -109,4 +118,8 @@ export class RequestGuard {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
   }
+}
+
+function stoppedError(): DOMException {
+  return new DOMException("The request was stopped", "AbortError");
 }

@@ -5,6 +5,7 @@ import { SessionCorruptError } from "./errors.ts";
 import { recordSchemas } from "./record_schemas.ts";
 import type { headerSchema } from "./schemas.ts";
 import {
+  checkNesting,
   decode,
   decodeMessage,
   decodeUsage,
@@ -110,6 +111,7 @@ export function messageLine(entry: PersistentMessage, timestamp: string): string
   if (entry.id !== undefined) record.id = entry.id;
   if (entry.parentId !== undefined) record.parentId = entry.parentId;
   if (entry.wire) record.wire = entry.wire;
+  checkNesting(entry.message);
   const message = withUsage(entry.message, entry.usage);
   // The usage is the message's own almost always: written once, a load parses it once.
   if (entry.usage && JSON.stringify(entry.usage) !== JSON.stringify(message.usage)) {

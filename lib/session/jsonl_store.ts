@@ -14,6 +14,7 @@ import { indexDir, readListIndex, writeListIndex } from "./jsonl_list_index.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import { checkSessionId, isSessionId } from "./ids.ts";
 import { nullIfMissing } from "./null_if_missing.ts";
+import { openInPlace } from "./open_in_place.ts";
 import {
   headerLine,
   JSONL_FORMAT_VERSION,
@@ -26,11 +27,12 @@ import {
   readMessageLine,
   type SessionHeader,
 } from "./jsonl_format.ts";
+import { lineNumbersOf, reassignDuplicateIds } from "./jsonl_repair.ts";
 import { exportMarkdown } from "./markdown_export.ts";
 import { excerpt, foldSummary, searchableText, summarizeBatch } from "./serialize.ts";
 import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { Session } from "./session.ts";
-import { type StoredTree, unknownEntry } from "./tree.ts";
+import { type StoredTree, type TreeLink, unknownEntry } from "./tree.ts";
 import { forkSession, readLinks, readTree, replacementBranch } from "./tree_store.ts";
 import {
   extendTreeIndex,
@@ -74,6 +76,11 @@ export interface RepairReport {
   kept: number;
   /** Lines dropped, with why. */
   dropped: { line: number; reason: string }[];
+  /**
+   * Message lines whose entry id an earlier line has (1-based `line`, the
+   * `id` it had): given `newId`, which the lines after it name.
+   */
+  reassigned: { line: number; id: string; newId: string }[];
   /** Whether a minimal header was written because the file's own was missing or damaged. */
   headerRebuilt: boolean;
 }
@@ -94,6 +101,14 @@ interface Writer {
   summary: SessionInfo;
 }
 
+/** How {@linkcode FileSystemJSONLStore} opens a session for a write other than a turn's. */
+interface WriterOptions {
+  /** Open the file as it is: no torn line truncated, nothing checked (repair, delete). */
+  asIs?: boolean;
+  /** Whether the write may go on in a fenced store (default: it may not). */
+  pastFence?: () => Promise<boolean>;
+}
+
 /**
  * Version 2 adds the state and owner, 3 the first prompt: older sidecars
  * are rebuilt from their files once.
@@ -105,6 +120,8 @@ const INDEX_REWRITE_BYTES = 256 * 1024;
 /** How often `drainWriters` looks at the locks still held. */
 const DRAIN_POLL_MS = 50;
 const AMBIGUITY_SHOWN = 5;
+/** What `#replaceFile` adds to a session file's name while it writes the new one. */
+const TEMP_EXTENSION = ".jsonl.tmp";
 const encoder = new TextEncoder();
 
 /**
@@ -262,7 +279,19 @@ export class FileSystemJSONLStore implements SessionStore {
     this.#assertOpen();
     const file = await this.#readFileState(checkSessionId(id));
     if (!file) return null;
-    const { index, stored, stale } = await this.#treeIndex(id, file);
+    try {
+      return await this.#loadPath(id, file, true);
+    } catch (error) {
+      // The stored index may be what is wrong (edited, or damaged in ways its
+      // check cannot see): the file itself decides, indexed again.
+      if (!(error instanceof SessionCorruptError)) throw error;
+      return await this.#loadPath(id, file, false);
+    }
+  }
+
+  /** The active path's conversation, through the stored tree index when `useStored`. */
+  async #loadPath(id: string, file: FileState, useStored: boolean): Promise<Conversation> {
+    const { index, stored, stale } = await this.#treeIndex(id, file, useStored);
     const path = this.#path(id);
     // Only the path's lines are decoded, and checked unless a load checked them before.
     const positions = indexedPath(index);
@@ -297,8 +326,9 @@ export class FileSystemJSONLStore implements SessionStore {
   async #treeIndex(
     id: string,
     file: FileState,
+    useStored: boolean,
   ): Promise<{ index: TreeIndex; stored: number; stale: boolean }> {
-    const known = await readTreeIndex(this.dir, id, file);
+    const known = useStored ? await readTreeIndex(this.dir, id, file) : null;
     const stored = known?.ids.length ?? 0;
     if (known && known.covered === file.bytes.length) return { index: known, stored, stale: false };
     const path = this.#path(id);
@@ -310,7 +340,12 @@ export class FileSystemJSONLStore implements SessionStore {
     if (known) this.#requireReadable(parsed, id);
     else this.#requireIntact(parsed, id);
     const recordOf = (at: number) => parsed.messages[at]?.line ?? 0;
-    const links = readLinks(parsed.messages, path, recordOf, known?.ids);
+    let links: TreeLink[];
+    try {
+      links = readLinks(parsed.messages, path, recordOf, known?.ids);
+    } catch (error) {
+      throw withRepairHint(error, this.#repairHint(id));
+    }
     const index = extendTreeIndex(known, { parsed, links, offset, file });
     const stale = !known || index.covered - known.covered > INDEX_REWRITE_BYTES;
     return { index, stored, stale };
@@ -447,7 +482,7 @@ export class FileSystemJSONLStore implements SessionStore {
     const bytes = encoder.encode(headerLine(header));
     await this.#replaceFile(path, bytes);
     writer.file?.close();
-    writer.file = await Deno.open(path, { read: true, write: true });
+    writer.file = await this.#reopen(path);
     writer.size = bytes.length;
     writer.summary = summarize(id, parseSession(bytes, path));
     this.#pending.delete(id);
@@ -562,11 +597,15 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
-   * Deletes a session's file, sidecar and lock file (backups are kept).
+   * Deletes a session's file, sidecar and lock file (backups are kept). A
+   * damaged session can be deleted too, and so can one that cannot be read
+   * in a store a migration fenced: no migration can copy it.
    *
    * @param id The session.
    * @throws {SessionInUseError} When another process holds it.
    * @throws {SessionNotFoundError} When there is no such session.
+   * @throws {SessionStoreMigratedError} When the store is fenced and the session reads (it is,
+   *   or will be, in the new store: delete it there).
    */
   async delete(id: string): Promise<void> {
     this.#assertOpen();
@@ -575,6 +614,7 @@ export class FileSystemJSONLStore implements SessionStore {
       const wasPending = this.#pending.delete(id);
       if (wasPending && !await this.#exists(id)) return;
       const cached = this.#writers.get(id);
+      const unreadable = () => this.loadTree(id).then(() => false, () => true);
       await this.#withWriter(id, async (writer) => {
         await Deno.remove(this.#path(id));
         await Deno.remove(this.#sidecarPath(id)).catch(ignoreNotFound);
@@ -583,7 +623,7 @@ export class FileSystemJSONLStore implements SessionStore {
         await Deno.remove(this.#lockPath(id)).catch(ignoreNotFound);
         writer.file?.close();
         writer.file = null;
-      });
+      }, { asIs: true, pastFence: unreadable });
       cached?.lock.release();
       this.#writers.delete(id);
     });
@@ -607,10 +647,13 @@ export class FileSystemJSONLStore implements SessionStore {
    * Rewrites a damaged session file with its readable lines, after copying
    * the original to `<id>.jsonl.bak-<time>`. A damaged or missing header is
    * replaced by a minimal one (its metadata is lost); a damaged one is also
-   * reported as dropped.
+   * reported as dropped. An entry id used twice is given a new id where it
+   * is used again, and the lines after that name the new one
+   * (`reassigned`). Works in a store a migration fenced: it changes only
+   * what a migration cannot copy.
    *
    * @param id The session.
-   * @returns What was kept and dropped.
+   * @returns What was kept, dropped and given a new id.
    * @throws {SessionInUseError} When another process holds it.
    */
   async repair(id: string): Promise<RepairReport> {
@@ -623,17 +666,19 @@ export class FileSystemJSONLStore implements SessionStore {
         const bytes = await Deno.readFile(path);
         const parsed = parseSession(bytes, path);
         const dropped = [...parsed.problems, ...(parsed.torn ? [parsed.torn] : [])];
+        const kept = parsed.goodLines.map(([start, end]) => bytes.subarray(start, end));
+        const reassigned = reassignDuplicateIds(kept, lineNumbersOf(bytes, parsed.goodLines));
         const report: RepairReport = {
           path,
           backupPath: null,
           kept: parsed.goodLines.length,
           dropped,
+          reassigned,
           headerRebuilt: parsed.header === null,
         };
-        if (dropped.length === 0 && parsed.header) return report;
+        if (dropped.length === 0 && reassigned.length === 0 && parsed.header) return report;
         report.backupPath = `${path}.bak-${compactTime()}`;
         await writeNewFile(report.backupPath, bytes, true);
-        const kept = parsed.goodLines.map(([start, end]) => bytes.subarray(start, end));
         if (!parsed.header) {
           const created = parsed.messages[0]?.timestamp ?? new Date().toISOString();
           kept.unshift(encoder.encode(headerLine(newHeader(id, { created }))));
@@ -641,13 +686,13 @@ export class FileSystemJSONLStore implements SessionStore {
         }
         await this.#replaceFile(path, concatBytes(kept));
         writer.file?.close();
-        writer.file = await Deno.open(path, { read: true, write: true });
+        writer.file = await this.#reopen(path);
         const repaired = parseSession(await Deno.readFile(path), path);
         writer.size = repaired.validEnd;
         writer.summary = summarize(id, repaired);
         await this.#writeSidecar(id, writer);
         return report;
-      }, false));
+      }, { asIs: true, pastFence: () => Promise.resolve(true) }));
   }
 
   /**
@@ -785,13 +830,14 @@ export class FileSystemJSONLStore implements SessionStore {
   async #withWriter<T>(
     id: string,
     task: (writer: Writer) => Promise<T>,
-    verify = true,
+    options: WriterOptions = {},
   ): Promise<T> {
     const cached = this.#writers.get(id);
     if (!await this.#exists(id)) throw new SessionNotFoundError(id, this.dir);
-    const writer = cached ?? await this.#openWriter(id, verify);
+    const writer = cached ?? await this.#openWriter(id, !options.asIs);
     try {
-      await this.#refuseIfFenced();
+      const fence = await this.migrationFence();
+      if (fence && !await options.pastFence?.()) refuseIfFenced(this.dir, fence);
       return await task(writer);
     } finally {
       if (!cached) {
@@ -827,11 +873,12 @@ export class FileSystemJSONLStore implements SessionStore {
     let file: Deno.FsFile | null = null;
     try {
       const path = this.#path(id);
-      const stat = await nullIfMissing(Deno.stat(path));
-      if (!stat) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
-      if (!stat.isFile) throw notAFile(path);
+      // Left by a write cut off before its rename; with the lock held, no write is making it.
+      await Deno.remove(`${path}.tmp`).catch(ignoreNotFound);
+      file = await openInPlace(path);
+      if (!file) return { lock, file: null, size: 0, summary: this.#pendingInfo(id) };
+      const stat = await file.stat();
       await loadRecordSchemas();
-      file = await Deno.open(path, { read: true, write: true });
       const fresh = this.#freshSidecar(id, stat, await this.#sidecarText(id));
       if (fresh && await headerVersion(file) === JSONL_FORMAT_VERSION) {
         return { lock, file, size: fresh.size, summary: fresh.info };
@@ -849,7 +896,7 @@ export class FileSystemJSONLStore implements SessionStore {
         ]);
         await this.#replaceFile(path, upgraded);
         file.close();
-        file = await Deno.open(path, { read: true, write: true });
+        file = await this.#reopen(path);
         return { lock, file, size: upgraded.length, summary: summarize(id, parsed) };
       }
       if (parsed.validEnd < stat.size) {
@@ -885,7 +932,7 @@ export class FileSystemJSONLStore implements SessionStore {
       const bytes = concatBytes([kept, encoder.encode(text)]);
       await this.#replaceFile(this.#path(id), bytes);
       writer.file.close();
-      writer.file = await Deno.open(this.#path(id), { read: true, write: true });
+      writer.file = await this.#reopen(this.#path(id));
       writer.size = bytes.length;
       return;
     }
@@ -895,7 +942,7 @@ export class FileSystemJSONLStore implements SessionStore {
       );
       const bytes = encoder.encode(header + text);
       await this.#replaceFile(this.#path(id), bytes);
-      writer.file = await Deno.open(this.#path(id), { read: true, write: true });
+      writer.file = await this.#reopen(this.#path(id));
       writer.size = bytes.length;
       this.#pending.delete(id);
       return;
@@ -911,6 +958,16 @@ export class FileSystemJSONLStore implements SessionStore {
       throw error;
     }
     writer.size += bytes.length;
+  }
+
+  /** The session file just renamed into place, opened to write (never through a link). */
+  async #reopen(path: string): Promise<Deno.FsFile> {
+    const file = await openInPlace(path);
+    if (file) return file;
+    throw new SessionStoreError(
+      `Session file ${path} disappeared right after it was written: check what else writes ` +
+        `to the sessions directory`,
+    );
   }
 
   /** Atomically puts `bytes` at `path`: temp file, fsync, rename, fsync the directory. */
@@ -1010,7 +1067,8 @@ export class FileSystemJSONLStore implements SessionStore {
     const summaries = new Map<string, Summary>();
     const changed: string[] = [];
     const indexed = new Map(Object.entries(index?.sessions ?? {}));
-    for (const id of await this.#storedIds()) {
+    const temps: string[] = [];
+    for (const id of await this.#storedIds(".jsonl", temps)) {
       const entry = indexed.get(id);
       const fresh = entry && !unreadableIn(indexed)(id) && this.#describes(id, entry);
       if (fresh) summaries.set(id, entry);
@@ -1023,7 +1081,30 @@ export class FileSystemJSONLStore implements SessionStore {
     if (!changed.every(stillUnreadable) || index?.dirMtimeMs !== dirMtimeMs) {
       await writeListIndex(this.dir, { dirMtimeMs, sessions: Object.fromEntries(summaries) });
     }
+    await this.#removeLeftoverTemps(temps);
     return summaries;
+  }
+
+  /**
+   * Removes the `<id>.jsonl.tmp` files left by writes cut off before their
+   * rename (a kill -9 in a `replaceConversation` or a first write), each
+   * with its session's lock taken, so a write in progress keeps its own.
+   * Best effort: a list never fails over a temp file.
+   */
+  async #removeLeftoverTemps(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      try {
+        const lock = await FileLock.tryAcquire(this.#lockPath(id));
+        if (!(lock instanceof FileLock)) continue;
+        try {
+          await Deno.remove(`${this.#path(id)}.tmp`).catch(ignoreNotFound);
+        } finally {
+          lock.release();
+        }
+      } catch {
+        // Left for the session's next writer, which removes it under its lock.
+      }
+    }
   }
 
   /** Reads the summaries of `ids` into `summaries` (dropping those with no file any more). */
@@ -1094,11 +1175,19 @@ export class FileSystemJSONLStore implements SessionStore {
     return summary;
   }
 
-  /** Ids of the sessions with a file ending in `extension` (their lines, or with `.lock`, their locks). */
-  async #storedIds(extension = ".jsonl"): Promise<string[]> {
+  /**
+   * Ids of the sessions with a file ending in `extension` (their lines, or
+   * with `.lock`, their locks); with `temps`, the ids of `<id>.jsonl.tmp`
+   * files are put there (a temp file is never a session).
+   */
+  async #storedIds(extension = ".jsonl", temps?: string[]): Promise<string[]> {
     const ids: string[] = [];
     try {
       for await (const entry of Deno.readDir(this.dir)) {
+        if (temps && entry.name.endsWith(TEMP_EXTENSION)) {
+          const id = entry.name.slice(0, -TEMP_EXTENSION.length);
+          if (isSessionId(id)) temps.push(id);
+        }
         if (!entry.name.endsWith(extension)) continue;
         const id = entry.name.slice(0, -extension.length);
         if (isSessionId(id)) ids.push(id);
@@ -1141,12 +1230,17 @@ export class FileSystemJSONLStore implements SessionStore {
 
   #tree(parsed: ParsedSession, id: string): StoredTree {
     const header = this.#requireIntact(parsed, id);
-    const tree = readTree(
-      parsed.messages,
-      header.metadata,
-      this.#path(id),
-      (index) => parsed.messages[index]?.line ?? 0,
-    );
+    let tree: StoredTree;
+    try {
+      tree = readTree(
+        parsed.messages,
+        header.metadata,
+        this.#path(id),
+        (index) => parsed.messages[index]?.line ?? 0,
+      );
+    } catch (error) {
+      throw withRepairHint(error, this.#repairHint(id));
+    }
     for (const entry of tree.entries) {
       const label = parsed.labels.get(entry.id);
       if (label !== undefined) entry.label = label;
@@ -1177,6 +1271,12 @@ export class FileSystemJSONLStore implements SessionStore {
       );
     }
   }
+}
+
+/** A tree error (an id used twice) with the way to fix it. */
+function withRepairHint(error: unknown, hint: string): unknown {
+  if (!(error instanceof SessionCorruptError) || error.reason.includes(hint)) return error;
+  return new SessionCorruptError(error.location, error.line, error.reason, hint);
 }
 
 function newHeader(id: string, pending: PendingSession): SessionHeader {

@@ -69,13 +69,69 @@ export async function readTreeIndex(
   id: string,
   file: FileState,
 ): Promise<TreeIndex | null> {
-  let index: TreeIndex & { version?: number };
+  let index: unknown;
   try {
     index = JSON.parse(await Deno.readTextFile(treeIndexPath(dir, id)));
   } catch {
     return null;
   }
-  return index.version === INDEX_VERSION && describes(index, file) ? index : null;
+  return wellFormed(index, file.bytes.length) && describes(index, file) ? index : null;
+}
+
+/**
+ * Whether a stored index is one this code wrote, for a file of `size`
+ * bytes: a damaged one (a parent cycle, arrays cut short, wrong types)
+ * would send a load round a cycle or past the file, so it is not used,
+ * and the load indexes the file again. Every parent comes before its
+ * entry (as a load resolves them), so the path from any entry ends.
+ */
+function wellFormed(value: unknown, size: number): value is TreeIndex {
+  if (typeof value !== "object" || value === null) return false;
+  const index = value as Partial<TreeIndex> & { version?: unknown };
+  if (index.version !== INDEX_VERSION) return false;
+  const { ids, parents, starts, ends, lineNumbers, checked, sample } = index;
+  const count = Array.isArray(ids) ? ids.length : -1;
+  const lists = [parents, starts, ends, lineNumbers, checked];
+  if (count === -1 || !lists.every((list) => Array.isArray(list) && list.length === count)) {
+    return false;
+  }
+  const { covered, lines } = index;
+  if (!isCount(covered) || covered > size || !isCount(lines)) return false;
+  if (!nullOr(index.ino, Number.isFinite) || !nullOr(index.mtimeMs, Number.isFinite)) return false;
+  if (index.metadata !== undefined && typeof index.metadata !== "string") return false;
+  const bytes = Array.isArray(sample) && sample.length === Math.min(SAMPLE_BYTES, covered) &&
+    sample.every((byte) => isCount(byte) && byte < 256);
+  return bytes && entriesWellFormed(index as TreeIndex, covered, lines);
+}
+
+/** Each entry's id unique, parent earlier, line inside what is covered and after the one before. */
+function entriesWellFormed(index: TreeIndex, covered: number, lines: number): boolean {
+  const seen = new Set<string>();
+  let lastEnd = 0;
+  let lastLine = 1; // the header's
+  for (let at = 0; at < index.ids.length; at++) {
+    const id = index.ids[at];
+    const parent = index.parents[at]!;
+    const [start, end, line] = [index.starts[at]!, index.ends[at]!, index.lineNumbers[at]!];
+    if (typeof id !== "string" || seen.has(id)) return false;
+    seen.add(id);
+    if (!Number.isInteger(parent) || parent < -1 || parent >= at) return false;
+    if (!isCount(start) || !isCount(end) || start < lastEnd || end < start || end > covered) {
+      return false;
+    }
+    if (!isCount(line) || line <= lastLine || line > lines) return false;
+    if (index.checked[at] !== 0 && index.checked[at] !== 1) return false;
+    [lastEnd, lastLine] = [end, line];
+  }
+  return true;
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+function nullOr(value: unknown, check: (value: number) => boolean): boolean {
+  return value === null || (typeof value === "number" && check(value));
 }
 
 function describes(index: TreeIndex, { ino, mtimeMs, bytes }: FileState): boolean {

@@ -1,6 +1,7 @@
 // Moving every session from one store to another (issue 14): copy, verify by
 // count and digest, resume after a crash by skipping what verifies, and fence
 // the old store so no later turn lands where nobody reads it.
+import { errorMessage } from "../error_message.ts";
 import { SessionInUseError, SessionStoreError } from "./errors.ts";
 import type { MigrationFence } from "./migration_fence.ts";
 import { stringifyWellFormed } from "./serialize.ts";
@@ -61,7 +62,9 @@ interface Snapshot {
  * owners, working directories, creation and modification times, metadata,
  * fork parents and the whole tree (entry ids, parents, the active leaf,
  * each answer's wire).
- * First the source is fenced (its writes are refused, naming the target)
+ * First every session is read whole: one that cannot be read stops the
+ * migration before anything changes, naming each such session. Then the
+ * source is fenced (its writes are refused, naming the target)
  * and every write that read no fence is waited for (`drainWriters`: a turn
  * running then has its next write refused, or ends, within `waitMs`); then
  * each session, oldest first, is copied in one write and read back: its
@@ -91,16 +94,22 @@ interface Snapshot {
  * @throws {SessionInUseError} When a turn still holds a source session after
  *   `waitMs` (the source stays fenced: run the migration again when it is idle).
  * @throws {SessionStoreError} When the source cannot be fenced, is fenced
- *   for another target or migrated already, holds a session it cannot
- *   read, a copy does not verify, or the target holds one of its ids with
- *   other content (the message names the session).
+ *   for another target or migrated already, holds sessions it cannot read
+ *   (named; the source is then left unfenced, or as a cut-off run left it),
+ *   a copy does not verify, or the target holds one of its ids with other
+ *   content (the message names the session).
  */
 export async function migrateSessions(
   source: SessionStore,
   target: SessionStore,
   options: MigrateOptions,
 ): Promise<MigrationReport> {
-  const fence = await fenceSource(source, options.targetName);
+  const existing = await fenceToKeep(source, options.targetName);
+  // Before the fence: a session that cannot be copied must not leave the store fenced.
+  await requireReadable(source);
+  const fence = existing ??
+    { target: options.targetName, since: new Date().toISOString(), done: false };
+  if (!existing) await source.setMigrationFence!(fence);
   await drainWriters(source, options.waitMs ?? DEFAULT_WAIT_MS);
   const infos = oldestFirst(await readableSessions(source));
   const held = new Map((await target.list()).map((info) => [info.id, info]));
@@ -121,8 +130,15 @@ export async function migrateSessions(
   return report;
 }
 
-/** Sets the source's fence (keeping one this target already set), before anything is read. */
-async function fenceSource(source: SessionStore, targetName: string): Promise<MigrationFence> {
+/**
+ * The fence a migration to this target already set (it is resumed), or
+ * `null` when there is none yet; refuses a store that cannot be fenced, or
+ * whose fence is done or names another target.
+ */
+async function fenceToKeep(
+  source: SessionStore,
+  targetName: string,
+): Promise<MigrationFence | null> {
   if (!source.setMigrationFence || !source.migrationFence) {
     throw new SessionStoreError(
       "This session store cannot be fenced, so writes to it after a migration could not be " +
@@ -143,9 +159,40 @@ async function fenceSource(source: SessionStore, targetName: string): Promise<Mi
         `not ${targetName}: finish that migration (run it again with the same target) instead`,
     );
   }
-  const fence = existing ?? { target: targetName, since: new Date().toISOString(), done: false };
-  if (!existing) await source.setMigrationFence(fence);
-  return fence;
+  return existing;
+}
+
+/** Sessions named in an error, the rest counted. */
+const UNREADABLE_SHOWN = 5;
+
+/**
+ * Reads every session of the source whole, as the copy will: one that
+ * cannot be read (listed unreadable, or damaged where the list does not
+ * look) stops the migration before it changes anything, naming them all.
+ */
+async function requireReadable(source: SessionStore): Promise<void> {
+  const bad: string[] = [];
+  for (const info of await source.list()) {
+    if (info.unreadable !== undefined) {
+      bad.push(`${info.id} (${info.unreadable})`);
+      continue;
+    }
+    try {
+      await readSnapshot(source, info);
+    } catch (error) {
+      // Deleted since the list: there is nothing to copy, and nothing to fix.
+      if (error instanceof SessionVanishedError) continue;
+      bad.push(`${info.id} (${errorMessage(error)})`);
+    }
+  }
+  if (bad.length === 0) return;
+  const more = bad.length > UNREADABLE_SHOWN ? `, and ${bad.length - UNREADABLE_SHOWN} more` : "";
+  throw new SessionStoreError(
+    `Cannot migrate: ${bad.length} session(s) cannot be read: ` +
+      `${bad.slice(0, UNREADABLE_SHOWN).join(", ")}${more}. Nothing was copied and the store ` +
+      `is not fenced: repair them (panto sessions repair ID) or remove them ` +
+      `(panto sessions rm ID), then run the migration again`,
+  );
 }
 
 /**
@@ -167,15 +214,21 @@ async function drainWriters(source: SessionStore, waitMs: number): Promise<void>
   }
 }
 
-/** Every session of the store; one it cannot read stops the migration, named. */
+/**
+ * Every session of the store; one it cannot read (made unreadable since
+ * {@linkcode requireReadable} looked) stops the migration, named. The store
+ * stays fenced, and lets such a session be repaired or removed.
+ */
 async function readableSessions(store: SessionStore): Promise<SessionInfo[]> {
   const infos = await store.list();
   const bad = infos.filter((info) => info.unreadable !== undefined);
   if (bad.length > 0) {
-    const named = bad.slice(0, 5).map((info) => `${info.id} (${info.unreadable})`).join(", ");
+    const named = bad.slice(0, UNREADABLE_SHOWN).map((info) => `${info.id} (${info.unreadable})`)
+      .join(", ");
     throw new SessionStoreError(
       `Cannot migrate: ${bad.length} session(s) cannot be read: ${named}; ` +
-        `repair (panto sessions repair ID) or remove them first`,
+        `repair (panto sessions repair ID) or remove them (panto sessions rm ID), ` +
+        `then run the migration again`,
     );
   }
   return infos;
@@ -263,8 +316,11 @@ async function readSnapshot(store: SessionStore, info: SessionInfo): Promise<Sna
   return snapshot;
 }
 
+/** A session deleted between the list and its read. */
+class SessionVanishedError extends SessionStoreError {}
+
 function disappeared(id: string): SessionStoreError {
-  return new SessionStoreError(`Session ${id} disappeared while it was being migrated`);
+  return new SessionVanishedError(`Session ${id} disappeared while it was being migrated`);
 }
 
 /** The session at the target with its list entry, or `null` when it has none. */

@@ -12,6 +12,7 @@ import { exportMarkdown } from "./markdown_export.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import { redactUrl } from "./redact_url.ts";
 import {
+  checkNesting,
   decode,
   decodeWire,
   foldFirstPreview,
@@ -499,6 +500,7 @@ export class PostgresStore implements SessionStore {
         ORDER BY seq DESC LIMIT 1`;
       const ids = treeIds(messages, start, last ? String(last.entry_id ?? last.seq) : null);
       for (const [index, entry] of messages.entries()) {
+        checkNesting(entry.message);
         const text = searchableText(entry.message);
         await tx`
           INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text,

@@ -165,6 +165,62 @@ export function withUsage(message: Message, usage: Usage | undefined): Message {
 }
 
 /**
+ * The deepest nesting of objects and arrays a stored message may have. A
+ * message is plain JSON of a few levels (a tool call's arguments add theirs,
+ * bounded at 100 where a provider reads them); a value nested thousands
+ * deep is written by `JSON.stringify`, but overflows the stack where it is
+ * copied (`structuredClone`) or sent again (a replacer recurses), so a
+ * session holding one could never be continued.
+ */
+const MAX_STORED_DEPTH = 1000;
+
+/**
+ * Refuses a message nested deeper than {@linkcode MAX_STORED_DEPTH}, before
+ * anything of its batch is written. Walked without recursion, so any depth
+ * is measured.
+ *
+ * @example
+ * ```ts
+ * import { checkNesting } from "./serialize.ts";
+ * let input: unknown = 1;
+ * for (let i = 0; i < 2000; i++) input = [input];
+ * const message = {
+ *   role: "assistant" as const,
+ *   content: [{ type: "tool_use" as const, id: "c", name: "ls", input: { input } }],
+ *   timestamp: "2026-01-01T00:00:00.000Z",
+ * };
+ * try {
+ *   checkNesting(message);
+ *   throw new Error("not refused");
+ * } catch (error) {
+ *   console.assert((error as Error).message.includes("deeper than 1000"));
+ * }
+ * ```
+ *
+ * @param message The message to store.
+ * @throws {Error} Naming the message and the limit.
+ */
+export function checkNesting(message: Message): void {
+  const stack: [unknown, number][] = [[message, 1]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [value, depth] = item;
+    const children = Array.isArray(value) ? value : Object.values(value as object);
+    for (const child of children) {
+      if (typeof child !== "object" || child === null) continue;
+      if (depth + 1 > MAX_STORED_DEPTH) {
+        throw new Error(
+          `the ${message.role} message of ${message.timestamp} nests objects and arrays deeper ` +
+            `than ${MAX_STORED_DEPTH} levels (a tool call's arguments?), which could not be ` +
+            `read back and sent again safely, so nothing of its batch was saved: store it with ` +
+            `that value flattened, or as a string`,
+        );
+      }
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/**
  * A short excerpt of `text` around `index`, on one line.
  *
  * @param text The text.

@@ -8,6 +8,7 @@ import { exportMarkdown } from "./markdown_export.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import {
   type BatchStart,
+  checkNesting,
   decode,
   decodeWire,
   foldFirstPreview,
@@ -439,6 +440,7 @@ export class SQLiteStore implements SessionStore {
     );
     const ids = treeIds(messages, firstSeq, last ? String(last.entry_id ?? last.seq) : null);
     messages.forEach((entry, index) => {
+      checkNesting(entry.message);
       const row = insertMessage.get(
         sessionId,
         firstSeq + index,

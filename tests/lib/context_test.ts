@@ -76,12 +76,15 @@ Deno.test("prepareContext rewrites tool-call ids consistently in calls and resul
   );
 });
 
-Deno.test("prepareContext skips aborted and errored turns", () => {
+Deno.test("prepareContext keeps the text of aborted turns; one with none goes with its prompt", () => {
   const aborted: Message = {
     role: "assistant",
     stopReason: "aborted",
     timestamp: T,
-    content: [{ type: "text", text: "half an ans" }],
+    content: [
+      { type: "text", text: "half an ans" },
+      { type: "tool_use", id: "cut", name: "read", input: {} },
+    ],
   };
   const failed: Message = {
     role: "assistant",
@@ -91,7 +94,9 @@ Deno.test("prepareContext skips aborted and errored turns", () => {
     content: [],
   };
   const out = prepareContext([user("one"), aborted, user("two"), failed, user("three")], anthropic);
-  assert.deepEqual(out.map((m) => m.role), ["user", "user", "user"]);
+  assert.deepEqual(out.map((m) => m.role), ["user", "assistant", "user"]);
+  assert.deepEqual(out[1]!.content, [{ type: "text", text: "half an ans" }], "no cut-off call");
+  assert.doesNotMatch(JSON.stringify(out), /"two"/, "the prompt that got no answer");
 });
 
 Deno.test("prepareContext gives an orphaned tool call an error result", () => {

@@ -5,8 +5,9 @@
  *
  * Tools: `echo`, `picture` (an image), `document` (an embedded resource and
  * a link), `env` (a variable of the server's environment), `grow` (adds the
- * tool `extra`, so the server announces a changed list) and `die` (stdio:
- * the process exits mid-call).
+ * tool `extra`, so the server announces a changed list), `die` (stdio:
+ * the process exits mid-call) and `flood` (an answer of `megabytes` MB of
+ * text, 50 by default).
  *
  * As a program, `MCP_TEST_DELAY_MS` delays its start, `MCP_TEST_BROKEN`
  * makes it print to stderr and exit at once, `MCP_TEST_NO_TOOLS` serves
@@ -127,6 +128,12 @@ export function buildTestMcpServer(): McpServer {
   server.registerTool("fail", { description: "Answers with an error" }, () => ({
     content: [{ type: "text", text: "it went wrong" }],
     isError: true,
+  }));
+  server.registerTool("flood", {
+    description: "Answers with megabytes MB of text (default 50)",
+    inputSchema: { megabytes: z.number().optional() },
+  }, ({ megabytes = 50 }: { megabytes?: number | undefined }) => ({
+    content: [{ type: "text", text: `${"z".repeat(49)}\n`.repeat(megabytes * 20_000) }],
   }));
   server.registerTool("die", { description: "Exits the process" }, () => {
     console.error("dying on request");

@@ -8,6 +8,7 @@ import {
   type ClientContext,
   ndJsonStream,
   type RequestPermissionRequest,
+  type RequestPermissionResponse,
   type SessionNotification,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
@@ -28,9 +29,10 @@ export class AcpTestClient {
   readonly buffers = new Map<string, string>();
   /**
    * The option ids to answer the next permission requests with (`undefined`:
-   * cancelled; `WAIT_FOR_CANCEL`: no answer until panto cancels the request).
+   * cancelled; `WAIT_FOR_CANCEL`: no answer until panto cancels the request;
+   * `{ raw }`: that value as the response, however malformed).
    */
-  readonly permissionAnswers: (string | undefined)[] = [];
+  readonly permissionAnswers: (string | undefined | { raw: unknown })[] = [];
   /** The commands panto ran in the client's terminals (`terminal/create`), in order. */
   readonly terminals: { command: string; args: string[]; cwd: string | null | undefined }[] = [];
   readonly #processes = new Map<string, { child: Deno.ChildProcess; output: Promise<string> }>();
@@ -126,6 +128,7 @@ export class AcpTestClient {
         test.permissionRequests.push(params);
         test.#wake();
         const optionId = test.permissionAnswers.shift();
+        if (typeof optionId === "object") return optionId.raw as RequestPermissionResponse;
         if (optionId === WAIT_FOR_CANCEL) {
           await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
           test.cancelledPermissions++;
@@ -180,9 +183,9 @@ export class AcpTestClient {
     return this.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
   }
 
-  /** Resolves once `test` holds for the updates received so far (5 s at most). */
-  async waitFor(what: string, test: () => boolean): Promise<void> {
-    const deadline = Date.now() + 5_000;
+  /** Resolves once `test` holds for the updates received so far (`timeoutMs`, default 5 s, at most). */
+  async waitFor(what: string, test: () => boolean, timeoutMs = 5_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     while (!test()) {
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
       await new Promise<void>((resolve) => {

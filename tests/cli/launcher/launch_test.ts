@@ -96,12 +96,27 @@ Deno.test("launcher: ACP mode reads the modules it imports as it runs and answer
       method: "initialize",
       params: { protocolVersion: 1 },
     };
-    const run = await launchWithInput(["acp"], pantoHome, JSON.stringify(initialize) + "\n");
-    assert.doesNotMatch(run.stderr, /read access/);
-    const answer = JSON.parse(run.lines[0] ?? "null");
-    assert.equal(answer?.id, 1, run.lines.join("\n") + run.stderr);
+    // stdin stays open until the answer: an editor that closes it has left, and the SDK then
+    // drops what is in flight.
+    const child = spawnLauncher(["acp"], pantoHome, pantoHome, "piped");
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(JSON.stringify(initialize) + "\n"));
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    while (!seen.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += value;
+    }
+    await writer.close();
+    await reader.cancel();
+    const { code } = await child.status;
+    const stderr = await new Response(child.stderr).text();
+    assert.doesNotMatch(stderr, /read access/);
+    const answer = JSON.parse(seen.split("\n")[0] || "null");
+    assert.equal(answer?.id, 1, seen + stderr);
     assert.equal(answer?.result?.protocolVersion, 1);
-    assert.equal(run.code, 0, run.stderr);
+    assert.equal(code, 0, stderr);
   });
 });
 

@@ -166,3 +166,113 @@ Deno.test("edit: a byte order mark is kept", async () => {
     );
   });
 });
+
+Deno.test("edit: replaceAll on every line of a 50,000-line file is fast, correct and cut to a summary", async () => {
+  const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i} foo\n`);
+  await withProject({ "big.txt": lines.join("") }, async (root) => {
+    const started = performance.now();
+    const result = await call(editTool({ root }), {
+      path: "big.txt",
+      oldText: "foo",
+      newText: "bar",
+      replaceAll: true,
+    });
+    const elapsed = performance.now() - started;
+    console.log(`replaceAll over 50,000 lines: ${elapsed.toFixed(0)} ms`);
+    assert.equal(result.isError, false, result.text);
+    assert.ok(
+      elapsed < 10_000,
+      `took ${elapsed} ms (it took minutes when the whole file was diffed)`,
+    );
+    assert.equal(
+      await Deno.readTextFile(`${root}/big.txt`),
+      lines.join("").replaceAll("foo", "bar"),
+    );
+    const shown = result.text.split("\n");
+    assert.deepEqual(shown.slice(0, 5), [
+      "Edited big.txt: replaced 50000 occurrences.",
+      "",
+      "@@ -1,50000 +1,50000 @@",
+      "-line 0 foo",
+      "+line 0 bar",
+    ]);
+    assert.equal(shown.at(-1), "… (99921 more diff lines; +50000 −50000 lines in all)");
+    assert.equal(shown.length, 83);
+  });
+});
+
+Deno.test("edit: an abort stops a long edit within a second and leaves the file as it was", async () => {
+  const content = Array.from({ length: 400_000 }, (_, i) => `${i} foo\n`).join("");
+  await withProject({ "big.txt": content }, async (root) => {
+    const abort = new AbortController();
+    let abortedAt = 0;
+    // While it works out the diff (reading the file takes less), as an interrupt would arrive.
+    setTimeout(() => {
+      abortedAt = performance.now();
+      abort.abort(new Error("stopped by the user"));
+    }, 100);
+    const result = await call(
+      editTool({ root }),
+      { path: "big.txt", oldText: "foo", newText: "bar", replaceAll: true },
+      abort.signal,
+    );
+    const afterAbort = performance.now() - abortedAt;
+    console.log(`stopped ${afterAbort.toFixed(0)} ms after the abort`);
+    assert.deepEqual(result, { text: "stopped by the user", isError: true });
+    assert.ok(afterAbort < 3000, `stopped ${afterAbort} ms after the abort`);
+    assert.equal(await Deno.readTextFile(`${root}/big.txt`), content);
+  });
+});
+
+Deno.test("edit: a file over 10 MB is refused with its size, the limit and what to use instead", async () => {
+  await withProject({ "huge.log": "start\n" }, async (root) => {
+    await Deno.truncate(`${root}/huge.log`, 100 * 1024 * 1024);
+    const result = await call(editTool({ root }), {
+      path: "huge.log",
+      oldText: "start",
+      newText: "begin",
+    });
+    assert.deepEqual(result, {
+      text:
+        "huge.log is 100.0 MB, over edit's limit of 10.0 MB: change it with bash instead (e.g. sed -i 's/old/new/' huge.log, or a script)",
+      isError: true,
+    });
+  });
+});
+
+Deno.test("edit: a replaceAll that would grow the file past 10 MB is refused, the file unchanged", async () => {
+  const content = "ab\n".repeat(100_000);
+  await withProject({ "a.txt": content }, async (root) => {
+    const result = await call(editTool({ root }), {
+      path: "a.txt",
+      oldText: "a",
+      newText: "x".repeat(200),
+      replaceAll: true,
+    });
+    assert.equal(result.isError, true);
+    assert.match(
+      result.text,
+      /^The edit would make a\.txt 19\.3 MB, over edit's limit of 10\.0 MB: make the change with bash instead/,
+    );
+    assert.equal(await Deno.readTextFile(`${root}/a.txt`), content);
+  });
+});
+
+Deno.test("edit: a miss in a 9 MB file is explained at once (the hint took a minute at 1 MB)", async () => {
+  const content = "word  and\tmore words here\n".repeat(350_000);
+  await withProject({ "big.txt": content }, async (root) => {
+    const tool = editTool({ root });
+    const started = performance.now();
+    const missing = await call(tool, { path: "big.txt", oldText: "nothing like it", newText: "x" });
+    const loose = await call(tool, {
+      path: "big.txt",
+      oldText: "words here\nword and more",
+      newText: "x",
+    });
+    const elapsed = performance.now() - started;
+    console.log(`two misses in a 9 MB file: ${elapsed.toFixed(0)} ms`);
+    assert.match(missing.text, /^oldText was not found in the file/);
+    assert.match(loose.text, /^oldText was not found exactly, but it matches .* at lines 1-2:/);
+    assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
+  });
+});

@@ -68,3 +68,82 @@ Deno.test("find: an aborted search stops", async () => {
     });
   });
 });
+
+/** Makes `levels` nested directories `d/d/…` under `root`, each with `gitignore` as its .gitignore. */
+async function nest(root: string, levels: number, gitignore: (level: number) => string) {
+  const deepest = `${root}/${Array(levels).fill("d").join("/")}`;
+  await Deno.mkdir(deepest, { recursive: true });
+  let dir = root;
+  for (let level = 1; level <= levels; level++) {
+    dir += "/d";
+    await Deno.writeTextFile(`${dir}/.gitignore`, gitignore(level));
+  }
+  return deepest;
+}
+
+Deno.test("find: a backtracking glob over long runs of one letter finishes at once", async () => {
+  await withProject({}, async (root) => {
+    for (const n of [250, 200, 120, 60]) await Deno.writeTextFile(`${root}/${"a".repeat(n)}`, "");
+    await Deno.writeTextFile(`${root}/${"a".repeat(40)}b`, "");
+    const started = performance.now();
+    const result = await call(findTool({ root }), { pattern: `${"*a".repeat(30)}*b` });
+    const elapsed = performance.now() - started;
+    console.log(`*a x30 *b over names of 60-250 a's: ${elapsed.toFixed(0)} ms`);
+    assert.deepEqual(result, { text: `${"a".repeat(40)}b`, isError: false });
+    assert.ok(elapsed < 5000, `took ${elapsed} ms (minimatch never finished)`);
+  });
+});
+
+Deno.test("find: 2000 nested directories, each with a .gitignore, are walked in seconds", async () => {
+  await withProject({}, async (root) => {
+    // Names only, and patterns with a `/` (anchored to their directory), alternately.
+    const deepest = await nest(root, 2000, (level) => level % 2 ? "*.log\n" : "/build\nx/*.tmp\n");
+    await Deno.writeTextFile(`${deepest}/leaf.txt`, "");
+    await Deno.writeTextFile(`${deepest}/leaf.log`, "");
+    await Deno.mkdir(`${deepest}/build`);
+    await Deno.writeTextFile(`${deepest}/build/leaf.txt`, "");
+    const started = performance.now();
+    const result = await call(findTool({ root }), { pattern: "leaf.*" });
+    const elapsed = performance.now() - started;
+    console.log(`find through 2000 levels: ${elapsed.toFixed(0)} ms`);
+    assert.equal(result.text, `${Array(2000).fill("d").join("/")}/leaf.txt`);
+    assert.ok(elapsed < 30_000, `took ${elapsed} ms (it took minutes when it grew with depth³)`);
+  });
+});
+
+Deno.test("find: .gitignore patterns with a / apply at their depth, names at any depth", async () => {
+  const project = {
+    ".gitignore": "src/gen/\n**/tmp/\n*.bak\n",
+    "src/gen/a.ts": "",
+    "src/a.ts": "",
+    "lib/src/gen/b.ts": "",
+    "lib/x/y/tmp/c.ts": "",
+    "lib/x/y/z/d.ts.bak": "",
+    "lib/x/y/z/d.ts": "",
+  };
+  await withProject(project, async (root) => {
+    const tool = findTool({ root });
+    const result = await call(tool, { pattern: "*.ts*" });
+    assert.equal(result.text, "lib/src/gen/b.ts\nlib/x/y/z/d.ts\nsrc/a.ts");
+    // From below the .gitignore's directory, its patterns still apply at their depth.
+    assert.equal((await call(tool, { pattern: "*.ts", path: "src" })).text, "src/a.ts");
+    assert.equal((await call(tool, { pattern: "*.ts", path: "lib/src" })).text, "lib/src/gen/b.ts");
+  });
+});
+
+Deno.test("find: an abort stops a long walk within a second", async () => {
+  await withProject({}, async (root) => {
+    await nest(root, 2000, () => "*.log\n");
+    const abort = new AbortController();
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = performance.now();
+      abort.abort(new Error("stopped by the user"));
+    }, 0);
+    const result = await call(findTool({ root }), { pattern: "nothing" }, abort.signal);
+    const late = performance.now() - abortedAt;
+    console.log(`stopped ${late.toFixed(0)} ms after the abort`);
+    assert.deepEqual(result, { text: "stopped by the user", isError: true });
+    assert.ok(late < 1000, `stopped ${late} ms after the abort`);
+  });
+});

@@ -150,3 +150,65 @@ Deno.test("grep: matches across many files come back through the worker within t
     assert.equal(result.text.split("\n").length, 10, result.text);
   });
 });
+
+Deno.test("grep: a backtracking glob over long runs of one letter finishes at once", async () => {
+  const files = Object.fromEntries([250, 200, 120, 60].map((n) => ["a".repeat(n), "needle\n"]));
+  await withProject({ ...files, [`${"a".repeat(40)}b`]: "needle\n" }, async (root) => {
+    const started = performance.now();
+    const result = await call(grepTool({ root }), {
+      pattern: "needle",
+      glob: `${"*a".repeat(30)}*b`,
+    });
+    const elapsed = performance.now() - started;
+    console.log(`glob *a x30 *b over names of 60-250 a's: ${elapsed.toFixed(0)} ms`);
+    assert.deepEqual(result, { text: `${"a".repeat(40)}b:1:needle`, isError: false });
+    assert.ok(elapsed < 5000, `took ${elapsed} ms (minimatch never finished)`);
+  });
+});
+
+Deno.test("grep: a glob whose braces expand too far is refused", async () => {
+  await withProject({ "a.txt": "x\n" }, async (root) => {
+    const result = await call(grepTool({ root }), { pattern: "x", glob: "{a,b}".repeat(30) });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /expands to more than 1000 patterns .*: use fewer brace sets/);
+  });
+});
+
+Deno.test("grep: 2000 nested directories, each with a .gitignore, are searched in seconds", async () => {
+  await withProject({}, async (root) => {
+    const deepest = `${root}/${Array(2000).fill("d").join("/")}`;
+    await Deno.mkdir(deepest, { recursive: true });
+    let dir = root;
+    for (let level = 1; level <= 2000; level++) {
+      dir += "/d";
+      await Deno.writeTextFile(`${dir}/.gitignore`, level % 2 ? "*.log\n" : "/build\n");
+    }
+    await Deno.writeTextFile(`${deepest}/leaf.txt`, "needle\n");
+    await Deno.writeTextFile(`${deepest}/leaf.log`, "needle\n");
+    const started = performance.now();
+    const result = await call(grepTool({ root }), { pattern: "needle" });
+    const elapsed = performance.now() - started;
+    console.log(`grep through 2000 levels: ${elapsed.toFixed(0)} ms`);
+    assert.equal(result.text, `${Array(2000).fill("d").join("/")}/leaf.txt:1:needle`);
+    assert.ok(elapsed < 30_000, `took ${elapsed} ms (it took minutes when it grew with depth³)`);
+  });
+});
+
+Deno.test("grep: an abort stops a long walk within a second", async () => {
+  const files = Object.fromEntries(
+    Array.from({ length: 3000 }, (_, i) => [`d${i % 30}/f${i}.txt`, "nothing here\n"]),
+  );
+  await withProject(files, async (root) => {
+    const abort = new AbortController();
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = performance.now();
+      abort.abort(new Error("stopped by the user"));
+    }, 0);
+    const result = await call(grepTool({ root }), { pattern: "needle" }, abort.signal);
+    const late = performance.now() - abortedAt;
+    console.log(`stopped ${late.toFixed(0)} ms after the abort`);
+    assert.deepEqual(result, { text: "stopped by the user", isError: true });
+    assert.ok(late < 1000, `stopped ${late} ms after the abort`);
+  });
+});
