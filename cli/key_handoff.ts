@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { joinBytes } from "./read_at_most.ts";
 
 /** The variable naming where the program collects its withheld variables: `port:token`. */
 export const HANDOFF_VARIABLE = "PANTO_KEY_HANDOFF";
@@ -146,13 +147,7 @@ async function readAll(conn: Deno.Conn, max: number): Promise<Uint8Array> {
     if (length > max) throw new Error(`the launcher's answer is over ${max} bytes`);
     chunks.push(buffer.slice(0, read));
   }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return joinBytes(chunks);
 }
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { joinBytes } from "../read_at_most.ts";
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
@@ -87,7 +88,7 @@ export class MessageSizeGuard extends TransformStream<Uint8Array, Uint8Array> {
           if (newline === -1) break;
           if (dropping) drop(controller);
           else if (pending.length === 0) controller.enqueue(chunk.subarray(start, newline + 1));
-          else controller.enqueue(concat([...pending, chunk.subarray(start, newline + 1)]));
+          else controller.enqueue(joinBytes([...pending, chunk.subarray(start, newline + 1)]));
           pending = [];
           length = 0;
           start = newline + 1;
@@ -95,20 +96,10 @@ export class MessageSizeGuard extends TransformStream<Uint8Array, Uint8Array> {
       },
       flush(controller) {
         if (dropping) drop(controller);
-        else if (pending.length) controller.enqueue(concat(pending));
+        else if (pending.length) controller.enqueue(joinBytes(pending));
       },
     });
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 function isSpace(byte: number): boolean {

@@ -1,5 +1,5 @@
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import { editDiff, type Replacement } from "./edit_diff.ts";
+import { applyReplacement, editDiff, type Replacement } from "./edit_diff.ts";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveToolPath } from "./panto_files.ts";
 import { formatBytes } from "./truncate.ts";
@@ -115,17 +115,6 @@ function requireEditableSize(shown: string, before: string, plan: Replacement): 
       formatBytes(MAX_EDIT_BYTES)
     }: make the change with bash instead (sed, or a script), or replace fewer occurrences at a time`,
   );
-}
-
-function applyReplacement(content: string, { oldText, newText, positions }: Replacement): string {
-  const parts: string[] = [];
-  let from = 0;
-  for (const at of positions) {
-    parts.push(content.slice(from, at), newText);
-    from = at + oldText.length;
-  }
-  parts.push(content.slice(from));
-  return parts.join("");
 }
 
 function occurrences(content: string, text: string): number[] {

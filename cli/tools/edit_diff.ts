@@ -24,6 +24,34 @@ export interface Replacement {
 }
 
 /**
+ * The text after `replacement`.
+ *
+ * @param content The text before.
+ * @param replacement What was replaced, and where.
+ * @returns The text after.
+ *
+ * @example
+ * ```ts
+ * import { applyReplacement } from "./edit_diff.ts";
+ * const after = applyReplacement("a-b-a", { oldText: "a", newText: "z", positions: [0, 4] });
+ * console.assert(after === "z-b-z");
+ * ```
+ */
+export function applyReplacement(
+  content: string,
+  { oldText, newText, positions }: Replacement,
+): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (const at of positions) {
+    parts.push(content.slice(from, at), newText);
+    from = at + oldText.length;
+  }
+  parts.push(content.slice(from));
+  return parts.join("");
+}
+
+/**
  * The unified diff of an edit, built from where the replacements are rather
  * than by diffing the files, so the work grows with the file, never with
  * the file times the changes (the `diff` package on a whole 20,000-line file

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { editDiff } from "../../../cli/tools/edit_diff.ts";
+import { applyReplacement, editDiff } from "../../../cli/tools/edit_diff.ts";
 
 const never = new AbortController().signal;
 
@@ -10,17 +10,6 @@ function occurrences(content: string, text: string): number[] {
     found.push(at);
   }
   return found;
-}
-
-function replaced(content: string, oldText: string, newText: string, positions: number[]): string {
-  const parts: string[] = [];
-  let from = 0;
-  for (const at of positions) {
-    parts.push(content.slice(from, at), newText);
-    from = at + oldText.length;
-  }
-  parts.push(content.slice(from));
-  return parts.join("");
 }
 
 function lines(text: string): string[] {
@@ -74,7 +63,7 @@ Deno.test("edit diff: applying it to the old text gives the new one, for random 
         fc.pre(oldText !== "" && oldText !== newText);
         const found = occurrences(before, oldText);
         const positions = all ? found : found.slice(0, 1);
-        const after = replaced(before, oldText, newText, positions);
+        const after = applyReplacement(before, { oldText, newText, positions });
         const diff = await editDiff(before, after, { oldText, newText, positions }, never);
         assert.deepEqual(applyDiff(before, diff), lines(after), diff);
       },
