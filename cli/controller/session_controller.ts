@@ -962,9 +962,20 @@ export class SessionController {
     if (this.#mcp) await this.#mcp.sync(this.#agent);
     const stream = this.#agent.run(user, options);
     let turnLimitReached = false;
-    for await (const event of stream) {
-      if (event.type === "run_complete") turnLimitReached = event.turnLimitReached;
-      this.#emit(event);
+    try {
+      for await (const event of stream) {
+        if (event.type === "run_complete") turnLimitReached = event.turnLimitReached;
+        this.#emit(event);
+      }
+    } finally {
+      // Leaving the loop early (an error) must not leave the agent running unseen: stop it
+      // and let it save, so the next run finds it idle.
+      if (stream.state === "streaming" || stream.state === "dispatching_tools") {
+        stream.cancel();
+        while (await stream.next().catch(() => null) !== null) {
+          // Drained: the events of an abandoned run have no one to show them.
+        }
+      }
     }
     return { status: stream.state === "aborted" ? "aborted" : "done", turnLimitReached };
   }
@@ -1173,7 +1184,34 @@ export class SessionController {
     this.#emit({ type: "queue_update", ...this.queue });
   }
 
+  /**
+   * Tells every listener. A listener that throws (a view's bug) must not fail
+   * the run, which would end the turn on screen while the agent went on: the
+   * others still hear the event, and the failure becomes an error notice.
+   */
   #emit(event: ControllerEvent): void {
-    for (const listener of this.#listeners) listener(event);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#reportListenerFailure(event, error);
+      }
+    }
+  }
+
+  #reportingListenerFailure = false;
+
+  #reportListenerFailure(event: ControllerEvent, error: unknown): void {
+    if (this.#reportingListenerFailure) return;
+    this.#reportingListenerFailure = true;
+    try {
+      this.#emit({
+        type: "notice",
+        level: "error",
+        text: `Showing a ${event.type} event failed (${errorMessage(error)}); the run goes on`,
+      });
+    } finally {
+      this.#reportingListenerFailure = false;
+    }
   }
 }

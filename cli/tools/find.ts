@@ -2,7 +2,7 @@ import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { globMatcher } from "./glob_match.ts";
 import { truncateText } from "./truncate.ts";
-import { displayPath, walkFiles } from "./walk_files.ts";
+import { displayPath, tooDeepNote, walkFiles } from "./walk_files.ts";
 import { pantoHomePaths, resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 1000;
@@ -58,7 +58,9 @@ export function findTool(options: FileToolOptions): Tool {
       const found: string[] = [];
       let more = false;
       const skip = await pantoHomePaths(options);
-      for await (const entry of walkFiles(start, { root: options.root, signal, skip })) {
+      const tooDeep: string[] = [];
+      const onTooDeep = (rel: string) => void tooDeep.push(rel);
+      for await (const entry of walkFiles(start, { root: options.root, signal, skip, onTooDeep })) {
         if (!matches(entry.relative)) continue;
         if (found.length === limit) {
           more = true;
@@ -67,16 +69,19 @@ export function findTool(options: FileToolOptions): Tool {
         const path = displayPath(options.root, entry.path);
         found.push(entry.isDirectory ? `${path}/` : path);
       }
+      const note = tooDeepNote(tooDeep, shown);
       if (found.length === 0) {
-        return ResultParts.fromText(`No paths match ${JSON.stringify(pattern)} under ${shown}.`);
+        return ResultParts.fromText(
+          `No paths match ${JSON.stringify(pattern)} under ${shown}.${note}`,
+        );
       }
       const kept = truncateText(found.join("\n"), { maxLines: Infinity });
-      if (!more && !kept.truncated) return ResultParts.fromText(kept.text);
+      if (!more && !kept.truncated) return ResultParts.fromText(kept.text + note);
       const count = more
         ? `the first ${kept.lastLine} paths`
         : `${kept.lastLine} of ${found.length} paths`;
       return ResultParts.fromText(
-        `${kept.text}\n\n[Showing ${count}. Use a narrower pattern or path, or pass a larger limit.]`,
+        `${kept.text}\n\n[Showing ${count}. Use a narrower pattern or path, or pass a larger limit.]${note}`,
       );
     },
   };

@@ -4,7 +4,7 @@ import { LineMatcher, MatchTimeout } from "./line_matcher.ts";
 import { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";
 import { globMatcher } from "./glob_match.ts";
 import { formatBytes, truncateLine, truncateText } from "./truncate.ts";
-import { displayPath, walkFiles, type WalkOptions } from "./walk_files.ts";
+import { displayPath, tooDeepNote, walkFiles, type WalkOptions } from "./walk_files.ts";
 import { pantoHomePaths, resolveToolPath } from "./panto_files.ts";
 
 const DEFAULT_LIMIT = 100;
@@ -107,7 +107,13 @@ export function grepTool(options: GrepToolOptions): Tool {
           : () => true,
       };
       const matcher = new LineMatcher(query.regex, budgetMs, signal);
-      const walk = { root: options.root, signal, skip: await pantoHomePaths(options) };
+      const tooDeep: string[] = [];
+      const walk = {
+        root: options.root,
+        signal,
+        skip: await pantoHomePaths(options),
+        onTooDeep: (rel: string) => void tooDeep.push(rel),
+      };
       let found: Found;
       try {
         found = await search(filesToSearch(start, shown, walk), query, matcher);
@@ -121,14 +127,15 @@ export function grepTool(options: GrepToolOptions): Tool {
       } finally {
         matcher.close();
       }
+      const note = tooDeepNote(tooDeep, shown);
       if (found.matches === 0) {
         return ResultParts.fromText(
           `No matches for ${pattern} in ${shown}${
             args.glob ? ` (files matching ${args.glob})` : ""
-          }.`,
+          }.${note}`,
         );
       }
-      return ResultParts.fromText(withNotes(found.lines, found.matches, query.limit));
+      return ResultParts.fromText(withNotes(found.lines, found.matches, query.limit) + note);
     },
   };
 }

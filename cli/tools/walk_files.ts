@@ -24,7 +24,18 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Absolute paths neither reported nor entered (panto's home). */
   skip?: readonly string[];
+  /** Told of each directory not entered for being {@linkcode MAX_WALK_DEPTH} levels down. */
+  onTooDeep?: (relative: string) => void;
 }
+
+/**
+ * Levels below the start a walk enters. Real trees stay far above it; a
+ * deeper one is made to hurt: under the `panto` command's permission flags
+ * Deno's cost of opening a file grows with its depth (34 ms at 1000 levels),
+ * which made a walk through 2000 levels with a `.gitignore` each take six
+ * minutes.
+ */
+export const MAX_WALK_DEPTH = 100;
 
 /** Longest the walk keeps the event loop to itself (with its consumer's work) between breathers. */
 const BUSY_MS = 50;
@@ -68,7 +79,11 @@ interface IgnoreRules {
  * ```
  */
 export async function* walkFiles(start: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
-  const walk: Walk = { skip: new Set(options.skip), signal: options.signal };
+  const walk: Walk = {
+    skip: new Set(options.skip),
+    signal: options.signal,
+    onTooDeep: options.onTooDeep,
+  };
   const stack = [await openDirectory(walk, start, "", 0, await rulesAbove(start, options.root))];
   let busySince = performance.now();
   while (stack.length > 0) {
@@ -90,9 +105,34 @@ export async function* walkFiles(start: string, options: WalkOptions): AsyncGene
     }
     walk.signal?.throwIfAborted();
     if (entry.isDirectory && !entry.isSymlink) {
-      stack.push(await openDirectory(walk, path, rel, depth, frame.rules));
+      if (depth >= MAX_WALK_DEPTH) walk.onTooDeep?.(rel);
+      else stack.push(await openDirectory(walk, path, rel, depth, frame.rules));
     }
   }
+}
+
+/**
+ * The note a search adds when it left directories unsearched for their
+ * depth (see {@linkcode MAX_WALK_DEPTH}); empty when it left none.
+ *
+ * @param tooDeep The directories not entered, relative to the start.
+ * @param start The start as the model gave it.
+ * @returns `\n\n[…]` or `""`.
+ *
+ * @example
+ * ```ts
+ * import { tooDeepNote } from "./walk_files.ts";
+ * console.assert(tooDeepNote([], ".") === "");
+ * console.assert(tooDeepNote(["a/b"], "src").includes("src/a/b/"));
+ * ```
+ */
+export function tooDeepNote(tooDeep: readonly string[], start: string): string {
+  const first = tooDeep[0];
+  if (first === undefined) return "";
+  const path = start === "." ? first : `${start.replace(/\/$/, "")}/${first}`;
+  return `\n\n[Not searched: ${tooDeep.length} director${
+    tooDeep.length === 1 ? "y" : "ies"
+  } more than ${MAX_WALK_DEPTH} levels down, such as ${path}/; to search there, pass it as the path]`;
 }
 
 /**
@@ -121,6 +161,7 @@ export function displayPath(root: string, path: string): string {
 interface Walk {
   skip: ReadonlySet<string>;
   signal: AbortSignal | undefined;
+  onTooDeep: ((relative: string) => void) | undefined;
 }
 
 /** A directory being listed: the walk keeps a stack of these rather than nest a generator per level. */
@@ -143,9 +184,12 @@ async function openDirectory(
   inherited: readonly IgnoreRules[],
 ): Promise<Frame> {
   walk.signal?.throwIfAborted();
-  const own = await loadRules(dir, depth);
+  const entries = await readSortedDir(dir);
+  // Opened only where the listing shows one: an open costs far more than the listing.
+  const hasRules = entries.some((entry) => entry.name === ".gitignore" && !entry.isDirectory);
+  const own = hasRules ? await loadRules(dir, depth) : undefined;
   const rules = own ? [...inherited, own] : inherited;
-  return { dir, relative: rel, depth, rules, entries: await readSortedDir(dir), next: 0 };
+  return { dir, relative: rel, depth, rules, entries, next: 0 };
 }
 
 /** `dir` and `name` joined by string concatenation: `join` re-normalizes the whole path each time. */

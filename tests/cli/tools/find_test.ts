@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { findTool } from "../../../cli/tools/find.ts";
+import { MAX_WALK_DEPTH } from "../../../cli/tools/walk_files.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const PROJECT = {
@@ -94,20 +95,34 @@ Deno.test("find: a backtracking glob over long runs of one letter finishes at on
   });
 });
 
-Deno.test("find: 2000 nested directories, each with a .gitignore, are walked in seconds", async () => {
+Deno.test("find: 2000 nested directories, each with a .gitignore: the first 100 levels are walked, the rest named in a note", async () => {
   await withProject({}, async (root) => {
     // Names only, and patterns with a `/` (anchored to their directory), alternately.
     const deepest = await nest(root, 2000, (level) => level % 2 ? "*.log\n" : "/build\nx/*.tmp\n");
     await Deno.writeTextFile(`${deepest}/leaf.txt`, "");
-    await Deno.writeTextFile(`${deepest}/leaf.log`, "");
-    await Deno.mkdir(`${deepest}/build`);
-    await Deno.writeTextFile(`${deepest}/build/leaf.txt`, "");
+    // An even level: its .gitignore ignores /build.
+    const near = `${root}/${Array(MAX_WALK_DEPTH - 2).fill("d").join("/")}`;
+    await Deno.writeTextFile(`${near}/leaf.txt`, "");
+    await Deno.writeTextFile(`${near}/leaf.log`, "");
+    await Deno.mkdir(`${near}/build`);
+    await Deno.writeTextFile(`${near}/build/leaf.txt`, "");
     const started = performance.now();
     const result = await call(findTool({ root }), { pattern: "leaf.*" });
     const elapsed = performance.now() - started;
     console.log(`find through 2000 levels: ${elapsed.toFixed(0)} ms`);
-    assert.equal(result.text, `${Array(2000).fill("d").join("/")}/leaf.txt`);
+    const tooDeep = Array(MAX_WALK_DEPTH).fill("d").join("/");
+    assert.equal(
+      result.text,
+      `${Array(MAX_WALK_DEPTH - 2).fill("d").join("/")}/leaf.txt\n\n[Not searched: 1 directory ` +
+        `more than ${MAX_WALK_DEPTH} levels down, such as ${tooDeep}/; to search there, pass it as the path]`,
+    );
     assert.ok(elapsed < 30_000, `took ${elapsed} ms (it took minutes when it grew with depth³)`);
+    const below = await call(findTool({ root }), { pattern: "leaf.*", path: tooDeep });
+    assert.match(
+      below.text,
+      /^No paths match .*\[Not searched: 1 directory/s,
+      "the walk goes on below",
+    );
   });
 });
 

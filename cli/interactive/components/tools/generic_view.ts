@@ -8,14 +8,34 @@ import { parse as parsePartialJson } from "partial-json";
 import type { Theme } from "@panto/tui";
 import { head, indented, oneLine, type ToolCallState, type ToolRenderer } from "./tool_renderer.ts";
 
-/** Parses complete or partial argument JSON; undefined when it is not JSON yet. */
+/**
+ * Parses complete or partial argument JSON; undefined when it is not JSON
+ * yet, or nests too deep to show (a hostile call thousands of levels deep
+ * would overflow the stack of whatever walks it after).
+ */
 export function parseArgs(raw: string): unknown {
   if (raw.trim() === "") return undefined;
   try {
-    return parsePartialJson(raw);
+    const value = parsePartialJson(raw);
+    return depthAtMost(value, MAX_SHOWN_DEPTH) ? value : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Deeper arguments are shown as their text. */
+const MAX_SHOWN_DEPTH = 64;
+
+/** Whether `value` nests objects and arrays at most `depth` deep (walked without recursion). */
+function depthAtMost(value: unknown, depth: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (level >= depth) return false;
+    for (const inner of Object.values(item)) stack.push([inner, level + 1]);
+  }
+  return true;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

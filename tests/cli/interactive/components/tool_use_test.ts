@@ -113,3 +113,15 @@ Deno.test("tool use: a result set after the status already became error is red",
   tool.setResult("fine");
   assert.ok(!tool.render(20)[1]?.includes("\x1b[38;5;167m"), "back to the output colour");
 });
+
+Deno.test("ToolUse: arguments nested 20,000 deep (a hostile call) are shown as text, without overflowing the stack", () => {
+  const deep = `{"path":${"[".repeat(20_000)}${"]".repeat(20_000)}}`;
+  for (const name of ["read", "some_mcp_tool"]) {
+    const tool = new ToolUse({ callId: "c", name }, { theme: PLAIN });
+    tool.appendArgs(deep.slice(0, 9000));
+    tool.appendArgs(deep.slice(9000));
+    const lines = tool.render(60);
+    assertFits(lines, 60);
+    assert.match(lines[0]!, new RegExp(name));
+  }
+});
