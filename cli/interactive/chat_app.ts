@@ -598,10 +598,20 @@ export class ChatApp implements CommandContext {
     this.tui.requestRender();
   }
 
+  /** The tool calls running now, by id: the loader names the latest, and says "Working" after. */
+  readonly #runningTools = new Map<string, string>();
+
   #onAgentEvent(event: ControllerEvent): void {
     if (event.type === "message_complete") this.#updateFooter();
     if (event.type === "tool_dispatch_start") {
+      this.#runningTools.set(event.call.id, sanitizeTerminalText(event.call.name));
       this.#loader?.setMessage(`Running ${sanitizeTerminalText(event.call.name)}`);
+    }
+    if (event.type === "tool_dispatch_complete") {
+      this.#runningTools.delete(event.call.id);
+      const still = [...this.#runningTools.values()].at(-1);
+      // The model gets the results next: the loader must not go on naming a finished tool.
+      this.#loader?.setMessage(still === undefined ? "Working" : `Running ${still}`);
     }
     if (event.type === "block_start") {
       this.#loader?.setMessage(event.kind === "thinking" ? "Thinking" : "Working");

@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Conversation } from "@panto/lib";
 import { authErrorReply, rateLimitReply } from "../../support/fake_llm_server.ts";
+import { toolCallReply } from "../../support/fake_replies.ts";
 import { TINY_PNG } from "./clipboard_fakes.ts";
 import { allNodes } from "../../support/tree_nodes.ts";
 
@@ -700,4 +701,19 @@ Deno.test("chat: -c puts a last prompt that got no answer back in the editor", a
   } finally {
     await fixture.close();
   }
+});
+
+Deno.test("chat: once its tools are done, the loader says the model is working, not the finished tool", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue(
+      toolCallReply("call_1", "bash", { command: "true" }),
+      // The model's next answer sends nothing until it is interrupted.
+      { kind: "stall", afterBytes: 0, source: { kind: "sse", body: "" } },
+    );
+    await chat.send("run it");
+    const screen = await chat.waitFor(/✓ bash \$ true[\s\S]*Working/);
+    assert.doesNotMatch(screen, /Running bash/);
+    await chat.press(KEYS.escape);
+    await chat.waitFor("Interrupted");
+  });
 });

@@ -135,7 +135,12 @@ function requestedChange(call: ToolCallState): DiffRow[] {
   return [...lines("oldText", "-"), ...lines("newText", "+")];
 }
 
+/** `+added -removed`: the diff's own totals when it was cut ("… (N more diff lines; +A −R lines in all)"). */
 function diffCounts(rows: readonly DiffRow[]): string {
+  for (const row of rows) {
+    const totals = row.kind === "…" ? /\+(\d+) −(\d+) lines in all/.exec(row.text) : null;
+    if (totals) return `+${totals[1]} -${totals[2]}`;
+  }
   const added = rows.filter((row) => row.kind === "+").length;
   const removed = rows.filter((row) => row.kind === "-").length;
   return `+${added} -${removed}`;

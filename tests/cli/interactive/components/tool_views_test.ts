@@ -275,3 +275,16 @@ Deno.test("every tool view fits every width from 8 to 120 with wide text, collap
     }
   }
 });
+
+Deno.test("edit view: a diff cut by the tool still counts every changed line in its header", async () => {
+  const file = "same line\n".repeat(2000);
+  await withProject({ "big.txt": file }, async (root) => {
+    const view = await finished(editTool({ root }), {
+      path: "big.txt",
+      oldText: "same line",
+      newText: "other line",
+      replaceAll: true,
+    });
+    assert.equal((await screens(view)).get(80)?.[0], "✓ edit big.txt +2000 -2000");
+  });
+});
