@@ -6,12 +6,16 @@ import { UsageError } from "./errors.ts";
 export const DEFAULT_BASE_URL: Record<ApiStyle, string> = {
   "anthropic-messages": "https://api.anthropic.com",
   "openai-chat": "https://api.openai.com/v1",
+  "openai-responses": "https://api.openai.com/v1",
+  "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta",
 };
 
 /** The conventional key variable of each API. */
 export const DEFAULT_KEY_ENV: Record<ApiStyle, string> = {
   "anthropic-messages": "ANTHROPIC_API_KEY",
   "openai-chat": "OPENAI_API_KEY",
+  "openai-responses": "OPENAI_API_KEY",
+  "google-generative-ai": "GEMINI_API_KEY",
 };
 
 /** Flags that describe an ad hoc provider. */

@@ -1,5 +1,10 @@
 /** Every {@linkcode ApiStyle}, for validation and help text. */
-export const API_STYLES = ["anthropic-messages", "openai-chat"] as const;
+export const API_STYLES = [
+  "anthropic-messages",
+  "openai-chat",
+  "openai-responses",
+  "google-generative-ai",
+] as const;
 
 /** The wire protocol a provider speaks. */
 export type ApiStyle = typeof API_STYLES[number];
@@ -22,10 +27,14 @@ export type ApiName =
   // The intersection keeps the literals from collapsing into `string`, so editors still complete them.
   | (string & Record<never, never>);
 
-/** Every {@linkcode ReasoningLevel}, for validation and help text. */
-export const REASONING_LEVELS = ["off", "low", "medium", "high"] as const;
+/** Every {@linkcode ReasoningLevel}, for validation and help text, from least to most. */
+export const REASONING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 
-/** How hard the model should think. `off` sends no reasoning parameters. */
+/**
+ * How hard the model should think. `off` sends no reasoning parameters; the
+ * others map onto each API's own scale (a thinking budget, an effort), and
+ * a model may take only some of them (see `ProviderConfig.reasoningValues`).
+ */
 export type ReasoningLevel = typeof REASONING_LEVELS[number];
 
 /**
@@ -72,6 +81,14 @@ export interface ProviderConfig {
   model: string;
   /** Reasoning level. */
   reasoning: ReasoningLevel;
+  /**
+   * What this model's API is sent for a level, where it differs from the
+   * API's default mapping (an effort name such as `"max"`, a Gemini
+   * thinking level such as `"HIGH"`, or a budget in tokens as digits): from
+   * a model catalog. Levels the model does not take are left out by the
+   * caller; a level missing here gets the default.
+   */
+  reasoningValues?: Partial<Record<Exclude<ReasoningLevel, "off">, string>>;
   /** The API key, if the server needs one. */
   apiKey?: string;
   /** Extra HTTP headers sent with every request. */

@@ -31,7 +31,23 @@ export interface ModelSelection {
   pricing?: ModelPricing;
   /** Idle timeout (ms) of the provider, else the config's default; the library's when unset. */
   idleTimeoutMs?: number;
+  /**
+   * The reasoning levels the model takes, from least to most (from the
+   * model catalog); unset: {@linkcode DEFAULT_THINKING_LEVELS}.
+   */
+  thinkingLevels?: readonly ReasoningLevel[];
 }
+
+/**
+ * The levels offered for a model panto knows nothing about: the ones every
+ * reasoning API takes (`minimal` and `xhigh` only some models do).
+ */
+export const DEFAULT_THINKING_LEVELS: readonly ReasoningLevel[] = [
+  "off",
+  "low",
+  "medium",
+  "high",
+];
 
 /** A model picked from the config, before reasoning overrides and the key. */
 interface Resolved {

@@ -30,7 +30,11 @@ import type { ChatArgs } from "../args.ts";
 import { expandAttachments } from "../attachments.ts";
 import { optionalEnv } from "../env.ts";
 import { agentConfig } from "../config/agent_config.ts";
-import { type ModelSelection, resolveModel } from "../config/model_registry.ts";
+import {
+  DEFAULT_THINKING_LEVELS,
+  type ModelSelection,
+  resolveModel,
+} from "../config/model_registry.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { errorMessage } from "../error_message.ts";
@@ -496,6 +500,11 @@ export class SessionController {
    */
   setThinkingLevel(level: ReasoningLevel): void {
     this.setModel(this.#selection.alias, level);
+  }
+
+  /** The reasoning levels the current model takes, least first (what shift+tab cycles through). */
+  get thinkingLevels(): readonly ReasoningLevel[] {
+    return this.#selection.thinkingLevels ?? DEFAULT_THINKING_LEVELS;
   }
 
   /**

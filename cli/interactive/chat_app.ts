@@ -3,7 +3,6 @@ import {
   estimateContextTokens,
   type ImageBlock,
   messageText,
-  REASONING_LEVELS,
 } from "@panto/lib";
 import {
   type Component,
@@ -561,8 +560,9 @@ export class ChatApp implements CommandContext {
     }
     try {
       if (action === "app.cycleThinking") {
-        const at = REASONING_LEVELS.indexOf(this.controller.model.provider.reasoning);
-        this.controller.setThinkingLevel(REASONING_LEVELS[(at + 1) % REASONING_LEVELS.length]!);
+        const levels = this.controller.thinkingLevels;
+        const at = levels.indexOf(this.controller.model.provider.reasoning);
+        this.controller.setThinkingLevel(levels[(at + 1) % levels.length]!);
       } else {
         this.controller.cycleModel(action === "app.nextModel" ? 1 : -1);
       }

@@ -137,10 +137,11 @@ async function thinking(ctx: CommandContext, args: string): Promise<void> {
     }
     level = args as ReasoningLevel;
   } else {
-    const current = REASONING_LEVELS.indexOf(ctx.controller.model.provider.reasoning);
+    const levels = ctx.controller.thinkingLevels;
+    const current = levels.indexOf(ctx.controller.model.provider.reasoning);
     level = await ctx.pick({
       title: "Thinking",
-      items: REASONING_LEVELS.map((l) => ({ value: l, label: l })),
+      items: levels.map((l) => ({ value: l, label: l })),
       initialIndex: Math.max(0, current),
     });
   }

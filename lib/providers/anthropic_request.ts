@@ -18,9 +18,20 @@ const ANSWER_HEADROOM = 4096;
 
 /** Thinking budgets (tokens) per reasoning level, for models with budget-based thinking. */
 export const THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningLevel, "off">, number>> = {
+  minimal: 1024,
   low: 2048,
   medium: 8192,
   high: 24576,
+  xhigh: 32768,
+};
+
+/** Adaptive models' effort per level by default: the API has no `minimal`. */
+const ADAPTIVE_EFFORTS: Readonly<Record<Exclude<ReasoningLevel, "off">, string>> = {
+  minimal: "low",
+  low: "low",
+  medium: "medium",
+  high: "high",
+  xhigh: "xhigh",
 };
 
 /** Marks a prompt-cache breakpoint. */
@@ -140,7 +151,7 @@ export interface AnthropicRequestBody {
   /** Extended thinking; absent when reasoning is off. */
   thinking?: AnthropicThinking;
   /** Effort for adaptive thinking. */
-  output_config?: { effort: Exclude<ReasoningLevel, "off"> };
+  output_config?: { effort: string };
 }
 
 /** Everything needed to send a Messages request with `fetch`. */
@@ -254,12 +265,15 @@ export function usesAdaptiveThinking(model: string): boolean {
  */
 function applyReasoning(body: AnthropicRequestBody, config: ProviderConfig): void {
   if (config.reasoning === "off") return;
+  const value = config.reasoningValues?.[config.reasoning];
   if (usesAdaptiveThinking(config.model)) {
     body.thinking = { type: "adaptive" };
-    body.output_config = { effort: config.reasoning };
+    body.output_config = { effort: value ?? ADAPTIVE_EFFORTS[config.reasoning] };
     return;
   }
-  let budget = THINKING_BUDGETS[config.reasoning];
+  let budget = value !== undefined && /^\d+$/.test(value)
+    ? Number(value)
+    : THINKING_BUDGETS[config.reasoning];
   if (config.maxTokens === undefined) {
     body.max_tokens = Math.max(DEFAULT_MAX_TOKENS, budget + ANSWER_HEADROOM);
   } else {

@@ -53,9 +53,9 @@ export interface OpenAIChatBody {
   /** Tools the model may call (omitted when there are none: some servers reject `[]`). */
   tools?: OpenAITool[];
   /** Reasoning level, OpenAI style. */
-  reasoning_effort?: "low" | "medium" | "high";
+  reasoning_effort?: string;
   /** Reasoning level, OpenRouter style. */
-  reasoning?: { effort: "low" | "medium" | "high" };
+  reasoning?: { effort: string };
 }
 
 /** Everything needed to send one Chat Completions request. */
@@ -146,8 +146,10 @@ function requestBody(request: ProviderRequest, compat: Required<OpenAICompat>): 
   if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
   const level = config.reasoning;
   if (level !== "off") {
-    if (compat.reasoningParam === "reasoning_effort") body.reasoning_effort = level;
-    else if (compat.reasoningParam === "reasoning") body.reasoning = { effort: level };
+    // The level's own name unless the model's catalog entry says otherwise (e.g. "default").
+    const effort = config.reasoningValues?.[level] ?? level;
+    if (compat.reasoningParam === "reasoning_effort") body.reasoning_effort = effort;
+    else if (compat.reasoningParam === "reasoning") body.reasoning = { effort };
   }
   return body;
 }

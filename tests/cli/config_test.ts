@@ -195,7 +195,7 @@ Deno.test("config: the documented error for a bad enum value", async () => {
   });
   assert.equal(
     error.message,
-    '~/.panto/config.json: models.sonnet.reasoning: expected one of "off", "low", "medium", "high", got "max"',
+    '~/.panto/config.json: models.sonnet.reasoning: expected one of "off", "minimal", "low", "medium", "high", "xhigh", got "max"',
   );
 });
 

@@ -25,7 +25,7 @@ Deno.test("panto --help: choices of every enumerated option, examples, environme
   assert.equal(run.code, 0, run.stderr);
   const help = run.stdout;
   assert.match(help, /--mode MODE .*\(choices: text, json, rpc\)/);
-  assert.match(help, /--thinking LEVEL .*\(choices: off, low, medium, high\)/);
+  assert.match(help, /--thinking LEVEL .*\(choices: off, minimal, low, medium, high, xhigh\)/);
   assert.match(help, /--store KIND .*\(choices: jsonl, sqlite, postgres\)/);
   assert.match(help, /--api API .*\(choices: anthropic-messages, openai-chat/);
   assert.match(help, /-c, --continue .*this directory's latest session/);
@@ -118,8 +118,8 @@ Deno.test("panto sessions --help names its actions and --all", async () => {
 Deno.test("completion: modes, levels and stores; sessions only as the first word", async () => {
   assert.deepEqual(await complete(["--mode", ""]), ["text", "json", "rpc"]);
   assert.deepEqual(await complete(["-p", "--mode", ""]), ["text", "json", "rpc"]);
-  assert.deepEqual(await complete(["--thinking", ""]), ["off", "low", "medium", "high"]);
-  assert.deepEqual(await complete(["--thinking", "m"]), ["medium"]);
+  assert.deepEqual(await complete(["--thinking", ""]), ["off", "minimal", "low", "medium", "high", "xhigh"]);
+  assert.deepEqual(await complete(["--thinking", "m"]), ["minimal", "medium"]);
   assert.deepEqual(await complete(["--store", ""]), ["jsonl", "sqlite", "postgres"]);
   const first = await complete([""]);
   assert.ok(first.includes("sessions") && first.includes("acp"), `${first}`);

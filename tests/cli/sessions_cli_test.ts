@@ -126,7 +126,7 @@ Deno.test("sessions: a bad config exits 2 naming the field and touches no sessio
     assert.equal(run.code, 2);
     assert.match(
       run.stderr,
-      /config\.json: models\.fast\.reasoning: expected one of "off", "low", "medium", "high", got "max"/,
+      /config\.json: models\.fast\.reasoning: expected one of "off", "minimal", "low", "medium", "high", "xhigh", got "max"/,
     );
     assert.deepEqual(await snapshot(sessionsDir), before, "no session file changed");
   });

@@ -491,14 +491,36 @@ Deno.test("anthropic request: reasoning off sends no thinking and the default ma
   assert.equal(body.max_tokens, DEFAULT_MAX_TOKENS);
 });
 
-Deno.test("anthropic request: budget levels low/medium/high with max_tokens above each budget", () => {
-  for (const level of ["low", "medium", "high"] as const) {
+Deno.test("anthropic request: budget levels minimal to xhigh with max_tokens above each budget", () => {
+  for (const level of ["minimal", "low", "medium", "high", "xhigh"] as const) {
     const body = reasoningBody(level, "claude-sonnet-4-5-20250929");
     assert.deepEqual(body.thinking, { type: "enabled", budget_tokens: THINKING_BUDGETS[level] });
     assert.ok(body.max_tokens > THINKING_BUDGETS[level], `${level}: ${body.max_tokens}`);
     assert.ok(body.max_tokens >= DEFAULT_MAX_TOKENS);
   }
-  assert.deepEqual(THINKING_BUDGETS, { low: 2048, medium: 8192, high: 24576 });
+  assert.deepEqual(THINKING_BUDGETS, {
+    minimal: 1024,
+    low: 2048,
+    medium: 8192,
+    high: 24576,
+    xhigh: 32768,
+  });
+});
+
+Deno.test("anthropic request: a model's catalog values replace the defaults (an effort, a budget)", () => {
+  const config = (model: string, reasoning: ReasoningLevel): Partial<ProviderConfig> => ({
+    model,
+    reasoning,
+    reasoningValues: { xhigh: "max", high: "30000" },
+  });
+  const adaptive = buildAnthropicRequest(request(config("claude-opus-4-6", "xhigh"), [user("hi")]));
+  assert.deepEqual(adaptive.body.output_config, { effort: "max" });
+  const minimal = buildAnthropicRequest(
+    request(config("claude-opus-4-6", "minimal"), [user("hi")]),
+  );
+  assert.deepEqual(minimal.body.output_config, { effort: "low" }, "the API has no minimal effort");
+  const budget = buildAnthropicRequest(request(config("claude-sonnet-4-5", "high"), [user("hi")]));
+  assert.deepEqual(budget.body.thinking, { type: "enabled", budget_tokens: 30000 });
 });
 
 Deno.test("anthropic request: a configured max_tokens is kept and the budget shrinks to fit under it", () => {
