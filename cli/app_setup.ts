@@ -18,6 +18,8 @@ import { latestIn } from "./sessions_here.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
 import { withheldVariables } from "./tools/child_env.ts";
+import { loadCatalogModels } from "./models/catalog.ts";
+import { modelProviders, usableCatalogProviders } from "./models/usable_models.ts";
 
 /**
  * What a session controller starts from: config, store, the session to
@@ -99,6 +101,11 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
   // Checked before any request: an answer that cannot be saved would be lost.
   const store = await openWritableStore(args, pantoHome);
   try {
+    // The catalog's models of the providers a key is set for: resolving a model needs them.
+    await loadCatalogModels([
+      ...usableCatalogProviders(config).map((p) => p.id),
+      ...modelProviders(config, args.model),
+    ]);
     const { session, resumed, notice } = await chooseSession(args, store, cwd, options.pick);
     const { conversation, danglingUser } = await session.loadWithDangling();
     const { selection, modelNotice } = chooseModel(args, config, resumed ? session : undefined);
@@ -251,10 +258,13 @@ function chooseModel(
   };
 }
 
-/** Without a model flag or a configured default: a current model of whichever vendor has a key set. */
+/**
+ * Without a model flag or a configured default: the first default model of
+ * the first catalog provider whose key is set (Anthropic, then OpenAI,
+ * Google, …).
+ */
 function defaultFromKeys(config: PantoConfig): string | undefined {
   if (config.defaultModel) return undefined;
-  if (readEnv("ANTHROPIC_API_KEY")) return "anthropic/claude-sonnet-4-5";
-  if (readEnv("OPENAI_API_KEY")) return "openai/gpt-4o";
-  return undefined;
+  const provider = usableCatalogProviders(config).find((p) => p.defaults.length > 0);
+  return provider && `${provider.id}/${provider.defaults[0]}`;
 }

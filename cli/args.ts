@@ -2,7 +2,7 @@ import { merge, object, or } from "@optique/core/constructs";
 import { runParser } from "@optique/core/facade";
 import { message, text } from "@optique/core/message";
 import { multiple, optional } from "@optique/core/modifiers";
-import { argument, command, flag, option } from "@optique/core/primitives";
+import { argument, command, constant, flag, option } from "@optique/core/primitives";
 import { choice, integer, string, type ValueParser } from "@optique/core/valueparser";
 import {
   type ChatArgs,
@@ -18,6 +18,7 @@ import {
   storeFlags,
 } from "./chat_args.ts";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
+import type { ModelsArgs } from "./commands/models.ts";
 import { type CompletionValues, suggesting } from "./completion_values.ts";
 import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
 import { redactSecrets } from "./config/redact_secrets.ts";
@@ -113,6 +114,24 @@ const sessionsCommand = command(
   },
 );
 
+const modelsCommand = command(
+  "models",
+  object({
+    command: constant("models" as const),
+    filter: optional(argument(string({ metavar: "FILTER" }), {
+      description: message`Words every model listed contains (in provider/model or its name)`,
+    })),
+    all: optional(flag("-a", "--all", {
+      description: message`Every provider's models (default: those whose key is set)`,
+    })),
+    json: optional(flag("--json", { description: message`List as JSON` })),
+  }),
+  {
+    description:
+      message`List the models panto knows: context window, output limit, input, thinking levels, prices, whether the key is set (also --list-models)`,
+  },
+);
+
 /** The chat's flags `panto acp` refuses (`acpArgs` checks them): the editor sends those. */
 const ACP_REFUSED_FLAGS = ["print", "mode", "continueLast", "resume", "fork"];
 
@@ -149,8 +168,14 @@ export interface SessionsCommandArgs extends SessionsArgs, StoreFlags {
   command: "sessions";
 }
 
+/** Arguments of `panto models`. */
+export interface ModelsCommandArgs extends ModelsArgs {
+  /** Discriminator. */
+  command: "models";
+}
+
 /** The parsed command line. */
-export type CliArgs = ChatArgs | SessionsCommandArgs;
+export type CliArgs = ChatArgs | SessionsCommandArgs | ModelsCommandArgs;
 
 /**
  * Parses the command line. `-h`/`--help`, `-v`/`-V`/`--version` and
@@ -169,7 +194,7 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
   if (values) completion = values;
   const parser = argv[0] === "completion"
     ? completionParser(argv.slice(2))
-    : or(sessionsCommand, acpCommand, mainParser);
+    : or(sessionsCommand, modelsCommand, acpCommand, mainParser);
   // optique's `or` matches no branch on an empty command line; that is plain `panto`.
   // `runParser` from optique's core, not `run` from @optique/run: the same
   // parsing, help and completion without loading Node's process and fs
@@ -195,6 +220,14 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
     stderr: (text) => writeStderr(`${redactSecrets(text)}\n`),
     onError: () => exit(2),
   }) as Record<string, unknown>;
+  if (parsed.command === "models") {
+    return {
+      command: "models",
+      filter: parsed.filter as string | undefined,
+      all: parsed.all === true,
+      json: parsed.json === true,
+    };
+  }
   const store = storeFlags(parsed);
   if ("json" in parsed || "action" in parsed || "all" in parsed) {
     return {
@@ -238,8 +271,9 @@ function migrateTarget(
  */
 function completionParser(words: readonly string[]) {
   const chat = merge(object(promptFields), modelOptions, storeOptions);
-  if (words.length < 2) return or(sessionsCommand, acpCommand, chat);
+  if (words.length < 2) return or(sessionsCommand, modelsCommand, acpCommand, chat);
   if (words[0] === "sessions") return sessionsCommand;
+  if (words[0] === "models") return modelsCommand;
   return words[0] === "acp" ? acpCommand : chat;
 }
 

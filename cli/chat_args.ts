@@ -71,7 +71,15 @@ export const MODEL_FLAGS: FlagTable = {
     value: text,
     metavar: "MODEL",
     completes: "models",
-    description: "Model: a config alias or provider/model",
+    description:
+      "Model: a config alias, provider/model or a catalog model's id; :LEVEL sets its thinking",
+  },
+  models: {
+    names: ["--models"],
+    value: text,
+    metavar: "PATTERNS",
+    description:
+      "What ctrl+p cycles through: aliases, provider/model or globs (anthropic/*), comma-separated",
   },
   thinking: {
     names: ["--thinking"],
@@ -184,7 +192,7 @@ export const MESSAGES_ARGUMENT = {
 } as const;
 
 /** The words that start another command than the chat (`panto sessions`, …). */
-export const COMMAND_WORDS: readonly string[] = ["sessions", "completion", "acp"];
+export const COMMAND_WORDS: readonly string[] = ["sessions", "models", "completion", "acp"];
 
 /** Marks `-r/--resume` given without an id (open the picker). */
 const PICK = "\u0000pick";
@@ -207,6 +215,8 @@ export interface ChatArgs extends StoreFlags {
   baseUrl: string | undefined;
   /** `--api-key-env`. */
   apiKeyEnv: string | undefined;
+  /** `--models` split on commas: what ctrl+p cycles through. */
+  models?: readonly string[];
   /** `-c`. */
   continueLast: boolean;
   /** `-r ID`; `""` means "pick one". */
@@ -321,6 +331,11 @@ export function storeFlags(parsed: Record<string, unknown>): StoreFlags {
   };
 }
 
+/** `a, b,c` → `["a", "b", "c"]`. */
+function splitList(value: string): string[] {
+  return value.split(",").map((item) => item.trim()).filter(Boolean);
+}
+
 /**
  * The chat's arguments from the fields the parser set.
  *
@@ -341,12 +356,13 @@ export function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): Ch
     api: parsed.api as ApiStyle | undefined,
     baseUrl: parsed.baseUrl as string | undefined,
     apiKeyEnv: parsed.apiKeyEnv as string | undefined,
+    ...(typeof parsed.models === "string" ? { models: splitList(parsed.models) } : {}),
     continueLast: parsed.continueLast === true,
     resume: resume === PICK ? "" : resume,
     ...(typeof parsed.fork === "string" ? { fork: parsed.fork } : {}),
     systemPrompt: parsed.systemPrompt as string | undefined,
     appendSystemPrompt: parsed.appendSystemPrompt as string | undefined,
-    tools: tools === undefined ? undefined : tools.split(",").map((t) => t.trim()).filter(Boolean),
+    tools: tools === undefined ? undefined : splitList(tools),
     noTools: parsed.noTools === true,
     extensions: (parsed.extensions as string[] | undefined) ?? [],
     noExtensions: parsed.noExtensions === true,

@@ -1,5 +1,6 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
 import type { CliArgs, SessionsCommandArgs } from "./args.ts";
+import type { ModelsArgs } from "./commands/models.ts";
 import { type ChatArgs, quickChatArgs } from "./chat_args.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
@@ -19,8 +20,11 @@ import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
  */
 export async function main(argv: readonly string[]): Promise<number> {
   await takeHandedOverVariables();
-  const args = quickChatArgs(argv) ?? await parseFully(argv);
+  // pi's spelling of `panto models`.
+  const words = argv[0] === "--list-models" ? ["models", ...argv.slice(1)] : argv;
+  const args = quickChatArgs(words) ?? await parseFully(words);
   if (args.command === "sessions") return await sessionsCommand(args);
+  if (args.command === "models") return await modelsCommand(args);
   if (args.mode === "rpc") return await rpcMode(args);
   if (args.mode === "acp") return await acpMode(args);
   if (args.print) return await printMode(args);
@@ -51,6 +55,22 @@ async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+async function modelsCommand(args: ModelsArgs): Promise<number> {
+  const [{ runModelsCommand }, { loadConfig }] = await Promise.all([
+    import("./commands/models.ts"),
+    import("./config/load_config.ts"),
+  ]);
+  const cwd = Deno.cwd();
+  // A listing uses no project setting that needs trust.
+  const config = await loadConfig({
+    pantoHome: resolvePantoHome(readEnv, cwd),
+    cwd,
+    env: readEnv,
+    untrustedProject: "ignore",
+  });
+  return await runModelsCommand(config, args, writeStdout);
 }
 
 async function printMode(args: ChatArgs): Promise<number> {

@@ -655,6 +655,7 @@ export class Agent {
    * image fails the run with a clear error (strict); a tool's becomes a note
    * the model can read. An abort stops the resizing: the image becomes a note
    * (a user's too), and the run then ends as aborted, as after a tool's abort.
+   * A model that takes text only gets a note in place of every image.
    */
   async #downsize<T extends ResultPart | ImageBlock>(
     parts: readonly T[],
@@ -662,8 +663,13 @@ export class Agent {
     strict = false,
   ): Promise<T[]> {
     const maxSide = this.#config.imageMaxSide;
+    const { input, model } = this.#config.provider;
+    const takesImages = input?.includes("image") ?? true;
     return await Promise.all(parts.map(async (part): Promise<T> => {
       if (part.type !== "image") return part;
+      if (!takesImages) {
+        return { type: "text", text: `[image omitted: ${model} takes text only]` } as T;
+      }
       try {
         const image = await downsizeImage(
           part,

@@ -97,6 +97,12 @@ export interface ProviderConfig {
   maxTokens?: number;
   /** The model's context window in tokens (used by compaction). */
   contextWindow?: number;
+  /**
+   * What the model takes as input; unset: text and images. A model without
+   * `"image"` gets a note in place of each image (a user's or a tool's),
+   * never the image, which its API would refuse.
+   */
+  input?: readonly ("text" | "image")[];
   /** OpenAI-compatible server quirks. */
   compat?: OpenAICompat;
 }

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
+import { catalogProviders } from "../models/catalog.ts";
 import { didYouMean } from "../did_you_mean.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ConfigFile, ProviderEntry } from "./config_schema.ts";
@@ -41,19 +42,20 @@ export interface LoadConfigOptions {
 /** Default timeout of a bash command, in seconds. */
 export const DEFAULT_BASH_TIMEOUT_SECONDS = 120;
 
-/** Providers that exist without any config: the vendors' APIs with their conventional key variables. */
-export const BUILTIN_PROVIDERS: Readonly<Record<string, Readonly<ProviderSettings>>> = {
-  anthropic: {
-    api: "anthropic-messages",
-    baseUrl: DEFAULT_BASE_URL["anthropic-messages"],
-    apiKeyEnv: DEFAULT_KEY_ENV["anthropic-messages"],
-  },
-  openai: {
-    api: "openai-chat",
-    baseUrl: DEFAULT_BASE_URL["openai-chat"],
-    apiKeyEnv: DEFAULT_KEY_ENV["openai-chat"],
-  },
-};
+/**
+ * Providers that exist without any config: the model catalog's (the
+ * vendors' APIs with their conventional key variables, and presets for
+ * local servers); a config's provider of the same name wins field by field.
+ */
+export const BUILTIN_PROVIDERS: Readonly<Record<string, Readonly<ProviderSettings>>> = Object
+  .fromEntries(
+    catalogProviders().map((provider) => [provider.id, {
+      api: provider.api,
+      baseUrl: provider.baseUrl,
+      ...(provider.keyEnv ? { apiKeyEnv: provider.keyEnv } : {}),
+      ...(provider.compat ? { compat: provider.compat } : {}),
+    }]),
+  );
 
 /**
  * panto's home directory: `$PANTO_HOME`, else `$HOME/.panto`.
@@ -266,6 +268,28 @@ function checkActions(file: ConfigFile, shown: string, actions: readonly string[
   }
 }
 
+/**
+ * The providers, for an error message: the config's own (a built-in one it
+ * changed included), then the first built-in ones and how many there are.
+ *
+ * @param config The configuration.
+ * @returns e.g. `local, router; built in: anthropic, openai, google, … (25: panto models lists them)`.
+ *
+ * @example
+ * ```ts
+ * import { BUILTIN_PROVIDERS, providerList } from "./load_config.ts";
+ * const text = providerList({ providers: { ...BUILTIN_PROVIDERS, mine: { api: "openai-chat", baseUrl: "", source: "x" } } });
+ * console.assert(text.startsWith("mine; built in: anthropic, openai"));
+ * ```
+ */
+export function providerList(config: Pick<PantoConfig, "providers">): string {
+  const own = Object.entries(config.providers).filter(([, settings]) => settings.source)
+    .map(([name]) => name);
+  const builtin = Object.keys(BUILTIN_PROVIDERS);
+  const first = `${builtin.slice(0, 5).join(", ")}, … (${builtin.length}: panto models lists them)`;
+  return own.length ? `${own.join(", ")}; built in: ${first}` : first;
+}
+
 function checkReferences(config: PantoConfig): void {
   const providers = Object.keys(config.providers);
   for (const [alias, model] of Object.entries(config.models)) {
@@ -276,7 +300,7 @@ function checkReferences(config: PantoConfig): void {
         redactSecrets(
           `models.${alias}.provider: model "${alias}" names the unknown provider ${
             JSON.stringify(model.provider)
-          }${guess ? ` (did you mean "${guess}"?)` : ""}; providers: ${providers.join(", ")}`,
+          }${guess ? ` (did you mean "${guess}"?)` : ""}; providers: ${providerList(config)}`,
         )
       }`,
     );
@@ -293,14 +317,17 @@ function checkReferences(config: PantoConfig): void {
       redactSecrets(
         `defaultModel: ${JSON.stringify(spec)} is neither a model alias (${
           Object.keys(config.models).join(", ") || "none defined"
-        }) nor provider/model with a known provider (${providers.join(", ")})`,
+        }) nor provider/model with a known provider (${providerList(config)})`,
       )
     }`,
   );
 }
 
+/** `cycleModels`: aliases, `provider/model` specs and globs (those are checked when used). */
 function checkCycleModels(config: PantoConfig): void {
-  const unknown = config.cycleModels?.find((alias) => !Object.hasOwn(config.models, alias));
+  const unknown = config.cycleModels?.find((entry) =>
+    !Object.hasOwn(config.models, entry) && !entry.includes("/") && !entry.includes("*")
+  );
   if (unknown === undefined) return;
   const aliases = Object.keys(config.models);
   const guess = didYouMean(unknown, aliases);
@@ -309,7 +336,7 @@ function checkCycleModels(config: PantoConfig): void {
       redactSecrets(
         `cycleModels: ${JSON.stringify(unknown)} is not a model alias${
           guess ? ` (did you mean "${guess}"?)` : ""
-        }; aliases: ${aliases.join(", ") || "none defined"}`,
+        }, provider/model or glob (anthropic/*); aliases: ${aliases.join(", ") || "none defined"}`,
       )
     }`,
   );

@@ -1,4 +1,13 @@
-import type { ApiStyle, ModelChoice, ProviderConfig, ReasoningLevel } from "@panto/lib";
+import {
+  type ApiStyle,
+  type ModelChoice,
+  type ProviderConfig,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+} from "@panto/lib";
+import { cachedCatalogModel, catalogProvider, catalogProviders } from "../models/catalog.ts";
+import type { CatalogModel } from "../models/catalog_types.ts";
+import { BUILTIN_PROVIDERS, providerList } from "./load_config.ts";
 import { adHocProvider } from "../ad_hoc_provider.ts";
 import { didYouMean } from "../did_you_mean.ts";
 import { keyEnvFlag, readEnv } from "../env.ts";
@@ -98,14 +107,18 @@ export function resolveModel(
     }, env);
     return withIdleTimeout({ alias: provider.model, provider }, config.idleTimeoutMs);
   }
-  const resolved = lookUp(config, spec ?? config.defaultModel);
-  const provider = providerConfig(config, resolved, flags.thinking);
+  const { spec: named, level } = splitLevel(spec ?? config.defaultModel);
+  const resolved = lookUp(config, named, env);
+  const catalog = catalogEntry(config, resolved);
+  const provider = providerConfig(config, resolved, flags.thinking ?? level, catalog);
   const keyEnv = flags.apiKeyEnv === undefined
     ? config.providers[resolved.providerName]!.apiKeyEnv
     : keyEnvFlag(flags.apiKeyEnv);
   if (keyEnv) provider.apiKey = readKey(env, keyEnv, resolved);
   const selection: ModelSelection = { alias: resolved.alias, provider };
-  if (resolved.settings.price) selection.pricing = resolved.settings.price;
+  const price = resolved.settings.price ?? catalog?.price;
+  if (price) selection.pricing = price;
+  if (catalog) selection.thinkingLevels = catalog.thinkingLevels;
   return withIdleTimeout(
     selection,
     config.providers[resolved.providerName]!.idleTimeoutMs ?? config.idleTimeoutMs,
@@ -145,7 +158,32 @@ export function modelChoices(config: PantoConfig): ModelChoice[] {
   }));
 }
 
-function lookUp(config: PantoConfig, spec: string | undefined): Resolved {
+/**
+ * `provider/model:level` → the spec and the level. Only a reasoning level's
+ * name counts: model ids hold colons too (`amazon.nova-lite-v1:0`).
+ */
+function splitLevel(
+  spec: string | undefined,
+): { spec: string | undefined; level?: ReasoningLevel } {
+  const colon = spec?.lastIndexOf(":") ?? -1;
+  const level = spec?.slice(colon + 1);
+  if (colon <= 0 || !(REASONING_LEVELS as readonly string[]).includes(level!)) return { spec };
+  return { spec: spec!.slice(0, colon), level: level as ReasoningLevel };
+}
+
+/**
+ * The catalog's entry for the resolved model, when its provider is the
+ * catalog's (same name and wire API: a provider the user configured
+ * differently serves other models) and its models are loaded.
+ */
+function catalogEntry(config: PantoConfig, resolved: Resolved): CatalogModel | undefined {
+  const known = catalogProvider(resolved.providerName);
+  const provider = config.providers[resolved.providerName];
+  if (!known || provider?.api !== known.api) return undefined;
+  return cachedCatalogModel(resolved.providerName, resolved.settings.model);
+}
+
+function lookUp(config: PantoConfig, spec: string | undefined, env: EnvLookup): Resolved {
   if (!spec) {
     throw new UsageError(
       `No model chosen: pass -m ALIAS or -m provider/model (e.g. anthropic/claude-sonnet-4-5), set "defaultModel" in $PANTO_HOME/config.json, or set ANTHROPIC_API_KEY or OPENAI_API_KEY to use a default model of that vendor.${
@@ -158,6 +196,19 @@ function lookUp(config: PantoConfig, spec: string | undefined): Resolved {
     return { alias: spec, providerName: settings.provider, settings };
   }
   const slash = spec.indexOf("/");
+  const bare = slash <= 0 || !Object.hasOwn(config.providers, spec.slice(0, slash));
+  if (bare) {
+    // A catalog model's id alone (`claude-sonnet-4-5`, `openai/gpt-oss-120b` on Groq).
+    const found = usableProvidersServing(config, spec, env);
+    if (found.length === 1) {
+      return {
+        alias: `${found[0]}/${spec}`,
+        providerName: found[0]!,
+        settings: { provider: found[0]!, model: spec },
+      };
+    }
+    if (found.length > 1) throw ambiguousModel(spec, found);
+  }
   if (slash <= 0 || slash === spec.length - 1) throw unknownModel(config, spec);
   const providerName = spec.slice(0, slash);
   const model = spec.slice(slash + 1);
@@ -175,20 +226,84 @@ function providerConfig(
   config: PantoConfig,
   resolved: Resolved,
   thinking: ReasoningLevel | undefined,
+  catalog?: CatalogModel,
 ): ProviderConfig {
   const provider = config.providers[resolved.providerName]!;
   const { settings } = resolved;
+  const level = thinking ?? settings.reasoning ?? "off";
+  const builtin = BUILTIN_PROVIDERS[resolved.providerName];
+  // A model served elsewhere than its provider's usual place, unless the user moved the provider.
+  const unmoved = builtin?.baseUrl === provider.baseUrl;
   const out: ProviderConfig = {
-    api: provider.api,
-    baseUrl: provider.baseUrl,
+    api: (unmoved && catalog?.api) || provider.api,
+    baseUrl: (unmoved && catalog?.baseUrl) || provider.baseUrl,
     model: settings.model,
-    reasoning: thinking ?? settings.reasoning ?? "off",
+    reasoning: catalog ? clampThinkingLevel(catalog.thinkingLevels, level) : level,
   };
   if (provider.headers) out.headers = { ...provider.headers };
   if (provider.compat) out.compat = { ...provider.compat };
   if (settings.maxTokens !== undefined) out.maxTokens = settings.maxTokens;
-  if (settings.contextWindow !== undefined) out.contextWindow = settings.contextWindow;
+  const window = settings.contextWindow ?? catalog?.contextWindow;
+  if (window !== undefined) out.contextWindow = window;
+  if (catalog?.reasoningValues) out.reasoningValues = { ...catalog.reasoningValues };
+  if (catalog) out.input = catalog.input;
   return out;
+}
+
+/**
+ * The level the model takes nearest `level`: itself, else the next one up,
+ * else the next one down (pi's rule: asking for more thinking than a model
+ * has gives its most).
+ *
+ * @param levels The model's levels, least first.
+ * @param level The level asked for.
+ * @returns A level the model takes.
+ *
+ * @example
+ * ```ts
+ * import { clampThinkingLevel } from "./model_registry.ts";
+ * console.assert(clampThinkingLevel(["off", "low", "high"], "medium") === "high");
+ * console.assert(clampThinkingLevel(["off", "low", "high"], "xhigh") === "high");
+ * console.assert(clampThinkingLevel(["off"], "high") === "off");
+ * ```
+ */
+export function clampThinkingLevel(
+  levels: readonly ReasoningLevel[],
+  level: ReasoningLevel,
+): ReasoningLevel {
+  if (levels.includes(level)) return level;
+  const at = REASONING_LEVELS.indexOf(level);
+  const up = REASONING_LEVELS.slice(at).find((l) => levels.includes(l));
+  const down = REASONING_LEVELS.slice(0, at).reverse().find((l) => levels.includes(l));
+  return up ?? down ?? "off";
+}
+
+/** The providers whose key is set (or that need none) and whose loaded catalog lists `model`. */
+function usableProvidersServing(config: PantoConfig, model: string, env: EnvLookup): string[] {
+  return catalogProviders().filter((provider) => {
+    const settings = config.providers[provider.id];
+    if (!settings || !cachedCatalogModel(provider.id, model)) return false;
+    return settings.apiKeyEnv === undefined || safeEnv(env, settings.apiKeyEnv) !== undefined;
+  }).map((provider) => provider.id);
+}
+
+/** A key variable panto may not read counts as unset here (a listing, not a request). */
+function safeEnv(env: EnvLookup, name: string): string | undefined {
+  try {
+    return env(name) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function ambiguousModel(model: string, providers: readonly string[]): UsageError {
+  return redactedUsageError(
+    `Model ${
+      JSON.stringify(model)
+    } is served by several providers you have keys for: name one, e.g. ${
+      providers.map((p) => `${p}/${model}`).join(" or ")
+    }`,
+  );
 }
 
 function readKey(env: EnvLookup, keyEnv: string, resolved: Resolved): string {
@@ -204,9 +319,7 @@ function unknownModel(config: PantoConfig, spec: string): UsageError {
   return redactedUsageError(
     `Unknown model ${JSON.stringify(spec)}${guess ? ` (did you mean "${guess}"?)` : ""}.${
       aliasList(config)
-    } Or name a provider and a model, e.g. anthropic/${spec} (providers: ${
-      Object.keys(config.providers).join(", ")
-    })`,
+    } Or name a provider and a model, e.g. anthropic/${spec} (providers: ${providerList(config)})`,
   );
 }
 
@@ -216,7 +329,7 @@ function unknownProvider(config: PantoConfig, spec: string, providerName: string
   return redactedUsageError(
     `Unknown provider ${JSON.stringify(providerName)} in model ${JSON.stringify(spec)}${
       guess ? ` (did you mean "${guess}"?)` : ""
-    }: providers are ${providers.join(", ")}; define others under "providers" in the config.${
+    }: providers are ${providerList(config)}; define others under "providers" in the config.${
       aliasList(config)
     }`,
   );

@@ -30,6 +30,7 @@ import type { ChatArgs } from "../args.ts";
 import { expandAttachments } from "../attachments.ts";
 import { optionalEnv } from "../env.ts";
 import { agentConfig } from "../config/agent_config.ts";
+import { cycleChoices } from "../models/model_choices.ts";
 import {
   DEFAULT_THINKING_LEVELS,
   type ModelSelection,
@@ -481,9 +482,11 @@ export class SessionController {
    * @throws {UsageError} When the config has no models.
    */
   cycleModel(direction: 1 | -1 = 1): ModelSelection {
-    const choices = this.config.cycleModels ?? Object.keys(this.config.models);
+    const choices = cycleChoices(this.config, this.#args.models);
     if (choices.length === 0) {
-      throw new UsageError('No models to cycle through: add some under "models" in config.json');
+      throw new UsageError(
+        'No models to cycle through: set a provider\'s key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: panto models --all lists them), or add models under "models" in config.json',
+      );
     }
     const at = choices.indexOf(this.#selection.alias);
     const next = at < 0
@@ -880,19 +883,29 @@ export class SessionController {
     let total = this.#pricing(this.#selection.provider.model) ? 0 : undefined;
     for (const message of messages) {
       if (!message.usage) continue;
-      const pricing = this.#pricing(message.model ?? this.#selection.provider.model);
+      const pricing = this.#pricing(message.model ?? this.#selection.provider.model, message.api);
       if (pricing) total = (total ?? 0) + pricing.cost(message.usage);
     }
     return total;
   }
 
-  /** A model's price: the selection's, else a configured alias's, else a known one. */
-  #pricing(model: string): Pricing | undefined {
+  /**
+   * A model's price: the selection's (its catalog entry's, or its alias's),
+   * else a configured alias's, else a known one. A message records the API
+   * that answered it, so a model of the same name behind another API (an
+   * alias of another provider) is not charged at this one's rate.
+   */
+  #pricing(model: string, api?: string): Pricing | undefined {
     const selection = this.#selection;
-    if (selection.provider.model === model && selection.pricing) {
+    const sameApi = (other: string | undefined) => api === undefined || other === api;
+    if (
+      selection.provider.model === model && sameApi(selection.provider.api) && selection.pricing
+    ) {
       return new Pricing(selection.pricing);
     }
-    const configured = Object.values(this.config.models).find((m) => m.model === model && m.price);
+    const configured = Object.values(this.config.models).find((m) =>
+      m.model === model && m.price && sameApi(this.config.providers[m.provider]?.api)
+    );
     return configured?.price ? new Pricing(configured.price) : this.#defaultPrices.get(model);
   }
 
@@ -1016,11 +1029,25 @@ export class SessionController {
     if (expanded.files.length) {
       this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
     }
+    this.#warnTextOnly([...images, ...expanded.blocks].filter((b) => b.type === "image").length);
     return {
       text: message,
       images: [...images],
       attachments: [...expanded.blocks, ...context, ...summary],
     };
+  }
+
+  /** Says so when images go to a model that takes text only (the agent sends a note instead). */
+  #warnTextOnly(images: number): void {
+    const { input, model } = this.#selection.provider;
+    if (images === 0 || !input || input.includes("image")) return;
+    this.#emit({
+      type: "notice",
+      level: "warning",
+      text: `${model} takes text only: ${
+        images === 1 ? "the image is" : `the ${images} images are`
+      } not sent (a note says so to the model); switch to a model that reads images (ctrl+p, /model)`,
+    });
   }
 
   /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */

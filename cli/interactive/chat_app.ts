@@ -1,9 +1,4 @@
-import {
-  type Agent,
-  estimateContextTokens,
-  type ImageBlock,
-  messageText,
-} from "@panto/lib";
+import { type Agent, estimateContextTokens, type ImageBlock, messageText } from "@panto/lib";
 import {
   type Component,
   Container,

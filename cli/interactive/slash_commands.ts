@@ -5,11 +5,10 @@ import {
   NullStore,
   REASONING_LEVELS,
   type ReasoningLevel,
-  redactUrl,
   type SessionStore,
   SQLiteStore,
 } from "@panto/lib";
-import { modelChoices } from "../config/model_registry.ts";
+import { pickerModels } from "../models/model_choices.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
@@ -105,19 +104,17 @@ function help(ctx: CommandContext): void {
 
 async function model(ctx: CommandContext, args: string): Promise<void> {
   if (!ctx.ensureIdle("switching models")) return;
-  const choices = modelChoices(ctx.controller.config);
   let alias: string | null = args || null;
   if (!alias) {
-    const current = choices.findIndex((c) => c.alias === ctx.controller.model.alias);
-    alias = await ctx.pick({
-      title: "Model",
-      items: choices.map((c) => ({
-        value: c.alias,
-        label: c.alias,
-        description: `${c.provider.model} · ${redactUrl(c.provider.baseUrl)}`,
-      })),
-      initialIndex: Math.max(0, current),
-    });
+    const items = pickerModels(ctx.controller.config);
+    if (items.length === 0) {
+      return ctx.notify(
+        'No models to pick from: set a provider\'s key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: `panto models --all` lists them), or add models under "models" in config.json',
+        "warning",
+      );
+    }
+    const current = items.findIndex((item) => item.value === ctx.controller.model.alias);
+    alias = await ctx.pick({ title: "Model", items, initialIndex: Math.max(0, current) });
   }
   if (!alias) return;
   ctx.controller.setModel(alias);

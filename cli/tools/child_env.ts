@@ -1,19 +1,16 @@
+import { catalogProviders } from "../models/catalog.ts";
+
 /**
- * The API key variables of the vendors panto knows, withheld from every
- * process it starts whether or not the config uses them (the launcher
- * grants the same names).
+ * The API key variables of the providers panto knows (its model catalog's,
+ * and Azure OpenAI's), withheld from every process it starts whether or not
+ * the config uses them (the launcher grants the same names).
  */
 export const BUILTIN_KEY_VARIABLES: readonly string[] = [
-  "ANTHROPIC_API_KEY",
-  "OPENAI_API_KEY",
-  "OPENROUTER_API_KEY",
-  "GROQ_API_KEY",
-  "DEEPSEEK_API_KEY",
-  "XAI_API_KEY",
-  "MISTRAL_API_KEY",
-  "GEMINI_API_KEY",
-  "AZURE_OPENAI_API_KEY",
-];
+  ...new Set([
+    ...catalogProviders().flatMap((provider) => provider.keyEnv ? [provider.keyEnv] : []),
+    "AZURE_OPENAI_API_KEY",
+  ]),
+].sort();
 
 /**
  * The names of the variables holding API keys: the built-in vendors', every

@@ -69,7 +69,10 @@ const PROJECT_CONFIG = "project/.panto/config.json";
 
 Deno.test("config: no files gives the built-in providers and tool defaults", async () => {
   const config = await load({});
-  assert.deepEqual(Object.keys(config.providers), ["anthropic", "openai"]);
+  assert.deepEqual(Object.keys(config.providers).slice(0, 3), ["anthropic", "openai", "google"]);
+  assert.ok(
+    Object.hasOwn(config.providers, "openrouter") && Object.hasOwn(config.providers, "ollama"),
+  );
   assert.equal(config.providers.anthropic!.baseUrl, "https://api.anthropic.com");
   assert.equal(config.providers.openai!.apiKeyEnv, "OPENAI_API_KEY");
   assert.deepEqual(config.models, {});
@@ -341,7 +344,7 @@ Deno.test("config: a model naming an unknown provider names both", async () => {
     error.message,
     /model "fast" names the unknown provider "antropic" \(did you mean "anthropic"\?\)/,
   );
-  assert.match(error.message, /providers: anthropic, openai$/);
+  assert.match(error.message, /providers: anthropic, openai, google, .*panto models lists them\)$/);
 });
 
 Deno.test("config: a model may use a provider defined in the other file", async () => {
@@ -482,7 +485,7 @@ Deno.test("config: an unknown model lists the aliases and suggests the closest",
       error.message.startsWith(
         'Unknown model "sonet" (did you mean "sonnet"?). Configured models: sonnet, qwen.',
       ) &&
-      error.message.includes("providers: anthropic, openai, local, router"),
+      error.message.includes("providers: local, router; built in: anthropic, openai"),
   );
 });
 
@@ -490,7 +493,7 @@ Deno.test("config: an unknown provider in provider/model lists the providers", a
   const config = await load({ [HOME_CONFIG]: ALIASES });
   assert.throws(
     () => resolveModel(config, "openia/gpt-4o", { env: () => KEY }),
-    /Unknown provider "openia" in model "openia\/gpt-4o" \(did you mean "openai"\?\): providers are anthropic, openai, local, router/,
+    /Unknown provider "openia" in model "openia\/gpt-4o" \(did you mean "openai"\?\): providers are local, router; built in: anthropic, openai/,
   );
 });
 
@@ -626,7 +629,7 @@ Deno.test("config: a key passed as --api-key-env is refused without being echoed
   }
 });
 
-Deno.test("config: cycleModels keeps its order; an entry that is not an alias is reported", async () => {
+Deno.test("config: cycleModels keeps its order; an entry that is neither an alias, a provider/model nor a glob is reported", async () => {
   const models = {
     sonnet: { provider: "anthropic", model: "m-s" },
     opus: { provider: "anthropic", model: "m-o" },
@@ -640,7 +643,7 @@ Deno.test("config: cycleModels keeps its order; an entry that is not an alias is
   });
   assert.match(
     error.message,
-    /^~\/\.panto\/config\.json: cycleModels: "sonet" is not a model alias \(did you mean "sonnet"\?\); aliases: sonnet, opus$/,
+    /^~\/\.panto\/config\.json: cycleModels: "sonet" is not a model alias \(did you mean "sonnet"\?\), provider\/model or glob \(anthropic\/\*\); aliases: sonnet, opus$/,
   );
 });
 

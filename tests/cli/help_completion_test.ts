@@ -118,7 +118,14 @@ Deno.test("panto sessions --help names its actions and --all", async () => {
 Deno.test("completion: modes, levels and stores; sessions only as the first word", async () => {
   assert.deepEqual(await complete(["--mode", ""]), ["text", "json", "rpc"]);
   assert.deepEqual(await complete(["-p", "--mode", ""]), ["text", "json", "rpc"]);
-  assert.deepEqual(await complete(["--thinking", ""]), ["off", "minimal", "low", "medium", "high", "xhigh"]);
+  assert.deepEqual(await complete(["--thinking", ""]), [
+    "off",
+    "minimal",
+    "low",
+    "medium",
+    "high",
+    "xhigh",
+  ]);
   assert.deepEqual(await complete(["--thinking", "m"]), ["minimal", "medium"]);
   assert.deepEqual(await complete(["--store", ""]), ["jsonl", "sqlite", "postgres"]);
   const first = await complete([""]);

@@ -206,7 +206,8 @@ Deno.test("panto -p without a model uses a default model of the vendor whose key
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "hello" }] });
     const run = await runPanto(["-p", "hi"], { env: { PANTO_HOME: home, ANTHROPIC_API_KEY: KEY } });
     assert.equal(run.code, 0, run.stderr);
-    assert.equal((server.requests[0]!.body as { model: string }).model, "claude-sonnet-4-5");
+    // The first of the catalog's default models for Anthropic.
+    assert.equal((server.requests[0]!.body as { model: string }).model, "claude-sonnet-4-6");
   } finally {
     await server.close();
     await Deno.remove(home, { recursive: true });

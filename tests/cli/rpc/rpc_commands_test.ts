@@ -66,7 +66,10 @@ Deno.test("parseCommand: a bad field is named with what was expected and found",
   });
   const level = invalid('{"type":"set_thinking_level","level":"max"}');
   assert.equal(level.command, "set_thinking_level");
-  assert.match(level.error, /level: expected one of "off", "minimal", "low", "medium", "high", "xhigh", got "max"/);
+  assert.match(
+    level.error,
+    /level: expected one of "off", "minimal", "low", "medium", "high", "xhigh", got "max"/,
+  );
   const index = invalid('{"type":"fork","messageIndex":-1}');
   assert.match(index.error, /messageIndex: expected a number >= 0, got -1/);
 });

@@ -1,0 +1,146 @@
+/**
+ * The built-in model catalog under the config: with only a provider's key,
+ * its models resolve with their window, prices, input kinds and thinking
+ * levels; `provider/model:level`; a bare catalog id; ctrl+p's and /model's
+ * choices.
+ */
+import assert from "node:assert/strict";
+import { BUILTIN_PROVIDERS } from "../../../cli/config/load_config.ts";
+import { clampThinkingLevel, resolveModel } from "../../../cli/config/model_registry.ts";
+import type { PantoConfig } from "../../../cli/config/panto_config.ts";
+import { UsageError } from "../../../cli/errors.ts";
+import { catalogProviders, loadCatalogModels } from "../../../cli/models/catalog.ts";
+import { cycleChoices, pickerModels } from "../../../cli/models/model_choices.ts";
+import { BUILTIN_KEY_VARIABLES } from "../../../cli/tools/child_env.ts";
+
+/** A config with no file: the catalog's providers only. */
+function bareConfig(models: PantoConfig["models"] = {}): PantoConfig {
+  return {
+    providers: { ...BUILTIN_PROVIDERS },
+    models,
+    compaction: {},
+    retry: {},
+    keybindings: {},
+    keybindingSources: {},
+    tools: { allowedPaths: [], bashTimeoutSeconds: 120 },
+    parallelTools: false,
+    files: [],
+    notices: [],
+  } as PantoConfig;
+}
+
+const keys = (...names: string[]) => (name: string) => names.includes(name) ? "sk-test" : undefined;
+
+Deno.test("catalog: every provider that lists models has a key variable, an API panto speaks and valid defaults", async () => {
+  const providers = catalogProviders().filter((p) => p.modelCount > 0);
+  assert.ok(providers.length >= 15, `${providers.length} providers`);
+  await loadCatalogModels(providers.map((p) => p.id));
+  for (const provider of providers) {
+    assert.ok(provider.keyEnv, provider.id);
+    assert.ok(BUILTIN_KEY_VARIABLES.includes(provider.keyEnv!), `${provider.keyEnv} is withheld`);
+    assert.ok(
+      ["anthropic-messages", "openai-chat", "openai-responses", "google-generative-ai"]
+        .includes(provider.api),
+    );
+  }
+});
+
+Deno.test("catalog: with only the key set, provider/model resolves with the catalog's window, prices, input and levels", async () => {
+  await loadCatalogModels(["anthropic"]);
+  const config = bareConfig();
+  const selection = resolveModel(config, "anthropic/claude-sonnet-4-5", {
+    env: keys("ANTHROPIC_API_KEY"),
+  });
+  assert.equal(selection.provider.contextWindow, 200_000);
+  assert.deepEqual(selection.provider.input, ["text", "image"]);
+  assert.deepEqual(selection.pricing, { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+  assert.deepEqual(selection.thinkingLevels, ["off", "minimal", "low", "medium", "high"]);
+});
+
+Deno.test("catalog: provider/model:level sets the level, mapped for the model and clamped to what it takes", async () => {
+  await loadCatalogModels(["anthropic"]);
+  const config = bareConfig();
+  const env = keys("ANTHROPIC_API_KEY");
+  const opus = resolveModel(config, "anthropic/claude-opus-4-6:xhigh", { env });
+  assert.equal(opus.provider.reasoning, "xhigh");
+  assert.equal(opus.provider.reasoningValues?.xhigh, "max");
+  assert.equal(opus.alias, "anthropic/claude-opus-4-6");
+  const sonnet = resolveModel(config, "anthropic/claude-sonnet-4-5:xhigh", { env });
+  assert.equal(sonnet.provider.reasoning, "high", "sonnet 4.5 takes no xhigh: the nearest it has");
+  assert.equal(clampThinkingLevel(["off"], "high"), "off");
+});
+
+Deno.test("catalog: a catalog id alone resolves at the provider whose key is set; ambiguity names the choices", async () => {
+  await loadCatalogModels(["anthropic", "opencode"]);
+  const config = bareConfig();
+  const one = resolveModel(config, "claude-haiku-4-5", { env: keys("ANTHROPIC_API_KEY") });
+  assert.equal(one.alias, "anthropic/claude-haiku-4-5");
+  assert.equal(one.provider.api, "anthropic-messages");
+  assert.throws(
+    () =>
+      resolveModel(config, "claude-haiku-4-5", {
+        env: keys("ANTHROPIC_API_KEY", "OPENCODE_API_KEY"),
+      }),
+    (error: unknown) =>
+      error instanceof UsageError &&
+      /anthropic\/claude-haiku-4-5 or opencode\/claude-haiku-4-5/.test(error.message) &&
+      /several providers/.test(error.message),
+  );
+  assert.throws(
+    () => resolveModel(config, "claude-haiku-4-5", { env: keys() }),
+    /Unknown model "claude-haiku-4-5"/,
+    "without a key no provider serves it",
+  );
+});
+
+Deno.test("catalog: a provider the user moved keeps the catalog's facts but not its per-model URLs", async () => {
+  await loadCatalogModels(["anthropic"]);
+  const config = bareConfig();
+  config.providers.anthropic = {
+    ...config.providers.anthropic!,
+    baseUrl: "http://127.0.0.1:9/proxy",
+    source: "config.json",
+  };
+  const selection = resolveModel(config, "anthropic/claude-sonnet-4-5", {
+    env: keys("ANTHROPIC_API_KEY"),
+  });
+  assert.equal(selection.provider.baseUrl, "http://127.0.0.1:9/proxy");
+  assert.equal(selection.provider.contextWindow, 200_000);
+});
+
+Deno.test("catalog: ctrl+p cycles aliases, else the defaults of the providers with a key; --models globs pick from those", async () => {
+  await loadCatalogModels(["anthropic", "groq"]);
+  const env = keys("ANTHROPIC_API_KEY");
+  const bare = bareConfig();
+  assert.deepEqual(cycleChoices(bare, undefined, env), [
+    "anthropic/claude-sonnet-4-6",
+    "anthropic/claude-opus-4-7",
+    "anthropic/claude-haiku-4-5",
+  ]);
+  assert.deepEqual(
+    cycleChoices(bare, ["anthropic/*opus-4-[67]*"], env),
+    [],
+    "a glob has * only: brackets are literal",
+  );
+  const opus = cycleChoices(bare, ["*opus-4-6", "anthropic/claude-haiku-4-5"], env);
+  assert.deepEqual(opus, ["anthropic/claude-opus-4-6", "anthropic/claude-haiku-4-5"]);
+  const aliased = bareConfig({ fast: { provider: "anthropic", model: "m", source: "x" } });
+  assert.deepEqual(cycleChoices(aliased, undefined, env), ["fast"]);
+});
+
+Deno.test("catalog: /model offers the aliases, then the models of the providers with a key, provider shown", async () => {
+  await loadCatalogModels(["anthropic"]);
+  const config = bareConfig({
+    sonnet: { provider: "anthropic", model: "claude-sonnet-4-5", source: "x" },
+  });
+  const items = pickerModels(config, keys("ANTHROPIC_API_KEY"));
+  assert.equal(items[0]?.value, "sonnet");
+  assert.ok(
+    items.some((i) => i.value === "anthropic/claude-opus-4-7" && /context/.test(i.description)),
+  );
+  assert.ok(
+    !items.some((i) => i.value === "anthropic/claude-sonnet-4-5"),
+    "the alias stands for it",
+  );
+  assert.deepEqual(pickerModels(bareConfig(), keys()), []);
+});
