@@ -7,9 +7,12 @@
  * tool-argument deltas repeated until the body reaches the target size).
  */
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "npm:@google/genai@3.3.0";
 import OpenAI from "openai";
 import { parseAnthropicStream } from "../lib/providers/anthropic_stream.ts";
+import { parseGoogleStream } from "../lib/providers/google_stream.ts";
 import { parseOpenAIStream } from "../lib/providers/openai_stream.ts";
+import { parseOpenAIResponsesStream } from "../lib/providers/openai_responses_stream.ts";
 import { type SseEvent, SseParser } from "../lib/providers/sse.ts";
 
 const TARGET_MB = Number(Deno.env.get("BENCH_MB") ?? 24);
@@ -125,6 +128,126 @@ function openaiBody(targetBytes: number): Uint8Array {
   return new TextEncoder().encode(parts.join(""));
 }
 
+/**
+ * A Responses stream in the API's shape (`event:` lines, sequence numbers,
+ * `obfuscation` padding): a message of text deltas, then a function call of
+ * argument deltas, each followed by its final forms (done events and the
+ * completed response repeat the whole text and arguments, as the API does).
+ */
+function responsesBody(targetBytes: number): Uint8Array {
+  let sequence = 0;
+  const ev = (type: string, data: Record<string, unknown>) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, ...data, sequence_number: sequence++ })}\n\n`;
+  const parts: string[] = [
+    ev("response.created", {
+      response: { id: "resp_bench", object: "response", status: "in_progress", output: [] },
+    }),
+  ];
+  const message = { id: "msg_bench", type: "message", role: "assistant" };
+  const textAt = { item_id: "msg_bench", output_index: 0, content_index: 0 };
+  parts.push(
+    ev("response.output_item.added", { output_index: 0, item: { ...message, content: [] } }),
+    ev("response.content_part.added", {
+      ...textAt,
+      part: { type: "output_text", annotations: [], text: "" },
+    }),
+  );
+  const piece = "The quick brown fox jumps over the lazy dog. ";
+  let size = parts.join("").length;
+  let text = "";
+  // Deltas fill 80 % of the target; the final forms that repeat them fill the rest.
+  while (size < targetBytes * 0.4) {
+    const delta = ev("response.output_text.delta", {
+      ...textAt,
+      delta: piece,
+      logprobs: [],
+      obfuscation: "aBcDeFgH",
+    });
+    parts.push(delta);
+    size += delta.length;
+    text += piece;
+  }
+  const textPart = { type: "output_text", annotations: [], text };
+  const doneMessage = { ...message, status: "completed", content: [textPart] };
+  parts.push(
+    ev("response.output_text.done", { ...textAt, text, logprobs: [] }),
+    ev("response.content_part.done", { ...textAt, part: textPart }),
+    ev("response.output_item.done", { output_index: 0, item: doneMessage }),
+  );
+  const call = { id: "fc_bench", type: "function_call", call_id: "call_bench", name: "write" };
+  const argsAt = { item_id: "fc_bench", output_index: 1 };
+  parts.push(
+    ev("response.output_item.added", { output_index: 1, item: { ...call, arguments: "" } }),
+    ev("response.function_call_arguments.delta", { ...argsAt, delta: '{"lines":[' }),
+  );
+  let args = '{"lines":[';
+  const argPiece = '"lorem ipsum dolor sit amet",';
+  while (size < targetBytes * 0.8) {
+    const delta = ev("response.function_call_arguments.delta", {
+      ...argsAt,
+      delta: argPiece,
+      obfuscation: "aBcDeFgH",
+    });
+    parts.push(delta);
+    size += delta.length;
+    args += argPiece;
+  }
+  args += '"end"]}';
+  const doneCall = { ...call, status: "completed", arguments: args };
+  parts.push(
+    ev("response.function_call_arguments.delta", { ...argsAt, delta: '"end"]}' }),
+    ev("response.function_call_arguments.done", { ...argsAt, arguments: args }),
+    ev("response.output_item.done", { output_index: 1, item: doneCall }),
+    ev("response.completed", {
+      response: {
+        id: "resp_bench",
+        object: "response",
+        status: "completed",
+        output: [doneMessage, doneCall],
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 1000,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 1010,
+        },
+      },
+    }),
+  );
+  return new TextEncoder().encode(parts.join(""));
+}
+
+/**
+ * A Gemini stream of recorded chunks repeated (CRLF framing and Gemini's
+ * JSON spacing as the API sends them): the thought chunks of
+ * `thinking-text-signature-gemini25-pro` up to 40 % of the target, its
+ * signed first text chunk, its text chunks up to 95 %, a signed call from
+ * `tool-call-gemini3-pro`, and its final chunk (STOP and usage).
+ */
+function geminiBody(targetBytes: number): Uint8Array {
+  const recorded = (name: string) =>
+    Deno.readTextFileSync(new URL(`google-generative-ai/${name}.sse`, FIXTURES))
+      .split(/(?<=\r\n\r\n)/);
+  const answer = recorded("thinking-text-signature-gemini25-pro");
+  const [call] = recorded("tool-call-gemini3-pro");
+  const thoughts = answer.slice(0, 4);
+  const texts = answer.slice(5, -1);
+  const parts: string[] = [];
+  let size = 0;
+  const fill = (events: string[], until: number) => {
+    for (let i = 0; size < until; i++) {
+      const event = events[i % events.length]!;
+      parts.push(event);
+      size += event.length;
+    }
+  };
+  fill(thoughts, targetBytes * 0.4);
+  parts.push(answer[4]!);
+  fill(texts, targetBytes * 0.95);
+  parts.push(call!, answer.at(-1)!);
+  return new TextEncoder().encode(parts.join(""));
+}
+
 function chunkedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   let offset = 0;
   return new ReadableStream({
@@ -175,6 +298,8 @@ function row(name: string, bytes: number, ms: number): string {
 
 const anthropicBytes = anthropicBody(TARGET_MB * 1e6);
 const openaiBytes = openaiBody(TARGET_MB * 1e6);
+const responsesBytes = responsesBody(TARGET_MB * 1e6);
+const geminiBytes = geminiBody(TARGET_MB * 1e6);
 console.log(
   `Stream parse + assemble, ${TARGET_MB} MB bodies in ${
     CHUNK / 1024
@@ -217,6 +342,53 @@ const sdkO = await best(async () => {
   }
 });
 
+const oursR = await best(async () => {
+  const result = await drain(parseOpenAIResponsesStream(sseEvents(responsesBytes), "http://bench"));
+  if (result.content.length !== 2) throw new Error("bench: unexpected assembly");
+});
+const sdkR = await best(async () => {
+  const client = new OpenAI({
+    apiKey: "bench",
+    baseURL: "http://bench.invalid/v1",
+    fetch: sseResponse(responsesBytes),
+  });
+  const response = await client.responses.stream({ model: "m", input: "x" }).finalResponse();
+  if (response.output[1]?.type !== "function_call") {
+    throw new Error("bench: unexpected SDK assembly");
+  }
+});
+
+const oursG = await best(async () => {
+  const result = await drain(parseGoogleStream(sseEvents(geminiBytes), "http://bench"));
+  if (result.content.length !== 6) throw new Error("bench: unexpected assembly");
+});
+const sdkG = await best(async () => {
+  const ai = new GoogleGenAI({
+    apiKey: "bench",
+    httpOptions: { baseUrl: "http://bench.invalid", fetch: sseResponse(geminiBytes) },
+  });
+  // What a caller of the SDK accumulates: the text, the thoughts and the calls.
+  const text: string[] = [];
+  const thoughts: string[] = [];
+  const calls: unknown[] = [];
+  for await (
+    const chunk of await ai.models.generateContentStream({
+      model: "m",
+      contents: "x",
+      config: { automaticContinuation: false },
+    })
+  ) {
+    for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+      if (part.functionCall) calls.push(part.functionCall);
+      else if (part.thought) thoughts.push(part.text ?? "");
+      else if (part.text !== undefined) text.push(part.text);
+    }
+  }
+  if (calls.length !== 1 || text.join("").length === 0 || thoughts.length === 0) {
+    throw new Error("bench: unexpected SDK assembly");
+  }
+});
+
 console.log("Anthropic Messages");
 console.log(row("  panto (SseParser + assembler)", anthropicBytes.length, oursA));
 console.log(row("  @anthropic-ai/sdk messages.stream", anthropicBytes.length, sdkA));
@@ -224,4 +396,12 @@ console.log(`  ratio: ${(sdkA / oursA).toFixed(2)}x\n`);
 console.log("OpenAI Chat Completions");
 console.log(row("  panto (SseParser + assembler)", openaiBytes.length, oursO));
 console.log(row("  openai chat.completions.stream", openaiBytes.length, sdkO));
-console.log(`  ratio: ${(sdkO / oursO).toFixed(2)}x`);
+console.log(`  ratio: ${(sdkO / oursO).toFixed(2)}x\n`);
+console.log("OpenAI Responses");
+console.log(row("  panto (SseParser + assembler)", responsesBytes.length, oursR));
+console.log(row("  openai responses.stream", responsesBytes.length, sdkR));
+console.log(`  ratio: ${(sdkR / oursR).toFixed(2)}x`);
+console.log("\nGemini (Generative Language API)");
+console.log(row("  panto (SseParser + assembler)", geminiBytes.length, oursG));
+console.log(row("  @google/genai models.stream", geminiBytes.length, sdkG));
+console.log(`  ratio: ${(sdkG / oursG).toFixed(2)}x`);

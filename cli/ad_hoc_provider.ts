@@ -10,6 +10,11 @@ export const DEFAULT_BASE_URL: Record<ApiStyle, string> = {
   "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta",
 };
 
+/** The vendors' own hosts, which always want a key. */
+const VENDOR_HOSTS: ReadonlySet<string> = new Set(
+  Object.values(DEFAULT_BASE_URL).map((url) => new URL(url).hostname),
+);
+
 /** The conventional key variable of each API. */
 export const DEFAULT_KEY_ENV: Record<ApiStyle, string> = {
   "anthropic-messages": "ANTHROPIC_API_KEY",
@@ -63,7 +68,7 @@ export function adHocProvider(
       `--api-key-env ${keyEnv}: the variable ${keyEnv} is not set; set it to the API key, or leave out --api-key-env for a server that needs no key`,
     );
   }
-  if (!apiKey && (host === "api.anthropic.com" || host === "api.openai.com")) {
+  if (!apiKey && VENDOR_HOSTS.has(host)) {
     throw new UsageError(
       `No API key for ${host}: set ${keyEnv}, or pass --api-key-env NAME to read it from another variable`,
     );

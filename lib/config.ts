@@ -6,6 +6,31 @@ export const API_STYLES = [
   "google-generative-ai",
 ] as const;
 
+/**
+ * Every way an OpenAI-compatible server takes reasoning levels, for
+ * validation and help text: `reasoning_effort` (OpenAI), a `reasoning`
+ * object (OpenRouter), `thinking: {type}` switched on or off (Z.ai), that
+ * plus `reasoning_effort` (`thinking_effort`: DeepSeek), `enable_thinking`
+ * (Qwen), or not at all.
+ *
+ * @example
+ * ```ts
+ * import { REASONING_PARAMS } from "@panto/lib";
+ * console.assert(REASONING_PARAMS.includes("thinking_effort"));
+ * ```
+ */
+export const REASONING_PARAMS = [
+  "reasoning_effort",
+  "reasoning",
+  "thinking",
+  "thinking_effort",
+  "enable_thinking",
+  "none",
+] as const;
+
+/** How an OpenAI-compatible server takes reasoning levels (see {@linkcode REASONING_PARAMS}). */
+export type ReasoningParam = typeof REASONING_PARAMS[number];
+
 /** The wire protocol a provider speaks. */
 export type ApiStyle = typeof API_STYLES[number];
 
@@ -46,10 +71,21 @@ export interface OpenAICompat {
   developerRole?: boolean;
   /** Which field carries the output limit. */
   maxTokensField?: "max_tokens" | "max_completion_tokens";
-  /** How reasoning levels are sent: `reasoning_effort` (OpenAI), `reasoning` object (OpenRouter), or not at all. */
-  reasoningParam?: "reasoning_effort" | "reasoning" | "none";
+  /** How reasoning levels are sent (see {@linkcode REASONING_PARAMS}). */
+  reasoningParam?: ReasoningParam;
+  /**
+   * Send earlier reasoning back as `reasoning_content` on assistant messages
+   * (DeepSeek and Z.ai want it with tool calls while thinking).
+   */
+  reasoningContent?: boolean;
   /** Ask for usage in the stream with `stream_options.include_usage`. */
   streamUsage?: boolean;
+  /**
+   * How tool-call ids must look: `any` sends them as recorded; `alnum9` maps
+   * each to 9 letters and digits (Mistral rejects every other shape, so a
+   * conversation begun on another provider needs it).
+   */
+  toolCallIds?: "any" | "alnum9";
 }
 
 /**

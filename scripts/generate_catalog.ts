@@ -161,15 +161,30 @@ function reasoningValues(model: PiModel): CatalogModel["reasoningValues"] {
   return Object.keys(values).length ? values : undefined;
 }
 
-/** pi's OpenAI-compatible quirks that panto's `OpenAICompat` can say. */
-function compatOf(models: readonly PiModel[]): OpenAICompat | undefined {
-  const pi = models.find((model) => model.compat)?.compat;
-  if (!pi) return undefined;
+/** pi's thinking formats, as panto's `reasoningParam`. */
+const THINKING_FORMATS: Readonly<Record<string, OpenAICompat["reasoningParam"]>> = {
+  deepseek: "thinking_effort",
+  zai: "thinking",
+  qwen: "enable_thinking",
+};
+
+/** pi's OpenAI-compatible quirks that panto's `OpenAICompat` can say, as a JSON string ("" for none). */
+function compatOf(model: PiModel): string {
+  const pi = model.compat ?? {};
   const compat: OpenAICompat = {};
   if (pi.supportsDeveloperRole === false) compat.developerRole = false;
   if (pi.maxTokensField === "max_tokens") compat.maxTokensField = "max_tokens";
-  if (pi.supportsReasoningEffort === false) compat.reasoningParam = "none";
-  return Object.keys(compat).length ? compat : undefined;
+  const format = THINKING_FORMATS[String(pi.thinkingFormat)];
+  if (format) compat.reasoningParam = format;
+  else if (pi.supportsReasoningEffort === false) compat.reasoningParam = "none";
+  if (pi.requiresReasoningContentOnAssistantMessages === true) compat.reasoningContent = true;
+  return Object.keys(compat).length ? JSON.stringify(compat) : "";
+}
+
+/** The quirks every model of a provider shares; the rest are said per model. */
+function sharedCompat(models: readonly PiModel[]): string {
+  const all = new Set(models.map(compatOf));
+  return all.size === 1 ? [...all][0]! : "";
 }
 
 function mostCommon<T>(values: readonly T[]): T {
@@ -178,7 +193,13 @@ function mostCommon<T>(values: readonly T[]): T {
   return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
-function catalogModel(model: PiModel, api: ApiStyle, baseUrl: string, facts: ProviderFacts) {
+function catalogModel(
+  model: PiModel,
+  provider: Pick<CatalogProvider, "api" | "baseUrl">,
+  shared: string,
+  facts: ProviderFacts,
+) {
+  const { api, baseUrl } = provider;
   const ownApi = APIS[model.api]!;
   const ownUrl = facts.baseUrl ?? model.baseUrl;
   const entry: CatalogModel = {
@@ -194,6 +215,8 @@ function catalogModel(model: PiModel, api: ApiStyle, baseUrl: string, facts: Pro
   };
   const values = reasoningValues(model);
   if (values) entry.reasoningValues = values;
+  const compat = compatOf(model);
+  if (compat !== shared && compat !== "") entry.compat = JSON.parse(compat);
   return entry;
 }
 
@@ -201,14 +224,15 @@ function providerEntry(id: string, facts: ProviderFacts): [CatalogProvider, Cata
   const models = (getModels(id as never) as unknown as PiModel[]).filter((m) => m.api in APIS);
   const api = mostCommon(models.map((m) => APIS[m.api]!));
   const baseUrl = facts.baseUrl ?? mostCommon(models.map((m) => m.baseUrl));
-  const entries = models.map((m) => catalogModel(m, api, baseUrl, facts))
+  const shared = sharedCompat(models);
+  const entries = models.map((m) => catalogModel(m, { api, baseUrl }, shared, facts))
     .sort((a, b) => a.id.localeCompare(b.id));
   for (const id2 of facts.defaults) {
     if (!entries.some((m) => m.id === id2)) {
       throw new Error(`${id}'s default model ${id2} is not in the catalog: update PROVIDERS`);
     }
   }
-  const compat = compatOf(models);
+  const compat = shared === "" ? undefined : JSON.parse(shared) as OpenAICompat;
   const provider: CatalogProvider = {
     id,
     name: facts.name,
@@ -252,10 +276,14 @@ async function main(): Promise<void> {
     new URL("index.ts", OUT),
     `${HEADER}import type { CatalogModel, CatalogProvider } from "../catalog_types.ts";\n\n` +
       `/** When the catalog was generated, and from what. */\n` +
-      `export const CATALOG_GENERATED = ${JSON.stringify(new Date().toISOString().slice(0, 10))};\n` +
+      `export const CATALOG_GENERATED = ${
+        JSON.stringify(new Date().toISOString().slice(0, 10))
+      };\n` +
       `export const CATALOG_SOURCE = ${JSON.stringify(SOURCE)};\n\n` +
       `/** Every provider of the catalog, presets last. */\n` +
-      `export const CATALOG_PROVIDERS: readonly CatalogProvider[] = ${JSON.stringify(providers)};\n\n` +
+      `export const CATALOG_PROVIDERS: readonly CatalogProvider[] = ${
+        JSON.stringify(providers)
+      };\n\n` +
       `/** Each listed provider's models, loaded on first use. */\n` +
       `export const MODEL_LOADERS: Readonly<Record<string, () => Promise<{ MODELS: readonly CatalogModel[] }>>> = {\n${loaders}\n};\n`,
   );

@@ -5,6 +5,7 @@ import {
   type CompactionConfig,
   type OpenAICompat,
   REASONING_LEVELS,
+  REASONING_PARAMS,
   type ReasoningLevel,
   type RetryConfig,
 } from "@panto/lib";
@@ -125,8 +126,10 @@ const headerValue = z.string().refine(isSafeHeaderValue, {
 const compatSchema = strictObject({
   developerRole: z.boolean().exactOptional(),
   maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).exactOptional(),
-  reasoningParam: z.enum(["reasoning_effort", "reasoning", "none"]).exactOptional(),
+  reasoningParam: z.enum(REASONING_PARAMS).exactOptional(),
   streamUsage: z.boolean().exactOptional(),
+  toolCallIds: z.enum(["any", "alnum9"]).exactOptional(),
+  reasoningContent: z.boolean().exactOptional(),
 });
 
 const providerSchema = strictObject({

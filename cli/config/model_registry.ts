@@ -241,7 +241,9 @@ function providerConfig(
     reasoning: catalog ? clampThinkingLevel(catalog.thinkingLevels, level) : level,
   };
   if (provider.headers) out.headers = { ...provider.headers };
-  if (provider.compat) out.compat = { ...provider.compat };
+  // A model's own quirks (a DeepSeek model on OpenRouter) yield to the user's.
+  const compat = { ...(unmoved ? catalog?.compat : undefined), ...provider.compat };
+  if (Object.keys(compat).length > 0) out.compat = compat;
   if (settings.maxTokens !== undefined) out.maxTokens = settings.maxTokens;
   const window = settings.contextWindow ?? catalog?.contextWindow;
   if (window !== undefined) out.contextWindow = window;

@@ -6,7 +6,7 @@
 // to the schema, never pass one the schema rejects: a property test
 // (tests/cli/plain_config_test.ts) holds the two together. The
 // patterns both use are defined here.
-import { API_STYLES, REASONING_LEVELS } from "@panto/lib";
+import { API_STYLES, REASONING_LEVELS, REASONING_PARAMS } from "@panto/lib";
 import { ENV_NAME_PATTERN } from "../env.ts";
 import type { ConfigFile } from "./config_schema.ts";
 
@@ -71,8 +71,10 @@ const object = (shape: Record<string, Check>, required: readonly string[] = []):
 const compat = object({
   developerRole: boolean,
   maxTokensField: oneOf(["max_tokens", "max_completion_tokens"]),
-  reasoningParam: oneOf(["reasoning_effort", "reasoning", "none"]),
+  reasoningParam: oneOf(REASONING_PARAMS),
   streamUsage: boolean,
+  toolCallIds: oneOf(["any", "alnum9"]),
+  reasoningContent: boolean,
 });
 
 const headers = record(matching(HEADER_NAME_PATTERN), headerValue);

@@ -37,6 +37,8 @@ export interface CatalogModel {
   reasoningValues?: Partial<Record<Exclude<ReasoningLevel, "off">, string>>;
   /** Prices. */
   price: CatalogPrice;
+  /** Quirks of its server beyond its provider's (a DeepSeek model on OpenRouter). */
+  compat?: OpenAICompat;
 }
 
 /** One provider of the built-in catalog. */

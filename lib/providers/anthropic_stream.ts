@@ -3,13 +3,12 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { BlockStartEvent, DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
-import { hostOf } from "./error_classification.ts";
+import { hostOf, streamReadFailure } from "./error_classification.ts";
 import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
-import { errorMessage } from "../error_message.ts";
 
 /**
  * Assembles an assistant message from the server-sent events of Anthropic's
@@ -175,11 +174,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
 
   /** Attaches what was assembled so far to a failure, once streaming had begun. */
   withPartial(error: unknown): ProviderError {
-    const failure = error instanceof ProviderError ? error : new ProviderError(
-      "network",
-      `reading the stream from ${hostOf(this.#url)} failed: ${errorMessage(error)}`,
-      { cause: error },
-    );
+    const failure = streamReadFailure(error, this.#url);
     if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
     return failure;
   }

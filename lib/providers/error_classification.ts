@@ -6,6 +6,7 @@
  * @module
  */
 import { ProviderError, type ProviderErrorKind } from "../errors.ts";
+import { errorMessage } from "../error_message.ts";
 
 /** What a server said about a failure, from whichever JSON shape it uses. */
 interface ServerError {
@@ -21,6 +22,8 @@ interface ServerError {
   upstream?: string;
   /** `request_id` from the body (Anthropic), for support requests. */
   requestId?: string;
+  /** The wait a Google `RetryInfo` detail asks for (ms). */
+  retryDelayMs?: number;
 }
 
 /** Longest server message kept in an error, in characters. */
@@ -115,7 +118,7 @@ export function classifyHttpErrorRedacting(
 ): ProviderError {
   const info = extractServerError(parseJson(bodyText), bodyText);
   const kind = classifyKind(status, info);
-  const retryAfterMs = parseRetryAfter(headers) ?? retryHintMs(info.message);
+  const retryAfterMs = parseRetryAfter(headers) ?? info.retryDelayMs ?? retryHintMs(info.message);
   const message = `${hostOf(url)} answered ${status}${describe(info, secrets)}${
     hintFor(kind, info)
   }`;
@@ -226,11 +229,15 @@ function classifyKind(status: number | undefined, info: ServerError): ProviderEr
   const code = (info.code ?? "").toLowerCase();
   if (status === 401 || status === 403 || /authentication|permission/.test(type)) return "auth";
   if (code === "invalid_api_key") return "auth";
+  // Gemini answers a bad or expired key with 400 INVALID_ARGUMENT.
+  if (/API key (?:not valid|expired)/i.test(info.message)) return "auth";
   // OpenAI's insufficient_quota arrives as a 429 but waiting does not help
   // (the account is out of credit): retrying would only burn attempts.
   // There is no billing kind, and auth would send people to check a key that
   // is fine, so it is an invalid request whose message says what to do.
-  if (/insufficient_quota|exceeded your current quota/i.test(text)) return "invalid_request";
+  // Gemini words its per-minute limits the same way, but says when to retry: that is a rate limit.
+  const outOfQuota = /insufficient_quota|exceeded your current quota/i.test(text);
+  if (outOfQuota && info.retryDelayMs === undefined) return "invalid_request";
   if (status === 529 || status === 503 || type === "overloaded_error") return "overloaded";
   if (status === 429 || type === "rate_limit_error" || code === "rate_limit_exceeded") {
     // "Request too large … tokens per minute": this request alone exceeds a
@@ -292,6 +299,8 @@ function extractServerError(value: unknown, text: string): ServerError {
     info.payloadStatus = payloadStatus;
     info.code ??= String(payloadStatus);
   }
+  const retryDelayMs = googleRetryDelayMs(source.details);
+  if (retryDelayMs !== undefined) info.retryDelayMs = retryDelayMs;
   const upstream = upstreamOf(source.metadata);
   if (upstream !== undefined) info.upstream = upstream;
   return withRequestId(info, root);
@@ -328,6 +337,17 @@ function statusOf(value: unknown): number | undefined {
   return typeof number === "number" && Number.isInteger(number) && number >= 100 && number < 600
     ? number
     : undefined;
+}
+
+/** Google's `RetryInfo` detail (`"retryDelay": "34.4s"`, a protobuf Duration), in ms. */
+function googleRetryDelayMs(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    if (!isRecord(detail) || !String(detail["@type"]).endsWith("google.rpc.RetryInfo")) continue;
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(String(detail.retryDelay));
+    if (match) return Math.round(Number(match[1]) * 1000);
+  }
+  return undefined;
 }
 
 /** OpenAI and Groq say "Please try again in 644ms" / "in 4.77s" when no header does. */
@@ -367,4 +387,29 @@ function collapse(text: string): string {
 
 function truncate(text: string): string {
   return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)}…`;
+}
+
+/**
+ * A failure while reading a response's stream, as a `ProviderError`: one
+ * that already is passes through; anything else (a cut connection) is a
+ * retryable `network` error naming the host.
+ *
+ * @param error What reading threw.
+ * @param url The request's URL.
+ * @returns The error to attach the partial message to.
+ *
+ * @example
+ * ```ts
+ * import { streamReadFailure } from "./error_classification.ts";
+ * const failure = streamReadFailure(new TypeError("connection reset"), "https://api.example.com/v1/x");
+ * console.assert(failure.kind === "network" && failure.message.includes("api.example.com"));
+ * ```
+ */
+export function streamReadFailure(error: unknown, url: string): ProviderError {
+  if (error instanceof ProviderError) return error;
+  return new ProviderError(
+    "network",
+    `reading the stream from ${hostOf(url)} failed: ${errorMessage(error)}`,
+    { cause: error },
+  );
 }

@@ -20,6 +20,8 @@ const UNKNOWN_SERVER: Required<OpenAICompat> = {
   maxTokensField: "max_tokens",
   reasoningParam: "reasoning_effort",
   streamUsage: true,
+  toolCallIds: "any",
+  reasoningContent: false,
 };
 
 /** OpenAI itself and Azure OpenAI (same models, same parameters). */
@@ -31,6 +33,8 @@ function openAIProper(model: string): Required<OpenAICompat> {
     maxTokensField: "max_completion_tokens",
     reasoningParam: "reasoning_effort",
     streamUsage: true,
+    toolCallIds: "any",
+    reasoningContent: false,
   };
 }
 
@@ -59,9 +63,25 @@ const HOST_RULES: readonly HostRule[] = [
     compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "reasoning" }),
   },
   {
-    // DeepSeek rejects `developer`, knows only `max_tokens`, and picks reasoning
-    // by model (deepseek-reasoner), not by a parameter.
+    // DeepSeek rejects `developer` and knows only `max_tokens`; thinking is
+    // switched by `thinking: {type}` with `reasoning_effort` for its depth, and
+    // answers 400 to a thinking-mode tool call sent back without its reasoning.
     matches: hostIs("api.deepseek.com"),
+    compat: () => ({
+      ...UNKNOWN_SERVER,
+      reasoningParam: "thinking_effort",
+      reasoningContent: true,
+    }),
+  },
+  {
+    // Z.ai (GLM) thinks unless sent `thinking: {type: "disabled"}`, has no
+    // effort setting, and wants reasoning returned with tool results.
+    matches: hostIs("api.z.ai", "open.bigmodel.cn"),
+    compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "thinking", reasoningContent: true }),
+  },
+  {
+    // Moonshot (Kimi) takes `max_tokens` and no reasoning parameter.
+    matches: hostIs("api.moonshot.ai", "api.moonshot.cn"),
     compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "none" }),
   },
   {
@@ -83,15 +103,20 @@ const HOST_RULES: readonly HostRule[] = [
   {
     // Mistral answers 422 "Extra inputs are not permitted" to `stream_options`,
     // `max_completion_tokens` and `reasoning_effort`; it sends usage on the
-    // last chunk without being asked.
+    // last chunk without being asked, and takes only 9-character ids.
     matches: hostIs("api.mistral.ai"),
-    compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "none", streamUsage: false }),
+    compat: () => ({
+      ...UNKNOWN_SERVER,
+      reasoningParam: "none",
+      streamUsage: false,
+      toolCallIds: "alnum9",
+    }),
   },
   {
     // Alibaba DashScope (Qwen) turns thinking on with its own `enable_thinking`
     // flag, not `reasoning_effort`; usage only arrives with `include_usage`.
     matches: hostIs("dashscope.aliyuncs.com", "dashscope-intl.aliyuncs.com"),
-    compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "none" }),
+    compat: () => ({ ...UNKNOWN_SERVER, reasoningParam: "enable_thinking" }),
   },
   {
     // Local servers (llama.cpp, Ollama, vLLM, LM Studio): `system` and
@@ -130,6 +155,8 @@ export function resolveOpenAICompat(config: ProviderConfig): Required<OpenAIComp
     maxTokensField: explicit.maxTokensField ?? detected.maxTokensField,
     reasoningParam: explicit.reasoningParam ?? detected.reasoningParam,
     streamUsage: explicit.streamUsage ?? detected.streamUsage,
+    toolCallIds: explicit.toolCallIds ?? detected.toolCallIds,
+    reasoningContent: explicit.reasoningContent ?? detected.reasoningContent,
   };
 }
 

@@ -3,6 +3,7 @@ import type { OpenAICompat, ProviderConfig } from "../config.ts";
 import { ProviderError } from "../errors.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
+import { alnum9CallId } from "./alnum_call_id.ts";
 import { isAzureHost, resolveOpenAICompat } from "./openai_compat.ts";
 import type { ProviderRequest } from "./provider.ts";
 
@@ -25,7 +26,12 @@ export interface OpenAIToolCall {
 export type OpenAIMessage =
   | { role: "system" | "developer"; content: string }
   | { role: "user"; content: string | OpenAIContentPart[] }
-  | { role: "assistant"; content: string | null; tool_calls?: OpenAIToolCall[] }
+  | {
+    role: "assistant";
+    content: string | null;
+    tool_calls?: OpenAIToolCall[];
+    reasoning_content?: string;
+  }
   | { role: "tool"; tool_call_id: string; content: string };
 
 /** A function tool declaration on the wire. */
@@ -56,6 +62,10 @@ export interface OpenAIChatBody {
   reasoning_effort?: string;
   /** Reasoning level, OpenRouter style. */
   reasoning?: { effort: string };
+  /** Thinking on or off, DeepSeek and Z.ai style. */
+  thinking?: { type: "enabled" | "disabled" };
+  /** Thinking on or off, Qwen style. */
+  enable_thinking?: boolean;
 }
 
 /** Everything needed to send one Chat Completions request. */
@@ -144,14 +154,29 @@ function requestBody(request: ProviderRequest, compat: Required<OpenAICompat>): 
   // guessed number either truncates answers or is rejected as too large.
   if (config.maxTokens !== undefined) body[compat.maxTokensField] = config.maxTokens;
   if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
-  const level = config.reasoning;
-  if (level !== "off") {
-    // The level's own name unless the model's catalog entry says otherwise (e.g. "default").
-    const effort = config.reasoningValues?.[level] ?? level;
-    if (compat.reasoningParam === "reasoning_effort") body.reasoning_effort = effort;
-    else if (compat.reasoningParam === "reasoning") body.reasoning = { effort };
-  }
+  setReasoning(body, config, compat.reasoningParam);
   return body;
+}
+
+/**
+ * "off" sends nothing where thinking is asked for (OpenAI, OpenRouter), and
+ * an explicit off where it is the default (DeepSeek, Z.ai, Qwen).
+ */
+function setReasoning(
+  body: OpenAIChatBody,
+  config: ProviderConfig,
+  param: Required<OpenAICompat>["reasoningParam"],
+): void {
+  const level = config.reasoning;
+  const on = level !== "off";
+  if (param === "thinking" || param === "thinking_effort") {
+    body.thinking = { type: on ? "enabled" : "disabled" };
+  } else if (param === "enable_thinking") body.enable_thinking = on;
+  if (!on) return;
+  // The level's own name unless the model's catalog entry says otherwise (e.g. "default").
+  const effort = config.reasoningValues?.[level] ?? level;
+  if (param === "reasoning_effort" || param === "thinking_effort") body.reasoning_effort = effort;
+  else if (param === "reasoning") body.reasoning = { effort };
 }
 
 function toOpenAITool(decl: ToolDecl): OpenAITool {
@@ -175,6 +200,10 @@ export function toOpenAIMessages(
   compat: Required<OpenAICompat>,
 ): OpenAIMessage[] {
   const wire: OpenAIMessage[] = [];
+  const rules: HistoryRules = {
+    callId: compat.toolCallIds === "alnum9" ? alnum9CallId : (id) => id,
+    reasoningContent: compat.reasoningContent,
+  };
   if (system !== "") {
     wire.push({ role: compat.developerRole ? "developer" : "system", content: system });
   }
@@ -184,10 +213,10 @@ export function toOpenAIMessages(
         pushUser(wire, userParts(message.content));
         break;
       case "assistant":
-        pushAssistant(wire, message.content);
+        pushAssistant(wire, message.content, rules);
         break;
       case "tool":
-        pushToolResults(wire, message.content);
+        pushToolResults(wire, message.content, rules.callId);
         break;
       case "system":
         break; // The effective prompt arrives in `system`; entries are history.
@@ -226,29 +255,52 @@ function imagePart(mediaType: string, data: string): OpenAIContentPart {
 }
 
 /**
- * Thinking and redacted thinking are dropped: Chat Completions has no field
- * for them in requests (DeepSeek even rejects `reasoning_content` there), and
- * a signature from another provider means nothing to these servers. Text
- * blocks are joined without a separator because they are pieces of one
- * stream (Anthropic splits text at citations mid-sentence). A message left
- * with neither text nor calls is skipped: servers reject empty assistants.
+ * Thinking is dropped unless the server wants it back as `reasoning_content`
+ * (a signature from another provider means nothing to these servers, and
+ * most have no request field for it). Text blocks are joined without a
+ * separator because they are pieces of one stream (Anthropic splits text at
+ * citations mid-sentence). A message left with neither text nor calls is
+ * skipped: servers reject empty assistants.
  */
-function pushAssistant(wire: OpenAIMessage[], blocks: readonly ContentBlock[]): void {
+function pushAssistant(
+  wire: OpenAIMessage[],
+  blocks: readonly ContentBlock[],
+  rules: HistoryRules,
+): void {
   let text = "";
+  let thinking = "";
   const calls: OpenAIToolCall[] = [];
   for (const block of blocks) {
     if (block.type === "text") text += block.text;
-    else if (block.type === "tool_use") calls.push(toOpenAIToolCall(block));
+    else if (block.type === "thinking") thinking += block.thinking;
+    else if (block.type === "tool_use") calls.push(toOpenAIToolCall(block, rules.callId));
   }
-  if (calls.length > 0) {
-    wire.push({ role: "assistant", content: text === "" ? null : text, tool_calls: calls });
-  } else if (text !== "") wire.push({ role: "assistant", content: text });
+  if (calls.length === 0 && text === "") return;
+  const message: OpenAIMessage = calls.length > 0
+    ? { role: "assistant", content: text === "" ? null : text, tool_calls: calls }
+    : { role: "assistant", content: text };
+  if (rules.reasoningContent) message.reasoning_content = thinking;
+  wire.push(message);
 }
 
 /** Arguments that never parsed are sent as `{}`: servers reject invalid JSON there. */
-function toOpenAIToolCall(block: ToolUseBlock): OpenAIToolCall {
+function toOpenAIToolCall(block: ToolUseBlock, callIds: CallIdMap): OpenAIToolCall {
   const args = block.invalidInput === undefined ? JSON.stringify(block.input) : "{}";
-  return { id: block.id, type: "function", function: { name: block.name, arguments: args } };
+  return {
+    id: callIds(block.id),
+    type: "function",
+    function: { name: block.name, arguments: args },
+  };
+}
+
+/** How recorded tool-call ids are sent (as-is, or in the server's required shape). */
+type CallIdMap = (id: string) => string;
+
+/** How the recorded history is adapted to the server. */
+interface HistoryRules {
+  callId: CallIdMap;
+  /** Send thinking back as `reasoning_content`. */
+  reasoningContent: boolean;
 }
 
 const IMAGE_NOTE = "(see attached image)";
@@ -260,7 +312,11 @@ const IMAGES_INTRO = "Attached image(s) from tool result:";
  * results must directly follow the assistant's calls) and each tool message
  * with images says so.
  */
-function pushToolResults(wire: OpenAIMessage[], blocks: readonly ContentBlock[]): void {
+function pushToolResults(
+  wire: OpenAIMessage[],
+  blocks: readonly ContentBlock[],
+  callIds: CallIdMap,
+): void {
   const images: OpenAIContentPart[] = [];
   for (const block of blocks) {
     if (block.type !== "tool_result") continue;
@@ -268,7 +324,7 @@ function pushToolResults(wire: OpenAIMessage[], blocks: readonly ContentBlock[])
     for (const image of resultImages) images.push(imagePart(image.mediaType, image.data));
     wire.push({
       role: "tool",
-      tool_call_id: block.toolUseId,
+      tool_call_id: callIds(block.toolUseId),
       content: toolResultText(block, resultImages.length > 0),
     });
   }

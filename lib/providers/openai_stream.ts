@@ -5,10 +5,10 @@ import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
 import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
+import { streamReadFailure } from "./error_classification.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
-import { errorMessage } from "../error_message.ts";
 
 /**
  * Assembles an assistant message from the server-sent events of a streaming
@@ -189,11 +189,7 @@ class ChatCompletionAssembler implements MessageAssembler {
 
   /** Attaches what was assembled so far to a failure. */
   withPartial(error: unknown): ProviderError {
-    const failure = error instanceof ProviderError ? error : new ProviderError(
-      "network",
-      `reading the stream from ${this.#url} failed: ${errorMessage(error)}`,
-      { cause: error },
-    );
+    const failure = streamReadFailure(error, this.#url);
     failure.partial ??= this.#partial();
     return failure;
   }

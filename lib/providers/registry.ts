@@ -1,12 +1,16 @@
 import type { ApiName } from "../config.ts";
 import { streamAnthropicMessages } from "./anthropic_messages.ts";
+import { streamGoogleGenerativeAI } from "./google_generative_ai.ts";
 import { streamOpenAIChat } from "./openai_chat.ts";
+import { streamOpenAIResponses } from "./openai_responses.ts";
 import type { StreamMessage } from "./provider.ts";
 
 /** Process-wide: the protocol names `ProviderConfig.api` may use. */
 const PROVIDERS = new Map<string, StreamMessage>([
   ["anthropic-messages", streamAnthropicMessages],
   ["openai-chat", streamOpenAIChat],
+  ["google-generative-ai", streamGoogleGenerativeAI],
+  ["openai-responses", streamOpenAIResponses],
 ]);
 
 /**

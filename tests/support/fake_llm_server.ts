@@ -1,8 +1,10 @@
 /**
- * A fake LLM server on loopback that speaks the Anthropic Messages and the
- * OpenAI Chat Completions streaming protocols. Tests script its replies in a
- * FIFO queue: recorded fixtures, raw SSE, generated turns, HTTP errors, cut
- * or stalled connections, malformed data and slow streams.
+ * A fake LLM server on loopback that speaks the Anthropic Messages, the
+ * OpenAI Chat Completions, the OpenAI Responses and the Gemini
+ * (`streamGenerateContent`) streaming protocols.
+ * Tests script its replies in a FIFO queue: recorded fixtures, raw SSE,
+ * generated turns, HTTP errors, cut or stalled connections, malformed data
+ * and slow streams.
  *
  * @example
  * ```ts ignore
@@ -25,8 +27,8 @@ export const PROVIDER_FIXTURES_DIR: string = new URL(
   import.meta.url,
 ).pathname;
 
-/** The two wire protocols, told apart by the request path. */
-export type FakeProtocol = "anthropic" | "openai";
+/** The wire protocols, told apart by the request path. */
+export type FakeProtocol = "anthropic" | "openai" | "openai-responses" | "gemini";
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -139,6 +141,9 @@ export const DEFAULT_FAKE_USAGE: Usage = {
 export const FAKE_PATHS: Readonly<Record<FakeProtocol, string>> = {
   anthropic: "/v1/messages",
   openai: "/v1/chat/completions",
+  "openai-responses": "/v1/responses",
+  // Any model is served (see GEMINI_ROUTE); this path names one.
+  gemini: "/v1beta/models/fake-model:streamGenerateContent",
 };
 
 const ROUTES = new Map(
@@ -235,7 +240,8 @@ export class FakeLlmServer {
 
   async #handle(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
     const url = new URL(request.url);
-    const protocol = ROUTES.get(url.pathname);
+    const protocol = ROUTES.get(url.pathname) ??
+      (GEMINI_ROUTE.test(url.pathname) ? "gemini" : undefined);
     this.requests.push({
       method: request.method,
       path: url.pathname,
@@ -254,10 +260,11 @@ export class FakeLlmServer {
       return jsonError(503, "fake server: closing");
     }
     if (reply.kind === "http_error") return httpErrorResponse(reply);
-    if (reply.kind === "long") {
-      return this.#longResponse(reply.deltas, protocol, modelOf(this.requests.at(-1)?.body), life);
-    }
-    const plan = await this.#plan(reply, protocol, this.requests.at(-1)?.body);
+    const model = protocol === "gemini"
+      ? geminiModel(url.pathname)
+      : modelOf(this.requests.at(-1)?.body);
+    if (reply.kind === "long") return this.#longResponse(reply.deltas, protocol, model, life);
+    const plan = await this.#plan(reply, protocol, model);
     return this.#streamResponse(plan, life);
   }
 
@@ -286,7 +293,9 @@ export class FakeLlmServer {
       model,
       messageId: this.#nextMessageId(),
     }));
-    const start = wire.lastIndexOf("\n\n", wire.indexOf(marker)) + 2;
+    // The event holding the marker; it may be the first (Gemini has no preamble event).
+    const previousEnd = wire.lastIndexOf("\n\n", wire.indexOf(marker));
+    const start = previousEnd === -1 ? 0 : previousEnd + 2;
     const end = wire.indexOf("\n\n", start) + 2;
     const [head, delta, tail] = [wire.slice(0, start), wire.slice(start, end), wire.slice(end)];
     let sent = 0;
@@ -318,9 +327,8 @@ export class FakeLlmServer {
   async #plan(
     reply: Exclude<FakeReply, { kind: "http_error" | "long" }>,
     protocol: FakeProtocol,
-    requestBody: unknown,
+    model: string,
   ): Promise<StreamPlan> {
-    const model = modelOf(requestBody);
     const chunkSize = reply.chunkSize ?? this.#options.chunkSize;
     switch (reply.kind) {
       case "fixture":
@@ -575,6 +583,8 @@ interface WireEvent {
 }
 
 function turnEvents(protocol: FakeProtocol, turn: TurnSpec): WireEvent[] {
+  if (protocol === "openai-responses") return responsesTurn(turn);
+  if (protocol === "gemini") return geminiTurn(turn);
   return protocol === "anthropic" ? anthropicTurn(turn) : openaiTurn(turn);
 }
 
@@ -731,6 +741,14 @@ function openaiTurn(turn: TurnSpec): WireEvent[] {
 
 /** A text turn with a `data:` line that is not JSON after the first text delta. */
 function malformedTurn(protocol: FakeProtocol, model: string, messageId: string): string {
+  if (protocol === "openai-responses") {
+    return malformedResponsesTurn({
+      blocks: [{ type: "text", text: "Hello, world" }],
+      model,
+      messageId,
+    });
+  }
+  if (protocol === "gemini") return malformedGeminiTurn(model, messageId);
   const events = turnEvents(protocol, {
     blocks: [{ type: "text", text: "Hello, world" }],
     model,
@@ -838,4 +856,325 @@ function pause(ms: number, signal: AbortSignal): Promise<boolean> {
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+// ---------------------------------------------------------------------------
+// OpenAI Responses protocol (`/v1/responses`): generated turns as the API
+// streams them (`event:` lines, sequence numbers, one output item per block).
+
+/** A generated turn as Responses events: items in block order, then the terminal event. */
+function responsesTurn(turn: TurnSpec): WireEvent[] {
+  const events: WireEvent[] = [];
+  let sequence = 0;
+  const emit = (data: { type: string } & Record<string, unknown>) =>
+    events.push({
+      event: data.type,
+      data: JSON.stringify({ ...data, sequence_number: sequence++ }),
+    });
+  const response = (status: string, output: unknown[], extra: Record<string, unknown> = {}) => ({
+    id: `resp_${turn.messageId}`,
+    object: "response",
+    created_at: 1_700_000_000,
+    status,
+    model: turn.model,
+    output,
+    usage: null,
+    ...extra,
+  });
+  emit({ type: "response.created", response: response("in_progress", []) });
+  emit({ type: "response.in_progress", response: response("in_progress", []) });
+  const output = turn.blocks.map((block, index) =>
+    responsesItem(block, `${turn.messageId}_${index}`, index, emit)
+  );
+  const usage = { ...DEFAULT_FAKE_USAGE, ...turn.usage };
+  const wireUsage = {
+    // The Responses API counts cached tokens inside input_tokens, like Chat Completions.
+    input_tokens: usage.inputTokens + usage.cacheReadTokens,
+    input_tokens_details: { cached_tokens: usage.cacheReadTokens },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: usage.inputTokens + usage.cacheReadTokens + usage.outputTokens,
+  };
+  const stop = stopReasonOf(turn);
+  if (stop === "max_tokens" || stop === "refusal") {
+    const reason = stop === "max_tokens" ? "max_output_tokens" : "content_filter";
+    emit({
+      type: "response.incomplete",
+      response: response("incomplete", output, {
+        incomplete_details: { reason },
+        usage: wireUsage,
+      }),
+    });
+  } else {
+    emit({
+      type: "response.completed",
+      response: response("completed", output, { usage: wireUsage }),
+    });
+  }
+  return events;
+}
+
+/** Streams one block as an output item; returns the finished item. */
+function responsesItem(
+  block: FakeBlock,
+  id: string,
+  outputIndex: number,
+  emit: (data: { type: string } & Record<string, unknown>) => void,
+): Record<string, unknown> {
+  const at = { output_index: outputIndex };
+  switch (block.type) {
+    case "text": {
+      const itemId = `msg_${id}`;
+      const item = { id: itemId, type: "message", status: "in_progress", role: "assistant" };
+      const part = (text: string) => ({ type: "output_text", annotations: [], text });
+      const ofPart = { ...at, item_id: itemId, content_index: 0 };
+      emit({ type: "response.output_item.added", ...at, item: { ...item, content: [] } });
+      emit({ type: "response.content_part.added", ...ofPart, part: part("") });
+      for (const delta of pieces(block.text)) {
+        emit({ type: "response.output_text.delta", ...ofPart, delta });
+      }
+      emit({ type: "response.output_text.done", ...ofPart, text: block.text });
+      emit({ type: "response.content_part.done", ...ofPart, part: part(block.text) });
+      const done = { ...item, status: "completed", content: [part(block.text)] };
+      emit({ type: "response.output_item.done", ...at, item: done });
+      return done;
+    }
+    case "thinking": {
+      // Blank lines separate summary parts, as the parser joins them.
+      const parts = block.thinking === "" ? [] : block.thinking.split("\n\n");
+      const itemId = `rs_${id}`;
+      const encrypted = block.signature ?? `enc_${id}`;
+      const item = { id: itemId, type: "reasoning", encrypted_content: encrypted };
+      emit({ type: "response.output_item.added", ...at, item: { ...item, summary: [] } });
+      parts.forEach((text, summaryIndex) => {
+        const ofPart = { ...at, item_id: itemId, summary_index: summaryIndex };
+        emit({
+          type: "response.reasoning_summary_part.added",
+          ...ofPart,
+          part: { type: "summary_text", text: "" },
+        });
+        for (const delta of pieces(text)) {
+          emit({ type: "response.reasoning_summary_text.delta", ...ofPart, delta });
+        }
+        emit({ type: "response.reasoning_summary_text.done", ...ofPart, text });
+        emit({
+          type: "response.reasoning_summary_part.done",
+          ...ofPart,
+          part: { type: "summary_text", text },
+        });
+      });
+      const summary = parts.map((text) => ({ type: "summary_text", text }));
+      const done = { ...item, summary };
+      emit({ type: "response.output_item.done", ...at, item: done });
+      return done;
+    }
+    case "tool_use": {
+      const itemId = `fc_${id}`;
+      const args = JSON.stringify(block.input ?? {});
+      const item = { id: itemId, type: "function_call", call_id: block.id, name: block.name };
+      emit({
+        type: "response.output_item.added",
+        ...at,
+        item: { ...item, status: "in_progress", arguments: "" },
+      });
+      for (const delta of pieces(args)) {
+        emit({ type: "response.function_call_arguments.delta", ...at, item_id: itemId, delta });
+      }
+      emit({
+        type: "response.function_call_arguments.done",
+        ...at,
+        item_id: itemId,
+        arguments: args,
+      });
+      const done = { ...item, status: "completed", arguments: args };
+      emit({ type: "response.output_item.done", ...at, item: done });
+      return done;
+    }
+  }
+}
+
+/** A text turn with a delta whose data is not JSON after the first delta. */
+function malformedResponsesTurn(turn: TurnSpec): string {
+  const events = responsesTurn(turn);
+  const firstDelta = events.findIndex((e) => e.event === "response.output_text.delta");
+  events.splice(firstDelta + 1, 0, {
+    event: "response.output_text.delta",
+    data: '{"type":"response.output_text.delta","output_index":0,"delta":',
+  });
+  return sseText(events);
+}
+
+// ---------------------------------------------------------------------------
+// Gemini protocol (`POST /v1beta/models/{model}:streamGenerateContent?alt=sse`):
+// generated turns as Gemini 3 streams them, and its error replies.
+
+/** Any model's streaming path (`v1` or `v1beta`). */
+const GEMINI_ROUTE = /^\/v1(?:beta)?\/models\/[^/:]+:streamGenerateContent$/;
+
+/** The model a Gemini request names in its path. */
+function geminiModel(path: string): string {
+  return /\/models\/([^/:]+):/.exec(path)?.[1] ?? "fake-model";
+}
+
+/**
+ * The thought signature a generated Gemini turn attaches to its `n`-th
+ * signed part: base64, like the real ones, and unique per turn.
+ *
+ * @param messageId The turn's id (`fake_<n>`, in order of the replies generated).
+ * @param n The signed part's position among the turn's signed parts.
+ * @returns The signature.
+ */
+export function fakeGeminiSignature(messageId: string, n = 0): string {
+  return btoa(`fake-signature:${messageId}:${n}`);
+}
+
+const GEMINI_FINISH_REASONS: Record<FakeStopReason, string> = {
+  end_turn: "STOP",
+  tool_use: "STOP", // Gemini ends a turn of calls with STOP
+  max_tokens: "MAX_TOKENS",
+  stop_sequence: "STOP",
+  refusal: "SAFETY",
+};
+
+/**
+ * A generated turn as Gemini 3 streams it: one chunk per text or thought
+ * piece (a thinking block's signature on its last piece), one chunk per
+ * call (the first call of the turn signed), then a chunk with an empty text
+ * part (signed when the turn has no calls), the finish reason and the usage.
+ */
+function geminiTurn(turn: TurnSpec): WireEvent[] {
+  const usage = { ...DEFAULT_FAKE_USAGE, ...turn.usage };
+  const prompt = {
+    promptTokenCount: usage.inputTokens + usage.cacheReadTokens,
+    ...(usage.cacheReadTokens > 0 ? { cachedContentTokenCount: usage.cacheReadTokens } : {}),
+  };
+  const chunk = (
+    parts: unknown[],
+    extra: Record<string, unknown> = {},
+    counts: object = prompt,
+  ) => ({
+    data: JSON.stringify({
+      candidates: [{ content: { parts, role: "model" }, ...extra, index: 0 }],
+      usageMetadata: counts,
+      modelVersion: turn.model,
+      responseId: `resp_${turn.messageId}`,
+    }),
+  });
+  let signatures = 0;
+  const sign = () => ({ thoughtSignature: fakeGeminiSignature(turn.messageId, signatures++) });
+  const events: WireEvent[] = [];
+  let calls = 0;
+  for (const block of turn.blocks) {
+    if (block.type === "text") {
+      events.push(...pieces(block.text).map((text) => chunk([{ text }])));
+    } else if (block.type === "thinking") {
+      const texts = pieces(block.thinking);
+      if (texts.length === 0) texts.push("");
+      events.push(...texts.map((text, index) =>
+        chunk([{
+          text,
+          thought: true,
+          ...(index === texts.length - 1 && block.signature !== undefined
+            ? { thoughtSignature: block.signature }
+            : {}),
+        }])
+      ));
+    } else {
+      const call = { name: block.name, args: block.input ?? {}, id: block.id };
+      events.push(chunk([{ functionCall: call, ...(calls++ === 0 ? sign() : {}) }]));
+    }
+  }
+  const thoughts = usage.reasoningTokens;
+  events.push(
+    chunk([{ text: "", ...(calls === 0 ? sign() : {}) }], {
+      finishReason: GEMINI_FINISH_REASONS[stopReasonOf(turn)],
+    }, {
+      ...prompt,
+      candidatesTokenCount: usage.outputTokens - thoughts,
+      ...(thoughts > 0 ? { thoughtsTokenCount: thoughts } : {}),
+      totalTokenCount: prompt.promptTokenCount + usage.outputTokens,
+    }),
+  );
+  return events;
+}
+
+/** A text turn with a chunk that is not JSON after the first text piece. */
+function malformedGeminiTurn(model: string, messageId: string): string {
+  const events = geminiTurn({ blocks: [{ type: "text", text: "Hello, world" }], model, messageId });
+  events.splice(1, 0, { data: '{"candidates":[{"content":{"parts":[{"text":' });
+  return sseText(events);
+}
+
+/** A Gemini error body: `{"error": {code, message, status, details?}}`. */
+function geminiError(
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown[],
+): FakeReply {
+  return {
+    kind: "http_error",
+    status,
+    body: { error: { code: status, message, status: code, ...(details ? { details } : {}) } },
+  };
+}
+
+/**
+ * Gemini's 400 for a prompt over the model's input limit.
+ *
+ * @returns The reply.
+ */
+export function geminiContextOverflowReply(): FakeReply {
+  return geminiError(
+    400,
+    "INVALID_ARGUMENT",
+    "The input token count (1196265) exceeds the maximum number of tokens allowed (1048576).",
+  );
+}
+
+/**
+ * Gemini's 429 for a per-minute quota: no `retry-after` header, the wait is
+ * in a `RetryInfo` detail (as in the recorded `error-429-retry-info.json`).
+ *
+ * @param retryDelay The `retryDelay` Duration, e.g. `"0.05s"`.
+ * @returns The reply.
+ */
+export function geminiRateLimitReply(retryDelay: string): FakeReply {
+  return geminiError(
+    429,
+    "RESOURCE_EXHAUSTED",
+    "You exceeded your current quota, please check your plan and billing details.",
+    [
+      {
+        "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+        violations: [{ quotaId: "GenerateRequestsPerMinutePerProjectPerModel-FreeTier" }],
+      },
+      { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay },
+    ],
+  );
+}
+
+/**
+ * Gemini's 503 when the model is overloaded.
+ *
+ * @returns The reply.
+ */
+export function geminiOverloadedReply(): FakeReply {
+  return geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later.");
+}
+
+/**
+ * Gemini's answer to a bad key: 400 INVALID_ARGUMENT, not 401.
+ *
+ * @returns The reply.
+ */
+export function geminiAuthErrorReply(): FakeReply {
+  return geminiError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [
+    {
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "API_KEY_INVALID",
+      domain: "googleapis.com",
+      metadata: { service: "generativelanguage.googleapis.com" },
+    },
+  ]);
 }

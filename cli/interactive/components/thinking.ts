@@ -15,13 +15,15 @@ export interface ThinkingOptions {
 
 /**
  * Thinking text in the dim italic thinking colour. When hidden it renders
- * one line ("∴ Thinking…") so the app can toggle it without losing text.
+ * one line ("∴ Thinking…") so the app can toggle it without losing text;
+ * with no text it renders nothing.
  *
  * @example
  * ```ts
  * import { createTheme } from "@panto/tui";
  * import { Thinking } from "./thinking.ts";
  * const thinking = new Thinking({ theme: createTheme({ noColor: true }) });
+ * console.assert(thinking.render(80).length === 0);
  * thinking.append("Let me look at the *tests*.");
  * console.assert(thinking.render(80)[0] === "Let me look at the tests.");
  * thinking.setHidden(true);
@@ -58,6 +60,8 @@ export class Thinking implements Component {
 
   /** Appends a streamed thinking delta. */
   append(delta: string): void {
+    // The first text makes the block appear (an empty one takes no lines).
+    if (this.#markdown.text === "" && delta !== "") this.#toggled = true;
     this.#markdown.append(delta);
   }
 
@@ -70,6 +74,9 @@ export class Thinking implements Component {
   /** The text, or the one-line summary when hidden. */
   render(width: number): readonly string[] {
     this.#toggled = false;
+    // Thinking with no text (Gemini's signature carriers, Anthropic's omitted
+    // thinking) has nothing to show, not even the summary line.
+    if (this.#markdown.text === "") return [];
     if (!this.#hidden) return this.#markdown.render(width);
     const summary = this.#theme.italic(this.#theme.fg("thinking", "∴ Thinking…"));
     return [truncateToWidth(summary, width, "…")];

@@ -68,6 +68,7 @@ export const CATALOG_PROVIDERS: readonly CatalogProvider[] = [{
   "api": "openai-chat",
   "baseUrl": "https://api.deepseek.com",
   "keyEnv": "DEEPSEEK_API_KEY",
+  "compat": { "reasoningParam": "thinking_effort", "reasoningContent": true },
   "modelCount": 2,
   "defaults": ["deepseek-v4-pro", "deepseek-v4-flash"],
 }, {
@@ -101,7 +102,7 @@ export const CATALOG_PROVIDERS: readonly CatalogProvider[] = [{
   "api": "openai-chat",
   "baseUrl": "https://api.z.ai/api/coding/paas/v4",
   "keyEnv": "ZAI_API_KEY",
-  "compat": { "developerRole": false },
+  "compat": { "developerRole": false, "reasoningParam": "thinking" },
   "modelCount": 5,
   "defaults": ["glm-5.1", "glm-4.7"],
 }, {

@@ -11,6 +11,7 @@ export const MODELS: readonly CatalogModel[] = [{
   "thinkingLevels": ["off", "high", "xhigh"],
   "price": { "input": 0.14, "output": 0.28, "cacheRead": 0.0028, "cacheWrite": 0 },
   "reasoningValues": { "high": "high", "xhigh": "max" },
+  "compat": { "reasoningParam": "thinking_effort", "reasoningContent": true },
 }, {
   "id": "deepseek-v4-pro",
   "name": "DeepSeek V4 Pro",
@@ -20,6 +21,7 @@ export const MODELS: readonly CatalogModel[] = [{
   "thinkingLevels": ["off", "high", "xhigh"],
   "price": { "input": 1.74, "output": 3.48, "cacheRead": 0.0145, "cacheWrite": 0 },
   "reasoningValues": { "high": "high", "xhigh": "max" },
+  "compat": { "reasoningParam": "thinking_effort", "reasoningContent": true },
 }, {
   "id": "glm-5",
   "name": "GLM-5",
@@ -92,6 +94,7 @@ export const MODELS: readonly CatalogModel[] = [{
   "input": ["text", "image"],
   "thinkingLevels": ["off", "minimal", "low", "medium", "high"],
   "price": { "input": 0.2, "output": 1.2, "cacheRead": 0.02, "cacheWrite": 0.25 },
+  "compat": { "reasoningParam": "enable_thinking" },
 }, {
   "id": "qwen3.6-plus",
   "name": "Qwen3.6 Plus",
@@ -100,4 +103,5 @@ export const MODELS: readonly CatalogModel[] = [{
   "input": ["text", "image"],
   "thinkingLevels": ["off", "minimal", "low", "medium", "high"],
   "price": { "input": 0.5, "output": 3, "cacheRead": 0.05, "cacheWrite": 0.625 },
+  "compat": { "reasoningParam": "enable_thinking" },
 }];

@@ -437,6 +437,7 @@ export const MODELS: readonly CatalogModel[] = [{
   "thinkingLevels": ["off", "high", "xhigh"],
   "price": { "input": 0.14, "output": 0.28, "cacheRead": 0.0028, "cacheWrite": 0 },
   "reasoningValues": { "high": "high", "xhigh": "max" },
+  "compat": { "reasoningParam": "thinking_effort", "reasoningContent": true },
 }, {
   "id": "deepseek/deepseek-v4-pro",
   "name": "DeepSeek: DeepSeek V4 Pro",
@@ -446,6 +447,7 @@ export const MODELS: readonly CatalogModel[] = [{
   "thinkingLevels": ["off", "high", "xhigh"],
   "price": { "input": 0.435, "output": 0.87, "cacheRead": 0.003625, "cacheWrite": 0 },
   "reasoningValues": { "high": "high", "xhigh": "max" },
+  "compat": { "reasoningParam": "thinking_effort", "reasoningContent": true },
 }, {
   "id": "essentialai/rnj-1-instruct",
   "name": "EssentialAI: Rnj 1 Instruct",

@@ -14,23 +14,27 @@ import { TINY_PNG } from "./clipboard_fakes.ts";
 /** A key variable of this test alone: tests in parallel share this process's environment. */
 const KEY_VARIABLE = "PANTO_TEST_CATALOG_KEY";
 
-async function catalogFixture(): Promise<ChatFixture> {
+/** Anthropic and Groq, both at the fake server. */
+function anthropicAndGroq(server: FakeLlmServer): Record<string, unknown> {
+  return {
+    anthropic: {
+      api: "anthropic-messages",
+      baseUrl: server.anthropicBaseUrl,
+      apiKeyEnv: KEY_VARIABLE,
+    },
+    groq: { api: "openai-chat", baseUrl: server.openaiBaseUrl, apiKeyEnv: KEY_VARIABLE },
+  };
+}
+
+async function catalogFixture(
+  providers: (server: FakeLlmServer) => Record<string, unknown> = anthropicAndGroq,
+): Promise<ChatFixture> {
   const server = await FakeLlmServer.start();
   const home = await Deno.makeTempDir({ prefix: "panto-catalog-home-" });
   const project = await Deno.makeTempDir({ prefix: "panto-catalog-project-" });
   await Deno.writeTextFile(
     join(home, "config.json"),
-    JSON.stringify({
-      providers: {
-        anthropic: {
-          api: "anthropic-messages",
-          baseUrl: server.anthropicBaseUrl,
-          apiKeyEnv: KEY_VARIABLE,
-        },
-        groq: { api: "openai-chat", baseUrl: server.openaiBaseUrl, apiKeyEnv: KEY_VARIABLE },
-      },
-      retry: { maxRetries: 0 },
-    }),
+    JSON.stringify({ providers: providers(server), retry: { maxRetries: 0 } }),
   );
   return {
     server,
@@ -94,6 +98,42 @@ Deno.test("chat: an image sent to a model that takes text only is a notice, and 
       const body = JSON.stringify(fixture.server.requests[0]!.body);
       assert.ok(!body.includes("image_url"), "no image went to the server");
       assert.match(body, /image omitted: openai\/gpt-oss-120b takes text only/);
+    } finally {
+      await chat.close();
+    }
+  } finally {
+    await fixture.close();
+    Deno.env.delete(KEY_VARIABLE);
+  }
+});
+
+Deno.test("chat with only a Gemini key: Google's default model streams, thinks at its levels, and /model lists Gemini models", async () => {
+  Deno.env.set(KEY_VARIABLE, "sk-test-catalog");
+  const fixture = await catalogFixture((server) => ({
+    google: {
+      api: "google-generative-ai",
+      baseUrl: `${server.url}/v1beta`,
+      apiKeyEnv: KEY_VARIABLE,
+    },
+  }));
+  try {
+    const chat = await openChat(fixture, { rows: 40 });
+    try {
+      await chat.waitFor("gemini-3.1-pro-preview");
+      fixture.server.enqueue({
+        kind: "turn",
+        blocks: [{ type: "text", text: "Hello from Gemini." }],
+      });
+      await chat.send("hi");
+      await chat.waitFor(/Hello from Gemini\.[\s\S]*\d+% ctx/);
+      await chat.waitIdle();
+      assert.match(fixture.server.requests[0]!.path, /models\/gemini-3\.1-pro-preview:/);
+      await chat.press("\x1b[Z"); // shift+tab
+      await chat.waitFor(/thinking low/);
+      await chat.send("/model");
+      await chat.type("2.5-flash");
+      await chat.waitFor(/google\/gemini-2\.5-flash/);
+      await chat.press(KEYS.escape);
     } finally {
       await chat.close();
     }

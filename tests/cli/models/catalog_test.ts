@@ -144,3 +144,27 @@ Deno.test("catalog: /model offers the aliases, then the models of the providers 
   );
   assert.deepEqual(pickerModels(bareConfig(), keys()), []);
 });
+
+Deno.test("catalog: a model's own server quirks reach its request, and the user's compat wins", async () => {
+  await loadCatalogModels(["deepseek", "openrouter"]);
+  const env = keys("DEEPSEEK_API_KEY", "OPENROUTER_API_KEY");
+  const config = bareConfig();
+  const direct = resolveModel(config, "deepseek/deepseek-v4-pro:xhigh", { env });
+  assert.deepEqual(direct.provider.compat, {
+    reasoningParam: "thinking_effort",
+    reasoningContent: true,
+  });
+  assert.equal(direct.provider.reasoningValues?.xhigh, "max");
+  const routed = resolveModel(config, "openrouter/deepseek/deepseek-v4-pro", { env });
+  assert.equal(routed.provider.compat?.reasoningParam, "thinking_effort");
+  const other = resolveModel(config, "openrouter/anthropic/claude-sonnet-4.6", { env });
+  assert.equal(other.provider.compat, undefined, "OpenRouter's other models keep its defaults");
+  const mine = bareConfig();
+  mine.providers = {
+    ...mine.providers,
+    openrouter: { ...BUILTIN_PROVIDERS["openrouter"]!, compat: { reasoningParam: "reasoning" } },
+  };
+  const overridden = resolveModel(mine, "openrouter/deepseek/deepseek-v4-pro", { env });
+  assert.equal(overridden.provider.compat?.reasoningParam, "reasoning");
+  assert.equal(overridden.provider.compat?.reasoningContent, true);
+});

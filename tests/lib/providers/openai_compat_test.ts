@@ -14,6 +14,8 @@ const SYSTEM_MAX_TOKENS: Compat = {
   maxTokensField: "max_tokens",
   reasoningParam: "reasoning_effort",
   streamUsage: true,
+  toolCallIds: "any",
+  reasoningContent: false,
 };
 const OPENAI_CLASSIC: Compat = { ...SYSTEM_MAX_TOKENS, maxTokensField: "max_completion_tokens" };
 const OPENAI_REASONING: Compat = { ...OPENAI_CLASSIC, developerRole: true };
@@ -32,10 +34,17 @@ const CASES: readonly [string, string, Compat][] = [
     ...SYSTEM_MAX_TOKENS,
     reasoningParam: "reasoning",
   }],
-  ["https://api.deepseek.com/v1", "deepseek-reasoner", {
+  ["https://api.deepseek.com/v1", "deepseek-v4-pro", {
     ...SYSTEM_MAX_TOKENS,
-    reasoningParam: "none",
+    reasoningParam: "thinking_effort",
+    reasoningContent: true,
   }],
+  ["https://api.z.ai/api/coding/paas/v4", "glm-5.1", {
+    ...SYSTEM_MAX_TOKENS,
+    reasoningParam: "thinking",
+    reasoningContent: true,
+  }],
+  ["https://api.moonshot.ai/v1", "kimi-k2.6", { ...SYSTEM_MAX_TOKENS, reasoningParam: "none" }],
   ["https://api.groq.com/openai/v1", "openai/gpt-oss-120b", {
     ...SYSTEM_MAX_TOKENS,
     maxTokensField: "max_completion_tokens",
@@ -49,14 +58,15 @@ const CASES: readonly [string, string, Compat][] = [
     ...SYSTEM_MAX_TOKENS,
     reasoningParam: "none",
     streamUsage: false,
+    toolCallIds: "alnum9",
   }],
   ["https://dashscope-intl.aliyuncs.com/compatible-mode/v1", "qwen3-max", {
     ...SYSTEM_MAX_TOKENS,
-    reasoningParam: "none",
+    reasoningParam: "enable_thinking",
   }],
   ["https://dashscope.aliyuncs.com/compatible-mode/v1", "qwen3-max", {
     ...SYSTEM_MAX_TOKENS,
-    reasoningParam: "none",
+    reasoningParam: "enable_thinking",
   }],
   ["http://localhost:8080/v1", "o3", SYSTEM_MAX_TOKENS], // llama.cpp: model names are not OpenAI's
   ["http://127.0.0.1:11434/v1", "gpt-oss:20b", SYSTEM_MAX_TOKENS], // Ollama

@@ -297,8 +297,32 @@ Deno.test("openai request: reasoning per compat, nothing when off", () => {
   assert.equal(body("https://api.openai.com/v1", "low").reasoning_effort, "low");
   assert.equal(body("https://api.openai.com/v1", "off").reasoning_effort, undefined);
   assert.deepEqual(body("https://openrouter.ai/api/v1", "medium").reasoning, { effort: "medium" });
-  const deepseek = body("https://api.deepseek.com", "high");
-  assert.ok(!("reasoning_effort" in deepseek) && !("reasoning" in deepseek));
+  const moonshot = body("https://api.moonshot.ai/v1", "high");
+  assert.ok(!("reasoning_effort" in moonshot) && !("reasoning" in moonshot));
+});
+
+Deno.test("openai request: thinking switched on and off where it is the default", () => {
+  const body = (baseUrl: string, reasoning: ProviderConfig["reasoning"]) => {
+    const config = { baseUrl, model: "m", reasoning, reasoningValues: { xhigh: "max" } };
+    const built = buildOpenAIRequest(request(config, [user("hi")])).body;
+    return { ...built, messages: undefined, model: undefined, stream: undefined };
+  };
+  const deepseek = "https://api.deepseek.com";
+  assert.deepEqual(body(deepseek, "xhigh"), {
+    ...body(deepseek, "off"),
+    thinking: { type: "enabled" },
+    reasoning_effort: "max",
+  });
+  assert.deepEqual(body(deepseek, "off").thinking, { type: "disabled" });
+  assert.equal(body(deepseek, "off").reasoning_effort, undefined);
+  const zai = "https://api.z.ai/api/coding/paas/v4";
+  assert.deepEqual(body(zai, "high").thinking, { type: "enabled" });
+  assert.equal(body(zai, "high").reasoning_effort, undefined, "Z.ai has no effort setting");
+  assert.deepEqual(body(zai, "off").thinking, { type: "disabled" });
+  const qwen = "https://dashscope-intl.aliyuncs.com/compatible-mode/v1";
+  assert.equal(body(qwen, "medium").enable_thinking, true);
+  assert.equal(body(qwen, "off").enable_thinking, false);
+  assert.equal(body(qwen, "medium").reasoning_effort, undefined);
 });
 
 Deno.test("openai request: user images become data URLs; a compaction summary becomes text", () => {
@@ -346,7 +370,7 @@ Deno.test("openai request: a user message of text blocks alone goes as one strin
 
 Deno.test("openai request: assistant thinking is dropped, text joined, bad arguments sent as {}", () => {
   const built = buildOpenAIRequest(
-    request({ baseUrl: "https://api.deepseek.com", model: "deepseek-reasoner" }, [
+    request({ baseUrl: "https://api.openai.com/v1", model: "gpt-4o" }, [
       user("go"),
       message(
         "assistant",
@@ -365,6 +389,33 @@ Deno.test("openai request: assistant thinking is dropped, text joined, bad argum
     tool_calls: [{ id: "c1", type: "function", function: { name: "write", arguments: "{}" } }],
   }]);
   assert.ok(!JSON.stringify(built.body).includes("reasoning_content"));
+});
+
+Deno.test("openai request: DeepSeek gets its reasoning back on every assistant message", () => {
+  const built = buildOpenAIRequest(
+    request({ baseUrl: "https://api.deepseek.com", model: "deepseek-v4-pro" }, [
+      user("go"),
+      message(
+        "assistant",
+        { type: "thinking", thinking: "First I " },
+        { type: "thinking", thinking: "list." },
+        { type: "tool_use", id: "c1", name: "ls", input: {} },
+      ),
+      message("tool", {
+        type: "tool_result",
+        toolUseId: "c1",
+        toolName: "ls",
+        content: [{ type: "text", text: "a.ts" }],
+        isError: false,
+      }),
+      message("assistant", { type: "text", text: "One file." }),
+    ]),
+  );
+  const assistants = built.body.messages.filter((m) => m.role === "assistant");
+  assert.deepEqual(assistants.map((m) => "reasoning_content" in m && m.reasoning_content), [
+    "First I list.",
+    "",
+  ]);
 });
 
 Deno.test("openai request: one tool message per result; images follow in one user message", () => {
@@ -428,4 +479,42 @@ Deno.test("openai request: tools omitted when none; declared as functions otherw
       parameters: MULTIPLY.inputSchema,
     },
   }]);
+});
+
+Deno.test("openai request: Mistral gets 9-character ids that pair each call with its result", () => {
+  const messages = [
+    user("list"),
+    message("assistant", {
+      type: "tool_use",
+      id: "toolu_01XyZabc",
+      name: "ls",
+      input: {},
+    }, { type: "tool_use", id: "Mistral99", name: "ls", input: { path: "b" } }),
+    message("tool", {
+      type: "tool_result",
+      toolUseId: "toolu_01XyZabc",
+      toolName: "ls",
+      content: [{ type: "text", text: "a" }],
+      isError: false,
+    }, {
+      type: "tool_result",
+      toolUseId: "Mistral99",
+      toolName: "ls",
+      content: [{ type: "text", text: "b" }],
+      isError: false,
+    }),
+  ];
+  const body = (baseUrl: string) =>
+    buildOpenAIRequest(request({ baseUrl, model: "mistral-large-latest" }, messages)).body;
+  const wire = body("https://api.mistral.ai/v1").messages;
+  const assistant = wire[1] as { tool_calls: { id: string }[] };
+  const [first, second] = assistant.tool_calls.map((call) => call.id);
+  assert.match(first ?? "", /^[A-Za-z0-9]{9}$/);
+  assert.equal(second, "Mistral99", "an id already in Mistral's shape is kept");
+  assert.deepEqual(wire.slice(2).map((m) => (m as { tool_call_id: string }).tool_call_id), [
+    first,
+    "Mistral99",
+  ]);
+  const openai = body("https://api.openai.com/v1").messages[1] as { tool_calls: { id: string }[] };
+  assert.equal(openai.tool_calls[0]?.id, "toolu_01XyZabc", "other servers get ids as recorded");
 });

@@ -72,6 +72,18 @@ Deno.test("thinking: dim italic text, hideable without losing it", () => {
   assert.equal(plain(thinking.render(80)[0] ?? ""), "Check the tests first. More.");
 });
 
+Deno.test("thinking: a block with no text takes no lines, hidden or shown, until text arrives", () => {
+  const thinking = new Thinking({ theme: PLAIN, hidden: true });
+  assert.deepEqual(thinking.render(80), []);
+  thinking.setHidden(false);
+  assert.deepEqual(thinking.render(80), []);
+  thinking.setHidden(true);
+  thinking.render(80);
+  thinking.append("Now text.");
+  assert.equal(thinking.firstLineChanged(), 0, "appearing redraws from its first line");
+  assert.deepEqual(thinking.render(80).map(plain), ["∴ Thinking…"]);
+});
+
 Deno.test("compaction summary: header with token counts, expandable summary", () => {
   const summary = new CompactionSummary(
     { summary: "We fixed the parser and added tests.", tokensBefore: 150_000, tokensAfter: 12_000 },
