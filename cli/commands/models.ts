@@ -3,6 +3,7 @@ import type { PantoConfig } from "../config/panto_config.ts";
 import { cachedCatalogModels, catalogProviders, loadCatalogModels } from "../models/catalog.ts";
 import { CATALOG_GENERATED, CATALOG_SOURCE } from "../models/catalog/index.ts";
 import type { CatalogModel, CatalogProvider } from "../models/catalog_types.ts";
+import { optionalEnv } from "../env.ts";
 import { usableCatalogProviders } from "../models/usable_models.ts";
 
 /** Parsed arguments of `panto models`. */
@@ -43,6 +44,11 @@ export interface ModelRow {
   keyEnv?: string;
   /** Configured aliases naming it. */
   aliases: string[];
+  /**
+   * Whether the catalog lists it; a configured model it lacks knows only
+   * what its alias says (unknown numbers are 0, unknown input empty).
+   */
+  inCatalog: boolean;
 }
 
 /**
@@ -79,13 +85,57 @@ export async function runModelsCommand(
     (cachedCatalogModels(provider.id) ?? []).map((model) =>
       row(provider, model, usable.has(provider.id), config)
     )
-  ).filter((r) => words.every((word) => `${r.spec} ${r.name}`.toLowerCase().includes(word)));
+  );
+  rows.push(...configuredRows(config, rows, args.all, env));
+  const matching = rows.filter((r) =>
+    words.every((word) => `${r.spec} ${r.name} ${r.aliases.join(" ")}`.toLowerCase().includes(word))
+  );
   if (args.json) {
-    write(JSON.stringify(rows, null, 2) + "\n");
-    return rows.length ? 0 : 1;
+    write(JSON.stringify(matching, null, 2) + "\n");
+    return matching.length ? 0 : 1;
   }
-  write(table(rows, providers.length, usable.size, args));
-  return rows.length ? 0 : 1;
+  write(table(matching, providers.length, usable.size, args));
+  return matching.length ? 0 : 1;
+}
+
+/** The config's aliases of models the catalog does not list (a local server's, a gateway's). */
+function configuredRows(
+  config: Pick<PantoConfig, "providers" | "models">,
+  listed: readonly ModelRow[],
+  all: boolean,
+  env: (name: string) => string | undefined = optionalEnv,
+): ModelRow[] {
+  const specs = new Set(listed.map((r) => r.spec));
+  const rows = new Map<string, ModelRow>();
+  for (const [alias, settings] of Object.entries(config.models)) {
+    const spec = `${settings.provider}/${settings.model}`;
+    const provider = config.providers[settings.provider];
+    if (specs.has(spec) || !provider) continue;
+    const usable = provider.apiKeyEnv === undefined || Boolean(env(provider.apiKeyEnv));
+    if (!all && !usable) continue;
+    const existing = rows.get(spec);
+    if (existing) {
+      existing.aliases.push(alias);
+      continue;
+    }
+    rows.set(spec, {
+      spec,
+      provider: settings.provider,
+      id: settings.model,
+      name: alias,
+      api: provider.api,
+      contextWindow: settings.contextWindow ?? 0,
+      maxTokens: settings.maxTokens ?? 0,
+      input: [],
+      thinkingLevels: [],
+      price: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, ...settings.price },
+      usable,
+      ...(provider.apiKeyEnv ? { keyEnv: provider.apiKeyEnv } : {}),
+      aliases: [alias],
+      inCatalog: false,
+    });
+  }
+  return [...rows.values()];
 }
 
 function row(
@@ -111,6 +161,7 @@ function row(
     usable,
     ...(provider.keyEnv ? { keyEnv: provider.keyEnv } : {}),
     aliases,
+    inCatalog: true,
   };
 }
 
@@ -121,17 +172,19 @@ function table(rows: readonly ModelRow[], shown: number, usable: number, args: M
     sanitizeTerminalText(r.spec + (r.aliases.length ? ` (${r.aliases.join(", ")})` : "")),
     tokens(r.contextWindow),
     tokens(r.maxTokens),
-    r.input.includes("image") ? "text+image" : "text",
+    r.input.length === 0 ? "-" : r.input.includes("image") ? "text+image" : "text",
     levels(r.thinkingLevels),
-    `${price(r.price.input)}/${price(r.price.output)}`,
-    r.usable ? "set" : r.keyEnv ?? "-",
+    r.inCatalog || r.price.output > 0 ? `${price(r.price.input)}/${price(r.price.output)}` : "-",
+    r.keyEnv === undefined ? "none needed" : r.usable ? "set" : r.keyEnv,
   ]);
   const widths = HEADERS.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: readonly string[]) =>
     cells.map((c, i) => i === cells.length - 1 ? c : c.padEnd(widths[i]!)).join("  ");
   const body = rows.length
     ? [format(HEADERS), ...lines.map(format)].join("\n")
-    : `No model matches ${JSON.stringify(args.filter ?? "")}.`;
+    : args.filter
+    ? `No model matches ${JSON.stringify(args.filter)}.`
+    : "No models to list.";
   const scope = args.all
     ? `${shown} providers`
     : usable
@@ -142,6 +195,7 @@ function table(rows: readonly ModelRow[], shown: number, usable: number, args: M
 }
 
 function tokens(count: number): string {
+  if (count === 0) return "-";
   return count >= 1_000_000
     ? `${+(count / 1_000_000).toFixed(1)}M`
     : `${Math.round(count / 1000)}k`;

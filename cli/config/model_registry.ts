@@ -186,7 +186,7 @@ function catalogEntry(config: PantoConfig, resolved: Resolved): CatalogModel | u
 function lookUp(config: PantoConfig, spec: string | undefined, env: EnvLookup): Resolved {
   if (!spec) {
     throw new UsageError(
-      `No model chosen: pass -m ALIAS or -m provider/model (e.g. anthropic/claude-sonnet-4-5), set "defaultModel" in $PANTO_HOME/config.json, or set ANTHROPIC_API_KEY or OPENAI_API_KEY to use a default model of that vendor.${
+      `No model chosen: pass -m ALIAS or -m provider/model (e.g. anthropic/claude-sonnet-4-5), set "defaultModel" in $PANTO_HOME/config.json, or set a provider's key variable (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: "panto models --all" lists them) to use its default model.${
         aliasList(config)
       }`,
     );

@@ -26,7 +26,35 @@ Deno.test("panto models: no key set says how to see every model; a filter matchi
   const none = await runPanto(["models"], {});
   assert.equal(none.code, 1);
   assert.match(none.stdout, /no key of a known provider is set \(--all lists every model/);
+  assert.ok(!none.stdout.includes("No model matches"), "no filter was given");
   const nothing = await runPanto(["models", "--all", "no-such-model-xyz"], {});
   assert.equal(nothing.code, 1);
   assert.match(nothing.stdout, /No model matches "no-such-model-xyz"/);
+});
+
+Deno.test("panto models: a configured model the catalog lacks is listed under its alias, with what the alias says", async () => {
+  const home = await Deno.makeTempDir({ prefix: "panto-models-home-" });
+  try {
+    await Deno.writeTextFile(
+      `${home}/config.json`,
+      JSON.stringify({
+        providers: { box: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1" } },
+        models: {
+          local: { provider: "box", model: "qwen3-coder", contextWindow: 65536 },
+          coder: { provider: "box", model: "qwen3-coder" },
+          sonnet: { provider: "anthropic", model: "claude-sonnet-4-5" },
+        },
+      }),
+    );
+    const run = await runPanto(["models"], { env: { PANTO_HOME: home } });
+    assert.equal(run.code, 0, run.stderr);
+    const row = run.stdout.split("\n").find((line) => line.startsWith("box/qwen3-coder "));
+    assert.match(row ?? "", /^box\/qwen3-coder \(local, coder\) +66k +- +- +- +- +none needed$/);
+    assert.doesNotMatch(run.stdout, /anthropic\//, "no Anthropic key: its alias is not listed");
+    const filtered = await runPanto(["models", "--json", "coder"], { env: { PANTO_HOME: home } });
+    const rows = JSON.parse(filtered.stdout) as { spec: string; inCatalog: boolean }[];
+    assert.deepEqual(rows.map((r) => [r.spec, r.inCatalog]), [["box/qwen3-coder", false]]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
