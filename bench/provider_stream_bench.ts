@@ -1,19 +1,28 @@
 /**
  * Parse-and-assemble throughput of a large recorded-shape stream: our SSE
- * parser + provider assembler beside each official SDK's stream parser, in
- * the same run. Run: `deno run -A bench/provider_stream_bench.ts`.
+ * parser (Bedrock: event-stream decoder) + provider assembler beside each
+ * official SDK's stream parser, in the same run. Run:
+ * `deno run -A --lock=bench/bench.lock --frozen=false bench/provider_stream_bench.ts`.
  *
  * The streams are built from the recorded fixtures' event shapes (text and
  * tool-argument deltas repeated until the body reaches the target size).
  */
 import Anthropic from "@anthropic-ai/sdk";
+import {
+  BedrockRuntimeClient,
+  ConverseStreamCommand,
+} from "npm:@aws-sdk/client-bedrock-runtime@3.1164.0";
 import { GoogleGenAI } from "npm:@google/genai@3.3.0";
+import { Readable } from "node:stream";
 import OpenAI from "openai";
 import { parseAnthropicStream } from "../lib/providers/anthropic_stream.ts";
+import { AWS_EVENT_STREAM } from "../lib/providers/aws_eventstream.ts";
+import { parseBedrockStream } from "../lib/providers/bedrock_stream.ts";
 import { parseGoogleStream } from "../lib/providers/google_stream.ts";
 import { parseOpenAIStream } from "../lib/providers/openai_stream.ts";
 import { parseOpenAIResponsesStream } from "../lib/providers/openai_responses_stream.ts";
 import { type SseEvent, SseParser } from "../lib/providers/sse.ts";
+import { type BedrockWireEvent, eventStreamBytes } from "../tests/support/bedrock_frames.ts";
 
 const TARGET_MB = Number(Deno.env.get("BENCH_MB") ?? 24);
 const CHUNK = 16 * 1024;
@@ -248,6 +257,60 @@ function geminiBody(targetBytes: number): Uint8Array {
   return new TextEncoder().encode(parts.join(""));
 }
 
+/**
+ * A ConverseStream body in the recorded shape (`thinking-signature-claude-sonnet4`,
+ * `text-tool-use-nova-micro`: one binary frame a member, every payload padded
+ * with `p`): reasoning deltas up to 30 % of the target, the signature, text
+ * deltas up to 65 %, then a call whose argument fragments fill the rest.
+ */
+function bedrockBody(targetBytes: number): Uint8Array {
+  const member = (type: string, payload: Record<string, unknown>): BedrockWireEvent => ({
+    type,
+    data: JSON.stringify({ ...payload, p: "abcdefghijklmnopqrstuvwxyzABCDEF" }),
+  });
+  const delta = (contentBlockIndex: number, payload: unknown) =>
+    member("contentBlockDelta", { contentBlockIndex, delta: payload });
+  const events: BedrockWireEvent[] = [member("messageStart", { role: "assistant" })];
+  let size = 0;
+  const fill = (event: BedrockWireEvent, until: number) => {
+    for (; size < until; size += event.data.length + 90) events.push(event);
+  };
+  fill(
+    delta(0, { reasoningContent: { text: "Let me count the letters one by one. " } }),
+    targetBytes * 0.3,
+  );
+  events.push(
+    delta(0, {
+      reasoningContent: { signature: "EvYCCkgICxABGAIqQH+vdAorxvHnWTPEdc8BK".repeat(14) },
+    }),
+    member("contentBlockStop", { contentBlockIndex: 0 }),
+  );
+  fill(delta(1, { text: "The quick brown fox jumps over the lazy dog. " }), targetBytes * 0.65);
+  events.push(
+    member("contentBlockStop", { contentBlockIndex: 1 }),
+    member("contentBlockStart", {
+      contentBlockIndex: 2,
+      start: { toolUse: { toolUseId: "tooluse_bench", name: "write" } },
+    }),
+    delta(2, { toolUse: { input: '{"lines":[' } }),
+  );
+  fill(delta(2, { toolUse: { input: '"lorem ipsum dolor sit amet",' } }), targetBytes);
+  events.push(
+    delta(2, { toolUse: { input: '"end"]}' } }),
+    member("contentBlockStop", { contentBlockIndex: 2 }),
+    member("messageStop", { stopReason: "tool_use" }),
+    member("metadata", { usage: { inputTokens: 10, outputTokens: 1000, totalTokens: 1010 } }),
+  );
+  return eventStreamBytes(events);
+}
+
+/** The bytes in {@linkcode CHUNK}-byte views. */
+function* slices(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+    yield bytes.subarray(offset, offset + CHUNK);
+  }
+}
+
 function chunkedStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
   let offset = 0;
   return new ReadableStream({
@@ -267,6 +330,16 @@ async function* sseEvents(bytes: Uint8Array): AsyncGenerator<SseEvent[]> {
   }
   const last = parser.end();
   if (last.length > 0) yield last;
+}
+
+/** Decoded frames in per-chunk batches, as `streamFramed` yields them. */
+async function* frameEvents(bytes: Uint8Array): AsyncGenerator<SseEvent[]> {
+  const decoder = await AWS_EVENT_STREAM.decoder("http://bench");
+  for await (const chunk of chunkedStream(bytes)) {
+    const events = decoder.push(chunk);
+    if (events.length > 0) yield events;
+  }
+  decoder.end();
 }
 
 async function drain<T>(generator: AsyncGenerator<unknown, T>): Promise<T> {
@@ -300,6 +373,7 @@ const anthropicBytes = anthropicBody(TARGET_MB * 1e6);
 const openaiBytes = openaiBody(TARGET_MB * 1e6);
 const responsesBytes = responsesBody(TARGET_MB * 1e6);
 const geminiBytes = geminiBody(TARGET_MB * 1e6);
+const bedrockBytes = bedrockBody(TARGET_MB * 1e6);
 console.log(
   `Stream parse + assemble, ${TARGET_MB} MB bodies in ${
     CHUNK / 1024
@@ -389,6 +463,48 @@ const sdkG = await best(async () => {
   }
 });
 
+const oursB = await best(async () => {
+  const result = await drain(parseBedrockStream(frameEvents(bedrockBytes), "http://bench"));
+  if (result.content.length !== 3) throw new Error("bench: unexpected assembly");
+});
+const sdkB = await best(async () => {
+  // The SDK's own HTTP layer is skipped: its handler answers with the bytes in 16 KB chunks.
+  const client = new BedrockRuntimeClient({
+    region: "us-east-1",
+    credentials: { accessKeyId: "AKIDBENCH", secretAccessKey: "bench-not-a-secret" },
+    requestHandler: {
+      handle: () =>
+        Promise.resolve({
+          response: {
+            statusCode: 200,
+            headers: { "content-type": "application/vnd.amazon.eventstream" },
+            body: Readable.from(slices(bedrockBytes)),
+          },
+        }),
+    },
+  });
+  // What a caller of the SDK accumulates: the text, the reasoning and the call's arguments.
+  const text: string[] = [];
+  const reasoning: string[] = [];
+  const args: string[] = [];
+  const response = await client.send(
+    new ConverseStreamCommand({
+      modelId: "m",
+      messages: [{ role: "user", content: [{ text: "x" }] }],
+    }),
+  );
+  for await (const event of response.stream ?? []) {
+    const delta = event.contentBlockDelta?.delta;
+    if (delta?.text !== undefined) text.push(delta.text);
+    else if (delta?.reasoningContent?.text !== undefined) {
+      reasoning.push(delta.reasoningContent.text);
+    } else if (delta?.toolUse?.input !== undefined) args.push(delta.toolUse.input);
+  }
+  if (text.length === 0 || reasoning.length === 0 || !args.join("").endsWith('"end"]}')) {
+    throw new Error("bench: unexpected SDK assembly");
+  }
+});
+
 console.log("Anthropic Messages");
 console.log(row("  panto (SseParser + assembler)", anthropicBytes.length, oursA));
 console.log(row("  @anthropic-ai/sdk messages.stream", anthropicBytes.length, sdkA));
@@ -405,3 +521,7 @@ console.log("\nGemini (Generative Language API)");
 console.log(row("  panto (SseParser + assembler)", geminiBytes.length, oursG));
 console.log(row("  @google/genai models.stream", geminiBytes.length, sdkG));
 console.log(`  ratio: ${(sdkG / oursG).toFixed(2)}x`);
+console.log("\nAmazon Bedrock ConverseStream (binary event stream)");
+console.log(row("  panto (frame decoder + assembler)", bedrockBytes.length, oursB));
+console.log(row("  @aws-sdk ConverseStreamCommand", bedrockBytes.length, sdkB));
+console.log(`  ratio: ${(sdkB / oursB).toFixed(2)}x`);

@@ -8,6 +8,7 @@ export const DEFAULT_BASE_URL: Record<ApiStyle, string> = {
   "openai-chat": "https://api.openai.com/v1",
   "openai-responses": "https://api.openai.com/v1",
   "google-generative-ai": "https://generativelanguage.googleapis.com/v1beta",
+  "bedrock-converse": "https://bedrock-runtime.us-east-1.amazonaws.com",
 };
 
 /** The vendors' own hosts, which always want a key. */
@@ -21,6 +22,7 @@ export const DEFAULT_KEY_ENV: Record<ApiStyle, string> = {
   "openai-chat": "OPENAI_API_KEY",
   "openai-responses": "OPENAI_API_KEY",
   "google-generative-ai": "GEMINI_API_KEY",
+  "bedrock-converse": "AWS_BEARER_TOKEN_BEDROCK",
 };
 
 /** Flags that describe an ad hoc provider. */

@@ -4,6 +4,7 @@ export const API_STYLES = [
   "openai-chat",
   "openai-responses",
   "google-generative-ai",
+  "bedrock-converse",
 ] as const;
 
 /**
@@ -89,8 +90,32 @@ export interface OpenAICompat {
 }
 
 /**
- * Which provider and model to talk to. The key is held in memory only: it
- * never enters a session record, a log or an error message.
+ * AWS credentials that sign `bedrock-converse` requests with Signature
+ * Version 4 (an IAM user's or role's keys, the same the AWS CLI uses).
+ *
+ * @example Keys from the environment, as the AWS CLI reads them
+ * ```ts
+ * import type { AwsCredentials } from "@panto/lib";
+ * const credentials: AwsCredentials = {
+ *   accessKeyId: Deno.env.get("AWS_ACCESS_KEY_ID") ?? "",
+ *   secretAccessKey: Deno.env.get("AWS_SECRET_ACCESS_KEY") ?? "",
+ * };
+ * console.assert(typeof credentials.accessKeyId === "string");
+ * ```
+ */
+export interface AwsCredentials {
+  /** The access key id (`AKIA…`, or `ASIA…` for temporary credentials). */
+  accessKeyId: string;
+  /** The secret access key. */
+  secretAccessKey: string;
+  /** The session token that comes with temporary credentials (STS, SSO, an assumed role). */
+  sessionToken?: string;
+}
+
+/**
+ * Which provider and model to talk to. The key (and AWS credentials) are
+ * held in memory only: they never enter a session record, a log or an
+ * error message.
  *
  * @example An Anthropic provider
  * ```ts
@@ -110,7 +135,8 @@ export interface ProviderConfig {
   /**
    * Base URL, following each vendor SDK's convention: Anthropic without
    * `/v1` (`https://api.anthropic.com`), OpenAI with it
-   * (`https://api.openai.com/v1`).
+   * (`https://api.openai.com/v1`), Bedrock the runtime endpoint
+   * (`https://bedrock-runtime.us-east-1.amazonaws.com`).
    */
   baseUrl: string;
   /** Model name as the server knows it. */
@@ -125,8 +151,25 @@ export interface ProviderConfig {
    * caller; a level missing here gets the default.
    */
   reasoningValues?: Partial<Record<Exclude<ReasoningLevel, "off">, string>>;
-  /** The API key, if the server needs one. */
+  /**
+   * The API key, if the server needs one. For `bedrock-converse`, a Bedrock
+   * API key (what `AWS_BEARER_TOKEN_BEDROCK` holds), sent as a bearer token;
+   * it wins over `awsCredentials` when both are set.
+   */
   apiKey?: string;
+  /**
+   * `bedrock-converse` only: AWS credentials that sign each request
+   * (SigV4), for accounts that use IAM rather than Bedrock API keys. Held in
+   * memory only, like `apiKey`.
+   */
+  awsCredentials?: AwsCredentials;
+  /**
+   * `bedrock-converse` only: the AWS region, e.g. `us-east-1`. It builds the
+   * base URL when `baseUrl` is empty, and names the region to sign for when
+   * the base URL does not (a proxy, a test server); otherwise the region is
+   * read from the host (`bedrock-runtime.{region}.amazonaws.com`).
+   */
+  awsRegion?: string;
   /** Extra HTTP headers sent with every request. */
   headers?: Record<string, string>;
   /** Output token limit; a per-API default applies when unset. */

@@ -86,6 +86,8 @@ export { streamGoogleGenerativeAI } from "./providers/google_generative_ai.ts";
 export { parseGoogleStream } from "./providers/google_stream.ts";
 export { streamOpenAIResponses } from "./providers/openai_responses.ts";
 export { parseOpenAIResponsesStream } from "./providers/openai_responses_stream.ts";
+export { streamBedrockConverse } from "./providers/bedrock_converse.ts";
+export { parseBedrockStream } from "./providers/bedrock_stream.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
 export {

@@ -256,34 +256,68 @@ export function usesAdaptiveThinking(model: string): boolean {
   return major > 4 || (major === 4 && minor >= 6);
 }
 
+/** How a Claude model is asked to think at the configured level. */
+export interface ClaudeThinking {
+  /** The `thinking` parameter. */
+  thinking: AnthropicThinking;
+  /** The effort of adaptive thinking (`output_config.effort`). */
+  effort?: string;
+  /** The output limit a budget needs (kept above it), when it differs from the configured one. */
+  maxTokens?: number;
+}
+
 /**
- * Adds thinking parameters. Adaptive models get `thinking: adaptive` plus
- * `output_config.effort` (the level names match the API's); the others get a
- * budget from {@linkcode THINKING_BUDGETS}, and `max_tokens` is kept above it:
- * without a configured limit it grows to budget + headroom; with one, the
- * budget shrinks to fit (never below the API minimum of 1024).
+ * The thinking parameters of a Claude model, for the Messages API and for
+ * Bedrock (which passes them through). Adaptive models get `thinking:
+ * adaptive` plus an effort (the level names match the API's); the others
+ * get a budget from {@linkcode THINKING_BUDGETS}, and the output limit is
+ * kept above it: without a configured limit it grows to budget + headroom;
+ * with one, the budget shrinks to fit (never below the API minimum of
+ * 1024). `reasoningValues` override the effort or (as digits) the budget.
+ *
+ * @param config The provider config (model, level, limit, values).
+ * @returns The parameters, or `undefined` when reasoning is off.
+ *
+ * @example
+ * ```ts
+ * import { claudeThinking } from "./anthropic_request.ts";
+ * const config = { api: "anthropic-messages", baseUrl: "", model: "claude-sonnet-4-5", reasoning: "low" } as const;
+ * console.assert(claudeThinking(config)?.maxTokens === 16384);
+ * console.assert(claudeThinking({ ...config, model: "claude-opus-4-6" })?.effort === "low");
+ * ```
  */
-function applyReasoning(body: AnthropicRequestBody, config: ProviderConfig): void {
-  if (config.reasoning === "off") return;
+export function claudeThinking(config: ProviderConfig): ClaudeThinking | undefined {
+  if (config.reasoning === "off") return undefined;
   const value = config.reasoningValues?.[config.reasoning];
   if (usesAdaptiveThinking(config.model)) {
-    body.thinking = { type: "adaptive" };
-    body.output_config = { effort: value ?? ADAPTIVE_EFFORTS[config.reasoning] };
-    return;
+    return { thinking: { type: "adaptive" }, effort: value ?? ADAPTIVE_EFFORTS[config.reasoning] };
   }
-  let budget = value !== undefined && /^\d+$/.test(value)
+  const budget = value !== undefined && /^\d+$/.test(value)
     ? Number(value)
     : THINKING_BUDGETS[config.reasoning];
   if (config.maxTokens === undefined) {
-    body.max_tokens = Math.max(DEFAULT_MAX_TOKENS, budget + ANSWER_HEADROOM);
-  } else {
-    budget = Math.max(
-      MIN_THINKING_BUDGET,
-      Math.min(budget, config.maxTokens - MIN_THINKING_BUDGET),
-    );
-    body.max_tokens = Math.max(config.maxTokens, budget + MIN_THINKING_BUDGET);
+    return {
+      thinking: { type: "enabled", budget_tokens: budget },
+      maxTokens: Math.max(DEFAULT_MAX_TOKENS, budget + ANSWER_HEADROOM),
+    };
   }
-  body.thinking = { type: "enabled", budget_tokens: budget };
+  const fitted = Math.max(
+    MIN_THINKING_BUDGET,
+    Math.min(budget, config.maxTokens - MIN_THINKING_BUDGET),
+  );
+  return {
+    thinking: { type: "enabled", budget_tokens: fitted },
+    maxTokens: Math.max(config.maxTokens, fitted + MIN_THINKING_BUDGET),
+  };
+}
+
+/** Adds the thinking parameters of {@linkcode claudeThinking}. */
+function applyReasoning(body: AnthropicRequestBody, config: ProviderConfig): void {
+  const params = claudeThinking(config);
+  if (params === undefined) return;
+  body.thinking = params.thinking;
+  if (params.effort !== undefined) body.output_config = { effort: params.effort };
+  if (params.maxTokens !== undefined) body.max_tokens = params.maxTokens;
 }
 
 /**

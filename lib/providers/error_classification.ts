@@ -78,8 +78,10 @@ export function isContextOverflowMessage(text: string): boolean {
  * (a quota or per-minute size limit → `invalid_request`); 529, 503 or an
  * `overloaded_error` → `overloaded`; a context-overflow message (or any 413)
  * → `context_overflow`; 408 → `timeout`; other 5xx → `server`; other 4xx →
- * `invalid_request`. The message names the host, the status and what the
- * server said, never a header value.
+ * `invalid_request`. An AWS error type (`x-amzn-errortype`, or `__type` in
+ * the body) refines that: Bedrock's 424 `ModelErrorException` is `server`,
+ * a `ServiceQuotaExceededException` a `rate_limit`. The message names the
+ * host, the status and what the server said, never a header value.
  *
  * @param status The HTTP status.
  * @param bodyText The body, as text (possibly truncated).
@@ -117,6 +119,9 @@ export function classifyHttpErrorRedacting(
   secrets: readonly string[],
 ): ProviderError {
   const info = extractServerError(parseJson(bodyText), bodyText);
+  // AWS puts the error's type in a header; the body holds only the message.
+  const awsType = awsErrorType(headers.get("x-amzn-errortype"));
+  if (info.type === undefined && awsType !== undefined) info.type = awsType;
   const kind = classifyKind(status, info);
   const retryAfterMs = parseRetryAfter(headers) ?? info.retryDelayMs ?? retryHintMs(info.message);
   const message = `${hostOf(url)} answered ${status}${describe(info, secrets)}${
@@ -131,8 +136,10 @@ export function classifyHttpErrorRedacting(
 /**
  * Classifies an error the server sent inside a 200 stream: Anthropic's
  * `event: error` payload (`{"type":"error","error":{"type":"overloaded_error",…}}`),
- * an OpenAI-compatible `{"error":{"message","code"}}` chunk, or vLLM's flat
- * `{"object":"error",…}`. Numeric codes are read as HTTP statuses. An error
+ * an OpenAI-compatible `{"error":{"message","code"}}` chunk, vLLM's flat
+ * `{"object":"error",…}`, or a Bedrock exception frame given as
+ * `{"error":{"type":"throttlingException","message":…}}`. Numeric codes are
+ * read as HTTP statuses; AWS exception types by their name. An error
  * that says nothing classifiable is `server` (retryable): the request was
  * accepted, so the failure happened upstream mid-generation.
  *
@@ -245,6 +252,8 @@ function classifyKind(status: number | undefined, info: ServerError): ProviderEr
     return isOversizedForRateLimit(text) ? "invalid_request" : "rate_limit";
   }
   if (isContextOverflowMessage(text)) return "context_overflow";
+  const awsKind = AWS_ERROR_KINDS.get(type);
+  if (awsKind !== undefined) return awsKind;
   // 413 means the request body is too big (Anthropic's request_too_large,
   // Cerebras' empty 413): shrinking the conversation is the cure, as for an overflow.
   if (status === 413) return "context_overflow";
@@ -254,6 +263,36 @@ function classifyKind(status: number | undefined, info: ServerError): ProviderEr
   return /invalid_request|bad_request|tool_use_failed|not_found/.test(`${type} ${code}`)
     ? "invalid_request"
     : "server";
+}
+
+/**
+ * AWS errors by type (lower case), for what a status alone misreads: a 424
+ * is the model failing, not the request, and an exception inside a stream
+ * has no status at all. Bedrock's own words: "resubmit your request later"
+ * for a quota, "retry" for a model stream error.
+ */
+const AWS_ERROR_KINDS: ReadonlyMap<string, ProviderErrorKind> = new Map([
+  ["throttlingexception", "rate_limit"],
+  ["servicequotaexceededexception", "rate_limit"],
+  ["serviceunavailableexception", "overloaded"],
+  ["modelnotreadyexception", "overloaded"],
+  ["internalserverexception", "server"],
+  ["modelstreamerrorexception", "server"],
+  ["modelerrorexception", "server"],
+  ["modeltimeoutexception", "timeout"],
+  ["validationexception", "invalid_request"],
+  ["resourcenotfoundexception", "invalid_request"],
+  ["accessdeniedexception", "auth"],
+]);
+
+/**
+ * An AWS error type as the JSON protocols give it, without the namespace
+ * or URI: `x-amzn-errortype: ValidationException:http://internal.amazon.com/…`,
+ * `__type: "com.amazon.coral.service#UnrecognizedClientException"`.
+ */
+function awsErrorType(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  return stringOf(value.split(":", 1)[0]!.split("#").at(-1)!.trim());
 }
 
 function isOversizedForRateLimit(text: string): boolean {
@@ -290,7 +329,7 @@ function extractServerError(value: unknown, text: string): ServerError {
   const info: ServerError = {
     message: messageOf(source) ?? (isRecord(nested) ? "" : collapse(text)),
   };
-  const type = stringOf(source.type) ?? stringOf(source.status);
+  const type = stringOf(source.type) ?? stringOf(source.status) ?? awsErrorType(source.__type);
   if (type !== undefined) info.type = type;
   const code = source.code;
   if (typeof code === "string" && code !== "") info.code = code;
@@ -313,7 +352,7 @@ function withRequestId(info: ServerError, root: Record<string, unknown>): Server
 }
 
 function messageOf(source: Record<string, unknown>): string | undefined {
-  for (const key of ["message", "detail", "msg", "error_message"]) {
+  for (const key of ["message", "detail", "msg", "error_message", "Message"]) {
     const value = source[key];
     if (typeof value === "string") return value;
     if (value !== undefined && value !== null) return JSON.stringify(value);

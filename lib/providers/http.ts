@@ -1,6 +1,7 @@
 /**
  * The HTTP layer shared by every provider: POST a JSON body, stream the
- * server-sent events back, and turn every failure into a classified
+ * reply's events back (server-sent events, or another framing a provider
+ * supplies), and turn every failure into a classified
  * {@linkcode ProviderError} (or an abort error when the caller cancelled).
  *
  * @module
@@ -24,7 +25,49 @@ export interface SseRequest {
   signal: AbortSignal;
   /** Fail with a `timeout` error when no bytes arrive for this long (ms). */
   idleTimeoutMs: number;
+  /**
+   * Credentials that travel in no header as they are (an AWS secret key
+   * signs the request instead): removed from error messages like header
+   * values.
+   */
+  secrets?: readonly string[];
+  /**
+   * Signs the request: given the exact JSON text that will be sent, returns
+   * the headers to send in place of `headers` (AWS Signature Version 4
+   * covers a hash of the body). It should throw a `ProviderError`.
+   */
+  sign?: (body: string) => Promise<Record<string, string>>;
 }
+
+/**
+ * How a streamed reply is cut into events: the media type a 2xx reply must
+ * have, and a decoder for one reply's body. Server-sent events are
+ * {@linkcode SSE_FRAMING}; Amazon's binary event stream is another.
+ */
+export interface BodyFraming {
+  /** The reply's media type (lower case), e.g. `text/event-stream`; also the default `accept`. */
+  mediaType: string;
+  /**
+   * A decoder for one reply's body (a promise: it may load its parser on first use).
+   *
+   * @param url The request URL, for error messages (only its host is shown).
+   */
+  decoder(url: string): Promise<BodyDecoder>;
+}
+
+/** Decodes one reply's body into events, chunk by chunk (the shape of {@linkcode SseParser}). */
+export interface BodyDecoder {
+  /** The events the next bytes complete; throws a `ProviderError` for a malformed body. */
+  push(chunk: Uint8Array): SseEvent[];
+  /** The events the end of the body completes; throws a `ProviderError` for a body cut short. */
+  end(): SseEvent[];
+}
+
+/** Server-sent events (`text/event-stream`), read with {@linkcode SseParser}. */
+export const SSE_FRAMING: BodyFraming = {
+  mediaType: "text/event-stream",
+  decoder: () => Promise.resolve(new SseParser()),
+};
 
 /** Most bytes of an error body read before classifying it. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -62,16 +105,34 @@ type Phase = "response headers" | "the error body" | "the next chunk";
  * })) for (const event of batch) console.log(event.data);
  * ```
  */
-export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], void, void> {
+export function streamSse(req: SseRequest): AsyncGenerator<SseEvent[], void, void> {
+  return streamFramed(req, SSE_FRAMING);
+}
+
+/**
+ * {@linkcode streamSse} for a reply in another framing: the same request,
+ * redirects, timeouts, errors and abort, with the body cut into events by
+ * `framing` (and a 2xx reply required to have its media type).
+ *
+ * @param req The request.
+ * @param framing How the reply's body is read.
+ * @returns Batches of events, in order (never an empty batch).
+ */
+export async function* streamFramed(
+  req: SseRequest,
+  framing: BodyFraming,
+): AsyncGenerator<SseEvent[], void, void> {
   if (req.signal.aborted) throw toAbortError(req.signal);
   const host = hostOf(req.url);
-  const secrets = secretValues(req.headers);
+  const secrets = [...secretValues(req.headers), ...req.secrets ?? []];
   const guard = new RequestGuard(req.signal, req.idleTimeoutMs);
   let phase: Phase = "response headers";
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let finished = false;
   try {
-    const { response, url } = await postFollowingRedirects(req, requestBody(req, host), guard);
+    const body = requestBody(req, host);
+    const headers = req.sign ? await guard.wait(req.sign(body)) : req.headers;
+    const { response, url } = await postFollowingRedirects(req, { body, headers }, framing, guard);
     reader = response.body?.getReader();
     if (reader) guard.watch(reader);
     if (!response.ok) {
@@ -79,18 +140,18 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
       const text = reader ? await readBounded(reader, guard) : "";
       throw classifyHttpErrorRedacting(response.status, text, response.headers, url, secrets);
     }
-    assertEventStream(response, url);
+    assertMediaType(response, url, framing.mediaType);
     if (!reader) return;
     phase = "the next chunk";
-    const parser = new SseParser();
+    const decoder = await guard.wait(framing.decoder(url));
     for (;;) {
       const { done, value } = await guard.wait(reader.read());
       if (done) break;
-      const events = parser.push(value);
+      const events = decoder.push(value);
       if (events.length > 0) yield events;
     }
     finished = true;
-    const last = parser.end();
+    const last = decoder.end();
     if (last.length > 0) yield last;
   } catch (error) {
     throw translateError(error, { req, host, phase, guard, secrets });
@@ -98,6 +159,12 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[], vo
     guard.dispose();
     if (reader && !finished) await reader.cancel().catch(() => {});
   }
+}
+
+/** What is sent: the JSON text and the headers (signed, when the request signs). */
+interface Outgoing {
+  body: string;
+  headers: Record<string, string>;
 }
 
 /** Most same-origin redirects followed before giving up. */
@@ -112,12 +179,13 @@ const FOLLOWED_REDIRECTS: ReadonlySet<number> = new Set([301, 302, 307, 308]);
  */
 async function postFollowingRedirects(
   req: SseRequest,
-  body: string,
+  outgoing: Outgoing,
+  framing: BodyFraming,
   guard: RequestGuard,
 ): Promise<{ response: Response; url: string }> {
   let url = req.url;
   for (let hops = 0;; hops++) {
-    const response = await post(url, req, body, guard);
+    const response = await post(url, outgoing, framing, guard);
     if (response.status < 300 || response.status > 399) return { response, url };
     await response.body?.cancel();
     const location = response.headers.get("location");
@@ -155,13 +223,13 @@ function requestBody(req: SseRequest, host: string): string {
 /** One POST without following redirects; a reply that comes after a stop is released. */
 async function post(
   url: string,
-  req: SseRequest,
-  body: string,
+  { body, headers }: Outgoing,
+  framing: BodyFraming,
   guard: RequestGuard,
 ): Promise<Response> {
   const pending = fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
+    headers: { "content-type": "application/json", accept: framing.mediaType, ...headers },
     body,
     redirect: "manual",
     signal: guard.signal,
@@ -198,15 +266,16 @@ function refusedRedirect(
 }
 
 /**
- * A 2xx reply must be an event stream: an HTML page or a JSON document
- * means the base URL points at the wrong server or path, and retrying
- * cannot help. A reply without a content type is read as a stream.
+ * A 2xx reply must be an event stream of the expected framing: an HTML page
+ * or a JSON document means the base URL points at the wrong server or path,
+ * and retrying cannot help. A reply without a content type is read as a
+ * stream.
  */
-function assertEventStream(response: Response, url: string): void {
+function assertMediaType(response: Response, url: string, expected: string): void {
   const type = response.headers.get("content-type");
   if (type === null) return;
   const mediaType = type.split(";", 1)[0]!.trim().toLowerCase().slice(0, 100);
-  if (mediaType === "text/event-stream") return;
+  if (mediaType === expected) return;
   throw new ProviderError(
     "invalid_request",
     `${hostOf(url)} answered ${response.status} with content-type ${mediaType}, ` +

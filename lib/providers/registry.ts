@@ -1,5 +1,6 @@
 import type { ApiName } from "../config.ts";
 import { streamAnthropicMessages } from "./anthropic_messages.ts";
+import { streamBedrockConverse } from "./bedrock_converse.ts";
 import { streamGoogleGenerativeAI } from "./google_generative_ai.ts";
 import { streamOpenAIChat } from "./openai_chat.ts";
 import { streamOpenAIResponses } from "./openai_responses.ts";
@@ -11,6 +12,7 @@ const PROVIDERS = new Map<string, StreamMessage>([
   ["openai-chat", streamOpenAIChat],
   ["google-generative-ai", streamGoogleGenerativeAI],
   ["openai-responses", streamOpenAIResponses],
+  ["bedrock-converse", streamBedrockConverse],
 ]);
 
 /**

@@ -1,7 +1,7 @@
 import { ProviderError } from "../errors.ts";
 import { emptyUsage } from "../usage.ts";
 import { redactSecrets } from "./error_classification.ts";
-import { secretValues, streamSse } from "./http.ts";
+import { type BodyFraming, secretValues, SSE_FRAMING, streamFramed } from "./http.ts";
 import type {
   AssistantResult,
   ProviderRequest,
@@ -18,9 +18,19 @@ export interface ProviderHttpRequest {
   headers: Record<string, string>;
   /** The body, JSON-serialised before sending. */
   body: unknown;
+  /** Credentials that travel in no header as they are: kept out of error messages too. */
+  secrets?: readonly string[];
+  /**
+   * Signs the request from the exact JSON text sent: returns the headers to
+   * send in place of `headers` (see `SseRequest.sign`).
+   */
+  sign?: (body: string) => Promise<Record<string, string>>;
 }
 
-/** Assembles a message from batches of SSE events read from `url`. */
+/**
+ * Assembles a message from batches of events read from `url`: server-sent
+ * events, or the frames of another framing decoded to the same shape.
+ */
 export type ParseProviderStream = (
   events: AsyncIterable<readonly SseEvent[]>,
   url: string,
@@ -51,17 +61,37 @@ export function providerStream(
   build: (request: ProviderRequest) => ProviderHttpRequest,
   parse: ParseProviderStream,
 ): StreamMessage {
+  return framedProviderStream(build, parse, SSE_FRAMING);
+}
+
+/**
+ * {@linkcode providerStream} for a reply in another framing than
+ * server-sent events (Bedrock's binary event stream): `parse` receives the
+ * events `framing` decodes.
+ *
+ * @param build Builds the URL, headers and body of a request.
+ * @param parse Assembles the reply; it is given the built URL.
+ * @param framing How the reply's body is cut into events.
+ * @returns The provider.
+ */
+export function framedProviderStream(
+  build: (request: ProviderRequest) => ProviderHttpRequest,
+  parse: ParseProviderStream,
+  framing: BodyFraming,
+): StreamMessage {
   return async function* (
     request: ProviderRequest,
   ): AsyncGenerator<ProviderStreamEvent[], AssistantResult, void> {
-    const { url, headers, body } = build(request);
-    const events = streamSse({
+    const { url, headers, body, secrets = [], sign } = build(request);
+    const events = streamFramed({
       url,
       headers,
       body,
       signal: request.signal,
       idleTimeoutMs: request.idleTimeoutMs,
-    });
+      secrets,
+      ...(sign ? { sign } : {}),
+    }, framing);
     try {
       return yield* parse(events, url);
     } catch (error) {
@@ -77,7 +107,7 @@ export function providerStream(
       }
       // A server may echo a credential in a mid-stream error: scrub this request's own.
       if (error instanceof ProviderError) {
-        error.message = redactSecrets(error.message, secretValues(headers));
+        error.message = redactSecrets(error.message, [...secretValues(headers), ...secrets]);
       }
       throw error;
     }

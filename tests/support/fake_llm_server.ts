@@ -1,7 +1,8 @@
 /**
  * A fake LLM server on loopback that speaks the Anthropic Messages, the
- * OpenAI Chat Completions, the OpenAI Responses and the Gemini
- * (`streamGenerateContent`) streaming protocols.
+ * OpenAI Chat Completions, the OpenAI Responses, the Gemini
+ * (`streamGenerateContent`) and the Bedrock `ConverseStream` (binary event
+ * stream) streaming protocols.
  * Tests script its replies in a FIFO queue: recorded fixtures, raw SSE,
  * generated turns, HTTP errors, cut or stalled connections, malformed data
  * and slow streams.
@@ -19,7 +20,9 @@
  *
  * @module
  */
+import { concatBytes } from "../../lib/concat_bytes.ts";
 import type { Usage } from "../../lib/usage.ts";
+import { eventStreamBytes, frameChunks, jsonlEvents } from "./bedrock_frames.ts";
 
 /** Where the recorded provider streams live (`tests/fixtures/providers`). */
 export const PROVIDER_FIXTURES_DIR: string = new URL(
@@ -28,7 +31,7 @@ export const PROVIDER_FIXTURES_DIR: string = new URL(
 ).pathname;
 
 /** The wire protocols, told apart by the request path. */
-export type FakeProtocol = "anthropic" | "openai" | "openai-responses" | "gemini";
+export type FakeProtocol = "anthropic" | "openai" | "openai-responses" | "gemini" | "bedrock";
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -42,6 +45,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The parsed JSON body (the raw text when it is not JSON; undefined when empty). */
   body: unknown;
+  /** The body's text as received (what a signature covers). */
+  rawBody: string;
 }
 
 /** A content block of a generated turn. */
@@ -65,7 +70,11 @@ export interface FakeStreamOptions {
 export type FakeSource =
   | {
     kind: "fixture";
-    /** Relative to {@linkcode PROVIDER_FIXTURES_DIR} (or absolute), e.g. `anthropic/text-hello.sse`. */
+    /**
+     * Relative to {@linkcode PROVIDER_FIXTURES_DIR} (or absolute), e.g.
+     * `anthropic/text-hello.sse`. Sent as stored, except a `.jsonl`
+     * recording of Bedrock members, which goes as event-stream frames.
+     */
     path: string;
   }
   | { kind: "sse"; body: string }
@@ -144,6 +153,8 @@ export const FAKE_PATHS: Readonly<Record<FakeProtocol, string>> = {
   "openai-responses": "/v1/responses",
   // Any model is served (see GEMINI_ROUTE); this path names one.
   gemini: "/v1beta/models/fake-model:streamGenerateContent",
+  // Any model is served (see BEDROCK_ROUTE); this path names one.
+  bedrock: "/model/fake-model/converse-stream",
 };
 
 const ROUTES = new Map(
@@ -152,6 +163,21 @@ const ROUTES = new Map(
     protocol,
   ]),
 );
+
+/** The media type of each protocol's streamed replies. */
+const CONTENT_TYPES: Readonly<Record<FakeProtocol, string>> = {
+  anthropic: "text/event-stream",
+  openai: "text/event-stream",
+  "openai-responses": "text/event-stream",
+  gemini: "text/event-stream",
+  bedrock: "application/vnd.amazon.eventstream",
+};
+
+/** The protocol of a path that names its model (Gemini's, Bedrock's). */
+function patternProtocol(path: string): FakeProtocol | undefined {
+  if (GEMINI_ROUTE.test(path)) return "gemini";
+  return BEDROCK_ROUTE.test(path) ? "bedrock" : undefined;
+}
 
 const encoder = new TextEncoder();
 
@@ -240,14 +266,15 @@ export class FakeLlmServer {
 
   async #handle(request: Request, info: Deno.ServeHandlerInfo): Promise<Response> {
     const url = new URL(request.url);
-    const protocol = ROUTES.get(url.pathname) ??
-      (GEMINI_ROUTE.test(url.pathname) ? "gemini" : undefined);
+    const protocol = ROUTES.get(url.pathname) ?? patternProtocol(url.pathname);
+    const rawBody = await request.text();
     this.requests.push({
       method: request.method,
       path: url.pathname,
       protocol,
       headers: Object.fromEntries(request.headers),
-      body: parseBody(await request.text()),
+      body: parseBody(rawBody),
+      rawBody,
     });
     const route = `${request.method} ${url.pathname}`;
     if (protocol === undefined || request.method !== "POST") {
@@ -262,10 +289,12 @@ export class FakeLlmServer {
     if (reply.kind === "http_error") return httpErrorResponse(reply);
     const model = protocol === "gemini"
       ? geminiModel(url.pathname)
+      : protocol === "bedrock"
+      ? bedrockModel(url.pathname)
       : modelOf(this.requests.at(-1)?.body);
     if (reply.kind === "long") return this.#longResponse(reply.deltas, protocol, model, life);
     const plan = await this.#plan(reply, protocol, model);
-    return this.#streamResponse(plan, life);
+    return this.#streamResponse(plan, protocol, life);
   }
 
   /** Aborts when the response is done, the client left, or the server closes. */
@@ -288,20 +317,25 @@ export class FakeLlmServer {
     life: AbortController,
   ): Response {
     const marker = "§"; // one character: the turn sends it as a single delta
-    const wire = sseText(turnEvents(protocol, {
+    const events = turnEvents(protocol, {
       blocks: [{ type: "text", text: marker }],
       model,
       messageId: this.#nextMessageId(),
-    }));
-    // The event holding the marker; it may be the first (Gemini has no preamble event).
-    const previousEnd = wire.lastIndexOf("\n\n", wire.indexOf(marker));
-    const start = previousEnd === -1 ? 0 : previousEnd + 2;
-    const end = wire.indexOf("\n\n", start) + 2;
-    const [head, delta, tail] = [wire.slice(0, start), wire.slice(start, end), wire.slice(end)];
+    });
+    // The first event holding the marker; it may be the first (Gemini has no preamble event).
+    const at = events.findIndex((event) => event.data.includes(marker));
+    const head = wireBytes(protocol, events.slice(0, at));
+    const tail = wireBytes(protocol, events.slice(at + 1));
+    const deltaEvent = events[at]!;
+    const delta = (text: string) =>
+      wireBytes(protocol, [{
+        ...deltaEvent,
+        data: deltaEvent.data.replace(marker, JSON.stringify(text).slice(1, -1)),
+      }]);
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        controller.enqueue(encoder.encode(head));
+        controller.enqueue(head);
         life.signal.addEventListener("abort", () => {
           try {
             controller.close();
@@ -312,16 +346,17 @@ export class FakeLlmServer {
       },
       pull: (controller) => {
         if (life.signal.aborted) return;
-        let text = "";
+        const batch: Uint8Array[] = [];
         for (let i = 0; i < 20 && sent < deltas; i++, sent++, this.longDeltasSent++) {
-          text += delta.replace(marker, `line ${sent}\\n`);
+          batch.push(delta(`line ${sent}\n`));
         }
-        controller.enqueue(encoder.encode(sent < deltas ? text : text + tail));
+        if (sent >= deltas) batch.push(tail);
+        controller.enqueue(concatBytes(batch));
         if (sent >= deltas) controller.close();
       },
       cancel: () => life.abort(),
     });
-    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    return new Response(body, { headers: { "content-type": CONTENT_TYPES[protocol] } });
   }
 
   async #plan(
@@ -338,7 +373,7 @@ export class FakeLlmServer {
         return { bytes, chunks: split(bytes, chunkSize, false), delayMs: 0, ending: "close" };
       }
       case "malformed": {
-        const bytes = encoder.encode(malformedTurn(protocol, model, this.#nextMessageId()));
+        const bytes = malformedTurn(protocol, model, this.#nextMessageId());
         return { bytes, chunks: split(bytes, chunkSize, false), delayMs: 0, ending: "close" };
       }
       case "cut":
@@ -357,7 +392,9 @@ export class FakeLlmServer {
       }
       case "slow": {
         const bytes = await this.#render(reply.source, protocol, model);
-        const chunks = split(bytes, chunkSize, chunkSize === undefined);
+        const chunks = chunkSize === undefined && protocol === "bedrock"
+          ? frameChunks(bytes) // one event a chunk, as for the SSE protocols below
+          : split(bytes, chunkSize, chunkSize === undefined);
         return { bytes, chunks, delayMs: reply.delayMs, ending: "close" };
       }
     }
@@ -369,13 +406,16 @@ export class FakeLlmServer {
         const path = source.path.startsWith("/")
           ? source.path
           : `${PROVIDER_FIXTURES_DIR}${source.path}`;
+        if (path.endsWith(".jsonl")) {
+          return eventStreamBytes(jsonlEvents(await Deno.readTextFile(path)));
+        }
         return await Deno.readFile(path);
       }
       case "sse":
         return encoder.encode(source.body);
       case "turn": {
         const turn = { ...source, model, messageId: this.#nextMessageId() };
-        return encoder.encode(sseText(turnEvents(protocol, turn)));
+        return wireBytes(protocol, turnEvents(protocol, turn));
       }
     }
   }
@@ -385,7 +425,7 @@ export class FakeLlmServer {
     return `fake_${this.#messageCount}`;
   }
 
-  #streamResponse(plan: StreamPlan, life: AbortController): Response {
+  #streamResponse(plan: StreamPlan, protocol: FakeProtocol, life: AbortController): Response {
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         const pump = this.#pump(plan, controller, life.signal);
@@ -395,7 +435,7 @@ export class FakeLlmServer {
       cancel: () => life.abort(),
     });
     const headers = new Headers({
-      "content-type": "text/event-stream",
+      "content-type": CONTENT_TYPES[protocol],
       "cache-control": "no-cache",
     });
     if (plan.announcedLength !== undefined) {
@@ -585,6 +625,7 @@ interface WireEvent {
 function turnEvents(protocol: FakeProtocol, turn: TurnSpec): WireEvent[] {
   if (protocol === "openai-responses") return responsesTurn(turn);
   if (protocol === "gemini") return geminiTurn(turn);
+  if (protocol === "bedrock") return bedrockTurn(turn);
   return protocol === "anthropic" ? anthropicTurn(turn) : openaiTurn(turn);
 }
 
@@ -739,8 +780,13 @@ function openaiTurn(turn: TurnSpec): WireEvent[] {
   return events;
 }
 
-/** A text turn with a `data:` line that is not JSON after the first text delta. */
-function malformedTurn(protocol: FakeProtocol, model: string, messageId: string): string {
+/** A text turn with an event that is not JSON (for Bedrock, a frame that fails its checksum) after the first text. */
+function malformedTurn(protocol: FakeProtocol, model: string, messageId: string): Uint8Array {
+  if (protocol === "bedrock") return malformedBedrockTurn(model, messageId);
+  return encoder.encode(malformedSseTurn(protocol, model, messageId));
+}
+
+function malformedSseTurn(protocol: FakeProtocol, model: string, messageId: string): string {
   if (protocol === "openai-responses") {
     return malformedResponsesTurn({
       blocks: [{ type: "text", text: "Hello, world" }],
@@ -760,6 +806,12 @@ function malformedTurn(protocol: FakeProtocol, model: string, messageId: string)
     : { data: '{"id":"chatcmpl-broken","choices":[{"index":0,"delta":{"content":' };
   events.splice(afterFirstDelta, 0, broken);
   return sseText(events);
+}
+
+/** Wire events as the protocol frames them: server-sent events, or Bedrock's binary frames. */
+function wireBytes(protocol: FakeProtocol, events: readonly WireEvent[]): Uint8Array {
+  if (protocol !== "bedrock") return encoder.encode(sseText(events));
+  return eventStreamBytes(events.map((event) => ({ type: event.event ?? "", data: event.data })));
 }
 
 function sseText(events: readonly WireEvent[]): string {
@@ -1177,4 +1229,157 @@ export function geminiAuthErrorReply(): FakeReply {
       metadata: { service: "generativelanguage.googleapis.com" },
     },
   ]);
+}
+
+// ---------------------------------------------------------------------------
+// Bedrock ConverseStream (`POST /model/{modelId}/converse-stream`): generated
+// turns as the service streams them (binary event-stream frames, each JSON
+// payload padded with a `p` field as the live service pads it), and its
+// error replies (`x-amzn-errortype` names the type, the body only `message`).
+
+/** Any model's streaming path (the model id URL-encoded in one segment). */
+const BEDROCK_ROUTE = /^\/model\/[^/]+\/converse-stream$/;
+
+/** The model a Bedrock request names in its path. */
+function bedrockModel(path: string): string {
+  return decodeURIComponent(/^\/model\/([^/]+)\//.exec(path)?.[1] ?? "fake-model");
+}
+
+const BEDROCK_STOP_REASONS: Record<FakeStopReason, string> = {
+  end_turn: "end_turn",
+  tool_use: "tool_use",
+  max_tokens: "max_tokens",
+  stop_sequence: "stop_sequence",
+  refusal: "content_filtered",
+};
+
+/** One ConverseStream member, padded as the live service pads its payloads. */
+function bedrockEvent(type: string, payload: Record<string, unknown>): WireEvent {
+  return { event: type, data: JSON.stringify({ ...payload, p: "abcdefghijklmnop" }) };
+}
+
+/**
+ * A generated turn as Bedrock streams it: `messageStart`, each block as its
+ * deltas between `contentBlockStart` (tool calls only) and
+ * `contentBlockStop`, then `messageStop` and `metadata` with the usage.
+ */
+function bedrockTurn(turn: TurnSpec): WireEvent[] {
+  const usage = { ...DEFAULT_FAKE_USAGE, ...turn.usage };
+  const events = [bedrockEvent("messageStart", { role: "assistant" })];
+  turn.blocks.forEach((block, index) => events.push(...bedrockBlock(block, index)));
+  events.push(
+    bedrockEvent("messageStop", { stopReason: BEDROCK_STOP_REASONS[stopReasonOf(turn)] }),
+    bedrockEvent("metadata", {
+      metrics: { latencyMs: 1 },
+      usage: {
+        // Bedrock counts cached tokens apart from inputTokens.
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        totalTokens: usage.inputTokens + usage.outputTokens + usage.cacheReadTokens +
+          usage.cacheWriteTokens,
+        ...(usage.cacheReadTokens > 0 ? { cacheReadInputTokens: usage.cacheReadTokens } : {}),
+        ...(usage.cacheWriteTokens > 0 ? { cacheWriteInputTokens: usage.cacheWriteTokens } : {}),
+      },
+    }),
+  );
+  return events;
+}
+
+function bedrockBlock(block: FakeBlock, contentBlockIndex: number): WireEvent[] {
+  const delta = (payload: Record<string, unknown>) =>
+    bedrockEvent("contentBlockDelta", { contentBlockIndex, delta: payload });
+  const stop = bedrockEvent("contentBlockStop", { contentBlockIndex });
+  switch (block.type) {
+    case "text":
+      return [...pieces(block.text).map((text) => delta({ text })), stop];
+    case "thinking":
+      return [
+        ...pieces(block.thinking).map((text) => delta({ reasoningContent: { text } })),
+        ...(block.signature === undefined
+          ? []
+          : [delta({ reasoningContent: { signature: block.signature } })]),
+        stop,
+      ];
+    case "tool_use":
+      return [
+        bedrockEvent("contentBlockStart", {
+          contentBlockIndex,
+          start: { toolUse: { toolUseId: block.id, name: block.name } },
+        }),
+        ...argumentFragments(block.input).map((input) => delta({ toolUse: { input } })),
+        stop,
+      ];
+  }
+}
+
+/** A text turn with a frame whose message checksum is wrong after the first text delta. */
+function malformedBedrockTurn(model: string, messageId: string): Uint8Array {
+  const events = bedrockTurn({
+    blocks: [{ type: "text", text: "Hello, world" }],
+    model,
+    messageId,
+  });
+  const before = eventStreamBytes(
+    events.slice(0, 2).map((e) => ({ type: e.event!, data: e.data })),
+  );
+  const broken = eventStreamBytes([{ type: "contentBlockDelta", data: events[2]!.data }]);
+  broken[broken.length - 1]! ^= 0xff;
+  const after = eventStreamBytes(events.slice(3).map((e) => ({ type: e.event!, data: e.data })));
+  return concatBytes([before, broken, after]);
+}
+
+/**
+ * A Bedrock error reply: the type in `x-amzn-errortype` (with the service's
+ * URI suffix), the body `{"message": …}`.
+ *
+ * @param status The HTTP status.
+ * @param type The error type, e.g. `ThrottlingException`.
+ * @param message The message.
+ * @returns The reply.
+ */
+export function bedrockErrorReply(status: number, type: string, message: string): FakeReply {
+  return {
+    kind: "http_error",
+    status,
+    headers: {
+      "x-amzn-errortype": `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+      "x-amzn-requestid": "00000000-0000-4000-8000-000000000000",
+    },
+    body: { message },
+  };
+}
+
+/**
+ * Bedrock's 429 for too many requests or tokens.
+ *
+ * @returns The reply.
+ */
+export function bedrockThrottlingReply(): FakeReply {
+  return bedrockErrorReply(
+    429,
+    "ThrottlingException",
+    "Too many tokens, please wait before trying again.",
+  );
+}
+
+/**
+ * Bedrock's 503 when the model is busy.
+ *
+ * @returns The reply.
+ */
+export function bedrockUnavailableReply(): FakeReply {
+  return bedrockErrorReply(
+    503,
+    "ServiceUnavailableException",
+    "Bedrock is unable to process your request.",
+  );
+}
+
+/**
+ * Bedrock's 400 for a prompt over the model's context window.
+ *
+ * @returns The reply.
+ */
+export function bedrockContextOverflowReply(): FakeReply {
+  return bedrockErrorReply(400, "ValidationException", "Input is too long for requested model.");
 }

@@ -1,0 +1,91 @@
+/**
+ * A stream parser read to its end for fixture tests: its events, and the
+ * message it assembled or the error it threw (with the partial message).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import type { ContentBlock } from "../../lib/content.ts";
+import { ProviderError } from "../../lib/errors.ts";
+import type { AssistantResult, ProviderStreamEvent } from "../../lib/providers/provider.ts";
+import { emptyUsage, type Usage } from "../../lib/usage.ts";
+
+/** What a parser produced. */
+export interface ParserRun {
+  /** Every event, batches flattened. */
+  events: ProviderStreamEvent[];
+  /** The assembled message's blocks, or the error's partial blocks. */
+  content: ContentBlock[];
+  /** The message's usage, or the partial usage. */
+  usage: Usage;
+  /** The message, when the parser returned one. */
+  result?: AssistantResult;
+  /** The error, when it threw. */
+  error?: ProviderError;
+}
+
+/**
+ * Reads a parser's stream to its end, asserting that no batch is empty and
+ * that whatever it throws is a `ProviderError`.
+ *
+ * @param stream What the parser returned.
+ * @returns Its events and outcome.
+ */
+export async function runParser(
+  stream: AsyncGenerator<ProviderStreamEvent[], AssistantResult, void>,
+): Promise<ParserRun> {
+  const events: ProviderStreamEvent[] = [];
+  try {
+    for (let step = await stream.next();; step = await stream.next()) {
+      if (step.done) {
+        return { events, content: step.value.content, usage: step.value.usage, result: step.value };
+      }
+      assert.ok(step.value.length > 0, "no empty batch is yielded");
+      events.push(...step.value);
+    }
+  } catch (error) {
+    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${error}`);
+    const partial = error.partial;
+    return {
+      events,
+      content: partial?.content ?? [],
+      usage: partial?.usage ?? emptyUsage(),
+      error,
+    };
+  }
+}
+
+/**
+ * The events tell the same story as the message: block indices start dense,
+ * deltas add up to each block's text, and each block completes once, as it
+ * stands in the message (a failed stream's partial blocks need not have
+ * completed).
+ *
+ * @param name The fixture, for messages.
+ * @param run What the parser produced.
+ */
+export function assertEventsMatchContent(name: string, run: ParserRun): void {
+  const streamed: { text: string; done?: ContentBlock }[] = [];
+  for (const event of run.events) {
+    if (event.type === "block_start") {
+      assert.equal(event.blockIndex, streamed.length, `${name}: block indices are dense`);
+      streamed.push({ text: "" });
+      continue;
+    }
+    const entry = streamed[event.blockIndex];
+    assert.ok(entry, `${name}: event for unknown block ${event.blockIndex}`);
+    assert.equal(entry.done, undefined, `${name}: event after block ${event.blockIndex} completed`);
+    if (event.type === "content_delta") entry.text += event.text;
+    else entry.done = event.block;
+  }
+  if (run.result) assert.deepEqual(streamed.map((entry) => entry.done), run.content, name);
+  else assert.equal(streamed.length, run.content.length, `${name}: partial blocks`);
+  streamed.forEach((entry, index) => {
+    const block = run.content[index];
+    if (block?.type === "text") assert.equal(entry.text, block.text, `${name}: text deltas`);
+    if (block?.type === "thinking") assert.equal(entry.text, block.thinking, `${name}: thinking`);
+    if (block?.type === "tool_use" && block.invalidInput === undefined) {
+      assert.deepEqual(JSON.parse(entry.text || "{}"), block.input, `${name}: tool input`);
+    }
+  });
+}
