@@ -25,6 +25,7 @@ const APIS: Readonly<Record<string, ApiStyle>> = {
   "google-generative-ai": "google-generative-ai",
   // Mistral's own API has an OpenAI-compatible chat completions endpoint at /v1.
   "mistral-conversations": "openai-chat",
+  "bedrock-converse-stream": "bedrock-converse",
 };
 
 /** What panto knows of each provider it offers: its key variable and ctrl+p's default models. */
@@ -98,6 +99,17 @@ const PROVIDERS: Readonly<Record<string, ProviderFacts>> = {
   opencode: { name: "OpenCode Zen", keyEnv: "OPENCODE_API_KEY", defaults: [] },
   "opencode-go": { name: "OpenCode Go", keyEnv: "OPENCODE_API_KEY", defaults: [] },
   xiaomi: { name: "Xiaomi MiMo", keyEnv: "XIAOMI_API_KEY", defaults: [] },
+  // Or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (cli/config/provider_credentials.ts).
+  "amazon-bedrock": {
+    name: "Amazon Bedrock",
+    keyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+    // Global inference profiles: served from any commercial region.
+    defaults: [
+      "global.anthropic.claude-sonnet-4-6",
+      "global.anthropic.claude-opus-4-7",
+      "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+    ],
+  },
 };
 
 /**

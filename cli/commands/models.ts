@@ -3,6 +3,7 @@ import type { PantoConfig } from "../config/panto_config.ts";
 import { cachedCatalogModels, catalogProviders, loadCatalogModels } from "../models/catalog.ts";
 import { CATALOG_GENERATED, CATALOG_SOURCE } from "../models/catalog/index.ts";
 import type { CatalogModel, CatalogProvider } from "../models/catalog_types.ts";
+import { hasCredentials } from "../config/provider_credentials.ts";
 import { optionalEnv } from "../env.ts";
 import { usableCatalogProviders } from "../models/usable_models.ts";
 
@@ -111,7 +112,7 @@ function configuredRows(
     const spec = `${settings.provider}/${settings.model}`;
     const provider = config.providers[settings.provider];
     if (specs.has(spec) || !provider) continue;
-    const usable = provider.apiKeyEnv === undefined || Boolean(env(provider.apiKeyEnv));
+    const usable = hasCredentials(provider, env);
     if (!all && !usable) continue;
     const existing = rows.get(spec);
     if (existing) {

@@ -14,6 +14,7 @@ import { keyEnvFlag, readEnv } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { EnvLookup } from "./load_config.ts";
 import type { ModelPricing, ModelSettings, PantoConfig } from "./panto_config.ts";
+import { applyBedrockEnvironment, hasCredentials } from "./provider_credentials.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /** Command-line flags that affect which model is used and how. */
@@ -114,7 +115,9 @@ export function resolveModel(
   const keyEnv = flags.apiKeyEnv === undefined
     ? config.providers[resolved.providerName]!.apiKeyEnv
     : keyEnvFlag(flags.apiKeyEnv);
-  if (keyEnv) provider.apiKey = readKey(env, keyEnv, resolved);
+  if (provider.api === "bedrock-converse" && flags.apiKeyEnv === undefined) {
+    authoriseBedrock(provider, env, keyEnv, resolved);
+  } else if (keyEnv) provider.apiKey = readKey(env, keyEnv, resolved);
   const selection: ModelSelection = { alias: resolved.alias, provider };
   const price = resolved.settings.price ?? catalog?.price;
   if (price) selection.pricing = price;
@@ -285,7 +288,7 @@ function usableProvidersServing(config: PantoConfig, model: string, env: EnvLook
   return catalogProviders().filter((provider) => {
     const settings = config.providers[provider.id];
     if (!settings || !cachedCatalogModel(provider.id, model)) return false;
-    return settings.apiKeyEnv === undefined || safeEnv(env, settings.apiKeyEnv) !== undefined;
+    return hasCredentials(settings, (name) => safeEnv(env, name));
   }).map((provider) => provider.id);
 }
 
@@ -313,6 +316,25 @@ function readKey(env: EnvLookup, keyEnv: string, resolved: Resolved): string {
   if (key) return key;
   throw new UsageError(
     `No API key for model "${resolved.alias}": provider "${resolved.providerName}" reads it from ${keyEnv}, which is not set. Set ${keyEnv}, or pass --api-key-env NAME to read another variable`,
+  );
+}
+
+/** A Bedrock API key if set, else the IAM key pair; the region from the environment. */
+function authoriseBedrock(
+  provider: ProviderConfig,
+  env: EnvLookup,
+  keyEnv: string | undefined,
+  resolved: Resolved,
+): void {
+  const lookup = (name: string) => safeEnv(env, name);
+  const key = keyEnv && lookup(keyEnv);
+  if (key) provider.apiKey = key;
+  applyBedrockEnvironment(provider, lookup);
+  if (provider.apiKey || provider.awsCredentials) return;
+  throw new UsageError(
+    `No credentials for model "${resolved.alias}": provider "${resolved.providerName}" (Amazon Bedrock) takes a Bedrock API key in ${
+      keyEnv ?? "AWS_BEARER_TOKEN_BEDROCK"
+    }, or an IAM key pair in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN for temporary ones); set one, and AWS_REGION to your region`,
   );
 }
 

@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
 import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
+import { AWS_VARIABLES } from "../config/provider_credentials.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
 import { type KeyOffer, offerKeys } from "../key_handoff.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
@@ -74,6 +75,7 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
     readOnly: [...agentsFilesAbove(root, isFile), ...needs.flatMap((n) => n.readOnly)],
     variables: [
       ...BASE_VARIABLES,
+      ...AWS_VARIABLES,
       ...BUILTIN_KEY_VARIABLES,
       ...needs.flatMap((n) => n.variables),
     ],
@@ -162,7 +164,9 @@ export async function launch(args: readonly string[]): Promise<number> {
     console.error(`panto: ${ungrantable}`);
     return 2;
   }
-  const offer = keyOffer(site.variables.filter((name) => !BASE_VARIABLES.includes(name)));
+  // The AWS variables are the user's, kept for their commands: no handoff.
+  const kept = new Set([...BASE_VARIABLES, ...AWS_VARIABLES]);
+  const offer = keyOffer(site.variables.filter((name) => !kept.has(name)));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...permissionFlags(grants), ...flags, ...started.args, ...args],
     cwd,

@@ -1,4 +1,5 @@
 import type { PantoConfig } from "../config/panto_config.ts";
+import { hasCredentials } from "../config/provider_credentials.ts";
 import { optionalEnv } from "../env.ts";
 import { cachedCatalogModels, catalogProviders } from "./catalog.ts";
 import type { CatalogModel, CatalogProvider } from "./catalog_types.ts";
@@ -27,7 +28,7 @@ export function usableCatalogProviders(
   return catalogProviders().filter((provider) => {
     const settings = config.providers[provider.id];
     if (!settings || provider.modelCount === 0) return false;
-    return settings.apiKeyEnv !== undefined && Boolean(env(settings.apiKeyEnv));
+    return settings.apiKeyEnv !== undefined && hasCredentials(settings, env);
   });
 }
 

@@ -172,6 +172,18 @@ export const CATALOG_PROVIDERS: readonly CatalogProvider[] = [{
   "modelCount": 5,
   "defaults": [],
 }, {
+  "id": "amazon-bedrock",
+  "name": "Amazon Bedrock",
+  "api": "bedrock-converse",
+  "baseUrl": "https://bedrock-runtime.us-east-1.amazonaws.com",
+  "keyEnv": "AWS_BEARER_TOKEN_BEDROCK",
+  "modelCount": 93,
+  "defaults": [
+    "global.anthropic.claude-sonnet-4-6",
+    "global.anthropic.claude-opus-4-7",
+    "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+  ],
+}, {
   "id": "together",
   "name": "Together AI",
   "api": "openai-chat",
@@ -233,4 +245,5 @@ export const MODEL_LOADERS: Readonly<
   "opencode": () => import("./opencode.ts"),
   "opencode-go": () => import("./opencode_go.ts"),
   "xiaomi": () => import("./xiaomi.ts"),
+  "amazon-bedrock": () => import("./amazon_bedrock.ts"),
 };

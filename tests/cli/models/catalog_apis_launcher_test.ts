@@ -1,6 +1,7 @@
 /**
- * The catalog's OpenAI (Responses API) and Google (Gemini API) providers
- * under the installed `panto` command, with only their key set: a catalog
+ * The catalog's OpenAI (Responses API), Google (Gemini API) and Amazon
+ * Bedrock (ConverseStream) providers under the installed `panto` command,
+ * with only their key (or, for Bedrock, an IAM key pair) set: a catalog
  * model with a thinking level runs a tool round trip, the level reaches the
  * wire in each API's own shape, and the key travels only in its header.
  * Each provider is pointed at the fake server by a config that moves its
@@ -17,7 +18,10 @@ const KEY = "sk-test-SECRET-catalog-apis";
 
 interface Case {
   provider: string;
+  /** The key variable the config names (a provider moved to the fake server needs one named). */
   keyEnv: string;
+  /** The credential variables set (the test's name lists them). */
+  env: Record<string, string>;
   api: string;
   baseUrl(server: FakeLlmServer): string;
   model: string;
@@ -28,6 +32,7 @@ interface Case {
 const CASES: readonly Case[] = [{
   provider: "openai",
   keyEnv: "OPENAI_API_KEY",
+  env: { OPENAI_API_KEY: KEY },
   api: "openai-responses",
   baseUrl: (server) => server.openaiBaseUrl,
   model: "gpt-5.5:high",
@@ -40,6 +45,7 @@ const CASES: readonly Case[] = [{
 }, {
   provider: "google",
   keyEnv: "GEMINI_API_KEY",
+  env: { GEMINI_API_KEY: KEY },
   api: "google-generative-ai",
   baseUrl: (server) => `${server.url}/v1beta`,
   model: "gemini-2.5-flash:low",
@@ -49,10 +55,47 @@ const CASES: readonly Case[] = [{
     const config = body.generationConfig as { thinkingConfig?: { thinkingBudget?: number } };
     assert.ok((config.thinkingConfig?.thinkingBudget ?? 0) > 0, JSON.stringify(config));
   },
+}, {
+  provider: "amazon-bedrock",
+  keyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+  env: {
+    AWS_ACCESS_KEY_ID: "AKIDTESTCATALOG",
+    AWS_SECRET_ACCESS_KEY: KEY,
+    AWS_REGION: "eu-west-1",
+  },
+  api: "bedrock-converse",
+  baseUrl: (server) => server.url,
+  model: "global.anthropic.claude-sonnet-4-6:high",
+  checkFirst(path, headers, body) {
+    assert.equal(path, "/model/global.anthropic.claude-sonnet-4-6/converse-stream");
+    // Signed for the region AWS_REGION names, with the key id, never the secret.
+    assert.match(
+      headers.authorization ?? "",
+      /^AWS4-HMAC-SHA256 Credential=AKIDTESTCATALOG\/\d{8}\/eu-west-1\/bedrock\/aws4_request, /,
+    );
+    assert.ok(!JSON.stringify(headers).includes(KEY), "the secret signs, it never travels");
+    const fields = body.additionalModelRequestFields as { thinking?: { type?: string } };
+    assert.ok(fields?.thinking?.type, JSON.stringify(body));
+  },
+}, {
+  provider: "amazon-bedrock",
+  keyEnv: "AWS_BEARER_TOKEN_BEDROCK",
+  env: { AWS_BEARER_TOKEN_BEDROCK: KEY },
+  api: "bedrock-converse",
+  baseUrl: (server) => server.url,
+  model: "global.anthropic.claude-haiku-4-5-20251001-v1:0",
+  checkFirst(path, headers) {
+    assert.equal(
+      decodeURIComponent(path),
+      "/model/global.anthropic.claude-haiku-4-5-20251001-v1:0/converse-stream",
+    );
+    assert.equal(headers.authorization, `Bearer ${KEY}`);
+  },
 }];
 
 for (const testCase of CASES) {
-  Deno.test(`installed panto: ${testCase.provider}/${testCase.model} with only ${testCase.keyEnv} runs a tool round trip over ${testCase.api}`, async () => {
+  const only = Object.keys(testCase.env).join(" and ");
+  Deno.test(`installed panto: ${testCase.provider}/${testCase.model} with only ${only} runs a tool round trip over ${testCase.api}`, async () => {
     await withInstalledPanto(async (panto) => {
       const server = await FakeLlmServer.start();
       const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto-apis-" }));
@@ -86,7 +129,7 @@ for (const testCase of CASES) {
           args: ["-p", "What is in notes.txt?", "-m", `${testCase.provider}/${testCase.model}`],
           cwd: project,
           clearEnv: true,
-          env: { ...childEnv(home), PANTO_HOME: home, NO_COLOR: "1", [testCase.keyEnv]: KEY },
+          env: { ...childEnv(home), PANTO_HOME: home, NO_COLOR: "1", ...testCase.env },
           stdin: "null",
         }).output();
         const stderr = decoder.decode(out.stderr);

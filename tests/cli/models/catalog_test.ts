@@ -5,6 +5,7 @@
  * choices.
  */
 import assert from "node:assert/strict";
+import { API_STYLES } from "../../../lib/config.ts";
 import { BUILTIN_PROVIDERS } from "../../../cli/config/load_config.ts";
 import { clampThinkingLevel, resolveModel } from "../../../cli/config/model_registry.ts";
 import type { PantoConfig } from "../../../cli/config/panto_config.ts";
@@ -38,10 +39,7 @@ Deno.test("catalog: every provider that lists models has a key variable, an API 
   for (const provider of providers) {
     assert.ok(provider.keyEnv, provider.id);
     assert.ok(BUILTIN_KEY_VARIABLES.includes(provider.keyEnv!), `${provider.keyEnv} is withheld`);
-    assert.ok(
-      ["anthropic-messages", "openai-chat", "openai-responses", "google-generative-ai"]
-        .includes(provider.api),
-    );
+    assert.ok(API_STYLES.includes(provider.api), `${provider.id}: ${provider.api}`);
   }
 });
 
@@ -167,4 +165,53 @@ Deno.test("catalog: a model's own server quirks reach its request, and the user'
   const overridden = resolveModel(mine, "openrouter/deepseek/deepseek-v4-pro", { env });
   assert.equal(overridden.provider.compat?.reasoningParam, "reasoning");
   assert.equal(overridden.provider.compat?.reasoningContent, true);
+});
+
+Deno.test("catalog: Bedrock takes its API key, else an IAM key pair; AWS_REGION moves AWS's endpoint", async () => {
+  await loadCatalogModels(["amazon-bedrock"]);
+  const config = bareConfig();
+  const spec = "amazon-bedrock/global.anthropic.claude-sonnet-4-6";
+  const pair = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "s3cret" };
+  const withKeys = (values: Record<string, string>) => (name: string) => values[name];
+  const signed = resolveModel(config, spec, {
+    env: withKeys({ ...pair, AWS_SESSION_TOKEN: "tok", AWS_DEFAULT_REGION: "eu-west-1" }),
+  });
+  assert.equal(signed.provider.apiKey, undefined);
+  assert.deepEqual(signed.provider.awsCredentials, {
+    accessKeyId: "AKIDEXAMPLE",
+    secretAccessKey: "s3cret",
+    sessionToken: "tok",
+  });
+  assert.equal(signed.provider.baseUrl, "https://bedrock-runtime.eu-west-1.amazonaws.com");
+  const bearer = resolveModel(config, spec, {
+    env: withKeys({ ...pair, AWS_BEARER_TOKEN_BEDROCK: "bedrock-key" }),
+  });
+  assert.equal(bearer.provider.apiKey, "bedrock-key");
+  assert.equal(bearer.provider.awsCredentials, undefined, "the API key wins");
+  assert.equal(bearer.provider.baseUrl, "https://bedrock-runtime.us-east-1.amazonaws.com");
+  assert.throws(
+    () => resolveModel(config, spec, { env: withKeys({ AWS_ACCESS_KEY_ID: "AKIDEXAMPLE" }) }),
+    (error: unknown) =>
+      error instanceof UsageError && /AWS_BEARER_TOKEN_BEDROCK/.test(error.message) &&
+      /AWS_SECRET_ACCESS_KEY/.test(error.message) && !error.message.includes("AKIDEXAMPLE"),
+  );
+});
+
+Deno.test("catalog: a Bedrock proxy keeps its URL and is signed for AWS_REGION", async () => {
+  await loadCatalogModels(["amazon-bedrock"]);
+  const config = bareConfig();
+  config.providers["amazon-bedrock"] = {
+    ...config.providers["amazon-bedrock"]!,
+    baseUrl: "http://127.0.0.1:9/bedrock",
+  };
+  const env = new Map([
+    ["AWS_ACCESS_KEY_ID", "AKIDEXAMPLE"],
+    ["AWS_SECRET_ACCESS_KEY", "s3cret"],
+    ["AWS_REGION", "ap-south-1"],
+  ]);
+  const selection = resolveModel(config, "amazon-bedrock/amazon.nova-pro-v1:0", {
+    env: (name) => env.get(name),
+  });
+  assert.equal(selection.provider.baseUrl, "http://127.0.0.1:9/bedrock");
+  assert.equal(selection.provider.awsRegion, "ap-south-1");
 });
