@@ -78,16 +78,6 @@ export {
 } from "./providers/stream_provider.ts";
 export { type SseEvent, SseParser } from "./providers/sse.ts";
 export { isAbortError, type SseRequest, streamSse } from "./providers/http.ts";
-export { streamAnthropicMessages } from "./providers/anthropic_messages.ts";
-export { parseAnthropicStream } from "./providers/anthropic_stream.ts";
-export { streamOpenAIChat } from "./providers/openai_chat.ts";
-export { parseOpenAIStream } from "./providers/openai_stream.ts";
-export { streamGoogleGenerativeAI } from "./providers/google_generative_ai.ts";
-export { parseGoogleStream } from "./providers/google_stream.ts";
-export { streamOpenAIResponses } from "./providers/openai_responses.ts";
-export { parseOpenAIResponsesStream } from "./providers/openai_responses_stream.ts";
-export { streamBedrockConverse } from "./providers/bedrock_converse.ts";
-export { parseBedrockStream } from "./providers/bedrock_stream.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
 export {

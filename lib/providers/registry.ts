@@ -1,18 +1,38 @@
 import type { ApiName } from "../config.ts";
-import { streamAnthropicMessages } from "./anthropic_messages.ts";
-import { streamBedrockConverse } from "./bedrock_converse.ts";
-import { streamGoogleGenerativeAI } from "./google_generative_ai.ts";
-import { streamOpenAIChat } from "./openai_chat.ts";
-import { streamOpenAIResponses } from "./openai_responses.ts";
 import type { StreamMessage } from "./provider.ts";
+
+/**
+ * A built-in provider whose module loads on its first request: a start
+ * that talks to one API does not read the other four (their request
+ * builders, parsers and, for Bedrock, the AWS codec).
+ */
+function loadedOnUse(load: () => Promise<StreamMessage>): StreamMessage {
+  let loading: Promise<StreamMessage> | undefined;
+  return async function* (request) {
+    loading ??= load();
+    return yield* (await loading)(request);
+  };
+}
 
 /** Process-wide: the protocol names `ProviderConfig.api` may use. */
 const PROVIDERS = new Map<string, StreamMessage>([
-  ["anthropic-messages", streamAnthropicMessages],
-  ["openai-chat", streamOpenAIChat],
-  ["google-generative-ai", streamGoogleGenerativeAI],
-  ["openai-responses", streamOpenAIResponses],
-  ["bedrock-converse", streamBedrockConverse],
+  [
+    "anthropic-messages",
+    loadedOnUse(async () => (await import("./anthropic_messages.ts")).streamAnthropicMessages),
+  ],
+  ["openai-chat", loadedOnUse(async () => (await import("./openai_chat.ts")).streamOpenAIChat)],
+  [
+    "google-generative-ai",
+    loadedOnUse(async () => (await import("./google_generative_ai.ts")).streamGoogleGenerativeAI),
+  ],
+  [
+    "openai-responses",
+    loadedOnUse(async () => (await import("./openai_responses.ts")).streamOpenAIResponses),
+  ],
+  [
+    "bedrock-converse",
+    loadedOnUse(async () => (await import("./bedrock_converse.ts")).streamBedrockConverse),
+  ],
 ]);
 
 /**

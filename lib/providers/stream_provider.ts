@@ -44,7 +44,8 @@ export type ParseProviderStream = (
  *
  * @example An OpenAI-compatible gateway that wants its own auth header
  * ```ts
- * import { parseOpenAIStream, providerStream } from "@panto/lib";
+ * import { providerStream } from "@panto/lib";
+ * import { parseOpenAIStream } from "@panto/lib/providers";
  * const streamGateway = providerStream((request) => ({
  *   url: `${request.config.baseUrl}/chat/completions`,
  *   headers: { "content-type": "application/json", "x-gateway-key": request.config.apiKey ?? "" },

@@ -9,7 +9,8 @@
  * globs): a plain print command line is read without optique, and the
  * tools load theirs when they run. Nor zod: a plain config file is checked
  * without it, and the session schemas load with the first read of a stored
- * session.
+ * session. Nor any provider: the registry loads a built-in on its first
+ * request.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -39,4 +40,13 @@ Deno.test("a start loads no zod", async () => {
   assert.ok(loaded.some((s) => s.endsWith("/lib/session/jsonl_store.ts")));
   assert.ok(loaded.some((s) => s.endsWith("/cli/config/load_config.ts")));
   assert.deepEqual(loaded.filter((s) => /\/zod@|\/session\/schemas\.ts$/.test(s)), []);
+});
+
+Deno.test("a start loads no provider: each built-in loads on its first request", async () => {
+  const loaded = await loadedAtStart();
+  assert.ok(loaded.some((s) => s.endsWith("/lib/providers/registry.ts")));
+  const providers = loaded.filter((s) =>
+    /\/lib\/providers\/(anthropic|openai|google|bedrock|aws)_[a-z_]+\.ts$|@smithy/.test(s)
+  );
+  assert.deepEqual(providers, []);
 });

@@ -12,7 +12,6 @@ import {
   registerProvider,
   scriptedProvider,
   type StreamMessage,
-  streamOpenAIChat,
   type ToolUseBlock,
 } from "@panto/lib";
 import { streamForApi } from "../../lib/providers/registry.ts";
@@ -138,6 +137,7 @@ Deno.test("registerProvider makes a new API name usable through config, also acr
 
 Deno.test("registerProvider replaces a built-in, and its undo restores the built-in", async () => {
   const provider = scriptedProvider([[{ type: "text", text: "replaced" }]]);
+  const builtin = streamForApi("openai-chat");
   const unregister = registerProvider("openai-chat", provider);
   try {
     const agent = new Agent({ config: configFor("openai-chat") });
@@ -148,7 +148,7 @@ Deno.test("registerProvider replaces a built-in, and its undo restores the built
   } finally {
     unregister();
   }
-  assert.equal(streamForApi("openai-chat"), streamOpenAIChat);
+  assert.equal(streamForApi("openai-chat"), builtin);
   assert.throws(() => registerProvider(" ", provider), /empty API name/);
 });
 
