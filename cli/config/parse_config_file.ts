@@ -1,11 +1,13 @@
 import type { ParseError } from "jsonc-parser";
 import { UsageError } from "../errors.ts";
+import { JSONC_OPTIONS } from "./jsonc_options.ts";
 import type { ConfigFile } from "./config_schema.ts";
 import { isPlainConfig } from "./plain_config.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /**
- * Parses and validates one config file. A plainly valid file is taken as
+ * Parses and validates one config file (JSONC: comments and trailing commas
+ * are allowed). A plainly valid file is taken as
  * it is; any other goes to the zod schema (loaded then), which accepts it or
  * says what is wrong.
  *
@@ -26,19 +28,22 @@ async function parseJson(text: string, displayPath: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    // JSON.parse does not always say where it failed; jsonc-parser always does. It is
-    // loaded only here: it is CommonJS, which brings Node's module loader with it.
-    const { parse: locateJsonErrors, printParseErrorCode } = await import("jsonc-parser");
+    // The config is JSONC (comments and trailing commas, as VS Code's settings): what
+    // JSON.parse refuses goes to jsonc-parser, which also says where a real error is.
+    // It is loaded only here: it is CommonJS, which brings Node's module loader with it.
+    const { parse, printParseErrorCode } = await import("jsonc-parser");
     const errors: ParseError[] = [];
-    locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const value = parse(text, errors, JSONC_OPTIONS);
     const first = errors[0];
     if (!first) {
+      if (value !== undefined) return value;
       throw new UsageError(
         `${displayPath}: invalid JSON: ${redactSecrets((error as Error).message)}`,
       );
     }
     const { line, column } = lineAndColumn(text, first.offset);
-    const problem = jsonProblem(text, first, printParseErrorCode(first.error));
+    const problem = JSON_PROBLEMS[printParseErrorCode(first.error)] ??
+      printParseErrorCode(first.error);
     throw new UsageError(`${displayPath}:${line}:${column}: invalid JSON: ${problem}`);
   }
 }
@@ -60,20 +65,10 @@ const JSON_PROBLEMS: Record<string, string> = {
   CloseBraceExpected: 'expected "}"',
   CloseBracketExpected: 'expected "]"',
   EndOfFileExpected: "unexpected text after the end of the JSON value",
-  InvalidCommentToken: "comments are not allowed in JSON",
-  UnexpectedEndOfComment: "comments are not allowed in JSON",
+  UnexpectedEndOfComment: "unterminated /* comment",
   UnexpectedEndOfString: "unterminated string",
   UnexpectedEndOfNumber: "unterminated number",
   InvalidUnicode: "invalid \\u escape",
   InvalidEscapeCharacter: "invalid escape sequence",
   InvalidCharacter: "control character in a string (write it as an escape such as \\n)",
 };
-
-function jsonProblem(text: string, error: ParseError, code: string): string {
-  // A trailing comma shows up as a missing name or value right before a closing bracket.
-  const closing = text[error.offset];
-  if ((closing === "}" || closing === "]") && /,\s*$/.test(text.slice(0, error.offset))) {
-    return `trailing comma before "${closing}": remove it`;
-  }
-  return JSON_PROBLEMS[code] ?? code;
-}

@@ -63,9 +63,11 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
     pantoHome && join(pantoHome, "config.json"),
     join(site.cwd, ".panto", "config.json"),
   ];
+  const texts = await Promise.all(configs.map((path) => path ? readConfig(path) : undefined));
   const needs = [
-    ...(await Promise.all(configs.map((path) => path ? readConfig(path) : undefined)))
-      .map((text) => text === undefined ? undefined : configNeeds(text, context)),
+    ...await Promise.all(
+      texts.map((text) => text === undefined ? undefined : configNeeds(text, context)),
+    ),
     flagNeeds(site.args, context),
   ].filter((n): n is ConfigNeeds => n !== undefined);
   return {

@@ -25,9 +25,9 @@ Deno.test("only the AGENTS.md files that exist above the project are granted, ro
   ]);
 });
 
-Deno.test("config needs: key variables, hidden variables and allowed paths; names that are not names and bad JSON give none", () => {
+Deno.test("config needs: key variables, hidden variables and allowed paths; names that are not names and bad JSON give none", async () => {
   const context = { cwd: "/work", home: "/home/ada" };
-  const needs = configNeeds(
+  const needs = await configNeeds(
     JSON.stringify({
       providers: { a: { apiKeyEnv: "A_KEY" }, b: { apiKeyEnv: "sk-not a name" }, c: {} },
       tools: { allowedPaths: ["~/notes", "../shared", 7], hideEnv: ["DB_PASSWORD", "not a name"] },
@@ -36,11 +36,13 @@ Deno.test("config needs: key variables, hidden variables and allowed paths; name
   );
   assert.deepEqual(needs.variables, ["A_KEY", "DB_PASSWORD"]);
   assert.deepEqual(needs.readWrite, ["/home/ada/notes", "/shared"]);
-  assert.deepEqual(configNeeds("{ not json", context), {
+  assert.deepEqual(await configNeeds("{ not json", context), {
     variables: [],
     readWrite: [],
     readOnly: [],
   });
+  const commented = '// mine\n{ "providers": { "a": { "apiKeyEnv": "A_KEY", }, }, /* end */ }';
+  assert.deepEqual((await configNeeds(commented, context)).variables, ["A_KEY"], "JSONC is read");
 });
 
 Deno.test("flag needs: both spellings, each named file exactly, URLs ignored, nothing after --", () => {
