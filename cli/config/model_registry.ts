@@ -338,9 +338,31 @@ function authoriseBedrock(
   );
 }
 
+/**
+ * A model name that no alias, provider or catalog entry matches (the chat's
+ * `/model NAME` then opens the picker filtered by the name, as pi does).
+ *
+ * @example
+ * ```ts
+ * import { UnknownModelError } from "./model_registry.ts";
+ * console.assert(new UnknownModelError("Unknown model \"x\"").exitCode === 2);
+ * ```
+ */
+export class UnknownModelError extends UsageError {
+  /**
+   * Creates the error; key-shaped words in the message are masked.
+   *
+   * @param message What was not found, and the names there are.
+   */
+  constructor(message: string) {
+    super(redactSecrets(message));
+    this.name = "UnknownModelError";
+  }
+}
+
 function unknownModel(config: PantoConfig, spec: string): UsageError {
   const guess = didYouMean(spec, Object.keys(config.models));
-  return redactedUsageError(
+  return new UnknownModelError(
     `Unknown model ${JSON.stringify(spec)}${guess ? ` (did you mean "${guess}"?)` : ""}.${
       aliasList(config)
     } Or name a provider and a model, e.g. anthropic/${spec} (providers: ${providerList(config)})`,
@@ -350,7 +372,7 @@ function unknownModel(config: PantoConfig, spec: string): UsageError {
 function unknownProvider(config: PantoConfig, spec: string, providerName: string): UsageError {
   const providers = Object.keys(config.providers);
   const guess = didYouMean(providerName, providers);
-  return redactedUsageError(
+  return new UnknownModelError(
     `Unknown provider ${JSON.stringify(providerName)} in model ${JSON.stringify(spec)}${
       guess ? ` (did you mean "${guess}"?)` : ""
     }: providers are ${providerList(config)}; define others under "providers" in the config.${

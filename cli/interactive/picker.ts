@@ -81,6 +81,8 @@ export interface PickerAsk<T> {
 export interface PickerOptions<T> extends PickerContent<T> {
   /** Index of the item selected at first. */
   initialIndex?: number;
+  /** Text the filter starts with (`/model son` opens the list filtered by "son"). */
+  initialFilter?: string;
   /** An item whose choice asks for a line of text first. */
   ask?: PickerAsk<T>;
   /** The component the panel stands in for while open (the editor); without it, the panel goes last. */
@@ -129,6 +131,7 @@ export function showPicker<T>(
     },
     onCancel: () => done(null),
   });
+  if (options.initialFilter) list.setFilter(options.initialFilter);
   let content: PickerContent<T> = options;
   let toggles = 0;
   const hints = (view: PickerView<T>) => [

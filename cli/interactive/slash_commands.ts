@@ -9,6 +9,7 @@ import {
   SQLiteStore,
 } from "@panto/lib";
 import { pickerModels } from "../models/model_choices.ts";
+import { UnknownModelError } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
@@ -104,22 +105,43 @@ function help(ctx: CommandContext): void {
 
 async function model(ctx: CommandContext, args: string): Promise<void> {
   if (!ctx.ensureIdle("switching models")) return;
-  let alias: string | null = args || null;
-  if (!alias) {
-    const items = pickerModels(ctx.controller.config);
-    if (items.length === 0) {
-      return ctx.notify(
-        'No models to pick from: set a provider\'s key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: `panto models --all` lists them), or add models under "models" in config.json',
-        "warning",
-      );
-    }
-    const current = items.findIndex((item) => item.value === ctx.controller.model.alias);
-    alias = await ctx.pick({ title: "Model", items, initialIndex: Math.max(0, current) });
-  }
-  if (!alias) return;
-  ctx.controller.setModel(alias);
+  const alias = args ? await switchTo(ctx, args) : await pickModel(ctx, "");
+  if (alias === undefined) return;
   const { model } = ctx.controller;
   ctx.notify(`Model: ${model.alias} (${model.provider.model})`, "info");
+}
+
+/** `/model NAME`: the model it names, else the picker filtered by it (as pi). */
+async function switchTo(ctx: CommandContext, name: string): Promise<string | undefined> {
+  try {
+    ctx.controller.setModel(name);
+    return name;
+  } catch (error) {
+    if (!(error instanceof UnknownModelError)) throw error;
+    return await pickModel(ctx, name);
+  }
+}
+
+/** Picks a model and switches to it; `undefined` when none was picked. */
+async function pickModel(ctx: CommandContext, filter: string): Promise<string | undefined> {
+  const items = pickerModels(ctx.controller.config);
+  if (items.length === 0) {
+    ctx.notify(
+      'No models to pick from: set a provider\'s key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: `panto models --all` lists them), or add models under "models" in config.json',
+      "warning",
+    );
+    return undefined;
+  }
+  const current = items.findIndex((item) => item.value === ctx.controller.model.alias);
+  const alias = await ctx.pick({
+    title: "Model",
+    items,
+    initialIndex: Math.max(0, current),
+    ...(filter ? { initialFilter: filter } : {}),
+  });
+  if (!alias) return undefined;
+  ctx.controller.setModel(alias);
+  return alias;
 }
 
 async function thinking(ctx: CommandContext, args: string): Promise<void> {

@@ -84,6 +84,30 @@ Deno.test("chat with only a key: the catalog's default model, ctrl+p over the pr
   }
 });
 
+Deno.test("chat: /model with a name that is no model opens the picker filtered by it (as pi)", async () => {
+  Deno.env.set(KEY_VARIABLE, "sk-test-catalog");
+  const fixture = await catalogFixture();
+  try {
+    const chat = await openChat(fixture, { rows: 40 });
+    try {
+      await chat.waitFor("claude-sonnet-4-6");
+      await chat.send("/model haiku");
+      const list = await chat.waitFor(/anthropic\/claude-haiku-4-5/);
+      assert.ok(!list.includes("claude-opus-4-7"), "the list is filtered by the name");
+      await chat.press(KEYS.enter);
+      await chat.waitFor(/Model: anthropic\/claude-[\w.-]*haiku/);
+      await chat.send("/model anthropic/claude-opus-4-7");
+      // An exact name switches at once.
+      await chat.waitFor(/Model: anthropic\/claude-opus-4-7/);
+    } finally {
+      await chat.close();
+    }
+  } finally {
+    await fixture.close();
+    Deno.env.delete(KEY_VARIABLE);
+  }
+});
+
 Deno.test("chat: an image sent to a model that takes text only is a notice, and the model gets a note instead", async () => {
   Deno.env.set(KEY_VARIABLE, "sk-test-catalog");
   const fixture = await catalogFixture();
