@@ -261,7 +261,9 @@ export class ChatApp implements CommandContext {
    */
   async askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     const name = sanitizeTerminalText(request.call.name);
-    this.#loader?.setMessage(`Waiting for approval of ${name}`);
+    // The loader's "esc to cancel" would be wrong: esc rejects the call here.
+    const loader = this.#loader;
+    this.#status.clear();
     this.#footer.update({ waiting: `waiting for approval of ${name}` });
     try {
       return await showApprovalDialog(request, signal, {
@@ -275,7 +277,7 @@ export class ChatApp implements CommandContext {
       });
     } finally {
       this.#footer.update({ waiting: undefined });
-      this.#loader?.setMessage(`Running ${name}`);
+      if (loader && loader === this.#loader) this.#status.addChild(loader);
     }
   }
 
