@@ -8,7 +8,7 @@ import { wireIdentity } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
 import { UsageError } from "../errors.ts";
 import type { SessionController } from "../controller/session_controller.ts";
-import type { RpcApprovals } from "./rpc_approvals.ts";
+import { RpcApprovals } from "./rpc_approvals.ts";
 import type { RpcCommand, RpcCommandType } from "./rpc_commands.ts";
 
 /** A command's handler: the response's `data` (`undefined`: none), or a throw (an error response). */
@@ -92,14 +92,15 @@ const handlers: { [T in RpcCommandType]: Handler<T> } = {
  *
  * @param controller The session controller.
  * @param command The command.
- * @param approvals The approval questions waiting for the client.
+ * @param approvals The approval questions waiting for the client (default: none, so an
+ *   `approval_response` is refused).
  * @returns The response's data (`undefined` for none).
  * @throws What the controller threw (busy, unknown model or session…): an error response.
  */
 export async function handleCommand(
   controller: SessionController,
   command: RpcCommand,
-  approvals: RpcApprovals,
+  approvals: RpcApprovals = new RpcApprovals(() => {}),
 ): Promise<unknown> {
   const handler = handlers[command.type] as Handler<RpcCommandType>;
   return await handler(controller, command, approvals);
