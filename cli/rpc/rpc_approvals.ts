@@ -21,6 +21,8 @@ type Outcome = ApprovalOptionId | "cancelled";
 /** A question waiting for the client. */
 interface Waiting {
   resolve: (answer: ApprovalAnswer) => void;
+  /** Resolves it as refused (the input ended). */
+  refuse: () => void;
   close: () => void;
 }
 
@@ -43,6 +45,8 @@ export class RpcApprovals {
   readonly #send: (record: object) => void;
   readonly #waiting = new Map<string, Waiting>();
   #count = 0;
+  /** Set at the end of input: no answer can come any more. */
+  #inputEnded = false;
 
   /** @param send Writes an event to the client. */
   constructor(send: (record: object) => void) {
@@ -54,6 +58,7 @@ export class RpcApprovals {
    * it as `cancelled` (the lib then ends the call as aborted).
    */
   readonly ask = (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> => {
+    if (this.#inputEnded) return Promise.resolve(unanswerable(request));
     const requestId = `approval-${++this.#count}`;
     const { promise, resolve } = Promise.withResolvers<ApprovalAnswer>();
     const cancel = () => {
@@ -62,6 +67,7 @@ export class RpcApprovals {
     };
     this.#waiting.set(requestId, {
       resolve,
+      refuse: () => resolve(unanswerable(request)),
       close: () => signal.removeEventListener("abort", cancel),
     });
     signal.addEventListener("abort", cancel, { once: true });
@@ -101,6 +107,19 @@ export class RpcApprovals {
     waiting.resolve(answerFor(optionId, reason));
   }
 
+  /**
+   * The client's input ended: the questions waiting are closed as
+   * `cancelled` and refused, and later calls are refused without a
+   * question, so that the run can finish instead of waiting forever.
+   */
+  endOfInput(): void {
+    this.#inputEnded = true;
+    for (const [requestId, waiting] of [...this.#waiting]) {
+      this.#close(requestId, "cancelled");
+      waiting.refuse();
+    }
+  }
+
   #close(requestId: string, outcome: Outcome): void {
     const waiting = this.#waiting.get(requestId);
     if (!waiting) return;
@@ -108,6 +127,15 @@ export class RpcApprovals {
     waiting.close();
     this.#send({ type: "approval_resolved", requestId, outcome });
   }
+}
+
+/** The refusal of a call nobody can answer any more. */
+function unanswerable({ call }: ApprovalRequest): ApprovalAnswer {
+  return {
+    decision: "refuse",
+    message:
+      `${call.name} needs the user's approval (tools.requireApproval) and the RPC client's input has ended, so no one can give it`,
+  };
 }
 
 function answerFor(optionId: ApprovalOptionId, reason: string | undefined): ApprovalAnswer {

@@ -78,6 +78,8 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
       reservedCommands: [],
     });
     const ended = await serve({ controller, approvals, output }, streams.input, stopped);
+    // Nobody can answer a question any more: the run must not wait for one forever.
+    if (ended) approvals.endOfInput();
     // At the end of input the run and the queued prompts finish first (a signal still stops them).
     const reason = ended
       ? await Promise.race([controller.idle().then(() => undefined), stopped])

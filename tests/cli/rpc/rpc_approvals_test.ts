@@ -119,8 +119,23 @@ Deno.test("rpc: the client approves and rejects calls of tools.requireApproval",
     assert.equal((await client.nextEvent("run_end")).status, "aborted");
     assert.equal(await Deno.readTextFile(notes), "alpha\nbeta\n");
 
+    // The end of input while a question waits: nobody can answer, so the call is refused and panto ends.
+    server.enqueue(
+      toolCallReply("call_6", "write", { path: "notes.txt", content: "late\n" }),
+      textReply("Left as it was."),
+    );
+    await client.ok({ type: "prompt", message: "one more write" });
+    const last = await client.nextEvent("approval_request");
     await client.closeInput();
+    const closed = await client.nextEvent("approval_resolved");
+    assert.deepEqual([closed.requestId, closed.outcome], [last.requestId, "cancelled"]);
+    assert.equal((await client.nextEvent("run_end")).status, "done");
     assert.equal((await client.exit()).code, 0);
+    assert.equal(await Deno.readTextFile(notes), "alpha\nbeta\n");
+    assert.match(
+      requestMessages(server, 9),
+      /the RPC client's input has ended, so no one can give it/,
+    );
   } finally {
     await server.close();
     await Deno.remove(home, { recursive: true });
