@@ -178,6 +178,11 @@ export const PROMPT_FLAGS: FlagTable = {
     value: { kind: "integer", min: 1 },
     description: "Most model requests for one prompt (default 50)",
   },
+  autoApprove: {
+    names: ["--auto-approve"],
+    description:
+      "Run the tools of tools.requireApproval without asking (print mode refuses them otherwise)",
+  },
   trustProjectConfig: {
     names: ["--trust-project-config"],
     description:
@@ -243,6 +248,8 @@ export interface ChatArgs extends StoreFlags {
   maxTurns: number | undefined;
   /** `--trust-project-config`. */
   trustProjectConfig: boolean;
+  /** `--auto-approve`: no tool call needs approval (docs/approvals.md). */
+  autoApprove?: boolean;
   /** Positional words (`@path` attaches a file). */
   messages: readonly string[];
 }
@@ -369,6 +376,7 @@ export function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): Ch
     mcpConfig: (parsed.mcpConfig as string[] | undefined) ?? [],
     maxTurns: parsed.maxTurns as number | undefined,
     trustProjectConfig: parsed.trustProjectConfig === true,
+    autoApprove: parsed.autoApprove === true,
     messages: (parsed.messages as string[] | undefined) ?? [],
     ...store,
   };

@@ -1,4 +1,5 @@
 import { type Message, messageText, type UserMessage } from "@panto/lib";
+import type { ApprovalAnswer, ApprovalRequest } from "./approvals/approval_gate.ts";
 import { CONTROLLER_EVENT_TYPES } from "./controller/controller_events.ts";
 import type { SessionController } from "./controller/session_controller.ts";
 import { turnFailureMessage } from "./error_message.ts";
@@ -101,6 +102,41 @@ export async function runPrintMode(
     return 1;
   }
   return 0;
+}
+
+/**
+ * Print mode's answer to an approval question: no one can be asked, so the
+ * call is refused; standard error names the tool and how to allow it, and
+ * the model is told the same.
+ *
+ * @param stderr Writes to standard error.
+ * @returns The answer for a request.
+ *
+ * @example
+ * ```ts
+ * import { refuseApproval } from "./print_mode.ts";
+ * const said: string[] = [];
+ * const call = { id: "1", name: "bash", input: { command: "ls" } };
+ * const answer = refuseApproval((text) => said.push(text))({ call, alwaysLabel: "" });
+ * console.assert(answer.decision === "refuse" && said[0]!.includes("--auto-approve"));
+ * ```
+ */
+export function refuseApproval(
+  stderr: (text: string) => void,
+): (request: ApprovalRequest) => ApprovalAnswer {
+  return ({ call }) => {
+    const name = JSON.stringify(call.name);
+    stderr(
+      `panto: refused a ${call.name} call: ${call.name} is in tools.requireApproval and print mode cannot ask; ` +
+        `pass --auto-approve to run it, or remove ${name} from tools.requireApproval\n`,
+    );
+    return {
+      decision: "refuse",
+      message:
+        `${call.name} needs the user's approval (tools.requireApproval) and panto runs without anyone to ask (print mode); ` +
+        "the user can allow it with --auto-approve",
+    };
+  };
 }
 
 function errorText(error: unknown): string {

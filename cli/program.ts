@@ -8,7 +8,8 @@ import { readEnv, takeHandedOverVariables } from "./env.ts";
 import { permissionMessage } from "./permission_message.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
-import { runPrintMode } from "./print_mode.ts";
+import { refuseApproval, runPrintMode } from "./print_mode.ts";
+import { installApprovals } from "./approvals/install_approvals.ts";
 import { openStore, storeFailureAsUsage } from "./session_store.ts";
 import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 
@@ -80,6 +81,8 @@ async function printMode(args: ChatArgs): Promise<number> {
   }
   const controller = await SessionController.open(args);
   for (const notice of controller.notices) writeStderr(`panto: ${notice}\n`);
+  const refuse = refuseApproval(writeStderr);
+  installApprovals(controller, args, (request) => Promise.resolve(refuse(request)));
   const abort = new AbortController();
   const stopListening = listenForInterrupts((signal) => {
     // A second signal while the first one's abort is saving: leave now.

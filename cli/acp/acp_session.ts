@@ -135,7 +135,7 @@ export class AcpSession {
     this.#useClientFiles(clientFs);
     if (clientTerminal) this.#useClientTerminal();
     controller.subscribe((event) => this.#onEvent(event));
-    controller.agent.setHooks({
+    controller.setToolHooks({
       beforeToolCall: (context) => this.#beforeToolCall(context),
       afterToolCall: (context) => this.#afterToolCall(context),
     });
@@ -169,6 +169,8 @@ export class AcpSession {
       options.clientTerminal ?? false,
       options.clientNotices ?? false,
     );
+    // `--auto-approve` starts the session in the mode that asks nothing; the client may change it.
+    if (args.autoApprove) session.#mode = "auto";
     try {
       await session.#loadExtensions();
     } catch (error) {

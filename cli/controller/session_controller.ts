@@ -22,6 +22,7 @@ import {
   type SessionStore,
   type TextBlock,
   type Tool,
+  type ToolHooks,
   type TreeNode,
   type UserMessage,
 } from "@panto/lib";
@@ -228,6 +229,8 @@ export class SessionController {
   /** MCP failures reported before anyone subscribed, for the first subscriber. */
   #earlyNotices: string[] = [];
   #closed = false;
+  /** The hooks around tool calls, kept across the agents of every session (approvals). */
+  #toolHooks: ToolHooks = {};
 
   private constructor(startup: Startup, args: ChatArgs, agent: Agent) {
     this.cwd = startup.cwd;
@@ -336,6 +339,17 @@ export class SessionController {
   /** The extensions' host, once {@linkcode SessionController.loadExtensions} found any. */
   get extensions(): ExtensionHost | undefined {
     return this.#extensions;
+  }
+
+  /**
+   * Sets the hooks around tool calls (an approval prompt) on the agent, and
+   * on the agent of every session opened later (`new`, `switch`, `fork`).
+   *
+   * @param hooks `beforeToolCall` and `afterToolCall`.
+   */
+  setToolHooks(hooks: ToolHooks): void {
+    this.#toolHooks = hooks;
+    this.#agent.setHooks(hooks);
   }
 
   /**
@@ -1186,6 +1200,7 @@ export class SessionController {
       session,
       conversation,
     );
+    agent.setHooks(this.#toolHooks);
     this.#agent = agent;
     this.#name = session.info.name;
     this.#dangling = dangling;

@@ -30,6 +30,8 @@ import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { join, relative } from "node:path";
 import { optionalEnv, readEnv } from "../env.ts";
 import { editExternally } from "./external_editor.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../approvals/approval_gate.ts";
+import { showApprovalDialog } from "./approval_dialog.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -250,6 +252,33 @@ export class ChatApp implements CommandContext {
   /** Shows a picker in a bordered panel where the editor was; resolves with the choice or `null` on escape. */
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null> {
     return showPicker(this.tui, this.theme, { ...options, replace: this.editor });
+  }
+
+  /**
+   * Asks whether a tool call may run (`tools.requireApproval`): a dialog in
+   * place of the editor, the footer saying what the chat waits for; ctrl+c
+   * stops the run as esc does otherwise.
+   */
+  async askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const name = sanitizeTerminalText(request.call.name);
+    // The loader's "esc to cancel" would be wrong: esc rejects the call here.
+    const loader = this.#loader;
+    this.#status.clear();
+    this.#footer.update({ waiting: `waiting for approval of ${name}` });
+    try {
+      return await showApprovalDialog(request, signal, {
+        tui: this.tui,
+        theme: this.theme,
+        replace: this.editor,
+        onInterrupt: () => {
+          this.#restoreQueue();
+          this.controller.abort();
+        },
+      });
+    } finally {
+      this.#footer.update({ waiting: undefined });
+      if (loader && loader === this.#loader) this.#status.addChild(loader);
+    }
   }
 
   /** Shows or hides thinking blocks. */

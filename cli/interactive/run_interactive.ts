@@ -18,6 +18,7 @@ import {
 } from "../interrupt_signals.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
+import { installApprovals } from "../approvals/install_approvals.ts";
 import { showPicker } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 
@@ -129,6 +130,7 @@ async function chat(
   const quit = Promise.withResolvers<void>();
   const chatApp = new ChatApp({ controller, tui, theme, onQuit: () => quit.resolve() });
   signals.quit = () => chatApp.quit();
+  installApprovals(controller, args, (request, signal) => chatApp.askApproval(request, signal));
   await controller.loadExtensions({
     mode: "interactive",
     uiEvents: chatApp.uiEvents,

@@ -11,6 +11,7 @@ import { describeIssue } from "../config/config_schema.ts";
 import { didYouMean } from "../did_you_mean.ts";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../tools/image_types.ts";
 import { formatBytes } from "../tools/truncate.ts";
+import { APPROVAL_OPTION_IDS } from "./rpc_approvals.ts";
 
 /** A command's optional correlation id, echoed in its response. */
 const idSchema = z.union([z.string(), z.number()], { error: "expected a string or a number" });
@@ -82,6 +83,11 @@ const commandSchemas = [
   command("fork", { messageIndex: z.int().min(0).optional() }),
   command("get_sessions", { limit: z.int().min(1).optional() }),
   command("set_session_name", { name: z.string().trim().min(1) }),
+  command("approval_response", {
+    requestId: z.string().min(1),
+    optionId: z.enum(APPROVAL_OPTION_IDS),
+    reason: z.string().optional(),
+  }),
 ] as const;
 
 const commandSchema = z.discriminatedUnion("type", commandSchemas);

@@ -8,12 +8,14 @@ import { wireIdentity } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
 import { UsageError } from "../errors.ts";
 import type { SessionController } from "../controller/session_controller.ts";
+import { RpcApprovals } from "./rpc_approvals.ts";
 import type { RpcCommand, RpcCommandType } from "./rpc_commands.ts";
 
 /** A command's handler: the response's `data` (`undefined`: none), or a throw (an error response). */
 type Handler<T extends RpcCommandType> = (
   controller: SessionController,
   command: Extract<RpcCommand, { type: T }>,
+  approvals: RpcApprovals,
 ) => unknown;
 
 /** The model in use, as `get_state` shows it. */
@@ -81,6 +83,8 @@ const handlers: { [T in RpcCommandType]: Handler<T> } = {
     await controller.nameSession(name);
     return { name, pending: !controller.session.persisted };
   },
+  approval_response: (_controller, { requestId, optionId, reason }, approvals) =>
+    approvals.answer(requestId, optionId, reason),
 };
 
 /**
@@ -88,13 +92,16 @@ const handlers: { [T in RpcCommandType]: Handler<T> } = {
  *
  * @param controller The session controller.
  * @param command The command.
+ * @param approvals The approval questions waiting for the client (default: none, so an
+ *   `approval_response` is refused).
  * @returns The response's data (`undefined` for none).
  * @throws What the controller threw (busy, unknown model or session…): an error response.
  */
 export async function handleCommand(
   controller: SessionController,
   command: RpcCommand,
+  approvals: RpcApprovals = new RpcApprovals(() => {}),
 ): Promise<unknown> {
   const handler = handlers[command.type] as Handler<RpcCommandType>;
-  return await handler(controller, command);
+  return await handler(controller, command, approvals);
 }

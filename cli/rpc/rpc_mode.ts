@@ -26,6 +26,8 @@ import {
   type RpcCommandType,
 } from "./rpc_commands.ts";
 import { RpcOutput } from "./rpc_output.ts";
+import { RpcApprovals } from "./rpc_approvals.ts";
+import { installApprovals } from "../approvals/install_approvals.ts";
 
 /** Where RPC mode reads and writes. */
 export interface RpcStreams {
@@ -58,6 +60,8 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
   const stopped = new Promise<Stop>((resolve) => stop = resolve);
   const output = new RpcOutput(streams.write, () => stop({ kind: "closed" }));
   const unsubscribe = controller.subscribe((event) => output.send(event));
+  const approvals = new RpcApprovals((record) => output.send(record));
+  installApprovals(controller, args, approvals.ask);
   const stopListening = listenForInterrupts((signal) => {
     // A second signal while the first one's abort is saving: leave now.
     if (interrupted) Deno.exit(interruptExitCode(interrupted));
@@ -73,7 +77,9 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
       submit: (text) => controller.followUp(text),
       reservedCommands: [],
     });
-    const ended = await serve(controller, streams.input, output, stopped);
+    const ended = await serve({ controller, approvals, output }, streams.input, stopped);
+    // Nobody can answer a question any more: the run must not wait for one forever.
+    if (ended) approvals.endOfInput();
     // At the end of input the run and the queued prompts finish first (a signal still stops them).
     const reason = ended
       ? await Promise.race([controller.idle().then(() => undefined), stopped])
@@ -87,18 +93,29 @@ export async function runRpcMode(args: ChatArgs, streams: RpcStreams): Promise<n
   }
 }
 
+/** What a command acts on and where its response goes. */
+interface Server {
+  controller: SessionController;
+  approvals: RpcApprovals;
+  output: RpcOutput;
+}
+
+/** Commands carried out as soon as they are read, ahead of those waiting their turn. */
+const AT_ONCE: ReadonlySet<RpcCommandType> = new Set(["abort", "approval_response"]);
+
 /**
- * Reads and carries out commands: one at a time, in order, except `abort`,
- * which acts as soon as it is read (so it can stop a `compact` still being
- * handled). Returns true at the end of input (once the commands read are
- * handled), false when `stopped` settled first.
+ * Reads and carries out commands: one at a time, in order, except `abort`
+ * and `approval_response`, which act as soon as they are read (so an abort
+ * can stop a `compact` still being handled, and a run waiting for an
+ * approval never waits behind a command). Returns true at the end of input
+ * (once the commands read are handled), false when `stopped` settled first.
  */
 async function serve(
-  controller: SessionController,
+  server: Server,
   input: ReadableStream<Uint8Array>,
-  output: RpcOutput,
   stopped: Promise<Stop>,
 ): Promise<boolean> {
+  const { output } = server;
   const lines = readJsonLines(input)[Symbol.asyncIterator]();
   const halt = stopped.then(() => undefined);
   let pending: Promise<void> = Promise.resolve();
@@ -117,21 +134,20 @@ async function serve(
       continue;
     }
     const { command } = parsed;
-    if (command.type === "abort") void respond(controller, command, output);
-    else pending = pending.then(() => respond(controller, command, output));
+    if (AT_ONCE.has(command.type)) void respond(server, command);
+    else pending = pending.then(() => respond(server, command));
   }
   return await Promise.race([pending.then(() => true), halt.then(() => false)]);
 }
 
 /** Carries out one command and writes its response. */
 async function respond(
-  controller: SessionController,
+  { controller, approvals, output }: Server,
   command: RpcCommand,
-  output: RpcOutput,
 ): Promise<void> {
   const { id, type } = command;
   try {
-    const data = await handleCommand(controller, command);
+    const data = await handleCommand(controller, command, approvals);
     output.send(
       response({ id, command: type }, { success: true, ...(data === undefined ? {} : { data }) }),
     );

@@ -51,25 +51,68 @@ export function editTool(options: FileToolOptions): Tool {
       },
     },
     async execute(args, { signal }): Promise<ToolOutput> {
-      const shown = String(args.path);
-      const path = await resolveToolPath(options, shown, "write");
-      const before = await readExisting(path, shown, signal);
-      const replacement = planReplacement(
-        before,
-        String(args.oldText),
-        String(args.newText),
-        args.replaceAll === true,
-      );
-      requireEditableSize(shown, before, replacement);
-      const after = applyReplacement(before, replacement);
-      const diff = await editDiff(before, after, replacement, signal);
+      const plan = await planEdit(options, args, signal);
       signal.throwIfAborted();
-      await Deno.writeTextFile(path, after);
-      const count = replacement.positions.length;
-      const summary = `Edited ${shown}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`;
-      return ResultParts.fromText(`${summary}\n\n${diff}`);
+      await Deno.writeTextFile(plan.path, plan.after);
+      const { count } = plan;
+      const summary = `Edited ${args.path}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`;
+      return ResultParts.fromText(`${summary}\n\n${plan.diff}`);
     },
   };
+}
+
+/** What an edit would do, worked out without writing. */
+export interface EditPlan {
+  /** The file's absolute path. */
+  path: string;
+  /** Its content after the edit. */
+  after: string;
+  /** The change as unified diff hunks. */
+  diff: string;
+  /** How many occurrences it replaces. */
+  count: number;
+}
+
+/**
+ * Works out what an `edit` call would do, without writing: what the tool
+ * runs before it writes, and what an approval prompt shows.
+ *
+ * @param options The working directory and extra allowed roots.
+ * @param args The call's arguments (`path`, `oldText`, `newText`, `replaceAll`).
+ * @param signal Stops the work.
+ * @returns The plan.
+ * @throws {Error} What the tool would fail with (no such file, text not found, …).
+ *
+ * @example
+ * ```ts
+ * import { planEdit } from "./edit.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.txt`, "hello world\n");
+ * const signal = new AbortController().signal;
+ * const plan = await planEdit({ root: dir }, { path: "a.txt", oldText: "world", newText: "there" }, signal);
+ * console.assert(plan.after === "hello there\n" && plan.diff.includes("+hello there"));
+ * console.assert(await Deno.readTextFile(`${dir}/a.txt`) === "hello world\n");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function planEdit(
+  options: FileToolOptions,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<EditPlan> {
+  const shown = String(args.path);
+  const path = await resolveToolPath(options, shown, "write");
+  const before = await readExisting(path, shown, signal);
+  const replacement = planReplacement(
+    before,
+    String(args.oldText),
+    String(args.newText),
+    args.replaceAll === true,
+  );
+  requireEditableSize(shown, before, replacement);
+  const after = applyReplacement(before, replacement);
+  const diff = await editDiff(before, after, replacement, signal);
+  return { path, after, diff, count: replacement.positions.length };
 }
 
 /** Finds where to replace, or throws an error that tells the model how to fix its call. */

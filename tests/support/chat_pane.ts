@@ -27,6 +27,8 @@ export interface ChatPaneOptions {
   env?: Record<string, string>;
   /** The sh command that starts panto (default: `deno run -A cli/main.ts`). */
   command?: string;
+  /** More top-level settings of the config (e.g. `tools`). */
+  config?: Record<string, unknown>;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function withChatPane(
     for (const [path, text] of Object.entries(options.files ?? {})) {
       await Deno.writeTextFile(join(project, path), text);
     }
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 }, ...options.config });
     const tmux = await TmuxSession.start(`${options.command ?? PANTO_SH_COMMAND}; sleep 60`, {
       cols: 100,
       rows: 30,

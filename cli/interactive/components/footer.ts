@@ -35,6 +35,8 @@ export interface FooterData {
   cost?: number;
   /** Share of the context window in use, 0–100. */
   contextPercent?: number;
+  /** What the chat waits for, e.g. "waiting for approval" (undefined clears it). */
+  waiting?: string | undefined;
 }
 
 function contextColor(percent: number): ThemeColor {
@@ -92,8 +94,13 @@ export class Footer extends CachedComponent {
       : `· ${sanitizeTerminalText(session).replace(/\s+/g, " ")}`;
     const location = [cwd, branch === undefined ? undefined : `(${branch})`, name]
       .filter((part) => part !== undefined).join(" ");
+    const waiting = this.#data.waiting === undefined
+      ? ""
+      : `${location === "" ? "" : " "}${theme.fg("warning", `· ${this.#data.waiting}`)}`;
     const lines: string[] = [];
-    if (location !== "") lines.push(truncateToWidth(theme.fg("muted", location), width, "…"));
+    if (location !== "" || waiting !== "") {
+      lines.push(truncateToWidth(theme.fg("muted", location) + waiting, width, "…"));
+    }
     const stats = this.#stats();
     const model = this.#model();
     const gap = width - visibleWidth(stats) - visibleWidth(model);

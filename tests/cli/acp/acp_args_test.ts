@@ -68,3 +68,19 @@ Deno.test("tools.requireApproval: the project's list adds to the user's, even un
     await Deno.remove(project, { recursive: true });
   }
 });
+
+Deno.test("panto acp --auto-approve: sessions start in the auto mode (nothing asked)", async () => {
+  await withFakeHome(async (_server, home) => {
+    const run = await AcpTestClient.run(
+      { home, cwd: home, args: ["--auto-approve"] },
+      async (ctx) => {
+        await ctx.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+        const created = await ctx.request("session/new", { cwd: home, mcpServers: [] }) as {
+          modes?: { currentModeId: string };
+        };
+        assert.equal(created.modes?.currentModeId, "auto");
+      },
+    );
+    assert.equal(run.code, 0, run.stderr);
+  });
+});

@@ -48,3 +48,13 @@ Deno.test("footer: the session name follows the location, without its terminal c
   footer.update({ session: undefined });
   assert.equal(footer.render(60)[0], "~/src (main)");
 });
+
+Deno.test("footer: what the chat waits for follows the location, and goes when cleared", () => {
+  const footer = new Footer({ cwd: "~/src", model: "m" }, PLAIN);
+  footer.update({ waiting: "waiting for approval of write" });
+  assert.equal(footer.render(60)[0], "~/src · waiting for approval of write");
+  footer.update({ waiting: undefined });
+  assert.equal(footer.render(60)[0], "~/src");
+  const alone = new Footer({ waiting: "waiting for approval of bash" }, PLAIN);
+  assert.equal(alone.render(60)[0], "· waiting for approval of bash");
+});

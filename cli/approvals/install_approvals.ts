@@ -1,0 +1,52 @@
+/**
+ * Puts an {@linkcode ApprovalGate} on a session controller for the chat,
+ * RPC and print modes (`panto acp` asks its client itself).
+ *
+ * @module
+ */
+import type { ChatArgs } from "../args.ts";
+import type { SessionController } from "../controller/session_controller.ts";
+import { ApprovalGate, type AskApproval } from "./approval_gate.ts";
+
+/**
+ * Makes the calls of the tools in `tools.requireApproval` wait for `ask`,
+ * on every session the controller opens. "Always" answers are forgotten
+ * when another conversation is opened (`new`, `switch`), kept across a
+ * fork or a move in the tree. Nothing is installed with `--auto-approve`
+ * or an empty list.
+ *
+ * @param controller The session controller.
+ * @param args The command line (`--auto-approve`).
+ * @param ask How the mode asks the user.
+ * @returns The gate, or undefined when no call needs approval.
+ *
+ * @example
+ * ```ts ignore
+ * import { installApprovals } from "./install_approvals.ts";
+ * installApprovals(controller, args, () => Promise.resolve({ decision: "once" }));
+ * ```
+ */
+export function installApprovals(
+  controller: SessionController,
+  args: ChatArgs,
+  ask: AskApproval,
+): ApprovalGate | undefined {
+  const required = controller.config.tools.requireApproval ?? [];
+  if (args.autoApprove || required.length === 0) return undefined;
+  const gate = new ApprovalGate({
+    required,
+    ask,
+    files: {
+      root: controller.cwd,
+      allowedRoots: controller.config.tools.allowedPaths,
+      pantoHome: controller.pantoHome,
+    },
+  });
+  controller.setToolHooks({ beforeToolCall: gate.beforeToolCall });
+  controller.subscribe((event) => {
+    if (event.type === "session_changed" && (event.reason === "new" || event.reason === "switch")) {
+      gate.forget();
+    }
+  });
+  return gate;
+}
