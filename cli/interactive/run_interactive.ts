@@ -38,6 +38,7 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.cycleThinking": ["shift+tab"],
   "app.externalEditor": ["ctrl+g"],
   "app.pasteImage": ["ctrl+v"],
+  "app.selectModel": ["ctrl+l"],
 };
 
 /**

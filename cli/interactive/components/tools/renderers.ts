@@ -13,8 +13,9 @@ import { writeView } from "./write_view.ts";
 
 const BUILT_IN: ReadonlyMap<string, ToolRenderer> = new Map([
   ["bash", bashView],
-  // A `!command` typed by the user runs through the bash tool.
+  // A `!command` (`!!command`: not sent to the model) typed by the user runs through the bash tool.
   ["!", bashView],
+  ["!!", bashView],
   ["edit", editView],
   ["write", writeView],
   ["read", readView],
