@@ -1,5 +1,5 @@
 import { type Message, messageText, type UserMessage } from "@panto/lib";
-import { CONTROLLER_EVENT_TYPES } from "./controller/controller_events.ts";
+import { CONTROLLER_EVENT_TYPES, type RunOutcome } from "./controller/controller_events.ts";
 import type { SessionController } from "./controller/session_controller.ts";
 import { turnFailureMessage } from "./error_message.ts";
 import { CliError } from "./errors.ts";
@@ -14,8 +14,11 @@ export interface PrintOutput {
 }
 
 /**
- * Runs one prompt to completion (tools included) and writes the final answer
- * (`text`) or every agent event as one JSON line (`json`). When standard
+ * Runs the prompts in turn, each to completion (tools included), in one
+ * session, and writes the final answer of the last (`text`, as pi prints
+ * several prompts) or every agent event of each as one JSON line (`json`).
+ * A prompt that fails or is aborted stops there: the later ones are not
+ * sent. When standard
  * output is closed by its reader (`panto -p … | head -1`), the run stops
  * quietly (what was answered is saved) and the exit code is that of a
  * process killed by SIGPIPE. An answer that shows nothing because it held
@@ -23,7 +26,7 @@ export interface PrintOutput {
  * named on standard error and ends with exit code 1.
  *
  * @param controller The session controller.
- * @param prompt The user's prompt (`@path` words attach files).
+ * @param prompts The user's prompts, in order (`@path` words attach files).
  * @param mode Output format.
  * @param output Where to write.
  * @param signal Aborts the run (ctrl+c, SIGTERM, SIGHUP); its reason, a
@@ -32,7 +35,7 @@ export interface PrintOutput {
  */
 export async function runPrintMode(
   controller: SessionController,
-  prompt: string | UserMessage,
+  prompts: Prompts,
   mode: "text" | "json",
   output: PrintOutput,
   signal: AbortSignal,
@@ -76,7 +79,8 @@ export async function runPrintMode(
       }
     }
   });
-  const outcome = await controller.prompt(prompt, { signal }).finally(unsubscribe);
+  const outcome = await promptInTurn(controller, prompts, signal, () => stdout.closed)
+    .finally(unsubscribe);
   if (outcome.status === "failed") {
     const message = errorText(outcome.cause);
     if (mode === "json") stdout.write(JSON.stringify({ type: "error", message }) + "\n");
@@ -101,6 +105,24 @@ export async function runPrintMode(
     return 1;
   }
   return 0;
+}
+
+/** The prompts of a print run, in order: at least one. */
+export type Prompts = readonly [string | UserMessage, ...(string | UserMessage)[]];
+
+/** Sends each prompt once the one before it is answered; the outcome of the last run (the first that did not finish). */
+async function promptInTurn(
+  controller: SessionController,
+  [first, ...rest]: Prompts,
+  signal: AbortSignal,
+  stopped: () => boolean,
+): Promise<RunOutcome> {
+  let outcome = await controller.prompt(first, { signal });
+  for (const prompt of rest) {
+    if (outcome.status !== "done" || stopped()) break;
+    outcome = await controller.prompt(prompt, { signal });
+  }
+  return outcome;
 }
 
 function errorText(error: unknown): string {
