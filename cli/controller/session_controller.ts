@@ -553,7 +553,11 @@ export class SessionController {
    * @returns Its output and whether it failed.
    * @throws {ControllerBusyError} While something runs.
    */
-  runShell(command: string, signal?: AbortSignal, options: ShellOptions = {}): Promise<ShellResult> {
+  runShell(
+    command: string,
+    signal?: AbortSignal,
+    options: ShellOptions = {},
+  ): Promise<ShellResult> {
     const excluded = options.excludeFromContext === true;
     return this.#exclusive("shell", "running a shell command", signal, async (abort) => {
       this.#emit({ type: "shell_start", command, excluded });

@@ -239,8 +239,7 @@ export class ChatApp implements CommandContext {
     // Failures are shown from the controller's events.
     if (shell !== undefined) {
       void this.controller.runShell(shell.command, undefined, shell).catch(() => {});
-    }
-    else if (this.#images.length) this.#promptWithImages(trimmed);
+    } else if (this.#images.length) this.#promptWithImages(trimmed);
     else {this.controller.prompt(trimmed).catch((error) =>
         this.notify(errorMessage(error), "error")
       );}
@@ -442,7 +441,9 @@ export class ChatApp implements CommandContext {
     // A picker open has the focus and its own keys: esc and ctrl+c cancel it (not the
     // turn, nor count towards quitting), and ctrl+p and the like wait until it closes.
     if (this.tui.focusedComponent !== this.editor) return false;
-    if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
+    // Two esc presses read at once (alt+escape to the key parser) interrupt as one does.
+    const interrupt = keys.matches(data, "app.interrupt") || data === TWO_ESCAPES;
+    if (interrupt && this.busy && !this.editor.showingSuggestions) {
       this.#restoreQueue();
       this.controller.abort();
       return true;

@@ -93,7 +93,9 @@ export async function copyText(text: string, options: CopyTextOptions): Promise<
   if (terminal) options.writeTerminal(sequence);
   if (tool !== undefined || terminal) return { tool, terminal };
   throw new ClipboardError(
-    `${noToolReason(tools)}, and the text is too long for the terminal's clipboard (OSC 52 takes up to ${
+    `${
+      noToolReason(tools)
+    }, and the text is too long for the terminal's clipboard (OSC 52 takes up to ${
       formatBytes(MAX_OSC52_LENGTH * 3 / 4)
     })`,
   );
@@ -101,8 +103,12 @@ export async function copyText(text: string, options: CopyTextOptions): Promise<
 
 /** Why no tool copied, for the error. */
 function noToolReason(tools: readonly CopyTool[]): string {
-  if (tools.length === 0) return "No display to copy to: neither WAYLAND_DISPLAY nor DISPLAY is set";
-  return `No clipboard tool copied it (${tools.map((t) => t.name).join(", ")}: none on PATH or all failed)`;
+  if (tools.length === 0) {
+    return "No display to copy to: neither WAYLAND_DISPLAY nor DISPLAY is set";
+  }
+  return `No clipboard tool copied it (${
+    tools.map((t) => t.name).join(", ")
+  }: none on PATH or all failed)`;
 }
 
 /** The tools to try here, best first. */

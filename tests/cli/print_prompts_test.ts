@@ -49,8 +49,10 @@ Deno.test("panto -p --mode json A B: every event of both runs, both answers in o
     assert.equal(run.code, 0, run.stderr);
     const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
     const answers = events.filter((e) => e.type === "message_complete")
-      .map((e) => (e.message.content as { type: string; text?: string }[])
-        .map((block) => block.text ?? "").join(""));
+      .map((e) =>
+        (e.message.content as { type: string; text?: string }[])
+          .map((block) => block.text ?? "").join("")
+      );
     assert.deepEqual(answers, ["Answer one.", "Answer two."]);
     assert.equal(events.filter((e) => e.type === "run_complete").length, 2);
   });

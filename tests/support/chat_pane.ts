@@ -27,13 +27,15 @@ export interface ChatPaneOptions {
   env?: Record<string, string>;
   /** The sh command that starts panto (default: `deno run -A cli/main.ts`). */
   command?: string;
+  /** More top-level settings of `$PANTO_HOME/config.json` (e.g. `keybindings`). */
+  config?: Record<string, unknown>;
 }
 
 /**
  * Runs `fn` with panto started in a fresh project and home; the pane, the
  * server and both directories are gone afterwards.
  *
- * @param options Project files, extra environment, the command.
+ * @param options Project files, extra environment, the command, more config.
  * @param fn The test body.
  */
 export async function withChatPane(
@@ -47,7 +49,7 @@ export async function withChatPane(
     for (const [path, text] of Object.entries(options.files ?? {})) {
       await Deno.writeTextFile(join(project, path), text);
     }
-    await writeFakeConfig(home, server, { retry: { maxRetries: 0 } });
+    await writeFakeConfig(home, server, { retry: { maxRetries: 0 }, ...options.config });
     const tmux = await TmuxSession.start(`${options.command ?? PANTO_SH_COMMAND}; sleep 60`, {
       cols: 100,
       rows: 30,

@@ -46,6 +46,9 @@ Deno.test("/hotkeys: extensions' keys and actions the config names beyond the bu
       { keys: ["f5", "f6"], extension: "quiet" },
     ],
   });
-  assert.match(text, /Extensions\n {2}ctrl\+shift\+t +ask the time \(clock\)\n {2}f5 \/ f6 +\(no description\) \(quiet\)/);
+  assert.match(
+    text,
+    /Extensions\n {2}ctrl\+shift\+t +ask the time \(clock\)\n {2}f5 \/ f6 +\(no description\) \(quiet\)/,
+  );
   assert.match(text, /Other\n {2}f7 +app\.custom \(set in p\.json\)/);
 });
