@@ -58,7 +58,9 @@ Deno.test("chat: !!command typed during a turn is queued as !! and its output is
     await chat.send("!!echo hidden-output");
     await chat.waitFor(/!!echo hidden-output/);
     assert.deepEqual(chat.controller.queue.followUp, ["!!echo hidden-output"]);
-    await chat.waitFor(/\$ echo hidden-output\n\s*hidden-output/);
+    await chat.waitFor(
+      /\$ echo hidden-output\n\s*hidden-output\n\s*exit 0 · .* · not sent to the model/,
+    );
     await chat.waitIdle();
     await chat.send("next question");
     await chat.waitFor("Next answer.");

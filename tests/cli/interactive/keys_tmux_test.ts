@@ -103,9 +103,12 @@ keysTest(
   async (pane) => {
     const { tmux } = pane;
     await send(tmux, "!!echo only-for-my-eyes");
-    await tmux.waitFor(/!! \$ echo only-for-my-eyes[^]*only-for-my-eyes[^]*exit 0/);
+    await tmux.waitFor(
+      /!! \$ echo only-for-my-eyes\n +only-for-my-eyes\n +exit 0 · .* · not sent to the model/,
+    );
     await send(tmux, "!echo for-the-model");
-    await tmux.waitFor(/! \$ echo for-the-model[^]*for-the-model[^]*exit 0/);
+    const screen = await tmux.waitFor(/! \$ echo for-the-model\n +for-the-model\n +exit 0/);
+    assert.doesNotMatch(screen.join("\n"), /for-the-model\n +exit 0 · [^\n]*not sent/);
     await ask(pane, "what ran?", "Two echoes.");
     const [user] = lastUserTexts(pane);
     assert.match(user!, /what ran\?[^]*for-the-model/);
