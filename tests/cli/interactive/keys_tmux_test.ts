@@ -4,7 +4,8 @@
  * (output shown, never sent), esc twice on an empty editor (`/tree`; a
  * single esc does nothing, esc while a turn streams interrupts it), ctrl+l
  * (the model picker; rebindable), `/hotkeys` (the user's bindings
- * included) and `/copy` (OSC 52 to the terminal, or the clipboard tool).
+ * included), `/copy` (OSC 52 to the terminal, or the clipboard tool) and
+ * `panto A B` (two prompts in turn).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -203,4 +204,30 @@ Deno.test({
       await Deno.remove(clipboard, { recursive: true });
     }
   },
+});
+
+Deno.test({
+  name: "installed panto in tmux: panto A B sends A, then B once A is answered",
+  ignore: !tmuxAvailable,
+  fn: () =>
+    withInstalledPanto((panto) => {
+      // panto starts once the replies are queued (the test creates `.go` in the project).
+      const command = `while [ ! -e .go ]; do sleep 0.1; done; ${shellQuote(panto)} ${
+        shellQuote("first question")
+      } ${shellQuote("second question")}`;
+      return withChatPane({ command }, async (pane) => {
+        pane.server.enqueue(
+          { kind: "turn", blocks: [{ type: "text", text: "Answer one." }] },
+          { kind: "turn", blocks: [{ type: "text", text: "Answer two." }] },
+        );
+        await Deno.writeTextFile(join(pane.project, ".go"), "");
+        const screen = await pane.tmux.waitFor(/Answer two\./, { timeoutMs: START_MS });
+        assert.match(
+          screen.join("\n"),
+          /› first question\n\nAnswer one\.\n\n› second question\n\nAnswer two\./,
+        );
+        assert.deepEqual(lastUserTexts(pane), ["first question", "second question"]);
+        assert.equal(pane.server.requests.length, 2);
+      });
+    }),
 });
