@@ -109,7 +109,10 @@ export const MODEL_FLAGS: FlagTable = {
 
 /** The prompt, the session it goes to, and what the agent may use. */
 export const PROMPT_FLAGS: FlagTable = {
-  print: { names: ["-p", "--print"], description: "Answer one prompt, print the result, exit" },
+  print: {
+    names: ["-p", "--print"],
+    description: "Answer the prompts in turn, print the last answer, exit",
+  },
   mode: {
     names: ["--mode"],
     value: { kind: "choice", choices: ["text", "json", "rpc"] },
@@ -193,7 +196,8 @@ export const PROMPT_FLAGS: FlagTable = {
 /** The prompt words after the flags. */
 export const MESSAGES_ARGUMENT = {
   metavar: "MESSAGE",
-  description: "Initial prompt; @path attaches a file",
+  description:
+    "A prompt; several are sent in turn, each once the one before is answered; @path attaches a file to the first",
 } as const;
 
 /** The words that start another command than the chat (`panto sessions`, …). */

@@ -25,6 +25,7 @@ export const MAIN_EXAMPLES: Message = lines(...table([
   ["panto -c", "continue this directory's latest session"],
   ["panto -r", "pick a session to resume"],
   ['panto -p "what does main.ts do?"', "one answer, printed"],
+  ['panto -p "read main.ts" "list its exports"', "two prompts in turn, the last answer printed"],
   ["git diff | panto -p 'review this'", "a prompt on stdin"],
   ["panto -m sonnet --thinking high", "a config alias and a reasoning level"],
   ["panto --mode rpc", "JSON-lines commands on stdin (docs/rpc.md)"],

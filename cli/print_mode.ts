@@ -1,6 +1,6 @@
 import { type Message, messageText, type UserMessage } from "@panto/lib";
 import type { ApprovalAnswer, ApprovalRequest } from "./approvals/approval_gate.ts";
-import { CONTROLLER_EVENT_TYPES } from "./controller/controller_events.ts";
+import { CONTROLLER_EVENT_TYPES, type RunOutcome } from "./controller/controller_events.ts";
 import type { SessionController } from "./controller/session_controller.ts";
 import { turnFailureMessage } from "./error_message.ts";
 import { CliError } from "./errors.ts";
@@ -15,8 +15,11 @@ export interface PrintOutput {
 }
 
 /**
- * Runs one prompt to completion (tools included) and writes the final answer
- * (`text`) or every agent event as one JSON line (`json`). When standard
+ * Runs the prompts in turn, each to completion (tools included), in one
+ * session, and writes the final answer of the last (`text`, as pi prints
+ * several prompts) or every agent event of each as one JSON line (`json`).
+ * A prompt that fails or is aborted stops there: the later ones are not
+ * sent. When standard
  * output is closed by its reader (`panto -p … | head -1`), the run stops
  * quietly (what was answered is saved) and the exit code is that of a
  * process killed by SIGPIPE. An answer that shows nothing because it held
@@ -24,7 +27,7 @@ export interface PrintOutput {
  * named on standard error and ends with exit code 1.
  *
  * @param controller The session controller.
- * @param prompt The user's prompt (`@path` words attach files).
+ * @param prompts The user's prompts, in order (`@path` words attach files).
  * @param mode Output format.
  * @param output Where to write.
  * @param signal Aborts the run (ctrl+c, SIGTERM, SIGHUP); its reason, a
@@ -33,7 +36,7 @@ export interface PrintOutput {
  */
 export async function runPrintMode(
   controller: SessionController,
-  prompt: string | UserMessage,
+  prompts: Prompts,
   mode: "text" | "json",
   output: PrintOutput,
   signal: AbortSignal,
@@ -77,7 +80,8 @@ export async function runPrintMode(
       }
     }
   });
-  const outcome = await controller.prompt(prompt, { signal }).finally(unsubscribe);
+  const outcome = await promptInTurn(controller, prompts, signal, () => stdout.closed)
+    .finally(unsubscribe);
   if (outcome.status === "failed") {
     const message = errorText(outcome.cause);
     if (mode === "json") stdout.write(JSON.stringify({ type: "error", message }) + "\n");
@@ -104,39 +108,8 @@ export async function runPrintMode(
   return 0;
 }
 
-/**
- * Print mode's answer to an approval question: no one can be asked, so the
- * call is refused; standard error names the tool and how to allow it, and
- * the model is told the same.
- *
- * @param stderr Writes to standard error.
- * @returns The answer for a request.
- *
- * @example
- * ```ts
- * import { refuseApproval } from "./print_mode.ts";
- * const said: string[] = [];
- * const call = { id: "1", name: "bash", input: { command: "ls" } };
- * const answer = refuseApproval((text) => said.push(text))({ call, alwaysLabel: "" });
- * console.assert(answer.decision === "refuse" && said[0]!.includes("--auto-approve"));
- * ```
- */
-export function refuseApproval(
-  stderr: (text: string) => void,
-): (request: ApprovalRequest) => ApprovalAnswer {
-  return ({ call }) => {
-    const name = JSON.stringify(call.name);
-    stderr(
-      `panto: refused a ${call.name} call: ${call.name} is in tools.requireApproval and print mode cannot ask; ` +
-        `pass --auto-approve to run it, or remove ${name} from tools.requireApproval\n`,
-    );
-    return {
-      decision: "refuse",
-      message:
-        `${call.name} needs the user's approval (tools.requireApproval) and panto runs without anyone to ask (print mode); ` +
-        "the user can allow it with --auto-approve",
-    };
-  };
+import type { ApprovalAnswer, ApprovalRequest } from "./approvals/approval_gate.ts";
+import { CONTROLLER_EVENT_TYPES, type RunOutcome } from "./controller/controller_events.ts";
 }
 
 function errorText(error: unknown): string {

@@ -10,6 +10,7 @@ import { CliError, UsageError } from "./errors.ts";
 import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
 import { refuseApproval, runPrintMode } from "./print_mode.ts";
 import { installApprovals } from "./approvals/install_approvals.ts";
+import { promptsFromWords } from "./prompt_words.ts";
 import { openStore, storeFailureAsUsage } from "./session_store.ts";
 import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
 
@@ -75,8 +76,8 @@ async function modelsCommand(args: ModelsArgs): Promise<number> {
 }
 
 async function printMode(args: ChatArgs): Promise<number> {
-  const prompt = await promptFrom(args.messages);
-  if (!prompt) {
+  const [first, ...rest] = await promptsFrom(args.messages);
+  if (first === undefined) {
     throw new UsageError('No prompt: pass one as an argument (panto -p "…") or pipe it on stdin');
   }
   const controller = await SessionController.open(args);
@@ -103,7 +104,7 @@ async function printMode(args: ChatArgs): Promise<number> {
     });
     return await runPrintMode(
       controller,
-      prompt,
+      [first, ...rest],
       args.mode === "json" ? "json" : "text",
       { stdout: writeStdout, stderr: writeStderr },
       abort.signal,
@@ -126,11 +127,16 @@ async function acpMode(args: ChatArgs): Promise<number> {
   return await runAcpMode(args, { input: Deno.stdin.readable, output: Deno.stdout.writable });
 }
 
-/** The prompt: the message arguments, then piped stdin (when stdin is not a terminal). */
-async function promptFrom(messages: readonly string[]): Promise<string> {
-  const parts = [messages.join(" ")];
+/**
+ * The prompts, sent in turn: one a message argument (`@path` words join the
+ * first), piped stdin (when stdin is not a terminal) after the first's text.
+ */
+async function promptsFrom(messages: readonly string[]): Promise<string[]> {
+  const [first = "", ...rest] = promptsFromWords(messages);
+  const parts = [first];
   if (!Deno.stdin.isTerminal()) parts.push(await readStdinText());
-  return parts.map((p) => p.trim()).filter(Boolean).join("\n\n");
+  const head = parts.map((p) => p.trim()).filter(Boolean).join("\n\n");
+  return head ? [head, ...rest] : rest;
 }
 
 /**

@@ -56,8 +56,8 @@ export interface QueueState {
  *   the agent's `compaction` event); `result` is `null` when there was
  *   nothing to compact, `failure` set when it failed or was aborted;
  * - `shell_start` / `shell_end`: a `!shell` command ran (its output goes
- *   with the next prompt; `failed` for a non-zero exit, a timeout or an
- *   abort);
+ *   with the next prompt, unless `excluded`: a `!!shell` command, shown
+ *   only; `failed` for a non-zero exit, a timeout or an abort);
  * - `session_named`: the session got a name (`pending` while it waits for
  *   the session's first save);
  * - `notice`: something the user should read (attached files, extension
@@ -85,8 +85,8 @@ export type ControllerEvent =
   | { type: "model_changed"; alias: string; model: string; reasoning: ReasoningLevel }
   | { type: "compaction_start" }
   | { type: "compaction_end"; result: CompactionResult | null; failure?: string }
-  | { type: "shell_start"; command: string }
-  | { type: "shell_end"; command: string; output: string; failed: boolean }
+  | { type: "shell_start"; command: string; excluded: boolean }
+  | { type: "shell_end"; command: string; output: string; failed: boolean; excluded: boolean }
   | { type: "session_named"; name: string; pending: boolean }
   | { type: "notice"; level: "info" | "warning" | "error"; text: string };
 

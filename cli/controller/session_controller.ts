@@ -57,7 +57,7 @@ import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
 import { entryOfMessage } from "./fork_point.ts";
 import { runFailure } from "./run_failure.ts";
-import { runShellCommand, type ShellResult } from "./shell_command.ts";
+import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
 import { type TypedPrompt, typedPrompt } from "./typed_prompt.ts";
 
 export type { SetupOptions } from "../app_setup.ts";
@@ -81,17 +81,19 @@ export interface BranchOptions {
   instructions?: string;
 }
 
-/** A queued prompt, or a `!shell` command queued behind prompts. */
+/** A queued prompt, or a `!shell` (`!!shell`) command queued behind prompts. */
 interface Queued {
   text: string;
   shell?: boolean;
+  /** A `!!shell` command: its output is shown, not sent. */
+  excluded?: boolean;
   /** Queue order across both lists, for taking the latest back. */
   seq: number;
 }
 
-/** How the queue shows an item: a shell command with its `!`. */
+/** How the queue shows an item: a shell command with its `!` (or `!!`). */
 function shown(item: Queued): string {
-  return item.shell ? `!${item.text}` : item.text;
+  return item.shell ? `${item.excluded ? "!!" : "!"}${item.text}` : item.text;
 }
 
 /** A branch summary as it follows the next prompt. */
@@ -410,12 +412,14 @@ export class SessionController {
   /**
    * Runs a `!shell` command (see {@linkcode SessionController.runShell})
    * after what runs and what was queued before it; when idle, at once. The
-   * queue shows it with its `!`.
+   * queue shows it with its `!` (`!!` when excluded).
    *
    * @param command The command line.
+   * @param options `excludeFromContext`: a `!!command`, its output shown only.
    */
-  queueShell(command: string): void {
-    this.#enqueue(this.#followUp, { text: command, shell: true, seq: this.#queued++ });
+  queueShell(command: string, options: ShellOptions = {}): void {
+    const excluded = options.excludeFromContext === true;
+    this.#enqueue(this.#followUp, { text: command, shell: true, excluded, seq: this.#queued++ });
   }
 
   /**
@@ -553,16 +557,24 @@ export class SessionController {
 
   /**
    * Runs a shell command the user typed (`!command`) and adds its output to
-   * the next prompt; reported by `shell_start` and `shell_end`.
+   * the next prompt; with `excludeFromContext` (`!!command`, as pi) the
+   * output is only shown, never sent. Reported by `shell_start` and
+   * `shell_end`.
    *
    * @param command The command line.
    * @param signal Kills it.
+   * @param options Whether the output stays out of the model's context.
    * @returns Its output and whether it failed.
    * @throws {ControllerBusyError} While something runs.
    */
-  runShell(command: string, signal?: AbortSignal): Promise<ShellResult> {
+  runShell(
+    command: string,
+    signal?: AbortSignal,
+    options: ShellOptions = {},
+  ): Promise<ShellResult> {
+    const excluded = options.excludeFromContext === true;
     return this.#exclusive("shell", "running a shell command", signal, async (abort) => {
-      this.#emit({ type: "shell_start", command });
+      this.#emit({ type: "shell_start", command, excluded });
       let result: ShellResult;
       try {
         result = await runShellCommand(
@@ -572,13 +584,21 @@ export class SessionController {
           abort,
         );
       } catch (error) {
-        this.#emit({ type: "shell_end", command, output: errorMessage(error), failed: true });
+        this.#emit({
+          type: "shell_end",
+          command,
+          output: errorMessage(error),
+          failed: true,
+          excluded,
+        });
         throw error;
       }
-      this.#context.push(
-        `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
-      );
-      this.#emit({ type: "shell_end", command, ...result });
+      if (!excluded) {
+        this.#context.push(
+          `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
+        );
+      }
+      this.#emit({ type: "shell_end", command, ...result, excluded });
       return result;
     });
   }
@@ -1123,7 +1143,10 @@ export class SessionController {
 
   /** Starts a queued item (a shell command's failure is told by its `shell_end`). */
   #start(item: Queued): Promise<unknown> {
-    if (item.shell) return this.runShell(item.text).catch(() => {});
+    if (item.shell) {
+      const options = { excludeFromContext: item.excluded === true };
+      return this.runShell(item.text, undefined, options).catch(() => {});
+    }
     return this.#track(this.#run(item.text, true));
   }
 

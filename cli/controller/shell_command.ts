@@ -10,6 +10,21 @@ export interface ShellResult {
 }
 
 /**
+ * How a `!command` the user typed is treated.
+ *
+ * @example
+ * ```ts
+ * import type { ShellOptions } from "./shell_command.ts";
+ * const bangBang: ShellOptions = { excludeFromContext: true }; // `!!ls`
+ * console.assert(bangBang.excludeFromContext);
+ * ```
+ */
+export interface ShellOptions {
+  /** A `!!command` (as pi): its output is shown to the user, never sent to the model. */
+  excludeFromContext?: boolean;
+}
+
+/**
  * Runs a `!command` typed by the user through the bash tool, so it gets the
  * same timeout, truncation and process-group kill on abort.
  *
@@ -32,4 +47,34 @@ export async function runShellCommand(
   const parts: ResultPart[] = Array.isArray(output) ? output : output.parts;
   const failed = !Array.isArray(output) && output.isError === true;
   return { failed, output: parts.map((p) => (p.type === "text" ? p.text : "")).join("\n") };
+}
+
+/** A `!command` or `!!command` line as typed. */
+export interface ShellLine {
+  /** The command after the `!` or `!!` (empty when only the prefix was typed). */
+  command: string;
+  /** Typed with `!!`: the output is shown, not sent to the model. */
+  excludeFromContext: boolean;
+}
+
+/**
+ * Reads a typed line that starts with `!` (output goes with the next prompt)
+ * or `!!` (output only shown, as pi).
+ *
+ * @example
+ * ```ts
+ * import { shellLine } from "./shell_command.ts";
+ * console.assert(shellLine("!! git status")?.command === "git status");
+ * console.assert(shellLine("!!git status")?.excludeFromContext === true);
+ * console.assert(shellLine("!ls")?.excludeFromContext === false);
+ * console.assert(shellLine("ls") === undefined);
+ * ```
+ *
+ * @param text The line, trimmed.
+ * @returns The command and how it is treated, or `undefined` for a line that is no shell command.
+ */
+export function shellLine(text: string): ShellLine | undefined {
+  if (!text.startsWith("!")) return undefined;
+  const excludeFromContext = text.startsWith("!!");
+  return { command: text.slice(excludeFromContext ? 2 : 1).trim(), excludeFromContext };
 }

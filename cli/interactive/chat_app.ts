@@ -3,6 +3,7 @@ import {
   type Component,
   Container,
   Editor,
+  type Keybindings,
   Loader,
   sanitizeTerminalText,
   Spacer,
@@ -27,14 +28,22 @@ import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
 import { formatBytes } from "../tools/truncate.ts";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
+import { type Copied, copyText } from "./clipboard_text.ts";
 import { join, relative } from "node:path";
 import { optionalEnv, readEnv } from "../env.ts";
 import { editExternally } from "./external_editor.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../approvals/approval_gate.ts";
 import { showApprovalDialog } from "./approval_dialog.ts";
+import { shellLine } from "../controller/shell_command.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
+
+/** How soon a second esc on an empty, idle editor opens /tree (ms; pi's window). */
+const DOUBLE_ESCAPE_MS = 500;
+
+/** Two esc presses read as one sequence (the terminal wrote both before panto read them). */
+const TWO_ESCAPES = "\x1b\x1b";
 
 /** How long a key's hint (model switched, thinking level) stays in the status line (ms). */
 const HINT_MS = 2500;
@@ -118,6 +127,7 @@ export class ChatApp implements CommandContext {
   #footer: Footer;
   #loader: Loader | undefined;
   #lastCtrlC = 0;
+  #lastEscape = 0;
   readonly #onQuit: () => void;
   readonly #externalEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
@@ -164,6 +174,11 @@ export class ChatApp implements CommandContext {
     this.controller.subscribe((event) => this.#onControllerEvent(event));
   }
 
+  /** The keybinding table in use (the defaults and the config's). */
+  get keybindings(): Keybindings {
+    return this.tui.keybindings;
+  }
+
   /** The current agent (replaced by /new and /resume). */
   get agent(): Agent {
     return this.controller.agent;
@@ -197,7 +212,8 @@ export class ChatApp implements CommandContext {
   /**
    * Handles a submitted line: a slash command, `!shell`, or a prompt
    * (while something runs: steering for the running turn, or with
-   * `busyAs` "followUp" a follow-up; a `!shell` command is queued after it).
+   * `busyAs` "followUp" a follow-up; a `!shell` or `!!shell` command is
+   * queued after it).
    */
   submit(text: string, busyAs: "steer" | "followUp" = "steer"): void {
     const trimmed = text.trim();
@@ -206,15 +222,15 @@ export class ChatApp implements CommandContext {
       void this.#runCommand(trimmed);
       return;
     }
-    const command = trimmed.startsWith("!") ? trimmed.slice(1).trim() : undefined;
-    if (command === "") {
+    const shell = shellLine(trimmed);
+    if (shell?.command === "") {
       return this.notify(
-        "Usage: !command (runs it and adds its output to the next prompt)",
+        "Usage: !command (runs it and adds its output to the next prompt) or !!command (runs it and only shows its output)",
         "info",
       );
     }
     if (this.busy) {
-      if (command !== undefined) this.controller.queueShell(command);
+      if (shell !== undefined) this.controller.queueShell(shell.command, shell);
       else if (busyAs === "steer") this.controller.steer(trimmed);
       else this.controller.followUp(trimmed);
       if (this.#images.length) {
@@ -223,8 +239,9 @@ export class ChatApp implements CommandContext {
       return;
     }
     // Failures are shown from the controller's events.
-    if (command !== undefined) void this.controller.runShell(command).catch(() => {});
-    else if (this.#images.length) this.#promptWithImages(trimmed);
+    if (shell !== undefined) {
+      void this.controller.runShell(shell.command, undefined, shell).catch(() => {});
+    } else if (this.#images.length) this.#promptWithImages(trimmed);
     else {this.controller.prompt(trimmed).catch((error) =>
         this.notify(errorMessage(error), "error")
       );}
@@ -287,9 +304,12 @@ export class ChatApp implements CommandContext {
     this.notify(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.", "info");
   }
 
-  /** Copies text to the system clipboard through the terminal (OSC 52). */
-  copyToClipboard(text: string): void {
-    this.tui.terminal.write(`\x1b]52;c;${new TextEncoder().encode(text).toBase64()}\x07`);
+  /** Copies text to the clipboard (a clipboard tool and/or OSC 52); says how. */
+  copyToClipboard(text: string): Promise<Copied> {
+    return copyText(text, {
+      writeTerminal: (bytes) => this.tui.terminal.write(bytes),
+      ...(this.#externalEnv ? { env: this.#externalEnv } : {}),
+    });
   }
 
   /** The text of the last assistant message. */
@@ -360,7 +380,10 @@ export class ChatApp implements CommandContext {
         );
         return this.#updateFooter();
       case "shell_start": {
-        const { component, tool } = this.#view.tool(`shell-${Date.now()}`, "!");
+        const { component, tool } = this.#view.tool(
+          `shell-${Date.now()}`,
+          event.excluded ? "!!" : "!",
+        );
         tool.setArgs({ command: event.command });
         tool.setStatus("running");
         this.#shellTool = tool;
@@ -447,7 +470,9 @@ export class ChatApp implements CommandContext {
     // A picker open has the focus and its own keys: esc and ctrl+c cancel it (not the
     // turn, nor count towards quitting), and ctrl+p and the like wait until it closes.
     if (this.tui.focusedComponent !== this.editor) return false;
-    if (keys.matches(data, "app.interrupt") && this.busy && !this.editor.showingSuggestions) {
+    // Two esc presses read at once (alt+escape to the key parser) interrupt as one does.
+    const interrupt = keys.matches(data, "app.interrupt") || data === TWO_ESCAPES;
+    if (interrupt && this.busy && !this.editor.showingSuggestions) {
       this.#restoreQueue();
       this.controller.abort();
       return true;
@@ -492,7 +517,32 @@ export class ChatApp implements CommandContext {
       void this.#pasteImage();
       return true;
     }
+    if (keys.matches(data, "app.selectModel") && !this.editor.showingSuggestions) {
+      void this.#runCommand("/model");
+      return true;
+    }
+    if (this.#isDoubleEscape(data)) {
+      void this.#runCommand("/tree");
+      return true;
+    }
     return this.#handleModelKey(data);
+  }
+
+  /**
+   * esc twice quickly on an empty editor with nothing running opens /tree
+   * (as pi). The first esc still reaches the editor; an esc that interrupts
+   * a turn never counts (it is handled before this).
+   */
+  #isDoubleEscape(data: string): boolean {
+    const idleAndEmpty = !this.busy && !this.editor.showingSuggestions &&
+      this.editor.getText().trim() === "" && this.#images.length === 0;
+    if (!idleAndEmpty) return false;
+    if (data === TWO_ESCAPES) return true;
+    if (!this.tui.keybindings.matches(data, "app.interrupt")) return false;
+    const now = Date.now();
+    const second = now - this.#lastEscape < DOUBLE_ESCAPE_MS;
+    this.#lastEscape = second ? 0 : now;
+    return second;
   }
 
   /** ctrl+g: the input in the user's editor, read back when it exits; a failure keeps the draft. */
@@ -555,8 +605,8 @@ export class ChatApp implements CommandContext {
       const text = this.editor.getText().trim();
       if (text === "") return true;
       this.editor.setText("");
-      const command = text.startsWith("!") ? text.slice(1).trim() : undefined;
-      if (command) this.controller.queueShell(command);
+      const shell = shellLine(text);
+      if (shell?.command) this.controller.queueShell(shell.command, shell);
       else this.controller.followUp(text);
       return true;
     }

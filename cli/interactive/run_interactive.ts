@@ -19,6 +19,7 @@ import {
 import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
 import { installApprovals } from "../approvals/install_approvals.ts";
+import { promptsFromWords } from "../prompt_words.ts";
 import { showPicker } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 
@@ -39,6 +40,7 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.cycleThinking": ["shift+tab"],
   "app.externalEditor": ["ctrl+g"],
   "app.pasteImage": ["ctrl+v"],
+  "app.selectModel": ["ctrl+l"],
 };
 
 /**
@@ -142,8 +144,10 @@ async function chat(
   });
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
-  const initial = args.messages.join(" ").trim();
-  if (initial) chatApp.submit(initial);
+  // As pi: the first word is sent, the others follow in turn, each once the one before is answered.
+  const [first, ...rest] = promptsFromWords(args.messages);
+  if (first !== undefined) chatApp.submit(first);
+  for (const prompt of rest) chatApp.submit(prompt, "followUp");
   await quit.promise;
   chatApp.dispose();
 }

@@ -15,6 +15,8 @@ import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
 import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";
+import type { Copied } from "./clipboard_text.ts";
+import { hotkeysText, type KeyLookup } from "./hotkeys.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
@@ -25,6 +27,8 @@ export interface CommandContext {
   readonly controller: SessionController;
   /** The built-in commands, for /help. */
   readonly commands: ReadonlyMap<string, SlashCommand>;
+  /** The keybinding table in use, for /hotkeys. */
+  readonly keybindings: KeyLookup;
   /** Whether nothing runs; otherwise warns that `action` must wait. */
   ensureIdle(action: string): boolean;
   /** Shows a notice. */
@@ -33,8 +37,8 @@ export interface CommandContext {
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null>;
   /** Shows or hides thinking blocks. */
   toggleThinking(): void;
-  /** Copies text to the clipboard. */
-  copyToClipboard(text: string): void;
+  /** Copies text to the clipboard; resolves with how, rejects saying why it could not. */
+  copyToClipboard(text: string): Promise<Copied>;
   /** The text of the last answer. */
   lastAnswer(): string | undefined;
   /** Quits. */
@@ -53,6 +57,7 @@ export interface SlashCommand {
 export function slashCommands(): Map<string, SlashCommand> {
   const commands = new Map<string, SlashCommand>([
     ["help", { description: "List commands and keys", run: help }],
+    ["hotkeys", { description: "List every key binding, yours included", run: hotkeys }],
     ["model", { description: "Switch model (picker without a name)", run: model }],
     ["thinking", { description: "Set the reasoning level: off, low, medium, high", run: thinking }],
     ["compact", {
@@ -97,10 +102,23 @@ function help(ctx: CommandContext): void {
     "enter send · shift+enter (or \\ then enter) newline · esc interrupt · ctrl+c clear, twice to quit",
     "ctrl+d quit on an empty line · ctrl+o expand tool calls · ctrl+t show/hide thinking · ctrl+z suspend",
     "while a turn runs: enter steers it, alt+enter queues a follow-up, alt+up takes the last back",
-    "ctrl+p / shift+ctrl+p next / previous model · shift+tab next thinking level · ctrl+g $EDITOR",
+    "ctrl+p / shift+ctrl+p next / previous model · ctrl+l pick a model · shift+tab next thinking level",
+    "ctrl+g $EDITOR · ctrl+v paste an image · esc twice on an empty editor: /tree · /hotkeys: all keys",
     "!command runs a shell command and adds its output to your next prompt · @path attaches a file",
+    "!!command runs a shell command and only shows its output (nothing is sent to the model)",
   );
   ctx.notify(lines.join("\n"), "info");
+}
+
+function hotkeys(ctx: CommandContext): void {
+  ctx.notify(
+    hotkeysText({
+      keys: ctx.keybindings,
+      configured: ctx.controller.config.keybindingSources,
+      extensionKeys: ctx.controller.extensions?.keybindings() ?? [],
+    }),
+    "info",
+  );
 }
 
 async function model(ctx: CommandContext, args: string): Promise<void> {
@@ -303,9 +321,22 @@ function exportFailure(path: string, error: unknown): string {
   return `Could not export to ${path}: ${reason}. Pass another path: /export PATH`;
 }
 
-function copy(ctx: CommandContext): void {
+async function copy(ctx: CommandContext): Promise<void> {
   const text = ctx.lastAnswer();
   if (!text) return ctx.notify("There is no answer to copy yet.", "info");
-  ctx.copyToClipboard(text);
-  ctx.notify(`Copied ${text.length} characters to the clipboard.`, "info");
+  let copied: Copied;
+  try {
+    copied = await ctx.copyToClipboard(text);
+  } catch (error) {
+    return ctx.notify(`Could not copy the last answer: ${errorMessage(error)}`, "warning");
+  }
+  const via = [copied.tool, copied.terminal ? "the terminal (OSC 52)" : undefined]
+    .filter((how) => how !== undefined).join(" and ");
+  const hint = copied.tool === undefined
+    ? " If the clipboard stays empty, the terminal ignores OSC 52 (in tmux: set -g set-clipboard on)."
+    : "";
+  ctx.notify(
+    `Copied the last answer (${text.length} characters) to the clipboard via ${via}.${hint}`,
+    "info",
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * The environment variables panto's own code reads besides the key variables
  * of its config: its own, the terminal's and the locale's, the user's editor
- * and display (for ctrl+g and pasting images). The processes panto starts
+ * and display (for ctrl+g, pasting images and /copy), and whether the
+ * session is remote or on Termux (/copy picks the clipboard by them). The processes panto starts
  * are not limited to these: they inherit the user's whole environment less
  * the withheld variables (see `withholdFromCommands` and docs/security.md).
  */
@@ -28,6 +29,10 @@ export const BASE_VARIABLES: readonly string[] = [
   "WAYLAND_DISPLAY",
   "XDG_RUNTIME_DIR",
   "XAUTHORITY",
+  "SSH_CONNECTION",
+  "SSH_CLIENT",
+  "MOSH_CONNECTION",
+  "TERMUX_VERSION",
 ];
 
 /** What the program may touch. */

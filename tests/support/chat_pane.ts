@@ -27,7 +27,7 @@ export interface ChatPaneOptions {
   env?: Record<string, string>;
   /** The sh command that starts panto (default: `deno run -A cli/main.ts`). */
   command?: string;
-  /** More top-level settings of the config (e.g. `tools`). */
+  /** More top-level settings of `$PANTO_HOME/config.json` (e.g. `keybindings`). */
   config?: Record<string, unknown>;
 }
 
@@ -35,7 +35,7 @@ export interface ChatPaneOptions {
  * Runs `fn` with panto started in a fresh project and home; the pane, the
  * server and both directories are gone afterwards.
  *
- * @param options Project files, extra environment, the command.
+ * @param options Project files, extra environment, the command, more config.
  * @param fn The test body.
  */
 export async function withChatPane(

@@ -52,3 +52,17 @@ export const bashView: ToolRenderer = {
     return `  ${theme.fg(ending === undefined ? "dim" : "error", text)}`;
   },
 };
+
+/**
+ * A `!!command`'s view: the bash view, its last line saying that the output
+ * stays with the user (pi dims such a command's block; a word says it in
+ * any theme).
+ */
+export const shownOnlyBashView: ToolRenderer = {
+  ...bashView,
+  footer(call: ToolCallState, theme: Theme): string | undefined {
+    const footer = bashView.footer?.(call, theme);
+    if (call.status === "pending" || call.status === "running") return footer;
+    return `${footer ?? ""}${theme.fg("dim", `${footer ? " · " : "  "}not sent to the model`)}`;
+  },
+};

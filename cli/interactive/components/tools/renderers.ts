@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { bashView } from "./bash_view.ts";
+import { bashView, shownOnlyBashView } from "./bash_view.ts";
 import { editView } from "./edit_view.ts";
 import { genericView } from "./generic_view.ts";
 import { findView, grepView, lsView } from "./listing_view.ts";
@@ -13,8 +13,9 @@ import { writeView } from "./write_view.ts";
 
 const BUILT_IN: ReadonlyMap<string, ToolRenderer> = new Map([
   ["bash", bashView],
-  // A `!command` typed by the user runs through the bash tool.
+  // A `!command` (`!!command`: not sent to the model) typed by the user runs through the bash tool.
   ["!", bashView],
+  ["!!", shownOnlyBashView],
   ["edit", editView],
   ["write", writeView],
   ["read", readView],
