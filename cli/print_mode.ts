@@ -108,8 +108,57 @@ export async function runPrintMode(
   return 0;
 }
 
-import type { ApprovalAnswer, ApprovalRequest } from "./approvals/approval_gate.ts";
-import { CONTROLLER_EVENT_TYPES, type RunOutcome } from "./controller/controller_events.ts";
+/**
+ * Print mode's answer to an approval question: no one can be asked, so the
+ * call is refused; standard error names the tool and how to allow it, and
+ * the model is told the same.
+ *
+ * @param stderr Writes to standard error.
+ * @returns The answer for a request.
+ *
+ * @example
+ * ```ts
+ * import { refuseApproval } from "./print_mode.ts";
+ * const said: string[] = [];
+ * const call = { id: "1", name: "bash", input: { command: "ls" } };
+ * const answer = refuseApproval((text) => said.push(text))({ call, alwaysLabel: "" });
+ * console.assert(answer.decision === "refuse" && said[0]!.includes("--auto-approve"));
+ * ```
+ */
+export function refuseApproval(
+  stderr: (text: string) => void,
+): (request: ApprovalRequest) => ApprovalAnswer {
+  return ({ call }) => {
+    const name = JSON.stringify(call.name);
+    stderr(
+      `panto: refused a ${call.name} call: ${call.name} is in tools.requireApproval and print mode cannot ask; ` +
+        `pass --auto-approve to run it, or remove ${name} from tools.requireApproval\n`,
+    );
+    return {
+      decision: "refuse",
+      message:
+        `${call.name} needs the user's approval (tools.requireApproval) and panto runs without anyone to ask (print mode); ` +
+        "the user can allow it with --auto-approve",
+    };
+  };
+}
+
+/** The prompts of a print run, in order: at least one. */
+export type Prompts = readonly [string | UserMessage, ...(string | UserMessage)[]];
+
+/** Sends each prompt once the one before it is answered; the outcome of the last run (the first that did not finish). */
+async function promptInTurn(
+  controller: SessionController,
+  [first, ...rest]: Prompts,
+  signal: AbortSignal,
+  stopped: () => boolean,
+): Promise<RunOutcome> {
+  let outcome = await controller.prompt(first, { signal });
+  for (const prompt of rest) {
+    if (outcome.status !== "done" || stopped()) break;
+    outcome = await controller.prompt(prompt, { signal });
+  }
+  return outcome;
 }
 
 function errorText(error: unknown): string {
