@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { BUILTIN_THEMES } from "./builtin_themes.ts";
 
 /** Foreground colour names. */
 export type ThemeColor =
@@ -61,10 +62,10 @@ export type ThemeColor =
 export type ThemeBackground = "userMessage" | "selected" | "toolPending" | "toolDone" | "toolError";
 
 /**
- * A colour: an xterm 256-colour palette index (0–255) or a `#rrggbb` hex
- * string (24-bit colour).
+ * A colour: an xterm 256-colour palette index (0–255), a `#rrggbb` hex
+ * string (24-bit colour), or `""` for the terminal's own default colour.
  */
-export type ColorValue = number | `#${string}`;
+export type ColorValue = number | `#${string}` | "";
 
 /**
  * Named style functions. Styles nest: an inner style that ends restores the
@@ -112,74 +113,17 @@ export interface ThemeOptions {
    * creating a theme never throws or prompts).
    */
   env?: (name: string) => string | undefined;
-  /** Overrides for foreground colours. */
+  /** Foreground colours; those missing are the built-in `dark` theme's. */
   colors?: Partial<Record<ThemeColor, ColorValue>>;
-  /** Overrides for background colours. */
+  /** Background colours; those missing are the built-in `dark` theme's. */
   backgrounds?: Partial<Record<ThemeBackground, ColorValue>>;
 }
-
-/** The default dark palette (xterm 256-colour indices). */
-const DEFAULT_COLORS: Readonly<Record<ThemeColor, ColorValue>> = {
-  text: 252,
-  accent: 39,
-  muted: 246,
-  dim: 242,
-  success: 71,
-  warning: 179,
-  error: 167,
-  border: 240,
-  borderAccent: 39,
-  selected: 81,
-  thinking: 245,
-  userMessage: 252,
-  toolTitle: 252,
-  toolPending: 244,
-  toolRunning: 179,
-  toolDone: 71,
-  toolError: 167,
-  toolOutput: 249,
-  pasteMarker: 141,
-  mdHeading: 179,
-  mdLink: 75,
-  mdLinkUrl: 242,
-  mdCode: 180,
-  mdCodeBlock: 250,
-  mdCodeBlockBorder: 240,
-  mdQuote: 248,
-  mdQuoteBorder: 240,
-  mdHr: 240,
-  mdListBullet: 39,
-  mdTableBorder: 240,
-  syntaxKeyword: 176,
-  syntaxString: 114,
-  syntaxNumber: 215,
-  syntaxComment: 242,
-  syntaxFunction: 75,
-  syntaxType: 180,
-  syntaxVariable: 204,
-  syntaxBuiltin: 73,
-  syntaxLiteral: 215,
-  syntaxAttribute: 180,
-  syntaxTag: 204,
-  syntaxMeta: 247,
-  syntaxRegexp: 73,
-  syntaxOperator: 250,
-  syntaxPunctuation: 250,
-  syntaxAddition: 114,
-  syntaxDeletion: 204,
-};
-
-const DEFAULT_BACKGROUNDS: Readonly<Record<ThemeBackground, ColorValue>> = {
-  userMessage: 236,
-  selected: 237,
-  toolPending: 235,
-  toolDone: 235,
-  toolError: 52,
-};
 
 const CSI = "\x1b[";
 
 function colorParams(value: ColorValue, layer: 38 | 48): string {
+  // 39 and 49 select the terminal's default foreground and background.
+  if (value === "") return String(layer + 1);
   if (typeof value === "number") {
     if (!Number.isInteger(value) || value < 0 || value > 255) {
       throw new RangeError(
@@ -259,11 +203,18 @@ export function createTheme(options: ThemeOptions = {}): Theme {
   const noColor = options.noColor ?? readNoColor(options.env);
   if (noColor) return plainTheme();
   const fgOpen = new Map<string, string>();
-  for (const [name, value] of Object.entries({ ...DEFAULT_COLORS, ...options.colors })) {
+  for (
+    const [name, value] of Object.entries({ ...BUILTIN_THEMES.dark.colors, ...options.colors })
+  ) {
     fgOpen.set(name, `${CSI}${colorParams(value, 38)}m`);
   }
   const bgOpen = new Map<string, string>();
-  for (const [name, value] of Object.entries({ ...DEFAULT_BACKGROUNDS, ...options.backgrounds })) {
+  for (
+    const [name, value] of Object.entries({
+      ...BUILTIN_THEMES.dark.backgrounds,
+      ...options.backgrounds,
+    })
+  ) {
     bgOpen.set(name, `${CSI}${colorParams(value, 48)}m`);
   }
   return {

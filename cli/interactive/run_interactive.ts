@@ -20,6 +20,7 @@ import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
 import { showPicker } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
+import { startTheme } from "./theme_command.ts";
 
 /** Most time a quit waits for an interrupted turn to save its partial answer (ms). */
 const QUIT_GRACE_MS = 3000;
@@ -71,7 +72,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       untrustedProject,
     });
     try {
-      await chat(controller, args, tui, keybindings, theme, signals);
+      await chat(controller, args, tui, keybindings, signals);
     } finally {
       // The interrupted run saves its partial answer (and shows that it did) before the UI goes.
       await controller.close(QUIT_GRACE_MS);
@@ -122,12 +123,18 @@ async function chat(
   args: ChatArgs,
   tui: TUI,
   keybindings: Keybindings,
-  theme: Theme,
   signals: SignalQuit,
 ): Promise<void> {
   applyKeybindings(keybindings, controller.config);
   const quit = Promise.withResolvers<void>();
-  const chatApp = new ChatApp({ controller, tui, theme, onQuit: () => quit.resolve() });
+  const configured = await startTheme(controller);
+  const chatApp = new ChatApp({
+    controller,
+    tui,
+    theme: configured.theme,
+    themeName: configured.name,
+    onQuit: () => quit.resolve(),
+  });
   signals.quit = () => chatApp.quit();
   await controller.loadExtensions({
     mode: "interactive",
@@ -140,6 +147,7 @@ async function chat(
   });
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
+  if (configured.problem) chatApp.notify(configured.problem, "error");
   const initial = args.messages.join(" ").trim();
   if (initial) chatApp.submit(initial);
   await quit.promise;
