@@ -9,7 +9,7 @@
  * globs): a plain print command line is read without optique, and the
  * tools load theirs when they run. Nor zod: a plain config file is checked
  * without it, and the session schemas load with the first read of a stored
- * session.
+ * session. Nor themes: only the interactive chat reads them.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -39,4 +39,12 @@ Deno.test("a start loads no zod", async () => {
   assert.ok(loaded.some((s) => s.endsWith("/lib/session/jsonl_store.ts")));
   assert.ok(loaded.some((s) => s.endsWith("/cli/config/load_config.ts")));
   assert.deepEqual(loaded.filter((s) => /\/zod@|\/session\/schemas\.ts$/.test(s)), []);
+});
+
+Deno.test("a start loads no theme code", async () => {
+  const loaded = await loadedAtStart();
+  const themes = loaded.filter((s) =>
+    /\/tui\/(theme|builtin_themes|theme_file)\.ts$|\/cli\/themes\//.test(s)
+  );
+  assert.deepEqual(themes, []);
 });
