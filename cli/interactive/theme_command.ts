@@ -28,14 +28,19 @@ import type { CommandContext } from "./slash_commands.ts";
 export async function pickTheme(ctx: CommandContext, args: string): Promise<void> {
   const { pantoHome, cwd } = ctx.controller;
   const directories = themeDirectories(pantoHome, cwd, optionalEnv("HOME"));
-  const name = args.trim() || await choose(ctx, directories);
+  const before = ctx.activeTheme;
+  const preview = new Preview(ctx, directories);
+  const name = args.trim() || await choose(ctx, directories, preview);
   if (name === null) return;
   try {
     ctx.setTheme(name, await chatTheme(name, directories));
-    await save(ctx, name);
   } catch (error) {
-    ctx.notify(errorMessage(error), "error");
+    ctx.setTheme(before.name, before.theme);
+    const message = errorMessage(error);
+    const shown = preview.reported(message) ? `"${name}" has the mistakes shown above` : message;
+    return ctx.notify(`${shown}\nKept the theme "${before.name}".`, "error");
   }
+  await save(ctx, name).catch((error) => ctx.notify(errorMessage(error), "error"));
 }
 
 /** The theme `name` as the chat draws it (plain under `NO_COLOR`). */
@@ -82,6 +87,7 @@ export async function startTheme(
 async function choose(
   ctx: CommandContext,
   directories: readonly ThemeDirectory[],
+  preview: Preview,
 ): Promise<string | null> {
   const before = ctx.activeTheme;
   const entries = await listThemes(directories);
@@ -90,7 +96,6 @@ async function choose(
     label: entry.name,
     description: entry.scope === "project" ? `${entry.source} (project)` : entry.source,
   }));
-  const preview = new Preview(ctx, directories);
   const chosen = await ctx.pick({
     title: "Theme",
     items,
@@ -136,6 +141,11 @@ class Preview {
 
   stop(): void {
     this.#open = false;
+  }
+
+  /** Whether this problem was shown while previewing. */
+  reported(message: string): boolean {
+    return this.#reported.has(message);
   }
 }
 
