@@ -74,7 +74,7 @@ Deno.test("save setting: a file that is not valid JSON is left alone, with how t
       /^~\/config\.json is not valid JSON \(.*\): fix it, or set "theme" in it by hand/,
     );
     assert.equal(await Deno.readTextFile(path), '{ "defaultModel": "fast" ');
-    const leftovers = [...Deno.readDirSync(home)].map((entry) => entry.name);
+    const leftovers = (await Array.fromAsync(Deno.readDir(home))).map((entry) => entry.name);
     assert.deepEqual(leftovers, ["config.json"], "no temporary file left");
   });
 });
