@@ -2,7 +2,8 @@
  * Every colour the components use, in one place. A {@linkcode Theme} is a set
  * of named style functions (`theme.fg("accent", text)`, `theme.bold(text)`);
  * components never write SGR codes themselves. With `NO_COLOR` set the theme
- * emits no SGR at all.
+ * emits no SGR at all. The colours come from a palette: a built-in one
+ * (`builtin_themes.ts`) or a theme file's (`theme_file.ts`).
  *
  * @module
  */
