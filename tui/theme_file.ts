@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BUILTIN_THEMES, type BuiltinThemeName, type ThemePalette } from "./builtin_themes.ts";
+import { BUILTIN_THEMES, isBuiltinTheme, type ThemePalette } from "./builtin_themes.ts";
 import type { ColorValue, ThemeBackground, ThemeColor } from "./theme.ts";
 
 /**
@@ -189,9 +189,7 @@ function ownOrFallback(name: ThemeColor, own: Map<string, ColorValue>): ColorVal
 
 function readBase(value: unknown, report: Report): ThemePalette {
   if (value === undefined) return BUILTIN_THEMES.dark;
-  if (typeof value === "string" && Object.hasOwn(BUILTIN_THEMES, value)) {
-    return BUILTIN_THEMES[value as BuiltinThemeName];
-  }
+  if (typeof value === "string" && isBuiltinTheme(value)) return BUILTIN_THEMES[value];
   report(
     `base: ${describe(value)} is not a built-in theme; use one of ${
       Object.keys(BUILTIN_THEMES).map((name) => JSON.stringify(name)).join(", ")
