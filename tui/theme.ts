@@ -7,7 +7,9 @@
  *
  * @module
  */
+import ansiStyles from "ansi-styles";
 import { BUILTIN_THEMES } from "./builtin_themes.ts";
+import { type ColorDepth, detectColorDepth } from "./color_depth.ts";
 
 /** Foreground colour names. */
 export type ThemeColor =
@@ -109,11 +111,18 @@ export interface ThemeOptions {
    */
   noColor?: boolean;
   /**
-   * Reads an environment variable. Defaults to `Deno.env.get` when env
-   * permission for `NO_COLOR` is granted, and to "unset" otherwise (so
+   * Reads an environment variable (`NO_COLOR`, and those
+   * {@linkcode detectColorDepth} reads). Defaults to `Deno.env.get` for
+   * variables whose env permission is granted, and to "unset" otherwise (so
    * creating a theme never throws or prompts).
    */
   env?: (name: string) => string | undefined;
+  /**
+   * Whether `#rrggbb` colours are sent as 24-bit colour or as the nearest
+   * 256-colour palette entry. When absent, {@linkcode detectColorDepth}
+   * decides from the environment read through `env`.
+   */
+  colorDepth?: ColorDepth;
   /** Foreground colours; those missing are the built-in `dark` theme's. */
   colors?: Partial<Record<ThemeColor, ColorValue>>;
   /** Background colours; those missing are the built-in `dark` theme's. */
@@ -122,7 +131,7 @@ export interface ThemeOptions {
 
 const CSI = "\x1b[";
 
-function colorParams(value: ColorValue, layer: 38 | 48): string {
+function colorParams(value: ColorValue, layer: 38 | 48, depth: ColorDepth): string {
   // 39 and 49 select the terminal's default foreground and background.
   if (value === "") return String(layer + 1);
   if (typeof value === "number") {
@@ -137,6 +146,7 @@ function colorParams(value: ColorValue, layer: 38 | 48): string {
   if (match === null) {
     throw new RangeError(`Theme colour "${value}" is not "#rrggbb" hex; write e.g. "#ff8800"`);
   }
+  if (depth === "256") return `${layer};5;${ansiStyles.hexToAnsi256(value)}`;
   const [r, g, b] = match.slice(1).map((hex) => Number.parseInt(hex, 16));
   return `${layer};2;${r};${g};${b}`;
 }
@@ -150,8 +160,8 @@ function wrap(open: string, close: string, text: string): string {
   return open + text.replaceAll(close, close + open) + close;
 }
 
-function readNoColor(env: ((name: string) => string | undefined) | undefined): boolean {
-  const value = env === undefined ? defaultEnv("NO_COLOR") : env("NO_COLOR");
+function readNoColor(env: (name: string) => string | undefined): boolean {
+  const value = env("NO_COLOR");
   return value !== undefined && value !== "";
 }
 
@@ -183,6 +193,14 @@ function plainTheme(): Theme {
   };
 }
 
+/** The SGR sequence that starts each named colour. */
+function openers(
+  colors: Readonly<Record<string, ColorValue>>,
+  open: (value: ColorValue) => string,
+): Map<string, string> {
+  return new Map(Object.entries(colors).map(([name, value]) => [name, open(value)]));
+}
+
 function styler(on: number, off: number): (text: string) => string {
   const open = `${CSI}${on}m`;
   const close = `${CSI}${off}m`;
@@ -191,7 +209,8 @@ function styler(on: number, off: number): (text: string) => string {
 
 /**
  * Builds a theme. Colour is on unless `noColor` is true or (when `noColor` is
- * absent) the `NO_COLOR` environment variable is set and non-empty.
+ * absent) the `NO_COLOR` environment variable is set and non-empty. On a
+ * 256-colour terminal `#rrggbb` colours become their nearest palette entry.
  *
  * @example
  * ```ts
@@ -201,23 +220,17 @@ function styler(on: number, off: number): (text: string) => string {
  * ```
  */
 export function createTheme(options: ThemeOptions = {}): Theme {
-  const noColor = options.noColor ?? readNoColor(options.env);
+  const env = options.env ?? defaultEnv;
+  const noColor = options.noColor ?? readNoColor(env);
   if (noColor) return plainTheme();
-  const fgOpen = new Map<string, string>();
-  for (
-    const [name, value] of Object.entries({ ...BUILTIN_THEMES.dark.colors, ...options.colors })
-  ) {
-    fgOpen.set(name, `${CSI}${colorParams(value, 38)}m`);
-  }
-  const bgOpen = new Map<string, string>();
-  for (
-    const [name, value] of Object.entries({
-      ...BUILTIN_THEMES.dark.backgrounds,
-      ...options.backgrounds,
-    })
-  ) {
-    bgOpen.set(name, `${CSI}${colorParams(value, 48)}m`);
-  }
+  const depth = options.colorDepth ?? detectColorDepth(env);
+  const opener = (layer: 38 | 48) => (value: ColorValue) =>
+    `${CSI}${colorParams(value, layer, depth)}m`;
+  const fgOpen = openers({ ...BUILTIN_THEMES.dark.colors, ...options.colors }, opener(38));
+  const bgOpen = openers(
+    { ...BUILTIN_THEMES.dark.backgrounds, ...options.backgrounds },
+    opener(48),
+  );
   return {
     colorEnabled: true,
     fg: (color, text) => wrap(fgOpen.get(color) ?? "", `${CSI}39m`, text),

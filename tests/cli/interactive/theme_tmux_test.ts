@@ -183,3 +183,27 @@ Deno.test({
       })
     ),
 });
+
+Deno.test({
+  name:
+    "installed panto in tmux: in macOS Terminal (TERM_PROGRAM=Apple_Terminal) a theme's hex colours become palette colours",
+  ignore: !tmuxAvailable,
+  fn: () =>
+    withInstalledPanto((panto) =>
+      withChatPane({
+        command: shellQuote(panto),
+        env: { NO_COLOR: "", TERM_PROGRAM: "Apple_Terminal" },
+        config: { theme: "ocean" },
+        homeFiles: { "themes/ocean.json": OCEAN },
+      }, async ({ tmux }) => {
+        await tmux.waitFor(/fast/);
+        // #1188cc's nearest entry of the 256-colour palette is 38 (#00afd7).
+        const screen = await waitForColours(
+          tmux,
+          "ocean's accent as palette colour 38",
+          (s) => s.includes("\x1b[38;5;38mpanto"),
+        );
+        assert.doesNotMatch(screen, /\[38;2;/, "no 24-bit colour");
+      })
+    ),
+});
