@@ -28,6 +28,12 @@ export type { InputHook, OverlayHandle, RenderStats, TuiOptions } from "./tui.ts
 export type { OverlayAnchor, OverlayOptions, OverlaySize } from "./overlay.ts";
 export { createTheme, defaultTheme } from "./theme.ts";
 export type { ColorValue, Theme, ThemeBackground, ThemeColor, ThemeOptions } from "./theme.ts";
+export { BUILTIN_THEMES, isBuiltinTheme } from "./builtin_themes.ts";
+export type { BuiltinThemeName, ThemePalette } from "./builtin_themes.ts";
+export { parseThemeFile, ThemeFileError } from "./theme_file.ts";
+export { SwitchableTheme } from "./switchable_theme.ts";
+export { detectColorDepth } from "./color_depth.ts";
+export type { ColorDepth } from "./color_depth.ts";
 export { breakText, wrapText } from "./components/wrap_text.ts";
 export { highlightCode } from "./components/code_highlight.ts";
 export { CachedComponent } from "./components/cached_component.ts";

@@ -2,10 +2,14 @@
  * Every colour the components use, in one place. A {@linkcode Theme} is a set
  * of named style functions (`theme.fg("accent", text)`, `theme.bold(text)`);
  * components never write SGR codes themselves. With `NO_COLOR` set the theme
- * emits no SGR at all.
+ * emits no SGR at all. The colours come from a palette: a built-in one
+ * (`builtin_themes.ts`) or a theme file's (`theme_file.ts`).
  *
  * @module
  */
+import ansiStyles from "ansi-styles";
+import { BUILTIN_THEMES } from "./builtin_themes.ts";
+import { type ColorDepth, detectColorDepth } from "./color_depth.ts";
 
 /** Foreground colour names. */
 export type ThemeColor =
@@ -61,10 +65,10 @@ export type ThemeColor =
 export type ThemeBackground = "userMessage" | "selected" | "toolPending" | "toolDone" | "toolError";
 
 /**
- * A colour: an xterm 256-colour palette index (0–255) or a `#rrggbb` hex
- * string (24-bit colour).
+ * A colour: an xterm 256-colour palette index (0–255), a `#rrggbb` hex
+ * string (24-bit colour), or `""` for the terminal's own default colour.
  */
-export type ColorValue = number | `#${string}`;
+export type ColorValue = number | `#${string}` | "";
 
 /**
  * Named style functions. Styles nest: an inner style that ends restores the
@@ -107,79 +111,29 @@ export interface ThemeOptions {
    */
   noColor?: boolean;
   /**
-   * Reads an environment variable. Defaults to `Deno.env.get` when env
-   * permission for `NO_COLOR` is granted, and to "unset" otherwise (so
+   * Reads an environment variable (`NO_COLOR`, and those
+   * {@linkcode detectColorDepth} reads). Defaults to `Deno.env.get` for
+   * variables whose env permission is granted, and to "unset" otherwise (so
    * creating a theme never throws or prompts).
    */
   env?: (name: string) => string | undefined;
-  /** Overrides for foreground colours. */
+  /**
+   * Whether `#rrggbb` colours are sent as 24-bit colour or as the nearest
+   * 256-colour palette entry. When absent, {@linkcode detectColorDepth}
+   * decides from the environment read through `env`.
+   */
+  colorDepth?: ColorDepth;
+  /** Foreground colours; those missing are the built-in `dark` theme's. */
   colors?: Partial<Record<ThemeColor, ColorValue>>;
-  /** Overrides for background colours. */
+  /** Background colours; those missing are the built-in `dark` theme's. */
   backgrounds?: Partial<Record<ThemeBackground, ColorValue>>;
 }
 
-/** The default dark palette (xterm 256-colour indices). */
-const DEFAULT_COLORS: Readonly<Record<ThemeColor, ColorValue>> = {
-  text: 252,
-  accent: 39,
-  muted: 246,
-  dim: 242,
-  success: 71,
-  warning: 179,
-  error: 167,
-  border: 240,
-  borderAccent: 39,
-  selected: 81,
-  thinking: 245,
-  userMessage: 252,
-  toolTitle: 252,
-  toolPending: 244,
-  toolRunning: 179,
-  toolDone: 71,
-  toolError: 167,
-  toolOutput: 249,
-  pasteMarker: 141,
-  mdHeading: 179,
-  mdLink: 75,
-  mdLinkUrl: 242,
-  mdCode: 180,
-  mdCodeBlock: 250,
-  mdCodeBlockBorder: 240,
-  mdQuote: 248,
-  mdQuoteBorder: 240,
-  mdHr: 240,
-  mdListBullet: 39,
-  mdTableBorder: 240,
-  syntaxKeyword: 176,
-  syntaxString: 114,
-  syntaxNumber: 215,
-  syntaxComment: 242,
-  syntaxFunction: 75,
-  syntaxType: 180,
-  syntaxVariable: 204,
-  syntaxBuiltin: 73,
-  syntaxLiteral: 215,
-  syntaxAttribute: 180,
-  syntaxTag: 204,
-  syntaxMeta: 247,
-  syntaxRegexp: 73,
-  syntaxOperator: 250,
-  syntaxPunctuation: 250,
-  syntaxAddition: 114,
-  syntaxDeletion: 204,
-};
-
-const DEFAULT_BACKGROUNDS: Readonly<Record<ThemeBackground, ColorValue>> = {
-  userMessage: 236,
-  selected: 237,
-  toolPending: 235,
-  toolDone: 235,
-  toolError: 52,
-};
-
 const CSI = "\x1b[";
 
-function colorParams(value: ColorValue, layer: 38 | 48): string {
+function colorParams(value: ColorValue, layer: 38 | 48, depth: ColorDepth): string {
+  // 39 and 49 select the terminal's default foreground and background.
+  if (value === "") return String(layer + 1);
   if (typeof value === "number") {
     if (!Number.isInteger(value) || value < 0 || value > 255) {
       throw new RangeError(
@@ -192,6 +146,7 @@ function colorParams(value: ColorValue, layer: 38 | 48): string {
   if (match === null) {
     throw new RangeError(`Theme colour "${value}" is not "#rrggbb" hex; write e.g. "#ff8800"`);
   }
+  if (depth === "256") return `${layer};5;${ansiStyles.hexToAnsi256(value)}`;
   const [r, g, b] = match.slice(1).map((hex) => Number.parseInt(hex, 16));
   return `${layer};2;${r};${g};${b}`;
 }
@@ -205,8 +160,8 @@ function wrap(open: string, close: string, text: string): string {
   return open + text.replaceAll(close, close + open) + close;
 }
 
-function readNoColor(env: ((name: string) => string | undefined) | undefined): boolean {
-  const value = env === undefined ? defaultEnv("NO_COLOR") : env("NO_COLOR");
+function readNoColor(env: (name: string) => string | undefined): boolean {
+  const value = env("NO_COLOR");
   return value !== undefined && value !== "";
 }
 
@@ -238,6 +193,14 @@ function plainTheme(): Theme {
   };
 }
 
+/** The SGR sequence that starts each named colour. */
+function openers(
+  colors: Readonly<Record<string, ColorValue>>,
+  open: (value: ColorValue) => string,
+): Map<string, string> {
+  return new Map(Object.entries(colors).map(([name, value]) => [name, open(value)]));
+}
+
 function styler(on: number, off: number): (text: string) => string {
   const open = `${CSI}${on}m`;
   const close = `${CSI}${off}m`;
@@ -246,7 +209,8 @@ function styler(on: number, off: number): (text: string) => string {
 
 /**
  * Builds a theme. Colour is on unless `noColor` is true or (when `noColor` is
- * absent) the `NO_COLOR` environment variable is set and non-empty.
+ * absent) the `NO_COLOR` environment variable is set and non-empty. On a
+ * 256-colour terminal `#rrggbb` colours become their nearest palette entry.
  *
  * @example
  * ```ts
@@ -256,16 +220,17 @@ function styler(on: number, off: number): (text: string) => string {
  * ```
  */
 export function createTheme(options: ThemeOptions = {}): Theme {
-  const noColor = options.noColor ?? readNoColor(options.env);
+  const env = options.env ?? defaultEnv;
+  const noColor = options.noColor ?? readNoColor(env);
   if (noColor) return plainTheme();
-  const fgOpen = new Map<string, string>();
-  for (const [name, value] of Object.entries({ ...DEFAULT_COLORS, ...options.colors })) {
-    fgOpen.set(name, `${CSI}${colorParams(value, 38)}m`);
-  }
-  const bgOpen = new Map<string, string>();
-  for (const [name, value] of Object.entries({ ...DEFAULT_BACKGROUNDS, ...options.backgrounds })) {
-    bgOpen.set(name, `${CSI}${colorParams(value, 48)}m`);
-  }
+  const depth = options.colorDepth ?? detectColorDepth(env);
+  const opener = (layer: 38 | 48) => (value: ColorValue) =>
+    `${CSI}${colorParams(value, layer, depth)}m`;
+  const fgOpen = openers({ ...BUILTIN_THEMES.dark.colors, ...options.colors }, opener(38));
+  const bgOpen = openers(
+    { ...BUILTIN_THEMES.dark.backgrounds, ...options.backgrounds },
+    opener(48),
+  );
   return {
     colorEnabled: true,
     fg: (color, text) => wrap(fgOpen.get(color) ?? "", `${CSI}39m`, text),

@@ -80,6 +80,8 @@ export interface ConfigFile {
   idleTimeoutMs?: number;
   /** MCP servers by name. */
   mcpServers?: Record<string, McpServerEntry>;
+  /** The interactive chat's theme: a built-in one or a file's name in a themes directory. */
+  theme?: string;
 }
 
 /** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
@@ -242,6 +244,7 @@ const configSchema = strictObject({
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),
   mcpServers: z.record(name("MCP server name"), mcpServerSchema).exactOptional(),
+  theme: name("theme name").exactOptional(),
 });
 
 /**

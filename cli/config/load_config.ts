@@ -222,6 +222,10 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
   }
   if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
   if (file.idleTimeoutMs !== undefined) config.idleTimeoutMs = file.idleTimeoutMs;
+  if (file.theme !== undefined) {
+    config.theme = file.theme;
+    config.themeSource = context.shown;
+  }
   for (const [name, entry] of Object.entries(file.mcpServers ?? {})) {
     config.mcpServers = { ...config.mcpServers, [name]: { ...entry, source: context.shown } };
   }
@@ -362,8 +366,20 @@ async function readIfExists(path: string, shown: string): Promise<string | undef
   }
 }
 
-/** `~/.panto/config.json` for paths under the home directory. */
-function displayPath(path: string, home: string | undefined): string {
+/**
+ * A path as shown to the user: `~/…` under the home directory.
+ *
+ * @param path An absolute path.
+ * @param home `HOME`, if set.
+ * @returns e.g. `~/.panto/config.json`.
+ *
+ * @example
+ * ```ts
+ * import { displayPath } from "./load_config.ts";
+ * console.assert(displayPath("/home/ada/.panto/config.json", "/home/ada") === "~/.panto/config.json");
+ * ```
+ */
+export function displayPath(path: string, home: string | undefined): string {
   if (home && path.startsWith(home.replace(/\/+$/, "") + "/")) {
     return `~${path.slice(home.replace(/\/+$/, "").length)}`;
   }

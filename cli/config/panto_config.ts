@@ -148,6 +148,10 @@ export interface PantoConfig {
   idleTimeoutMs?: number;
   /** MCP servers by name (later files replace a server whole). */
   mcpServers?: Record<string, McpServerSettings>;
+  /** The interactive chat's theme (a built-in one or a theme file's name); `dark` when unset. */
+  theme?: string;
+  /** Where `theme` was set, for messages. */
+  themeSource?: string;
   /** The config files that were read, in precedence order (later wins). */
   files: string[];
   /** Things the user must be told, such as project settings ignored for lack of trust. */

@@ -136,6 +136,7 @@ const plainConfig = object({
   }),
   parallelTools: boolean,
   idleTimeoutMs: positiveInt,
+  theme: matching(NAME_PATTERN),
 });
 
 /**

@@ -45,7 +45,8 @@ export const TRUST_FILE = "trusted_projects.json";
  * user's keys away: a provider's `baseUrl`, key variable or headers; a new
  * provider with a key variable or headers; added `tools.allowedPaths`; a
  * new or changed MCP server; changed key bindings (a cloned repository
- * could otherwise rebind enter, esc or ctrl+c).
+ * could otherwise rebind enter, esc or ctrl+c); a changed theme (one the
+ * project ships could hide text by drawing it in its background's colour).
  *
  * @param before The configuration without the project file.
  * @param after The configuration with it.
@@ -75,6 +76,9 @@ export function riskySettings(before: PantoConfig, after: PantoConfig): RiskySet
       to: mcpServerShown(after.mcpServers![name]!),
     });
   }
+  if (projectTheme(before, after)) {
+    risky.push({ setting: "theme", from: before.theme ?? "dark", to: printable(after.theme!) });
+  }
   for (const [action, keys] of Object.entries(after.keybindings)) {
     const prev = before.keybindings[action];
     if (prev !== undefined && prev.join() === keys.join()) continue;
@@ -85,6 +89,18 @@ export function riskySettings(before: PantoConfig, after: PantoConfig): RiskySet
     });
   }
   return risky;
+}
+
+/** Whether the project file changes the theme. */
+function projectTheme(before: PantoConfig, after: PantoConfig): boolean {
+  return after.theme !== undefined && after.theme !== before.theme;
+}
+
+function restoreTheme(safe: PantoConfig, before: PantoConfig): void {
+  delete safe.theme;
+  delete safe.themeSource;
+  if (before.theme !== undefined) safe.theme = before.theme;
+  if (before.themeSource !== undefined) safe.themeSource = before.themeSource;
 }
 
 function keysShown(keys: readonly string[]): string {
@@ -121,6 +137,7 @@ export function withoutRiskySettings(layer: ProjectLayer, risky: RiskySetting[])
   else delete safe.mcpServers;
   safe.keybindings = structuredClone(before.keybindings);
   safe.keybindingSources = structuredClone(before.keybindingSources);
+  if (projectTheme(before, after)) restoreTheme(safe, before);
   safe.notices.push(
     `Ignoring these settings of ${layer.shown}, which is not trusted:\n${
       formatRiskySettings(risky)

@@ -7,6 +7,7 @@ import {
   Loader,
   sanitizeTerminalText,
   Spacer,
+  SwitchableTheme,
   Text,
   type Theme,
   type TUI,
@@ -60,8 +61,10 @@ export interface ChatAppOptions {
   controller: SessionController;
   /** The running engine. */
   tui: TUI;
-  /** Colours. */
+  /** Colours at first (see {@linkcode ChatApp.setTheme}). */
   theme: Theme;
+  /** The name of that theme (default `dark`). */
+  themeName?: string;
   /** Called when the user quits. */
   onQuit: () => void;
   /**
@@ -104,8 +107,8 @@ export class ChatApp implements CommandContext {
   readonly controller: SessionController;
   /** The engine the chat draws on. */
   readonly tui: TUI;
-  /** Colours. */
-  readonly theme: Theme;
+  /** Colours: every component holds this one, so {@linkcode ChatApp.setTheme} recolours them all. */
+  readonly theme: SwitchableTheme;
   /** UI events extensions hook into. */
   readonly uiEvents: UiEvents;
   /** The conversation as shown. */
@@ -131,6 +134,7 @@ export class ChatApp implements CommandContext {
   readonly #onQuit: () => void;
   readonly #externalEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
+  #themeName: string;
 
   /**
    * Puts the transcript, status line, editor and footer on the engine,
@@ -141,7 +145,8 @@ export class ChatApp implements CommandContext {
   constructor(options: ChatAppOptions) {
     this.controller = options.controller;
     this.tui = options.tui;
-    this.theme = options.theme;
+    this.theme = new SwitchableTheme(options.theme);
+    this.#themeName = options.themeName ?? "dark";
     this.#onQuit = options.onQuit;
     this.#externalEnv = options.externalEnv;
     this.uiEvents = new UiEvents({
@@ -264,6 +269,18 @@ export class ChatApp implements CommandContext {
     const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
     const safe = sanitizeTerminalText(text);
     this.#append(new Text(safe, { style: (line) => this.theme.fg(color, line) }));
+  }
+
+  /** The theme in use: its name and colours. */
+  get activeTheme(): { readonly name: string; readonly theme: Theme } {
+    return { name: this.#themeName, theme: this.theme.current };
+  }
+
+  /** Recolours the whole chat with `theme` (called `name`) at once: the screen is drawn again. */
+  setTheme(name: string, theme: Theme): void {
+    this.#themeName = name;
+    this.theme.set(theme);
+    this.tui.requestRender(true);
   }
 
   /** Shows a picker in a bordered panel where the editor was; resolves with the choice or `null` on escape. */

@@ -87,6 +87,8 @@ export interface PickerOptions<T> extends PickerContent<T> {
   ask?: PickerAsk<T>;
   /** The component the panel stands in for while open (the editor); without it, the panel goes last. */
   replace?: Component;
+  /** Called when another item is highlighted (moving, filtering), e.g. to preview it. */
+  onHighlight?: (value: T) => void;
 }
 
 /** Rows the chat keeps outside the list (border, filter, footer, a line of transcript). */
@@ -130,6 +132,7 @@ export function showPicker<T>(
       askText(tui, theme, panel, box).then((text) => done(text === null ? null : ask.choose(text)));
     },
     onCancel: () => done(null),
+    onHighlight: (item) => options.onHighlight?.(item.value),
   });
   if (options.initialFilter) list.setFilter(options.initialFilter);
   let content: PickerContent<T> = options;

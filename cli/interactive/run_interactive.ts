@@ -22,6 +22,7 @@ import { installApprovals } from "../approvals/install_approvals.ts";
 import { promptsFromWords } from "../prompt_words.ts";
 import { showPicker } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
+import { startTheme } from "./theme_command.ts";
 
 /** Most time a quit waits for an interrupted turn to save its partial answer (ms). */
 const QUIT_GRACE_MS = 3000;
@@ -74,7 +75,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
       untrustedProject,
     });
     try {
-      await chat(controller, args, tui, keybindings, theme, signals);
+      await chat(controller, args, tui, keybindings, signals);
     } finally {
       // The interrupted run saves its partial answer (and shows that it did) before the UI goes.
       await controller.close(QUIT_GRACE_MS);
@@ -125,12 +126,18 @@ async function chat(
   args: ChatArgs,
   tui: TUI,
   keybindings: Keybindings,
-  theme: Theme,
   signals: SignalQuit,
 ): Promise<void> {
   applyKeybindings(keybindings, controller.config);
   const quit = Promise.withResolvers<void>();
-  const chatApp = new ChatApp({ controller, tui, theme, onQuit: () => quit.resolve() });
+  const configured = await startTheme(controller);
+  const chatApp = new ChatApp({
+    controller,
+    tui,
+    theme: configured.theme,
+    themeName: configured.name,
+    onQuit: () => quit.resolve(),
+  });
   signals.quit = () => chatApp.quit();
   installApprovals(controller, args, (request, signal) => chatApp.askApproval(request, signal));
   await controller.loadExtensions({
@@ -144,6 +151,7 @@ async function chat(
   });
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
+  if (configured.problem) chatApp.notify(configured.problem, "error");
   // As pi: the first word is sent, the others follow in turn, each once the one before is answered.
   const [first, ...rest] = promptsFromWords(args.messages);
   if (first !== undefined) chatApp.submit(first);

@@ -14,9 +14,11 @@ import type { SessionController } from "../controller/session_controller.ts";
 import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
 import { permissionMessage } from "../permission_message.ts";
+import type { Theme } from "@panto/tui";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { Copied } from "./clipboard_text.ts";
 import { hotkeysText, type KeyLookup } from "./hotkeys.ts";
+import { pickTheme } from "./theme_command.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
@@ -37,6 +39,10 @@ export interface CommandContext {
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null>;
   /** Shows or hides thinking blocks. */
   toggleThinking(): void;
+  /** The theme in use: its name and colours. */
+  readonly activeTheme: { readonly name: string; readonly theme: Theme };
+  /** Recolours the whole chat with `theme` (called `name`) at once. */
+  setTheme(name: string, theme: Theme): void;
   /** Copies text to the clipboard; resolves with how, rejects saying why it could not. */
   copyToClipboard(text: string): Promise<Copied>;
   /** The text of the last answer. */
@@ -86,6 +92,7 @@ export function slashCommands(): Map<string, SlashCommand> {
     }],
     ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
+    ["theme", { description: "Pick a theme, previewed as you move [name]", run: pickTheme }],
     ["quit", { description: "Quit panto", run: (ctx) => ctx.quit() }],
   ]);
   commands.set("exit", commands.get("quit")!);

@@ -16,6 +16,7 @@ export const BASE_VARIABLES: readonly string[] = [
   "LOGNAME",
   "SHELL",
   "TERM",
+  "TERM_PROGRAM",
   "COLORTERM",
   "NO_COLOR",
   "LANG",

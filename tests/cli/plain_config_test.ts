@@ -121,6 +121,7 @@ const config = fields({
   })),
   parallelTools: sometimes(fc.boolean()),
   idleTimeoutMs: sometimes(int),
+  theme: sometimes(name),
 });
 
 /** What the schema makes of a file, or `null` when it refuses it. */

@@ -10,7 +10,7 @@
  * tools load theirs when they run. Nor zod: a plain config file is checked
  * without it, and the session schemas load with the first read of a stored
  * session. Nor any provider: the registry loads a built-in on its first
- * request.
+ * request. Nor themes: only the interactive chat reads them.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -49,4 +49,12 @@ Deno.test("a start loads no provider: each built-in loads on its first request",
     /\/lib\/providers\/(anthropic|openai|google|bedrock|aws)_[a-z_]+\.ts$|@smithy/.test(s)
   );
   assert.deepEqual(providers, []);
+});
+
+Deno.test("a start loads no theme code", async () => {
+  const loaded = await loadedAtStart();
+  const themes = loaded.filter((s) =>
+    /\/tui\/(theme|builtin_themes|theme_file)\.ts$|\/cli\/themes\//.test(s)
+  );
+  assert.deepEqual(themes, []);
 });

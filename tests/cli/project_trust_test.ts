@@ -132,6 +132,22 @@ Deno.test("trust: ignoring an untrusted project keeps the user's own key binding
   });
 });
 
+Deno.test("trust: a project's theme needs trust (its colours could hide text); the user's own does not", async () => {
+  assert.deepEqual(await risky({ home: { theme: "light" }, project: { theme: "reef" } }), [
+    "theme: light → reef",
+  ]);
+  assert.deepEqual(await risky({ project: { theme: "reef" } }), ["theme: dark → reef"]);
+  assert.deepEqual(await risky({ home: { theme: "reef" }, project: { theme: "reef" } }), []);
+  await withDirs({ home: { theme: "light" }, project: { theme: "reef" } }, async (dirs) => {
+    const ignored = await loadConfig({ ...options(dirs), untrustedProject: "ignore" });
+    assert.equal(ignored.theme, "light");
+    assert.equal(ignored.themeSource, join(dirs.pantoHome, "config.json").replace(dirs.home, "~"));
+    assert.match(ignored.notices.join("\n"), /theme: light → reef/);
+    const trusted = await loadConfig({ ...options(dirs), untrustedProject: "trust" });
+    assert.equal(trusted.theme, "reef");
+  });
+});
+
 Deno.test("trust: harmless project settings are not risky", async () => {
   assert.deepEqual(
     await risky({

@@ -2,7 +2,7 @@
  * panto's chat in a 100x30 tmux pane against the fake LLM server, for the
  * end-to-end tests that type into it and read its screen.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { writeFakeConfig } from "./fake_config.ts";
 import { FakeLlmServer } from "./fake_llm_server.ts";
 import { PANTO_SH_COMMAND, pantoPaneEnv, TmuxSession } from "./tmux.ts";
@@ -23,11 +23,13 @@ export interface ChatPane {
 export interface ChatPaneOptions {
   /** Files written into the project before panto starts, by relative path. */
   files?: Record<string, string>;
+  /** Files written into the home (HOME and PANTO_HOME) before panto starts, by relative path. */
+  homeFiles?: Record<string, string>;
   /** More environment variables for the pane. */
   env?: Record<string, string>;
   /** The sh command that starts panto (default: `deno run -A cli/main.ts`). */
   command?: string;
-  /** More top-level settings of `$PANTO_HOME/config.json` (e.g. `keybindings`). */
+  /** More top-level settings of `$PANTO_HOME/config.json` (e.g. `theme`, `keybindings`, `tools`). */
   config?: Record<string, unknown>;
 }
 
@@ -46,9 +48,8 @@ export async function withChatPane(
   const project = await Deno.makeTempDir({ prefix: "panto-project-" });
   const home = await Deno.makeTempDir({ prefix: "panto-home-" });
   try {
-    for (const [path, text] of Object.entries(options.files ?? {})) {
-      await Deno.writeTextFile(join(project, path), text);
-    }
+    await writeFiles(project, options.files);
+    await writeFiles(home, options.homeFiles);
     await writeFakeConfig(home, server, { retry: { maxRetries: 0 }, ...options.config });
     const tmux = await TmuxSession.start(`${options.command ?? PANTO_SH_COMMAND}; sleep 60`, {
       cols: 100,
@@ -65,5 +66,12 @@ export async function withChatPane(
     await server.close();
     await Deno.remove(project, { recursive: true });
     await Deno.remove(home, { recursive: true });
+  }
+}
+
+async function writeFiles(dir: string, files: Record<string, string> = {}): Promise<void> {
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(dirname(join(dir, path)), { recursive: true });
+    await Deno.writeTextFile(join(dir, path), text);
   }
 }

@@ -35,6 +35,11 @@ export interface SelectListOptions<T> {
   onSelect?: (item: SelectItem<T>) => void;
   /** Called on escape. */
   onCancel?: () => void;
+  /**
+   * Called when another item becomes the highlighted one (moving, filtering),
+   * e.g. to preview it.
+   */
+  onHighlight?: (item: SelectItem<T>) => void;
   /** Key bindings (`select.up`, `select.down`, `select.confirm`, `select.cancel`). */
   keybindings?: Keybindings;
   /** Index of the item selected at first (default 0). */
@@ -87,6 +92,8 @@ export class SelectList<T> extends CachedComponent {
   readonly #options: SelectListOptions<T>;
   readonly #keys: Keybindings;
   readonly #maxVisible: number;
+  /** The item `onHighlight` was last told about (at first, the one selected). */
+  #highlighted: SelectItem<T> | undefined;
 
   /** Creates a list over `items`. */
   constructor(items: readonly SelectItem<T>[], options: SelectListOptions<T> = {}) {
@@ -102,6 +109,7 @@ export class SelectList<T> extends CachedComponent {
       Math.max(0, items.length - 1),
     );
     this.#reveal();
+    this.#highlighted = this.selectedItem;
   }
 
   /** Set by the engine; a focused list puts the cursor marker in the filter line. */
@@ -147,7 +155,7 @@ export class SelectList<T> extends CachedComponent {
     if (index < 0) return;
     this.#selected = index;
     this.#reveal();
-    this.changed();
+    this.#selectionChanged();
   }
 
   /** Handles one key. */
@@ -221,7 +229,7 @@ export class SelectList<T> extends CachedComponent {
     this.#visible = ranked.map((entry) => entry.item);
     this.#selected = 0;
     this.#scrollTop = 0;
-    this.changed();
+    this.#selectionChanged();
   }
 
   #move(step: number): void {
@@ -232,7 +240,16 @@ export class SelectList<T> extends CachedComponent {
       ? (this.#selected + step + count) % count
       : Math.min(count - 1, Math.max(0, this.#selected + step));
     this.#reveal();
+    this.#selectionChanged();
+  }
+
+  /** Redraws, and tells `onHighlight` when the highlighted item is another one. */
+  #selectionChanged(): void {
     this.changed();
+    const item = this.selectedItem;
+    if (item === undefined || item === this.#highlighted) return;
+    this.#highlighted = item;
+    this.#options.onHighlight?.(item);
   }
 
   /** Scrolls so the selection is visible. */

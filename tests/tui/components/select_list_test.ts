@@ -87,3 +87,18 @@ Deno.test("select list: selectValue selects a visible item by value, and scrolls
   list.selectValue("o/gpt");
   assert.equal(list.selectedItem?.value, "a/sonnet", "a value the filter hides: nothing changes");
 });
+
+Deno.test("select list: onHighlight hears of each newly highlighted item, not of the first", () => {
+  const highlighted: string[] = [];
+  const list = new SelectList(MODELS, {
+    theme: PLAIN,
+    onHighlight: (item) => highlighted.push(item.value),
+  });
+  list.handleInput("\x1b[B");
+  list.handleInput("\x1b[A");
+  list.handleInput("\x1b[A");
+  list.setFilter("gpt-5-");
+  list.setFilter("gpt-5-m");
+  list.selectValue("o/mini");
+  assert.deepEqual(highlighted, ["a/opus", "a/sonnet", "o/mini"], "wraps; same item: no call");
+});

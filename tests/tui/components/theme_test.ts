@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { createTheme } from "../../../tui/theme.ts";
+
+const CONFIG = fileURLToPath(new URL("../../../deno.json", import.meta.url));
 
 Deno.test("theme: colours by name, NO_COLOR from the env lookup disables all SGR", () => {
   const colored = createTheme({ env: () => undefined });
@@ -51,7 +54,8 @@ Deno.test("theme: the default env lookup neither throws nor prompts without --al
       };\nconsole.log(createTheme().colorEnabled);\n`,
     );
     const command = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--no-config", "--allow-read", script],
+      // The checkout's config resolves the theme's npm imports.
+      args: ["run", "--no-prompt", "--config", CONFIG, "--allow-read", script],
       env: { NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
@@ -63,4 +67,19 @@ Deno.test("theme: the default env lookup neither throws nor prompts without --al
   } finally {
     await Deno.remove(script);
   }
+});
+
+Deno.test("theme: on a 256-colour terminal hex colours become their nearest palette entry", () => {
+  const colors = { accent: "#1188cc", error: 9, text: "" } as const;
+  const limited = createTheme({ noColor: false, colorDepth: "256", colors });
+  assert.equal(limited.fg("accent", "x"), "\x1b[38;5;38mx\x1b[39m");
+  assert.equal(limited.fg("error", "x"), "\x1b[38;5;9mx\x1b[39m", "indices stay");
+  assert.equal(limited.fg("text", "x"), "\x1b[39mx\x1b[39m", '"" stays the default');
+  const macTerminal = createTheme({
+    env: (name) => (name === "TERM_PROGRAM" ? "Apple_Terminal" : undefined),
+    colors,
+  });
+  assert.equal(macTerminal.fg("accent", "x"), "\x1b[38;5;38mx\x1b[39m", "detected");
+  const truecolor = createTheme({ env: () => undefined, colors });
+  assert.equal(truecolor.fg("accent", "x"), "\x1b[38;2;17;136;204mx\x1b[39m");
 });
