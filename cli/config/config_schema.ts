@@ -80,6 +80,12 @@ export interface ConfigFile {
   idleTimeoutMs?: number;
   /** MCP servers by name. */
   mcpServers?: Record<string, McpServerEntry>;
+  /** Reasoning level of a model whose alias sets none. */
+  defaultThinkingLevel?: ReasoningLevel;
+  /** Start the chat with thinking blocks hidden. */
+  hideThinkingBlock?: boolean;
+  /** The chat's colour theme, by name. */
+  theme?: string;
 }
 
 /** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
@@ -242,6 +248,9 @@ const configSchema = strictObject({
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),
   mcpServers: z.record(name("MCP server name"), mcpServerSchema).exactOptional(),
+  defaultThinkingLevel: z.enum(REASONING_LEVELS).exactOptional(),
+  hideThinkingBlock: z.boolean().exactOptional(),
+  theme: z.string().min(1).exactOptional(),
 });
 
 /**

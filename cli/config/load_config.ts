@@ -222,6 +222,11 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
   }
   if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
   if (file.idleTimeoutMs !== undefined) config.idleTimeoutMs = file.idleTimeoutMs;
+  if (file.defaultThinkingLevel !== undefined) {
+    config.defaultThinkingLevel = file.defaultThinkingLevel;
+  }
+  if (file.hideThinkingBlock !== undefined) config.hideThinkingBlock = file.hideThinkingBlock;
+  if (file.theme !== undefined) config.theme = file.theme;
   for (const [name, entry] of Object.entries(file.mcpServers ?? {})) {
     config.mcpServers = { ...config.mcpServers, [name]: { ...entry, source: context.shown } };
   }

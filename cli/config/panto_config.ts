@@ -148,6 +148,12 @@ export interface PantoConfig {
   idleTimeoutMs?: number;
   /** MCP servers by name (later files replace a server whole). */
   mcpServers?: Record<string, McpServerSettings>;
+  /** Reasoning level of a model whose alias sets none (`--thinking` wins); `off` when unset. */
+  defaultThinkingLevel?: ReasoningLevel;
+  /** Start the chat with thinking blocks hidden. */
+  hideThinkingBlock?: boolean;
+  /** The chat's colour theme, by name. */
+  theme?: string;
   /** The config files that were read, in precedence order (later wins). */
   files: string[];
   /** Things the user must be told, such as project settings ignored for lack of trust. */

@@ -1,11 +1,11 @@
-import type { ParseError } from "jsonc-parser";
 import { UsageError } from "../errors.ts";
 import type { ConfigFile } from "./config_schema.ts";
+import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { isPlainConfig } from "./plain_config.ts";
-import { redactSecrets } from "./redact_secrets.ts";
 
 /**
- * Parses and validates one config file. A plainly valid file is taken as
+ * Parses and validates one config file (JSONC: comments and trailing commas
+ * are allowed). A plainly valid file is taken as
  * it is; any other goes to the zod schema (loaded then), which accepts it or
  * says what is wrong.
  *
@@ -16,7 +16,7 @@ import { redactSecrets } from "./redact_secrets.ts";
  *   column; for a bad field, its JSON path, what was expected and what was found.
  */
 export async function parseConfigFile(text: string, displayPath: string): Promise<ConfigFile> {
-  const data = await parseJson(text.replace(/^\uFEFF/, ""), displayPath);
+  const data = await parseJson(text, displayPath);
   if (isPlainConfig(data)) return data;
   const { validateConfig } = await import("./config_schema.ts");
   return validateConfig(data, displayPath);
@@ -24,56 +24,11 @@ export async function parseConfigFile(text: string, displayPath: string): Promis
 
 async function parseJson(text: string, displayPath: string): Promise<unknown> {
   try {
-    return JSON.parse(text);
+    return await parseJsonc(text);
   } catch (error) {
-    // JSON.parse does not always say where it failed; jsonc-parser always does. It is
-    // loaded only here: it is CommonJS, which brings Node's module loader with it.
-    const { parse: locateJsonErrors, printParseErrorCode } = await import("jsonc-parser");
-    const errors: ParseError[] = [];
-    locateJsonErrors(text, errors, { disallowComments: true, allowTrailingComma: false });
-    const first = errors[0];
-    if (!first) {
-      throw new UsageError(
-        `${displayPath}: invalid JSON: ${redactSecrets((error as Error).message)}`,
-      );
-    }
-    const { line, column } = lineAndColumn(text, first.offset);
-    const problem = jsonProblem(text, first, printParseErrorCode(first.error));
-    throw new UsageError(`${displayPath}:${line}:${column}: invalid JSON: ${problem}`);
+    if (!(error instanceof JsoncSyntaxError)) throw error;
+    throw new UsageError(
+      `${displayPath}:${error.line}:${error.column}: invalid JSON: ${error.message}`,
+    );
   }
-}
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  return { line, column: offset - before.lastIndexOf("\n") };
-}
-
-const JSON_PROBLEMS: Record<string, string> = {
-  InvalidSymbol:
-    "unexpected character (strings need double quotes; true, false and null are lowercase)",
-  InvalidNumberFormat: "invalid number",
-  PropertyNameExpected: "expected a property name in double quotes",
-  ValueExpected: "expected a value",
-  ColonExpected: 'expected ":" after the property name',
-  CommaExpected: 'expected "," between entries',
-  CloseBraceExpected: 'expected "}"',
-  CloseBracketExpected: 'expected "]"',
-  EndOfFileExpected: "unexpected text after the end of the JSON value",
-  InvalidCommentToken: "comments are not allowed in JSON",
-  UnexpectedEndOfComment: "comments are not allowed in JSON",
-  UnexpectedEndOfString: "unterminated string",
-  UnexpectedEndOfNumber: "unterminated number",
-  InvalidUnicode: "invalid \\u escape",
-  InvalidEscapeCharacter: "invalid escape sequence",
-  InvalidCharacter: "control character in a string (write it as an escape such as \\n)",
-};
-
-function jsonProblem(text: string, error: ParseError, code: string): string {
-  // A trailing comma shows up as a missing name or value right before a closing bracket.
-  const closing = text[error.offset];
-  if ((closing === "}" || closing === "]") && /,\s*$/.test(text.slice(0, error.offset))) {
-    return `trailing comma before "${closing}": remove it`;
-  }
-  return JSON_PROBLEMS[code] ?? code;
 }

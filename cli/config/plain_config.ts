@@ -136,6 +136,9 @@ const plainConfig = object({
   }),
   parallelTools: boolean,
   idleTimeoutMs: positiveInt,
+  defaultThinkingLevel: oneOf(REASONING_LEVELS),
+  hideThinkingBlock: boolean,
+  theme: nonEmpty,
 });
 
 /**

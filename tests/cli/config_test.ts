@@ -296,19 +296,14 @@ const BAD_JSON: { name: string; text: string; expected: string }[] = [
     expected: `~/.panto/config.json:2:18: invalid JSON: expected ":" after the property name`,
   },
   {
-    name: "trailing comma",
-    text: '{\n  "defaultModel": "x",\n}',
-    expected: '~/.panto/config.json:3:1: invalid JSON: trailing comma before "}": remove it',
-  },
-  {
     name: "bare word",
     text: '{"parallelTools": tru}',
     expected: "~/.panto/config.json:1:19: invalid JSON: unexpected character",
   },
   {
-    name: "comment",
-    text: '// settings\n{"parallelTools": true}',
-    expected: "~/.panto/config.json:1:1: invalid JSON: comments are not allowed in JSON",
+    name: "unterminated comment",
+    text: '{"parallelTools": true} /* settings',
+    expected: '~/.panto/config.json:1:25: invalid JSON: unterminated comment: close it with "*/"',
   },
   {
     name: "cut short",
@@ -316,6 +311,15 @@ const BAD_JSON: { name: string; text: string; expected: string }[] = [
     expected: "~/.panto/config.json:3:1: invalid JSON:",
   },
 ];
+
+Deno.test("config: comments and trailing commas are allowed (JSONC)", async () => {
+  const config = await load({
+    [HOME_CONFIG]:
+      '// mine\n{\n  /* on */ "parallelTools": true,\n  "defaultThinkingLevel": "high",\n}\n',
+  });
+  assert.equal(config.parallelTools, true);
+  assert.equal(config.defaultThinkingLevel, "high");
+});
 
 for (const { name, text, expected } of BAD_JSON) {
   Deno.test(`config: invalid JSON: ${name}`, async () => {

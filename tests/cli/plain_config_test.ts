@@ -121,6 +121,9 @@ const config = fields({
   })),
   parallelTools: sometimes(fc.boolean()),
   idleTimeoutMs: sometimes(int),
+  defaultThinkingLevel: sometimes(mostly(fc.constantFrom(...REASONING_LEVELS), "max")),
+  hideThinkingBlock: sometimes(fc.boolean()),
+  theme: sometimes(text),
 });
 
 /** What the schema makes of a file, or `null` when it refuses it. */
