@@ -3,6 +3,7 @@ import {
   type Component,
   Container,
   Editor,
+  type Keybindings,
   Loader,
   sanitizeTerminalText,
   Spacer,
@@ -30,6 +31,7 @@ import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { join, relative } from "node:path";
 import { optionalEnv, readEnv } from "../env.ts";
 import { editExternally } from "./external_editor.ts";
+import { captureKey } from "./key_capture.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -137,7 +139,11 @@ export class ChatApp implements CommandContext {
         this.notify(`A handler of the "${name}" UI event failed: ${errorMessage(error)}`, "error"),
       mount: (component) => this.#append(component),
     });
-    this.#view = new TranscriptView(this.uiEvents, this.theme);
+    this.#view = new TranscriptView(
+      this.uiEvents,
+      this.theme,
+      !this.controller.config.hideThinkingBlock,
+    );
     this.commands = slashCommands();
     this.editor = new Editor({
       theme: this.theme,
@@ -256,6 +262,21 @@ export class ChatApp implements CommandContext {
   toggleThinking(): void {
     this.#view.setShowThinking(!this.#view.showThinking);
     this.notify(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.", "info");
+  }
+
+  /** Shows or hides thinking blocks, without a notice. */
+  setThinkingShown(show: boolean): void {
+    this.#view.setShowThinking(show);
+  }
+
+  /** The engine's key bindings. */
+  get keybindings(): Keybindings {
+    return this.tui.keybindings;
+  }
+
+  /** Asks for a key in a panel where the editor is. */
+  captureKey(title: string): Promise<string | null> {
+    return captureKey(this.tui, this.theme, title, this.editor);
   }
 
   /** Copies text to the system clipboard through the terminal (OSC 52). */

@@ -16,6 +16,8 @@ import { permissionMessage } from "../permission_message.ts";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
+import { openSettings } from "./settings_command.ts";
+import type { KeybindingTable } from "../config/apply_keybindings.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
@@ -32,6 +34,14 @@ export interface CommandContext {
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null>;
   /** Shows or hides thinking blocks. */
   toggleThinking(): void;
+  /** Shows (`true`) or hides thinking blocks, without a notice. */
+  setThinkingShown(show: boolean): void;
+  /** The chat's key bindings: a change applies at once. */
+  readonly keybindings: KeybindingTable;
+  /** Asks for a key where the editor is; resolves with its spec (`ctrl+n`) or `null` on esc. */
+  captureKey(title: string): Promise<string | null>;
+  /** Switches the colour theme at once, when the chat can (otherwise from the next start). */
+  setTheme?(name: string): void;
   /** Copies text to the clipboard. */
   copyToClipboard(text: string): void;
   /** The text of the last answer. */
@@ -66,6 +76,10 @@ export function slashCommands(): Map<string, SlashCommand> {
       run: session,
     }],
     ["name", { description: "Name this session", run: name }],
+    ["settings", {
+      description: "Edit settings: model, thinking, theme, approvals, compaction, keys",
+      run: openSettings,
+    }],
     ["mcp", {
       description: "List MCP servers, their state and tools",
       run: async (ctx) => ctx.notify(formatMcpStatus(await ctx.controller.mcpStatus())),

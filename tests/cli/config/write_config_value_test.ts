@@ -115,7 +115,7 @@ Deno.test("writeConfigValue updates the file a symbolic link names, keeping the 
     assert.equal(await Deno.readTextFile(file), '{ "theme": "light" }\n');
     assert.ok((await Deno.lstat(link)).isSymlink);
     assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
-    const left = [...Deno.readDirSync(join(file, ".."))].map((e) => e.name).sort();
+    const left = (await Array.fromAsync(Deno.readDir(join(file, "..")))).map((e) => e.name).sort();
     assert.deepEqual(left, ["config.json", "link.json"]);
   });
 });

@@ -1,0 +1,301 @@
+/**
+ * The everyday settings `/settings` edits: for each, the config key, how
+ * its value reads, how the user picks a new one, and how a saved value
+ * reaches the running chat.
+ *
+ * @module
+ */
+import { REASONING_LEVELS } from "@panto/lib";
+import { DEFAULT_KEYBINDINGS } from "@panto/tui";
+import { UNBINDABLE_ACTIONS } from "../config/apply_keybindings.ts";
+import { themeNames } from "../config/theme_names.ts";
+import type { ConfigPath } from "../config/write_config_value.ts";
+import { pickerModels } from "../models/model_choices.ts";
+import { pickMany } from "./checklist.ts";
+import { APP_KEYBINDINGS } from "./run_interactive.ts";
+import type { CommandContext } from "./slash_commands.ts";
+
+/** A new value chosen for a setting. */
+export interface SettingChange {
+  /** Where it goes in the config file. */
+  path: ConfigPath;
+  /** The value; `undefined` removes the key (back to the default). */
+  value: unknown;
+  /** The value as the user reads it. */
+  shown: string;
+}
+
+/** One entry of `/settings`. */
+export interface Setting {
+  /** Its name in the list. */
+  label: string;
+  /** Its config key (for key bindings, the whole `keybindings` object). */
+  path: ConfigPath;
+  /** How the user's and the project's values combine (default: the project's wins). */
+  merge?(user: unknown, project: unknown): unknown;
+  /** The value in effect, for the list (`undefined`: no file sets it). */
+  show(value: unknown): string;
+  /** Asks for a new value, starting from the one in effect; `null` when the user backs out. */
+  choose(ctx: CommandContext, value: unknown): Promise<SettingChange | null>;
+  /**
+   * Makes the running chat use `value`, now in effect at `path`, where it
+   * can; returns what happened, e.g. `applies now`, `used from the next start`.
+   */
+  apply(ctx: CommandContext, value: unknown, path: ConfigPath): string;
+}
+
+/** A choice of fixed values, `undefined` (the default) first. */
+async function chooseOne<T>(
+  ctx: CommandContext,
+  title: string,
+  path: ConfigPath,
+  choices: readonly { value: T | undefined; label: string; description?: string }[],
+  current: unknown,
+): Promise<SettingChange | null> {
+  const at = choices.findIndex((choice) => choice.value === current);
+  const index = await ctx.pick({
+    title,
+    items: choices.map((choice, i) => ({ ...choice, value: i })),
+    initialIndex: Math.max(0, at),
+  });
+  if (index === null) return null;
+  const choice = choices[index]!;
+  return { path, value: choice.value, shown: choice.label };
+}
+
+function onOff(value: unknown, byDefault: boolean): string {
+  return (value ?? byDefault) ? "on" : "off";
+}
+
+function list(value: unknown, none: string): string {
+  return Array.isArray(value) && value.length ? value.join(", ") : none;
+}
+
+const defaultModel: Setting = {
+  label: "Default model",
+  path: ["defaultModel"],
+  show: (value) => typeof value === "string" ? value : "not set (the first provider with a key)",
+  choose: (ctx, value) =>
+    chooseOne(ctx, "Default model", ["defaultModel"], [
+      { value: undefined, label: "not set", description: "the first provider with a key" },
+      ...pickerModels(ctx.controller.config),
+    ], value),
+  apply: () => "used from the next start (/model switches this chat)",
+};
+
+const defaultThinkingLevel: Setting = {
+  label: "Default thinking",
+  path: ["defaultThinkingLevel"],
+  show: (value) => typeof value === "string" ? value : "off",
+  choose: (ctx, value) =>
+    chooseOne(
+      ctx,
+      "Default thinking level (of models whose alias sets none)",
+      ["defaultThinkingLevel"],
+      REASONING_LEVELS.map((level) => ({ value: level, label: level })),
+      value ?? "off",
+    ),
+  apply: (ctx, value) => {
+    const level = typeof value === "string" ? value as typeof REASONING_LEVELS[number] : "off";
+    if (value === undefined) delete ctx.controller.config.defaultThinkingLevel;
+    else ctx.controller.config.defaultThinkingLevel = level;
+    ctx.controller.setThinkingLevel(level);
+    return `this chat now thinks at ${ctx.controller.model.provider.reasoning}`;
+  },
+};
+
+const thinkingBlocks: Setting = {
+  label: "Thinking blocks",
+  path: ["hideThinkingBlock"],
+  show: (value) => value === true ? "hidden" : "shown",
+  choose: (ctx, value) =>
+    chooseOne(ctx, "Thinking blocks", ["hideThinkingBlock"], [
+      { value: false, label: "shown" },
+      { value: true, label: "hidden" },
+    ], value ?? false),
+  apply: (ctx, value) => {
+    ctx.setThinkingShown(value !== true);
+    return "applies now (ctrl+t toggles them for a while)";
+  },
+};
+
+const theme: Setting = {
+  label: "Theme",
+  path: ["theme"],
+  show: (value) => typeof value === "string" ? value : "dark",
+  choose: async (ctx, value) => {
+    const names = await themeNames(ctx.controller.pantoHome, ctx.controller.cwd);
+    return chooseOne(
+      ctx,
+      "Theme",
+      ["theme"],
+      names.map((name) => ({ value: name, label: name })),
+      value ?? "dark",
+    );
+  },
+  apply: (ctx, value) => {
+    if (!ctx.setTheme) return "used from the next start";
+    ctx.setTheme(typeof value === "string" ? value : "dark");
+    return "applies now";
+  },
+};
+
+const autoCompaction: Setting = {
+  label: "Auto-compaction",
+  path: ["compaction", "enabled"],
+  show: (value) => onOff(value, true),
+  choose: (ctx, value) =>
+    chooseOne(ctx, "Compact automatically near the context window", ["compaction", "enabled"], [
+      { value: true, label: "on" },
+      { value: false, label: "off" },
+    ], value ?? true),
+  apply: (ctx, value) => {
+    if (value === undefined) delete ctx.controller.config.compaction.enabled;
+    else ctx.controller.config.compaction.enabled = value === true;
+    ctx.controller.applyConfig();
+    return "applies now";
+  },
+};
+
+const cycleModels: Setting = {
+  label: "Cycle models",
+  path: ["cycleModels"],
+  show: (value) => list(value, "every alias"),
+  choose: async (ctx, value) => {
+    const ticked = Array.isArray(value) ? value.map(String) : [];
+    const options = pickerModels(ctx.controller.config).map((model) => model.value);
+    const chosen = await pickMany(
+      (options) => ctx.pick(options),
+      "Models ctrl+p cycles through (in the order ticked; none: every alias)",
+      options,
+      ticked,
+    );
+    if (chosen === null) return null;
+    return {
+      path: ["cycleModels"],
+      value: chosen.length ? chosen : undefined,
+      shown: list(chosen, "every alias"),
+    };
+  },
+  apply: (ctx, value) => {
+    if (Array.isArray(value)) ctx.controller.config.cycleModels = value.map(String);
+    else delete ctx.controller.config.cycleModels;
+    return "ctrl+p uses them now";
+  },
+};
+
+const toolApprovals: Setting = {
+  label: "Tool approvals",
+  path: ["tools", "requireApproval"],
+  // Both files add up: a project cannot drop an approval the user asked for.
+  merge: (user, project) => {
+    const all = [user, project].flatMap((value) => Array.isArray(value) ? value : []);
+    return all.length ? [...new Set(all)] : undefined;
+  },
+  show: (value) => list(value, "none"),
+  choose: async (ctx, value) => {
+    const tools = ctx.controller.agent.tools.map((tool) => tool.decl.name);
+    const ticked = Array.isArray(value) ? value.map(String) : [];
+    const chosen = await pickMany(
+      (options) => ctx.pick(options),
+      "Tools that need your approval",
+      tools,
+      ticked,
+    );
+    if (chosen === null) return null;
+    return {
+      path: ["tools", "requireApproval"],
+      value: chosen.length ? chosen : undefined,
+      shown: list(chosen, "none"),
+    };
+  },
+  apply: (ctx, value) => {
+    if (Array.isArray(value)) ctx.controller.config.tools.requireApproval = value.map(String);
+    else delete ctx.controller.config.tools.requireApproval;
+    return "applies to the next tool call";
+  },
+};
+
+/** The chat's key actions and their built-in keys. */
+function defaultKeys(): Record<string, readonly string[]> {
+  return { ...DEFAULT_KEYBINDINGS, ...APP_KEYBINDINGS };
+}
+
+const PRESS = Symbol("press");
+const ADD = Symbol("add");
+
+const editorKeys: Setting = {
+  label: "Editor keys",
+  path: ["keybindings"],
+  show: (value) => {
+    const changed = Object.keys(value as object ?? {}).length;
+    return changed ? `${changed} changed` : "the defaults";
+  },
+  choose: async (ctx, value) => {
+    const configured = (value ?? {}) as Record<string, unknown>;
+    const action = await ctx.pick({
+      title: "Editor keys: choose an action",
+      items: Object.keys(defaultKeys()).map((name) => ({
+        value: name,
+        label: name,
+        description: `${list(ctx.keybindings.keys(name), "unbound")}${
+          Object.hasOwn(configured, name) ? " (changed)" : ""
+        }`,
+      })),
+    });
+    return action === null ? null : await chooseKeys(ctx, action);
+  },
+  apply: (ctx, value, path) => {
+    const action = String(path[1]);
+    const keys = Array.isArray(value) ? value.map(String) : [...defaultKeys()[action] ?? []];
+    const kept = UNBINDABLE_ACTIONS.includes(action) ? defaultKeys()[action] ?? [] : [];
+    ctx.keybindings.override(action, [...new Set([...kept, ...keys])]);
+    return `applies now${clash(ctx, action, keys)}`;
+  },
+};
+
+async function chooseKeys(ctx: CommandContext, action: string): Promise<SettingChange | null> {
+  const path = ["keybindings", action];
+  const current = ctx.keybindings.keys(action);
+  const builtin = defaultKeys()[action] ?? [];
+  const how = await ctx.pick<typeof PRESS | typeof ADD | readonly string[]>({
+    title: `Keys of ${action}: ${list(current, "unbound")}`,
+    items: [
+      { value: PRESS, label: "Press a new key…", description: "replaces the keys it has" },
+      { value: ADD, label: "Add a key…", description: `keeps ${list(current, "none")}` },
+      { value: builtin, label: "Default", description: list(builtin, "unbound") },
+      ...UNBINDABLE_ACTIONS.includes(action)
+        ? []
+        : [{ value: [], label: "Unbind", description: "no key" }],
+    ],
+  });
+  if (how === null) return null;
+  if (how !== PRESS && how !== ADD) {
+    return { path, value: how === builtin ? undefined : [], shown: list(how, "unbound") };
+  }
+  const key = await ctx.captureKey(`Key for ${action}`);
+  if (key === null) return null;
+  const keys = how === ADD ? [...new Set([...current, key])] : [key];
+  return { path, value: keys, shown: keys.join(", ") };
+}
+
+/** `; ctrl+n is also bound to select.down`, for keys another action has too. */
+function clash(ctx: CommandContext, action: string, keys: readonly string[]): string {
+  const others = Object.keys(defaultKeys()).filter((other) =>
+    other !== action && ctx.keybindings.keys(other).some((key) => keys.includes(key))
+  );
+  if (others.length === 0) return "";
+  return `; ${keys.join(", ")} is also bound to ${others.join(", ")}`;
+}
+
+/** The settings `/settings` lists, in order. */
+export const SETTINGS: readonly Setting[] = [
+  defaultModel,
+  defaultThinkingLevel,
+  thinkingBlocks,
+  theme,
+  cycleModels,
+  toolApprovals,
+  autoCompaction,
+  editorKeys,
+];

@@ -1,0 +1,138 @@
+/**
+ * `/settings` on the virtual terminal: a change is written to the user's
+ * config.json with its comments kept and reaches the running chat; a key is
+ * bound by pressing it; a setting the project's file sets asks where to
+ * save; a broken config.json is left alone with the place of the error.
+ */
+// The harness comes first: it must load the terminal emulator before @panto/lib (see there).
+import {
+  type ChatFixture,
+  type ChatHarness,
+  createChatFixture,
+  KEYS,
+  openChat,
+} from "./chat_harness.ts";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+
+const CTRL_N = "\x0e";
+
+/** Runs `body` in a chat whose config.json starts with a comment (and `project` as the project's file). */
+async function withSettingsChat(
+  body: (chat: ChatHarness, fixture: ChatFixture) => Promise<void>,
+  project?: string,
+): Promise<void> {
+  const fixture = await createChatFixture();
+  try {
+    const file = join(fixture.home, "config.json");
+    await Deno.writeTextFile(file, `// my settings\n${await Deno.readTextFile(file)}\n`);
+    if (project !== undefined) {
+      await Deno.mkdir(join(fixture.project, ".panto"));
+      await Deno.writeTextFile(join(fixture.project, ".panto", "config.json"), project);
+    }
+    const chat = await openChat(fixture, { columns: 160 });
+    try {
+      await body(chat, fixture);
+    } finally {
+      await chat.close();
+    }
+  } finally {
+    await fixture.close();
+  }
+}
+
+/** Opens /settings, filters the list by `setting` and enters it. */
+async function openSetting(chat: ChatHarness, setting: string): Promise<void> {
+  await chat.send("/settings");
+  await chat.waitFor("Auto-compaction");
+  await chat.type(setting);
+  await chat.press(KEYS.enter);
+}
+
+async function choose(chat: ChatHarness, waitFor: string, filter: string): Promise<void> {
+  await chat.waitFor(waitFor);
+  await chat.type(filter);
+  await chat.press(KEYS.enter);
+}
+
+function userConfig(fixture: ChatFixture): Promise<string> {
+  return Deno.readTextFile(join(fixture.home, "config.json"));
+}
+
+Deno.test("/settings turns auto-compaction off in config.json, comments kept, and in the chat at once", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    assert.notEqual(chat.controller.agent.config.compaction?.enabled, false);
+    await openSetting(chat, "auto");
+    await choose(chat, "Compact automatically", "off");
+    await chat.waitFor(/Auto-compaction: off, saved in .*config\.json; applies now/, {
+      everywhere: true,
+    });
+    const text = await userConfig(fixture);
+    assert.match(text, /^\/\/ my settings\n/);
+    assert.deepEqual(JSON.parse(text.replace(/^\/\/.*\n/, "")).compaction, { enabled: false });
+    assert.equal(chat.controller.agent.config.compaction?.enabled, false);
+    // The list shows the new value and where it is set; esc leaves it.
+    await chat.waitFor(/Auto-compaction\s+off · .*config\.json/);
+    await chat.press(KEYS.escape);
+  });
+});
+
+Deno.test("/settings binds a key by pressing it, for the chat at once", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    await openSetting(chat, "keys");
+    await choose(chat, "choose an action", "app.nextModel");
+    await choose(chat, "Keys of app.nextModel: ctrl+p", "Press");
+    await chat.waitFor("Press the key");
+    await chat.press(CTRL_N);
+    await chat.waitFor(/Editor keys: ctrl\+n, saved in .*; applies now/, { everywhere: true });
+    assert.deepEqual(chat.tui.keybindings.keys("app.nextModel"), ["ctrl+n"]);
+    assert.match(
+      await userConfig(fixture),
+      /"keybindings": \{\n\s+"app\.nextModel": \[\n?\s*"ctrl\+n"/,
+    );
+    await chat.press(KEYS.escape);
+    await chat.press(CTRL_N);
+    await chat.waitFor("Model smart");
+  });
+});
+
+Deno.test("/settings sets the default thinking level and this chat's level", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    await openSetting(chat, "default think");
+    await choose(chat, "Default thinking level", "high");
+    await chat.waitFor(/Default thinking: high, saved in .*; this chat now thinks at high/, {
+      everywhere: true,
+    });
+    assert.equal(chat.controller.model.provider.reasoning, "high");
+    assert.match(await userConfig(fixture), /"defaultThinkingLevel": "high"/);
+  });
+});
+
+Deno.test("/settings asks where to save a setting the project's file sets, and says the project still wins", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    await chat.waitFor("fast");
+    await openSetting(chat, "thinking blocks");
+    await choose(chat, "Thinking blocks", "shown");
+    await chat.waitFor(/Thinking blocks is also set in .*\.panto\/config\.json: save it in/);
+    await chat.type(fixture.home);
+    await chat.press(KEYS.enter);
+    await chat.waitFor(/still sets it\s+here, so this chat keeps it/, { everywhere: true });
+    assert.match(await userConfig(fixture), /"hideThinkingBlock": false/);
+    const project = await Deno.readTextFile(join(fixture.project, ".panto", "config.json"));
+    assert.equal(project, '{ "hideThinkingBlock": true }\n');
+  }, '{ "hideThinkingBlock": true }\n');
+});
+
+Deno.test("/settings leaves a config.json that no longer parses alone and says where it is broken", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    const file = join(fixture.home, "config.json");
+    const broken = `${await Deno.readTextFile(file)}\n}`;
+    await Deno.writeTextFile(file, broken);
+    await openSetting(chat, "auto");
+    await choose(chat, "Compact automatically", "off");
+    await chat.waitFor(/Auto-compaction not saved: .*config\.json:\d+:\d+: invalid JSON/, {
+      everywhere: true,
+    });
+    assert.equal(await Deno.readTextFile(file), broken);
+  });
+});
