@@ -1,3 +1,6 @@
+import type { Edit, Range } from "jsonc-parser";
+
+type JsoncParser = typeof import("jsonc-parser");
 import { dirname } from "node:path";
 import { UsageError } from "../errors.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
@@ -68,14 +71,65 @@ async function edited(
 ): Promise<string> {
   const blank = text.trim() === "";
   if (!blank) await checkObject(text, displayPath);
-  const { applyEdits, modify } = await import("jsonc-parser");
+  const jsonc = await import("jsonc-parser");
+  const { applyEdits, format, modify } = jsonc;
   const source = blank ? "{}" : text;
-  const formattingOptions = {
-    ...indentation(source),
-    eol: source.includes("\r\n") ? "\r\n" : "\n",
-  };
-  const out = applyEdits(source, modify(source, [...path], value, { formattingOptions }));
-  return blank ? `${out}\n` : out;
+  const options = { ...indentation(source), eol: source.includes("\r\n") ? "\r\n" : "\n" };
+  // modify's own formatting would re-lay out the whole line before a new key (a one-line
+  // `"retry": { "maxRetries": 0 },` comes out on three): only the new text (and, for a new
+  // key, the breaks on either side of it) is formatted here. modify makes one edit at most.
+  const [edit] = modify(source, [...path], value, {});
+  if (edit === undefined) return text;
+  if (value === undefined) return applyEdits(source, removal(jsonc, source, path, edit));
+  const placed = besideComment(source, edit, options.eol);
+  const out = applyEdits(source, placed);
+  const formatted = applyEdits(out, format(out, blank ? undefined : formatRange(placed), options));
+  return blank ? `${formatted}\n` : formatted;
+}
+
+/**
+ * A new key goes after the `// comment` that ends the previous key's line
+ * (the comma stays before it), so the comment stays with the key it is about.
+ */
+function besideComment(text: string, edit: Edit, eol: string): Edit[] {
+  if (edit.length !== 0 || !edit.content.startsWith(",")) return [edit];
+  const comment = /^[ \t]*\/\/[^\r\n]*/.exec(text.slice(edit.offset))?.[0];
+  if (comment === undefined) return [edit];
+  return [
+    { offset: edit.offset, length: 0, content: "," },
+    { offset: edit.offset + comment.length, length: 0, content: eol + edit.content.slice(1) },
+  ];
+}
+
+/** Where the new text is once `edits` are applied, with the characters on either side of a new key. */
+function formatRange(edits: readonly Edit[]): Range {
+  const shift = edits.slice(0, -1).reduce((sum, edit) => sum + edit.content.length, 0);
+  const last = edits.at(-1)!;
+  const offset = last.offset + shift;
+  if (last.length !== 0) return { offset, length: last.content.length };
+  return { offset: Math.max(0, offset - 1), length: last.content.length + 2 };
+}
+
+/**
+ * A key on lines of its own goes with those lines (and its line's comment,
+ * which is about it); the comma before it too when it was the last key
+ * written without a trailing comma. Otherwise, jsonc-parser's `edit`.
+ */
+function removal(jsonc: JsoncParser, text: string, path: ConfigPath, edit: Edit): Edit[] {
+  const property = jsonc.findNodeAtLocation(jsonc.parseTree(text)!, [...path])?.parent;
+  const siblings = property?.parent?.children ?? [];
+  if (!property || property.type !== "property") return [edit];
+  const start = text.lastIndexOf("\n", property.offset - 1) + 1;
+  const end = property.offset + property.length;
+  const rest = /^[ \t]*(,?)[ \t]*(\/\/[^\n]*)?\n/.exec(text.slice(end));
+  if (text.slice(start, property.offset).trim() !== "" || !rest) return [edit];
+  const lines = { offset: start, length: end + rest[0].length - start, content: "" };
+  const before = siblings[siblings.indexOf(property) - 1];
+  const last = siblings.at(-1) === property && rest[1] === "";
+  const comma = before && last ? /^[ \t]*,/.exec(text.slice(before.offset + before.length)) : null;
+  if (!before || !comma) return [lines];
+  const at = before.offset + before.length + comma[0].length - 1;
+  return [{ offset: at, length: 1, content: "" }, lines];
 }
 
 async function checkObject(text: string, displayPath: string): Promise<void> {

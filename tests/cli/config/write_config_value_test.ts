@@ -48,6 +48,26 @@ Deno.test("writeConfigValue adds a new key after the others, in the file's inden
   });
 });
 
+Deno.test("writeConfigValue puts a new key after the previous key's line comment, leaving one-line values alone", async () => {
+  const text = '{\n  "retry": { "maxRetries": 0 }, // quick\n  "theme": "dark" // mine\n}\n';
+  await withConfig(text, async (file) => {
+    await writeConfigValue(file, "config.json", ["cycleModels"], ["fast", "smart"]);
+    assert.equal(
+      await Deno.readTextFile(file),
+      '{\n  "retry": { "maxRetries": 0 }, // quick\n  "theme": "dark", // mine\n' +
+        '  "cycleModels": [\n    "fast",\n    "smart"\n  ]\n}\n',
+    );
+  });
+});
+
+Deno.test("writeConfigValue removes a last key's lines and the comma before it", async () => {
+  const text = '{\n  "theme": "dark", // mine\n  "cycleModels": ["fast"] // ctrl+p\n}\n';
+  await withConfig(text, async (file) => {
+    await writeConfigValue(file, "config.json", ["cycleModels"], undefined);
+    assert.equal(await Deno.readTextFile(file), '{\n  "theme": "dark" // mine\n}\n');
+  });
+});
+
 Deno.test("writeConfigValue creates missing objects on the way", async () => {
   await withConfig('{\n  "parallelTools": true\n}\n', async (file) => {
     await writeConfigValue(file, "config.json", ["tools", "requireApproval"], ["bash", "write"]);
