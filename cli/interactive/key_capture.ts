@@ -13,7 +13,8 @@ import {
  * Shows "press a key" in a bordered panel in place of `replace` (the
  * editor) and resolves with the spec of the next key pressed
  * (`ctrl+n`, `alt+enter`), or `null` on esc. Input that is not a key (a
- * paste, a mouse report) is ignored.
+ * paste, a mouse report) is ignored, and so is a key that types text
+ * (`a`, `shift+a`): the panel's title asks for ctrl or alt with it.
  *
  * @param tui The engine.
  * @param theme Colours.
@@ -46,6 +47,12 @@ export function captureKey(
       const key = parseKey(data);
       // A release or repeat (Kitty protocol) follows the press that already chose.
       if (key === null || key.event !== "press") return true;
+      if (key.text !== undefined && !key.ctrl && !key.alt && !key.super) {
+        // A key that types text would stop typing it in the editor.
+        panel.setTitle(`${title}: ${formatKey(key)} types text; use ctrl or alt with it`);
+        tui.requestRender();
+        return true;
+      }
       done(matchesKey(data, "escape") ? null : formatKey(key));
       return true;
     },

@@ -279,10 +279,16 @@ async function chooseKeys(ctx: CommandContext, action: string): Promise<SettingC
   return { path, value: keys, shown: keys.join(", ") };
 }
 
-/** `; ctrl+n is also bound to select.down`, for keys another action has too. */
+/** Lists have their own keys (`select.*`); the chat's and the editor's are live together. */
+function scope(action: string): string {
+  return action.startsWith("select.") ? "list" : "chat";
+}
+
+/** `; ctrl+g is also bound to app.externalEditor`, for keys another action of the same scope has. */
 function clash(ctx: CommandContext, action: string, keys: readonly string[]): string {
   const others = Object.keys(defaultKeys()).filter((other) =>
-    other !== action && ctx.keybindings.keys(other).some((key) => keys.includes(key))
+    other !== action && scope(other) === scope(action) &&
+    ctx.keybindings.keys(other).some((key) => keys.includes(key))
   );
   if (others.length === 0) return "";
   return `; ${keys.join(", ")} is also bound to ${others.join(", ")}`;

@@ -480,6 +480,17 @@ Deno.test("config: --api-key-env and --thinking override the config", async () =
   assert.equal(selection.provider.reasoning, "off");
 });
 
+Deno.test("config: defaultThinkingLevel applies to models whose alias sets none; --thinking wins", async () => {
+  const withDefault = { ...JSON.parse(ALIASES), defaultThinkingLevel: "high" };
+  const config = await load({ [HOME_CONFIG]: JSON.stringify(withDefault) });
+  const env = () => KEY;
+  assert.equal(resolveModel(config, "qwen", { env }).provider.reasoning, "high");
+  assert.equal(resolveModel(config, "sonnet", { env }).provider.reasoning, "medium");
+  assert.equal(resolveModel(config, "qwen", { env, thinking: "low" }).provider.reasoning, "low");
+  const without = await load({ [HOME_CONFIG]: ALIASES });
+  assert.equal(resolveModel(without, "qwen", { env }).provider.reasoning, "off");
+});
+
 Deno.test("config: an unknown model lists the aliases and suggests the closest", async () => {
   const config = await load({ [HOME_CONFIG]: ALIASES });
   assert.throws(

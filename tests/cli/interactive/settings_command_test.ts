@@ -83,6 +83,8 @@ Deno.test("/settings binds a key by pressing it, for the chat at once", async ()
     await choose(chat, "choose an action", "app.nextModel");
     await choose(chat, "Keys of app.nextModel: ctrl+p", "Press");
     await chat.waitFor("Press the key");
+    await chat.type("x");
+    await chat.waitFor("x types text; use ctrl or alt with it");
     await chat.press(CTRL_N);
     await chat.waitFor(/Editor keys: ctrl\+n, saved in .*; applies now/, { everywhere: true });
     assert.deepEqual(chat.tui.keybindings.keys("app.nextModel"), ["ctrl+n"]);
@@ -94,6 +96,54 @@ Deno.test("/settings binds a key by pressing it, for the chat at once", async ()
     await chat.press(CTRL_N);
     await chat.waitFor("Model smart");
   });
+});
+
+Deno.test("/settings names the other action a new key is bound to", async () => {
+  await withSettingsChat(async (chat) => {
+    await openSetting(chat, "keys");
+    await choose(chat, "choose an action", "app.nextModel");
+    await choose(chat, "Keys of app.nextModel", "Add");
+    await chat.waitFor("Press the key");
+    await chat.press("\x07");
+    await chat.waitFor(
+      /Editor keys: ctrl\+p, ctrl\+g, saved in .*; applies now; ctrl\+p, ctrl\+g is\s+also bound to app\.externalEditor/,
+      { everywhere: true },
+    );
+    assert.deepEqual(chat.tui.keybindings.keys("app.nextModel"), ["ctrl+p", "ctrl+g"]);
+  });
+});
+
+Deno.test("a config's hideThinkingBlock starts the chat with thinking folded", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "thinking", thinking: "Secret pondering.", signature: "s" }, {
+        type: "text",
+        text: "The answer.",
+      }],
+    });
+    await chat.send("a question");
+    await chat.waitFor("The answer.");
+    assert.doesNotMatch(await chat.screen(), /Secret pondering/);
+  }, '{ "hideThinkingBlock": true }\n');
+});
+
+Deno.test("/settings ticks tool approvals in a checklist; the project's entries add up", async () => {
+  await withSettingsChat(async (chat, fixture) => {
+    await openSetting(chat, "approvals");
+    await choose(chat, "[x] bash", "bash");
+    await choose(chat, "[ ] bash", "write");
+    await chat.waitFor("[x] write");
+    await chat.type("Done");
+    await chat.press(KEYS.enter);
+    await choose(chat, "both files' entries apply", fixture.home);
+    await chat.waitFor(/Tool approvals: write, saved in .*; applies to the next tool call/, {
+      everywhere: true,
+    });
+    const saved = JSON.parse((await userConfig(fixture)).replace(/^\/\/.*\n/, ""));
+    assert.deepEqual(saved.tools, { requireApproval: ["write"] });
+    assert.deepEqual(chat.controller.config.tools.requireApproval, ["write", "bash"]);
+  }, '{ "tools": { "requireApproval": ["bash"] } }\n');
 });
 
 Deno.test("/settings sets the default thinking level and this chat's level", async () => {
