@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { REASONING_LEVELS } from "@panto/lib";
+import { REASONING_LEVELS, type ReasoningLevel } from "@panto/lib";
 import { DEFAULT_KEYBINDINGS } from "@panto/tui";
 import { UNBINDABLE_ACTIONS } from "../config/apply_keybindings.ts";
 import { themeNames } from "../config/theme_names.ts";
@@ -44,177 +44,174 @@ export interface Setting {
   apply(ctx: CommandContext, value: unknown, path: ConfigPath): string;
 }
 
-/** A choice of fixed values, `undefined` (the default) first. */
-async function chooseOne<T>(
-  ctx: CommandContext,
-  title: string,
-  path: ConfigPath,
-  choices: readonly { value: T | undefined; label: string; description?: string }[],
-  current: unknown,
-): Promise<SettingChange | null> {
-  const at = choices.findIndex((choice) => choice.value === current);
-  const index = await ctx.pick({
-    title,
-    items: choices.map((choice, i) => ({ ...choice, value: i })),
-    initialIndex: Math.max(0, at),
-  });
-  if (index === null) return null;
-  const choice = choices[index]!;
-  return { path, value: choice.value, shown: choice.label };
+/** A value among fixed ones. */
+interface Choice {
+  /** The value written (`undefined` removes the key). */
+  value: unknown;
+  /** How it reads. */
+  label: string;
+  /** Dimmed text after it. */
+  description?: string;
 }
 
-function onOff(value: unknown, byDefault: boolean): string {
-  return (value ?? byDefault) ? "on" : "off";
+/** A setting chosen among fixed values, the default one preselected when no file sets it. */
+function oneOf(
+  setting: Pick<Setting, "label" | "path" | "show" | "apply"> & {
+    title: string;
+    byDefault: unknown;
+    choices(ctx: CommandContext): Choice[] | Promise<Choice[]>;
+  },
+): Setting {
+  const { path, title, byDefault, choices, ...rest } = setting;
+  return {
+    ...rest,
+    path,
+    choose: async (ctx, current) => {
+      const offered = await choices(ctx);
+      const index = await ctx.pick({
+        title,
+        items: offered.map((choice, i) => ({ ...choice, value: i })),
+        initialIndex: Math.max(0, offered.findIndex((c) => c.value === (current ?? byDefault))),
+      });
+      const choice = index === null ? undefined : offered[index];
+      return choice ? { path, value: choice.value, shown: choice.label } : null;
+    },
+  };
+}
+
+/** A list setting: tick entries in a checklist; none ticked removes the key. */
+function ticks(
+  setting: Pick<Setting, "label" | "path" | "merge" | "apply"> & {
+    title: string;
+    none: string;
+    options(ctx: CommandContext): string[];
+  },
+): Setting {
+  const { path, title, none, options, ...rest } = setting;
+  return {
+    ...rest,
+    path,
+    show: (value) => list(value, none),
+    choose: async (ctx, current) => {
+      const ticked = Array.isArray(current) ? current.map(String) : [];
+      const chosen = await pickMany((o) => ctx.pick(o), title, options(ctx), ticked);
+      if (chosen === null) return null;
+      return { path, value: chosen.length ? chosen : undefined, shown: list(chosen, none) };
+    },
+  };
 }
 
 function list(value: unknown, none: string): string {
   return Array.isArray(value) && value.length ? value.join(", ") : none;
 }
 
-const defaultModel: Setting = {
+const ON_OFF: Choice[] = [{ value: true, label: "on" }, { value: false, label: "off" }];
+
+const defaultModel = oneOf({
   label: "Default model",
   path: ["defaultModel"],
-  show: (value) => typeof value === "string" ? value : "not set (the first provider with a key)",
-  choose: (ctx, value) =>
-    chooseOne(ctx, "Default model", ["defaultModel"], [
-      { value: undefined, label: "not set", description: "the first provider with a key" },
-      ...pickerModels(ctx.controller.config),
-    ], value),
+  title: "Default model",
+  byDefault: undefined,
+  choices: (ctx) => [
+    { value: undefined, label: "not set", description: "a model of the first provider with a key" },
+    ...pickerModels(ctx.controller.config),
+  ],
+  show: (value) => typeof value === "string" ? value : "not set",
   apply: () => "used from the next start (/model switches this chat)",
-};
+});
 
-const defaultThinkingLevel: Setting = {
+const defaultThinkingLevel = oneOf({
   label: "Default thinking",
   path: ["defaultThinkingLevel"],
+  title: "Default thinking level (of models whose alias sets none)",
+  byDefault: "off",
+  choices: () => REASONING_LEVELS.map((level) => ({ value: level, label: level })),
   show: (value) => typeof value === "string" ? value : "off",
-  choose: (ctx, value) =>
-    chooseOne(
-      ctx,
-      "Default thinking level (of models whose alias sets none)",
-      ["defaultThinkingLevel"],
-      REASONING_LEVELS.map((level) => ({ value: level, label: level })),
-      value ?? "off",
-    ),
   apply: (ctx, value) => {
-    const level = typeof value === "string" ? value as typeof REASONING_LEVELS[number] : "off";
+    const level = (value ?? "off") as ReasoningLevel;
     if (value === undefined) delete ctx.controller.config.defaultThinkingLevel;
     else ctx.controller.config.defaultThinkingLevel = level;
     ctx.controller.setThinkingLevel(level);
     return `this chat now thinks at ${ctx.controller.model.provider.reasoning}`;
   },
-};
+});
 
-const thinkingBlocks: Setting = {
+const thinkingBlocks = oneOf({
   label: "Thinking blocks",
   path: ["hideThinkingBlock"],
+  title: "Thinking blocks",
+  byDefault: false,
+  choices: () => [{ value: false, label: "shown" }, { value: true, label: "hidden" }],
   show: (value) => value === true ? "hidden" : "shown",
-  choose: (ctx, value) =>
-    chooseOne(ctx, "Thinking blocks", ["hideThinkingBlock"], [
-      { value: false, label: "shown" },
-      { value: true, label: "hidden" },
-    ], value ?? false),
   apply: (ctx, value) => {
     ctx.setThinkingShown(value !== true);
     return "applies now (ctrl+t toggles them for a while)";
   },
-};
+});
 
-const theme: Setting = {
+const theme = oneOf({
   label: "Theme",
   path: ["theme"],
+  title: "Theme",
+  byDefault: "dark",
+  choices: async (ctx) =>
+    (await themeNames(ctx.controller.pantoHome, ctx.controller.cwd)).map((name) => ({
+      value: name,
+      label: name,
+    })),
   show: (value) => typeof value === "string" ? value : "dark",
-  choose: async (ctx, value) => {
-    const names = await themeNames(ctx.controller.pantoHome, ctx.controller.cwd);
-    return chooseOne(
-      ctx,
-      "Theme",
-      ["theme"],
-      names.map((name) => ({ value: name, label: name })),
-      value ?? "dark",
-    );
-  },
   apply: (ctx, value) => {
     if (!ctx.setTheme) return "used from the next start";
     ctx.setTheme(typeof value === "string" ? value : "dark");
     return "applies now";
   },
-};
+});
 
-const autoCompaction: Setting = {
+const autoCompaction = oneOf({
   label: "Auto-compaction",
   path: ["compaction", "enabled"],
-  show: (value) => onOff(value, true),
-  choose: (ctx, value) =>
-    chooseOne(ctx, "Compact automatically near the context window", ["compaction", "enabled"], [
-      { value: true, label: "on" },
-      { value: false, label: "off" },
-    ], value ?? true),
+  title: "Compact automatically near the context window",
+  byDefault: true,
+  choices: () => ON_OFF,
+  show: (value) => value === false ? "off" : "on",
   apply: (ctx, value) => {
     if (value === undefined) delete ctx.controller.config.compaction.enabled;
     else ctx.controller.config.compaction.enabled = value === true;
     ctx.controller.applyConfig();
     return "applies now";
   },
-};
+});
 
-const cycleModels: Setting = {
+const cycleModels = ticks({
   label: "Cycle models",
   path: ["cycleModels"],
-  show: (value) => list(value, "every alias"),
-  choose: async (ctx, value) => {
-    const ticked = Array.isArray(value) ? value.map(String) : [];
-    const options = pickerModels(ctx.controller.config).map((model) => model.value);
-    const chosen = await pickMany(
-      (options) => ctx.pick(options),
-      "Models ctrl+p cycles through (in the order ticked; none: every alias)",
-      options,
-      ticked,
-    );
-    if (chosen === null) return null;
-    return {
-      path: ["cycleModels"],
-      value: chosen.length ? chosen : undefined,
-      shown: list(chosen, "every alias"),
-    };
-  },
+  title: "Models ctrl+p cycles through (in the order ticked; none: every alias)",
+  none: "every alias",
+  options: (ctx) => pickerModels(ctx.controller.config).map((model) => model.value),
   apply: (ctx, value) => {
     if (Array.isArray(value)) ctx.controller.config.cycleModels = value.map(String);
     else delete ctx.controller.config.cycleModels;
     return "ctrl+p uses them now";
   },
-};
+});
 
-const toolApprovals: Setting = {
+const toolApprovals = ticks({
   label: "Tool approvals",
   path: ["tools", "requireApproval"],
+  title: "Tools that need your approval",
+  none: "none",
+  options: (ctx) => ctx.controller.agent.tools.map((tool) => tool.decl.name),
   // Both files add up: a project cannot drop an approval the user asked for.
   merge: (user, project) => {
     const all = [user, project].flatMap((value) => Array.isArray(value) ? value : []);
     return all.length ? [...new Set(all)] : undefined;
-  },
-  show: (value) => list(value, "none"),
-  choose: async (ctx, value) => {
-    const tools = ctx.controller.agent.tools.map((tool) => tool.decl.name);
-    const ticked = Array.isArray(value) ? value.map(String) : [];
-    const chosen = await pickMany(
-      (options) => ctx.pick(options),
-      "Tools that need your approval",
-      tools,
-      ticked,
-    );
-    if (chosen === null) return null;
-    return {
-      path: ["tools", "requireApproval"],
-      value: chosen.length ? chosen : undefined,
-      shown: list(chosen, "none"),
-    };
   },
   apply: (ctx, value) => {
     if (Array.isArray(value)) ctx.controller.config.tools.requireApproval = value.map(String);
     else delete ctx.controller.config.tools.requireApproval;
     return "applies to the next tool call";
   },
-};
+});
 
 /** The chat's key actions and their built-in keys. */
 function defaultKeys(): Record<string, readonly string[]> {
@@ -286,12 +283,14 @@ function scope(action: string): string {
 
 /** `; ctrl+g is also bound to app.externalEditor`, for keys another action of the same scope has. */
 function clash(ctx: CommandContext, action: string, keys: readonly string[]): string {
-  const others = Object.keys(defaultKeys()).filter((other) =>
-    other !== action && scope(other) === scope(action) &&
-    ctx.keybindings.keys(other).some((key) => keys.includes(key))
-  );
-  if (others.length === 0) return "";
-  return `; ${keys.join(", ")} is also bound to ${others.join(", ")}`;
+  const notes = keys.flatMap((key) => {
+    const others = Object.keys(defaultKeys()).filter((other) =>
+      other !== action && scope(other) === scope(action) &&
+      ctx.keybindings.keys(other).includes(key)
+    );
+    return others.length ? [`${key} is also bound to ${others.join(", ")}`] : [];
+  });
+  return notes.map((note) => `; ${note}`).join("");
 }
 
 /** The settings `/settings` lists, in order. */

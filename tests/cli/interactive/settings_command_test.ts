@@ -106,7 +106,7 @@ Deno.test("/settings names the other action a new key is bound to", async () => 
     await chat.waitFor("Press the key");
     await chat.press("\x07");
     await chat.waitFor(
-      /Editor keys: ctrl\+p, ctrl\+g, saved in .*; applies now; ctrl\+p, ctrl\+g is\s+also bound to app\.externalEditor/,
+      /Editor keys: ctrl\+p, ctrl\+g, saved in .*; applies now; ctrl\+g is also\s+bound to app\.externalEditor/,
       { everywhere: true },
     );
     assert.deepEqual(chat.tui.keybindings.keys("app.nextModel"), ["ctrl+p", "ctrl+g"]);
