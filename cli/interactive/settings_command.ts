@@ -63,7 +63,11 @@ function describe(setting: Setting, layers: readonly ConfigLayer[]): string {
 }
 
 /** The value at `path` the chat gets from the files. */
-function effective(setting: Setting, layers: readonly ConfigLayer[], path: SettingChange["path"]) {
+function effective(
+  setting: Setting,
+  layers: readonly ConfigLayer[],
+  path: SettingChange["path"],
+): unknown {
   const [user, project] = layers.map((layer) => valueAt(layer.data, path));
   if (setting.merge) return setting.merge(user, project);
   return project ?? user;

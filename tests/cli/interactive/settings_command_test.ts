@@ -55,6 +55,13 @@ async function choose(chat: ChatHarness, waitFor: string, filter: string): Promi
   await chat.press(KEYS.enter);
 }
 
+/** Waits for the settings list to be back after a change, and leaves it (its loop ends). */
+async function leaveSettings(chat: ChatHarness): Promise<void> {
+  await chat.waitFor("╭─ Settings");
+  await chat.press(KEYS.escape);
+  await chat.waitFor((screen) => !screen.includes("╭─ Settings"));
+}
+
 function userConfig(fixture: ChatFixture): Promise<string> {
   return Deno.readTextFile(join(fixture.home, "config.json"));
 }
@@ -73,7 +80,7 @@ Deno.test("/settings turns auto-compaction off in config.json, comments kept, an
     assert.equal(chat.controller.agent.config.compaction?.enabled, false);
     // The list shows the new value and where it is set; esc leaves it.
     await chat.waitFor(/Auto-compaction\s+off · .*config\.json/);
-    await chat.press(KEYS.escape);
+    await leaveSettings(chat);
   });
 });
 
@@ -92,7 +99,7 @@ Deno.test("/settings binds a key by pressing it, for the chat at once", async ()
       await userConfig(fixture),
       /"keybindings": \{\n\s+"app\.nextModel": \[\n?\s*"ctrl\+n"/,
     );
-    await chat.press(KEYS.escape);
+    await leaveSettings(chat);
     await chat.press(CTRL_N);
     await chat.waitFor("Model smart");
   });
@@ -110,6 +117,7 @@ Deno.test("/settings names the other action a new key is bound to", async () => 
       { everywhere: true },
     );
     assert.deepEqual(chat.tui.keybindings.keys("app.nextModel"), ["ctrl+p", "ctrl+g"]);
+    await leaveSettings(chat);
   });
 });
 
@@ -143,6 +151,7 @@ Deno.test("/settings ticks tool approvals in a checklist; the project's entries 
     const saved = JSON.parse((await userConfig(fixture)).replace(/^\/\/.*\n/, ""));
     assert.deepEqual(saved.tools, { requireApproval: ["write"] });
     assert.deepEqual(chat.controller.config.tools.requireApproval, ["write", "bash"]);
+    await leaveSettings(chat);
   }, '{ "tools": { "requireApproval": ["bash"] } }\n');
 });
 
@@ -155,6 +164,7 @@ Deno.test("/settings sets the default thinking level and this chat's level", asy
     });
     assert.equal(chat.controller.model.provider.reasoning, "high");
     assert.match(await userConfig(fixture), /"defaultThinkingLevel": "high"/);
+    await leaveSettings(chat);
   });
 });
 
@@ -170,6 +180,7 @@ Deno.test("/settings asks where to save a setting the project's file sets, and s
     assert.match(await userConfig(fixture), /"hideThinkingBlock": false/);
     const project = await Deno.readTextFile(join(fixture.project, ".panto", "config.json"));
     assert.equal(project, '{ "hideThinkingBlock": true }\n');
+    await leaveSettings(chat);
   }, '{ "hideThinkingBlock": true }\n');
 });
 
@@ -184,5 +195,6 @@ Deno.test("/settings leaves a config.json that no longer parses alone and says w
       everywhere: true,
     });
     assert.equal(await Deno.readTextFile(file), broken);
+    await leaveSettings(chat);
   });
 });
