@@ -122,3 +122,18 @@ Deno.test("grantsFor: the project, PANTO_HOME where it points, and the config's 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("grants come from a config written as JSONC (comments, trailing commas) too", async () => {
+  const pantoHome = await Deno.makeTempDir({ prefix: "panto-grants-jsonc-" });
+  try {
+    await Deno.writeTextFile(
+      join(pantoHome, "config.json"),
+      '// mine\n{\n  "providers": {\n    "t": { "apiKeyEnv": "MY_JSONC_KEY" }, /* mine */\n  },\n}\n',
+    );
+    const env = new Map([["HOME", pantoHome], ["PANTO_HOME", pantoHome]]);
+    const grants = await grantsFor({ cwd: pantoHome, env: (n) => env.get(n), args: [] });
+    assert.ok(grants.variables.includes("MY_JSONC_KEY"));
+  } finally {
+    await Deno.remove(pantoHome, { recursive: true });
+  }
+});
