@@ -83,8 +83,9 @@ async function edited(
   if (value === undefined) return applyEdits(source, removal(jsonc, source, path, edit));
   const placed = besideComment(source, edit, options.eol);
   const out = applyEdits(source, placed);
-  const formatted = applyEdits(out, format(out, blank ? undefined : formatRange(placed), options));
-  return blank ? `${formatted}\n` : formatted;
+  const range = blank ? undefined : formatRange(placed, options.eol);
+  const formatted = applyEdits(out, format(out, range, options));
+  return blank ? `${formatted}${options.eol}` : formatted;
 }
 
 /**
@@ -101,13 +102,13 @@ function besideComment(text: string, edit: Edit, eol: string): Edit[] {
   ];
 }
 
-/** Where the new text is once `edits` are applied, with the characters on either side of a new key. */
-function formatRange(edits: readonly Edit[]): Range {
+/** Where the new text is once `edits` are applied, with the characters (a line break) on either side of a new key. */
+function formatRange(edits: readonly Edit[], eol: string): Range {
   const shift = edits.slice(0, -1).reduce((sum, edit) => sum + edit.content.length, 0);
   const last = edits.at(-1)!;
   const offset = last.offset + shift;
   if (last.length !== 0) return { offset, length: last.content.length };
-  return { offset: Math.max(0, offset - 1), length: last.content.length + 2 };
+  return { offset: Math.max(0, offset - 1), length: last.content.length + 1 + eol.length };
 }
 
 /**

@@ -139,3 +139,13 @@ Deno.test("writeConfigValue updates the file a symbolic link names, keeping the 
     assert.deepEqual(left, ["config.json", "link.json"]);
   });
 });
+
+Deno.test("writeConfigValue keeps CRLF line ends", async () => {
+  await withConfig('{\r\n  "theme": "dark"\r\n}\r\n', async (file) => {
+    await writeConfigValue(file, "config.json", ["hideThinkingBlock"], true);
+    assert.equal(
+      await Deno.readTextFile(file),
+      '{\r\n  "theme": "dark",\r\n  "hideThinkingBlock": true\r\n}\r\n',
+    );
+  });
+});
