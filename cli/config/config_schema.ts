@@ -80,6 +80,10 @@ export interface ConfigFile {
   idleTimeoutMs?: number;
   /** MCP servers by name. */
   mcpServers?: Record<string, McpServerEntry>;
+  /** Reasoning level of a model whose alias sets none. */
+  defaultThinkingLevel?: ReasoningLevel;
+  /** Start the chat with thinking blocks hidden. */
+  hideThinkingBlock?: boolean;
   /** The interactive chat's theme: a built-in one or a file's name in a themes directory. */
   theme?: string;
 }
@@ -244,6 +248,8 @@ const configSchema = strictObject({
   parallelTools: z.boolean().exactOptional(),
   idleTimeoutMs: positiveInt().exactOptional(),
   mcpServers: z.record(name("MCP server name"), mcpServerSchema).exactOptional(),
+  defaultThinkingLevel: z.enum(REASONING_LEVELS).exactOptional(),
+  hideThinkingBlock: z.boolean().exactOptional(),
   theme: name("theme name").exactOptional(),
 });
 

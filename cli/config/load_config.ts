@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
 import { catalogProviders } from "../models/catalog.ts";
+import { shownPath } from "./config_layers.ts";
 import { didYouMean } from "../did_you_mean.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ConfigFile, ProviderEntry } from "./config_schema.ts";
@@ -148,7 +149,7 @@ export async function loadConfigLayers(
   const after = structuredClone(base);
   const text = await readLayer(after, projectPath, options, home);
   if (text === undefined) return { base };
-  const layer = { projectDir: resolve(options.cwd), shown: displayPath(projectPath, home), text };
+  const layer = { projectDir: resolve(options.cwd), shown: shownPath(projectPath, home), text };
   return { base, project: { ...layer, before: base, after } };
 }
 
@@ -159,7 +160,7 @@ async function readLayer(
   options: LoadConfigOptions,
   home: string | undefined,
 ): Promise<string | undefined> {
-  const shown = displayPath(path, home);
+  const shown = shownPath(path, home);
   const text = await readIfExists(path, shown);
   if (text === undefined) return undefined;
   const file = await parseConfigFile(text, shown);
@@ -222,6 +223,10 @@ function applyFile(config: PantoConfig, file: ConfigFile, context: FileContext):
   }
   if (file.parallelTools !== undefined) config.parallelTools = file.parallelTools;
   if (file.idleTimeoutMs !== undefined) config.idleTimeoutMs = file.idleTimeoutMs;
+  if (file.defaultThinkingLevel !== undefined) {
+    config.defaultThinkingLevel = file.defaultThinkingLevel;
+  }
+  if (file.hideThinkingBlock !== undefined) config.hideThinkingBlock = file.hideThinkingBlock;
   if (file.theme !== undefined) {
     config.theme = file.theme;
     config.themeSource = context.shown;

@@ -233,7 +233,7 @@ function providerConfig(
 ): ProviderConfig {
   const provider = config.providers[resolved.providerName]!;
   const { settings } = resolved;
-  const level = thinking ?? settings.reasoning ?? "off";
+  const level = thinking ?? settings.reasoning ?? config.defaultThinkingLevel ?? "off";
   const builtin = BUILTIN_PROVIDERS[resolved.providerName];
   // A model served elsewhere than its provider's usual place, unless the user moved the provider.
   const unmoved = builtin?.baseUrl === provider.baseUrl;

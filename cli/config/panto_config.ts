@@ -148,6 +148,10 @@ export interface PantoConfig {
   idleTimeoutMs?: number;
   /** MCP servers by name (later files replace a server whole). */
   mcpServers?: Record<string, McpServerSettings>;
+  /** Reasoning level of a model whose alias sets none (`--thinking` wins); `off` when unset. */
+  defaultThinkingLevel?: ReasoningLevel;
+  /** Start the chat with thinking blocks hidden. */
+  hideThinkingBlock?: boolean;
   /** The interactive chat's theme (a built-in one or a theme file's name); `dark` when unset. */
   theme?: string;
   /** Where `theme` was set, for messages. */

@@ -136,6 +136,8 @@ const plainConfig = object({
   }),
   parallelTools: boolean,
   idleTimeoutMs: positiveInt,
+  defaultThinkingLevel: oneOf(REASONING_LEVELS),
+  hideThinkingBlock: boolean,
   theme: matching(NAME_PATTERN),
 });
 

@@ -515,6 +515,14 @@ export class SessionController {
   }
 
   /**
+   * Gives the agent the settings of {@linkcode SessionController.config}
+   * again (compaction, retries, tool concurrency), after a change to them.
+   */
+  applyConfig(): void {
+    this.#agent.setConfig(agentConfig(this.config, this.#selection, this.#args.maxTurns));
+  }
+
+  /**
    * Sets the reasoning level of the current model.
    *
    * @param level The level.

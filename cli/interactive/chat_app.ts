@@ -36,6 +36,7 @@ import { editExternally } from "./external_editor.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../approvals/approval_gate.ts";
 import { showApprovalDialog } from "./approval_dialog.ts";
 import { shellLine } from "../controller/shell_command.ts";
+import { captureKey } from "./key_capture.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -154,7 +155,11 @@ export class ChatApp implements CommandContext {
         this.notify(`A handler of the "${name}" UI event failed: ${errorMessage(error)}`, "error"),
       mount: (component) => this.#append(component),
     });
-    this.#view = new TranscriptView(this.uiEvents, this.theme);
+    this.#view = new TranscriptView(
+      this.uiEvents,
+      this.theme,
+      !this.controller.config.hideThinkingBlock,
+    );
     this.commands = slashCommands();
     this.editor = new Editor({
       theme: this.theme,
@@ -319,6 +324,16 @@ export class ChatApp implements CommandContext {
   toggleThinking(): void {
     this.#view.setShowThinking(!this.#view.showThinking);
     this.notify(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.", "info");
+  }
+
+  /** Shows or hides thinking blocks, without a notice. */
+  setThinkingShown(show: boolean): void {
+    this.#view.setShowThinking(show);
+  }
+
+  /** Asks for a key in a panel where the editor is. */
+  captureKey(title: string): Promise<string | null> {
+    return captureKey(this.tui, this.theme, title, this.editor);
   }
 
   /** Copies text to the clipboard (a clipboard tool and/or OSC 52); says how. */

@@ -17,10 +17,12 @@ import { permissionMessage } from "../permission_message.ts";
 import type { Theme } from "@panto/tui";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { Copied } from "./clipboard_text.ts";
-import { hotkeysText, type KeyLookup } from "./hotkeys.ts";
+import { hotkeysText } from "./hotkeys.ts";
 import { pickTheme } from "./theme_command.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
+import { openSettings } from "./settings_command.ts";
+import type { KeybindingTable } from "../config/apply_keybindings.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
@@ -29,8 +31,6 @@ export interface CommandContext {
   readonly controller: SessionController;
   /** The built-in commands, for /help. */
   readonly commands: ReadonlyMap<string, SlashCommand>;
-  /** The keybinding table in use, for /hotkeys. */
-  readonly keybindings: KeyLookup;
   /** Whether nothing runs; otherwise warns that `action` must wait. */
   ensureIdle(action: string): boolean;
   /** Shows a notice. */
@@ -39,6 +39,12 @@ export interface CommandContext {
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null>;
   /** Shows or hides thinking blocks. */
   toggleThinking(): void;
+  /** Shows (`true`) or hides thinking blocks, without a notice. */
+  setThinkingShown(show: boolean): void;
+  /** The chat's key bindings (for /hotkeys and /settings): a change applies at once. */
+  readonly keybindings: KeybindingTable;
+  /** Asks for a key where the editor is; resolves with its spec (`ctrl+n`) or `null` on esc. */
+  captureKey(title: string): Promise<string | null>;
   /** The theme in use: its name and colours. */
   readonly activeTheme: { readonly name: string; readonly theme: Theme };
   /** Recolours the whole chat with `theme` (called `name`) at once. */
@@ -78,6 +84,10 @@ export function slashCommands(): Map<string, SlashCommand> {
       run: session,
     }],
     ["name", { description: "Name this session", run: name }],
+    ["settings", {
+      description: "Edit settings: model, thinking, theme, approvals, compaction, keys",
+      run: openSettings,
+    }],
     ["mcp", {
       description: "List MCP servers, their state and tools",
       run: async (ctx) => ctx.notify(formatMcpStatus(await ctx.controller.mcpStatus())),

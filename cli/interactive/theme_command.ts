@@ -7,7 +7,9 @@
  * @module
  */
 import { createTheme, type SelectItem, type Theme } from "@panto/tui";
-import { saveUserSetting } from "../config/save_setting.ts";
+import { join } from "node:path";
+import { displayPath } from "../config/load_config.ts";
+import { writeConfigValue } from "../config/write_config_value.ts";
 import { optionalEnv } from "../env.ts";
 import { errorMessage } from "../error_message.ts";
 import {
@@ -41,6 +43,33 @@ export async function pickTheme(ctx: CommandContext, args: string): Promise<void
     return ctx.notify(`${shown}\nKept the theme "${before.name}".`, "error");
   }
   await save(ctx, name).catch((error) => ctx.notify(errorMessage(error), "error"));
+}
+
+/**
+ * Recolours the chat with the theme `name` (for /settings, which saves it
+ * itself).
+ *
+ * @param ctx The chat.
+ * @param name A theme's name.
+ * @throws {UsageError} When there is no such theme or its file has mistakes.
+ */
+export async function useTheme(ctx: CommandContext, name: string): Promise<void> {
+  const { pantoHome, cwd } = ctx.controller;
+  const directories = themeDirectories(pantoHome, cwd, optionalEnv("HOME"));
+  ctx.setTheme(name, await chatTheme(name, directories));
+}
+
+/**
+ * The names /theme and /settings offer: the built-in themes, then the
+ * theme files of `$PANTO_HOME/themes` and `.panto/themes`.
+ *
+ * @param ctx The chat.
+ * @returns The names.
+ */
+export async function themeNames(ctx: CommandContext): Promise<string[]> {
+  const { pantoHome, cwd } = ctx.controller;
+  const directories = themeDirectories(pantoHome, cwd, optionalEnv("HOME"));
+  return (await listThemes(directories)).map((entry) => entry.name);
 }
 
 /** The theme `name` as the chat draws it (plain under `NO_COLOR`). */
@@ -151,8 +180,8 @@ class Preview {
 
 async function save(ctx: CommandContext, name: string): Promise<void> {
   const { config, pantoHome } = ctx.controller;
-  const home = optionalEnv("HOME");
-  const shown = await saveUserSetting(pantoHome, "theme", name, home);
+  const shown = displayPath(join(pantoHome, "config.json"), optionalEnv("HOME"));
+  await writeConfigValue(join(pantoHome, "config.json"), shown, ["theme"], name);
   const notes = [`Theme "${name}" saved in ${shown}.`];
   if (config.themeSource !== undefined && config.themeSource !== shown) {
     notes.push(`${config.themeSource} sets "theme" too, and wins at the next start.`);

@@ -1,5 +1,4 @@
 import { dirname, join, resolve } from "node:path";
-import { JSONC_OPTIONS } from "../config/jsonc_options.ts";
 import { ENV_NAME_PATTERN } from "../env.ts";
 
 /** What panto's config files and flags ask for beyond the project and `$PANTO_HOME`. */
@@ -39,14 +38,19 @@ export interface NeedsContext {
  * ```ts
  * import { configNeeds } from "./config_needs.ts";
  * const text = '{"providers":{"t":{"apiKeyEnv":"TOGETHER_API_KEY"}},"tools":{"allowedPaths":["~/notes"]}}';
- * const needs = await configNeeds(text, { cwd: "/work", home: "/home/ada" });
+ * const needs = configNeeds(text, { cwd: "/work", home: "/home/ada" });
  * console.assert(needs.variables.join() === "TOGETHER_API_KEY");
  * console.assert(needs.readWrite.join() === "/home/ada/notes");
  * ```
  */
-export async function configNeeds(text: string, context: NeedsContext): Promise<ConfigNeeds> {
+export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
   const needs: ConfigNeeds = { variables: [], readWrite: [], readOnly: [] };
-  const file = await parseLeniently(text);
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch {
+    return needs;
+  }
   if (!isRecord(file)) return needs;
   for (const provider of Object.values(isRecord(file.providers) ? file.providers : {})) {
     const name = isRecord(provider) ? provider.apiKeyEnv : undefined;
@@ -128,19 +132,4 @@ function expand(path: string, { cwd, home }: NeedsContext): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The file's value, JSONC as the program reads it (see `parse_config_file.ts`);
- * `undefined` for a broken file, which the program then reports.
- */
-async function parseLeniently(text: string): Promise<unknown> {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const { parse } = await import("jsonc-parser");
-    const errors: unknown[] = [];
-    const value = parse(text, errors as never, JSONC_OPTIONS);
-    return errors.length === 0 ? value : undefined;
-  }
 }

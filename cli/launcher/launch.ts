@@ -13,6 +13,7 @@
  */
 import { BUILTIN_KEY_VARIABLES } from "../tools/child_env.ts";
 import { readRegularTextFile } from "../config/read_regular_file.ts";
+import { parseJsonc } from "../config/jsonc.ts";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../version.ts";
@@ -63,11 +64,9 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
     pantoHome && join(pantoHome, "config.json"),
     join(site.cwd, ".panto", "config.json"),
   ];
-  const texts = await Promise.all(configs.map((path) => path ? readConfig(path) : undefined));
   const needs = [
-    ...await Promise.all(
-      texts.map((text) => text === undefined ? undefined : configNeeds(text, context)),
-    ),
+    ...(await Promise.all(configs.map((path) => path ? readConfig(path) : undefined)))
+      .map((text) => text === undefined ? undefined : configNeeds(text, context)),
     flagNeeds(site.args, context),
   ].filter((n): n is ConfigNeeds => n !== undefined);
   return {
@@ -256,12 +255,15 @@ function isFile(path: string): boolean {
 }
 
 /**
- * A config file's text, read with the program's own guard (a regular file of
- * at most 1 MiB: a named pipe or a device must not hang the start), or
- * `undefined` when it is missing or refused — the program then reports why.
+ * A config file's text as plain JSON (its comments and trailing commas
+ * dropped), read with the program's own guard (a regular file of at most
+ * 1 MiB: a named pipe or a device must not hang the start), or `undefined`
+ * when it is missing, refused or broken — the program then reports why.
  */
-function readConfig(path: string): Promise<string | undefined> {
-  return readRegularTextFile(path).catch(() => undefined);
+async function readConfig(path: string): Promise<string | undefined> {
+  const text = await readRegularTextFile(path).catch(() => undefined);
+  if (text === undefined) return undefined;
+  return await parseJsonc(text).then(JSON.stringify, () => undefined);
 }
 
 if (import.meta.main) Deno.exit(await launch(Deno.args));

@@ -302,8 +302,8 @@ const BAD_JSON: { name: string; text: string; expected: string }[] = [
   },
   {
     name: "unterminated comment",
-    text: '{"parallelTools": true /* the default',
-    expected: "~/.panto/config.json:1:24: invalid JSON: unterminated /* comment",
+    text: '{"parallelTools": true} /* settings',
+    expected: '~/.panto/config.json:1:25: invalid JSON: unterminated comment: close it with "*/"',
   },
   {
     name: "cut short",
@@ -311,6 +311,15 @@ const BAD_JSON: { name: string; text: string; expected: string }[] = [
     expected: "~/.panto/config.json:3:1: invalid JSON:",
   },
 ];
+
+Deno.test("config: comments and trailing commas are allowed (JSONC)", async () => {
+  const config = await load({
+    [HOME_CONFIG]:
+      '// mine\n{\n  /* on */ "parallelTools": true,\n  "defaultThinkingLevel": "high",\n}\n',
+  });
+  assert.equal(config.parallelTools, true);
+  assert.equal(config.defaultThinkingLevel, "high");
+});
 
 for (const { name, text, expected } of BAD_JSON) {
   Deno.test(`config: invalid JSON: ${name}`, async () => {
@@ -483,6 +492,17 @@ Deno.test("config: --api-key-env and --thinking override the config", async () =
   });
   assert.equal(selection.provider.apiKey, "other");
   assert.equal(selection.provider.reasoning, "off");
+});
+
+Deno.test("config: defaultThinkingLevel applies to models whose alias sets none; --thinking wins", async () => {
+  const withDefault = { ...JSON.parse(ALIASES), defaultThinkingLevel: "high" };
+  const config = await load({ [HOME_CONFIG]: JSON.stringify(withDefault) });
+  const env = () => KEY;
+  assert.equal(resolveModel(config, "qwen", { env }).provider.reasoning, "high");
+  assert.equal(resolveModel(config, "sonnet", { env }).provider.reasoning, "medium");
+  assert.equal(resolveModel(config, "qwen", { env, thinking: "low" }).provider.reasoning, "low");
+  const without = await load({ [HOME_CONFIG]: ALIASES });
+  assert.equal(resolveModel(without, "qwen", { env }).provider.reasoning, "off");
 });
 
 Deno.test("config: an unknown model lists the aliases and suggests the closest", async () => {

@@ -121,6 +121,8 @@ const config = fields({
   })),
   parallelTools: sometimes(fc.boolean()),
   idleTimeoutMs: sometimes(int),
+  defaultThinkingLevel: sometimes(mostly(fc.constantFrom(...REASONING_LEVELS), "max")),
+  hideThinkingBlock: sometimes(fc.boolean()),
   theme: sometimes(name),
 });
 

@@ -25,9 +25,9 @@ Deno.test("only the AGENTS.md files that exist above the project are granted, ro
   ]);
 });
 
-Deno.test("config needs: key variables, hidden variables and allowed paths; names that are not names and bad JSON give none", async () => {
+Deno.test("config needs: key variables, hidden variables and allowed paths; names that are not names and bad JSON give none", () => {
   const context = { cwd: "/work", home: "/home/ada" };
-  const needs = await configNeeds(
+  const needs = configNeeds(
     JSON.stringify({
       providers: { a: { apiKeyEnv: "A_KEY" }, b: { apiKeyEnv: "sk-not a name" }, c: {} },
       tools: { allowedPaths: ["~/notes", "../shared", 7], hideEnv: ["DB_PASSWORD", "not a name"] },
@@ -36,13 +36,11 @@ Deno.test("config needs: key variables, hidden variables and allowed paths; name
   );
   assert.deepEqual(needs.variables, ["A_KEY", "DB_PASSWORD"]);
   assert.deepEqual(needs.readWrite, ["/home/ada/notes", "/shared"]);
-  assert.deepEqual(await configNeeds("{ not json", context), {
+  assert.deepEqual(configNeeds("{ not json", context), {
     variables: [],
     readWrite: [],
     readOnly: [],
   });
-  const commented = '// mine\n{ "providers": { "a": { "apiKeyEnv": "A_KEY", }, }, /* end */ }';
-  assert.deepEqual((await configNeeds(commented, context)).variables, ["A_KEY"], "JSONC is read");
 });
 
 Deno.test("flag needs: both spellings, each named file exactly, URLs ignored, nothing after --", () => {
@@ -122,5 +120,20 @@ Deno.test("grantsFor: the project, PANTO_HOME where it points, and the config's 
     assert.ok(grants.variables.includes("TOGETHER_API_KEY"));
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("grants come from a config written as JSONC (comments, trailing commas) too", async () => {
+  const pantoHome = await Deno.makeTempDir({ prefix: "panto-grants-jsonc-" });
+  try {
+    await Deno.writeTextFile(
+      join(pantoHome, "config.json"),
+      '// mine\n{\n  "providers": {\n    "t": { "apiKeyEnv": "MY_JSONC_KEY" }, /* mine */\n  },\n}\n',
+    );
+    const env = new Map([["HOME", pantoHome], ["PANTO_HOME", pantoHome]]);
+    const grants = await grantsFor({ cwd: pantoHome, env: (n) => env.get(n), args: [] });
+    assert.ok(grants.variables.includes("MY_JSONC_KEY"));
+  } finally {
+    await Deno.remove(pantoHome, { recursive: true });
   }
 });
