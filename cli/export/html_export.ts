@@ -6,7 +6,14 @@
 // model's text cannot make the page do anything.
 import hljs from "highlight.js/lib/common";
 import { Marked, type Tokens } from "marked";
-import type { ContentBlock, Message, ResultPart, SessionInfo, StoredTree, TreeEntry } from "@panto/lib";
+import type {
+  ContentBlock,
+  Message,
+  ResultPart,
+  SessionInfo,
+  StoredTree,
+  TreeEntry,
+} from "@panto/lib";
 import { pathTo } from "@panto/lib";
 import { HIGHLIGHT_DARK_CSS, HIGHLIGHT_LIGHT_CSS } from "./highlight_css.ts";
 
@@ -70,9 +77,11 @@ class Page {
   #after(parentId: string | null): string {
     const kids = this.#children.get(parentId) ?? [];
     if (kids.length === 1) return this.#run(kids[0]!);
-    return kids.length === 0 ? "" : `<div class="branches">${kids.map((kid, index) =>
-      this.#branch(kid, index, kids.length)
-    ).join("")}</div>`;
+    return kids.length === 0
+      ? ""
+      : `<div class="branches">${
+        kids.map((kid, index) => this.#branch(kid, index, kids.length)).join("")
+      }</div>`;
   }
 
   /** Entries from `first` down while each has one child, then what forks below. */
@@ -95,7 +104,9 @@ class Page {
     const active = this.#active.has(first.id);
     const mark = active ? " · active" : "";
     return `<details class="branch${active ? " active" : ""}"${active ? " open" : ""}>` +
-      `<summary>Branch ${index + 1} of ${count}${mark}: ${escape(preview(first.message))}</summary>` +
+      `<summary>Branch ${index + 1} of ${count}${mark}: ${
+        escape(preview(first.message))
+      }</summary>` +
       `${this.#run(first)}</details>`;
   }
 }
@@ -148,7 +159,11 @@ function renderBlock(block: ContentBlock, role: Message["role"]): string {
     case "redacted_thinking":
       return `<p class="note">(redacted thinking)</p>`;
     case "system":
-      return folded("system", `System prompt (${block.mode})`, `<div class="plain">${escape(block.text)}</div>`);
+      return folded(
+        "system",
+        `System prompt (${block.mode})`,
+        `<div class="plain">${escape(block.text)}</div>`,
+      );
     case "compaction_summary":
       return `<div class="summary"><p class="note">Summary of the conversation before</p>${
         markdown(block.summary)
@@ -156,7 +171,9 @@ function renderBlock(block: ContentBlock, role: Message["role"]): string {
     case "tool_use":
       return folded(
         "tool-call",
-        `Tool call <b>${escape(block.name)}</b> <code>${escape(argumentPreview(block.input))}</code>`,
+        `Tool call <b>${escape(block.name)}</b> <code>${
+          escape(argumentPreview(block.input))
+        }</code>`,
         code(block.invalidInput ?? JSON.stringify(block.input, null, 2), "json"),
       );
     case "tool_result":
@@ -248,7 +265,8 @@ const marked = new Marked({
         ? `<a href="${escape(token.href)}">${label}</a>`
         : label;
     },
-    image: ({ href, text }: Tokens.Image) => `<span class="note">[image ${escape(text || href)}]</span>`,
+    image: ({ href, text }: Tokens.Image) =>
+      `<span class="note">[image ${escape(text || href)}]</span>`,
   },
 });
 

@@ -48,7 +48,12 @@ export async function importFile(
   path: string,
   cwd: string,
 ): Promise<ImportedFile> {
-  const bytes = await readAtMost(path, IMPORT_LIMIT);
+  const bytes = await readAtMost(path, IMPORT_LIMIT).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new SessionImportError(path, 0, "no such file");
+    }
+    throw error;
+  });
   if (bytes.length > IMPORT_LIMIT) {
     throw new SessionImportError(path, 0, `it is larger than ${IMPORT_LIMIT / 2 ** 20} MiB`);
   }

@@ -1,48 +1,8 @@
 // `/export` and `panto sessions export`: one session rendered in a format
 // and written where the user says.
-import { dirname, extname } from "node:path";
+import { dirname } from "node:path";
 import { exportJsonl, type SessionStore, type StoredTree } from "@panto/lib";
-import { exportHtml } from "./html_export.ts";
-
-/** The formats a session exports to. */
-export const EXPORT_FORMATS = ["html", "md", "jsonl"] as const;
-
-/** A format a session exports to: a web page, Markdown, or panto's JSONL (which imports back). */
-export type ExportFormat = typeof EXPORT_FORMATS[number];
-
-const EXTENSIONS: Record<string, ExportFormat> = {
-  ".html": "html",
-  ".htm": "html",
-  ".md": "md",
-  ".markdown": "md",
-  ".jsonl": "jsonl",
-};
-
-/**
- * The format to write `path` in: the one asked for, else the one its
- * extension names.
- *
- * @example
- * ```ts
- * import { exportFormatFor } from "./session_export.ts";
- * console.assert(exportFormatFor("/tmp/a.HTML") === "html");
- * console.assert(exportFormatFor("/tmp/a.txt", "md") === "md");
- * ```
- *
- * @param path The file to write.
- * @param asked The format asked for (`--format`).
- * @returns The format.
- * @throws {Error} When none is asked for and the extension names none.
- */
-export function exportFormatFor(path: string, asked?: ExportFormat): ExportFormat {
-  if (asked) return asked;
-  const format = EXTENSIONS[extname(path).toLowerCase()];
-  if (format) return format;
-  throw new Error(
-    `Cannot tell which format to write ${path} in: name it .html, .md or .jsonl, ` +
-      `or give the format (--format html|md|jsonl)`,
-  );
-}
+import type { ExportFormat } from "./export_formats.ts";
 
 /**
  * A session rendered in a format: HTML and JSONL hold its whole tree,
@@ -71,7 +31,10 @@ export async function renderExport(
   const session = await store.resolve(id);
   const tree = session?.id === id ? await wholeTree(store, id) : null;
   if (!session || !tree) throw new Error(`No session ${id} in this store to export`);
-  return format === "html" ? exportHtml(session.info, tree) : exportJsonl(session.info, tree);
+  if (format === "jsonl") return exportJsonl(session.info, tree);
+  // highlight.js and marked load only for a page.
+  const { exportHtml } = await import("./html_export.ts");
+  return exportHtml(session.info, tree);
 }
 
 /** Every entry; from a store that keeps no tree, its conversation as one chain. */
