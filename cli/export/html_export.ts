@@ -116,7 +116,12 @@ function facts(info: SessionInfo, tree: StoredTree, forks: number): string {
     ["Session", info.id],
     ["Created", info.created],
     ["Modified", info.modified],
-    ["Messages", `${tree.entries.length}${forks > 0 ? ` (the tree forks ${forks} times)` : ""}`],
+    [
+      "Messages",
+      `${tree.entries.length}${
+        forks > 0 ? ` (branching at ${forks} point${forks === 1 ? "" : "s"})` : ""
+      }`,
+    ],
   ];
   if (info.cwd) rows.push(["Directory", info.cwd]);
   if (info.wire) rows.push(["Model", `${info.wire.model} (${info.wire.apiStyle})`]);
@@ -209,7 +214,7 @@ function argumentPreview(input: Record<string, unknown>): string {
 function resultPreview(parts: readonly ResultPart[]): string {
   const text = parts.map((part) => (part.type === "text" ? part.text : "[image]")).join(" ");
   const lines = text.split("\n").length;
-  return `· ${lines} line${lines === 1 ? "" : "s"}: ${clip(text)}`;
+  return `· ${lines} line${lines === 1 ? "" : "s"}: ${clip(text.split("\n", 1)[0]!)}`;
 }
 
 function preview(message: Message): string {
