@@ -91,12 +91,29 @@ export async function writeExport(
   text: string,
   options: { overwrite: boolean; hint: string },
 ): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
+  // createNew: nothing written between a check and the write can be lost.
+  const flags = options.overwrite ? {} : { createNew: true };
   try {
-    // createNew: nothing written between a check and the write can be lost.
-    await Deno.writeTextFile(path, text, options.overwrite ? {} : { createNew: true });
+    return await writeOnce(path, text, flags, options.hint);
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) throw new ExportExistsError(path, options.hint);
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  // Only when missing: the launcher may grant the file alone, and creating
+  // a directory that exists needs the directory granted.
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await writeOnce(path, text, flags, options.hint);
+}
+
+async function writeOnce(
+  path: string,
+  text: string,
+  flags: Deno.WriteFileOptions,
+  hint: string,
+): Promise<void> {
+  try {
+    await Deno.writeTextFile(path, text, flags);
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) throw new ExportExistsError(path, hint);
     throw error;
   }
 }
