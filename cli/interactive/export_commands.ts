@@ -110,6 +110,7 @@ export async function importSessionFile(ctx: CommandContext, args: string): Prom
       : `Cannot import ${path}: ${errorMessage(error)}`;
     return ctx.notify(reason, "error");
   }
-  ctx.notify(imported.summary, "info");
+  // After the switch, which shows the imported session in place of this one.
   await controller.switchSession(imported.id);
+  ctx.notify(imported.summary, "info");
 }
