@@ -16,8 +16,9 @@ import type { SessionsArgs } from "./sessions.ts";
  * ```ts
  * import { NullStore } from "@panto/lib";
  * import { exportCommand } from "./sessions_transfer.ts";
- * const code = await exportCommand(new NullStore(), "x", { path: undefined, force: false }, () => {})
- *   .catch(() => 1);
+ * // A store that keeps nothing has no session to export.
+ * const args = { path: undefined, format: "jsonl" as const, force: false };
+ * const code = await exportCommand(new NullStore(), "x", args, () => {}).catch(() => 1);
  * console.assert(code === 1);
  * ```
  *
