@@ -98,6 +98,7 @@ export class ImportTree {
   /** Each foreign id to the entry kept for it: itself, its kept ancestor (`null`: none) or the one it merged into. */
   #kept = new Map<string, string | null>();
   #withChildren = new Set<string | null>();
+  #byId = new Map<string, PersistentMessage>();
   #previous: string | null = null;
 
   /**
@@ -134,6 +135,7 @@ export class ImportTree {
     if (message.usage) entry.usage = message.usage;
     if (wire) entry.wire = wire;
     this.session.entries.push(entry);
+    this.#byId.set(id, entry);
     this.#kept.set(id, id);
     this.#withChildren.add(parent);
     this.#previous = id;
@@ -154,7 +156,7 @@ export class ImportTree {
   ): Message | undefined {
     const parent = this.#resolve(parentId);
     if (parent === null || this.#withChildren.has(parent)) return undefined;
-    const entry = this.session.entries.findLast((e) => e.id === parent);
+    const entry = this.#byId.get(parent);
     return entry && mergeable(entry.message) ? entry.message : undefined;
   }
 
@@ -181,6 +183,39 @@ export class ImportTree {
   skip(id: string | undefined, parentId: string | null | undefined, kind?: string): void {
     if (kind !== undefined) this.session.skipped[kind] = (this.session.skipped[kind] ?? 0) + 1;
     if (id !== undefined) this.#kept.set(id, this.#resolve(parentId));
+  }
+
+  /**
+   * The messages on the path from a foreign entry down to another (both
+   * included), oldest first; none when the first is not above the second.
+   *
+   * @param fromId The foreign entry the path starts at.
+   * @param toId The foreign entry it ends at (`undefined`: the entry before).
+   * @returns The messages.
+   */
+  messagesBetween(fromId: string, toId: string | null | undefined): Message[] {
+    const messages: Message[] = [];
+    const first = this.#kept.get(fromId);
+    for (let at = this.#resolve(toId); at !== null;) {
+      const entry = this.#byId.get(at);
+      if (!entry) break;
+      messages.unshift(entry.message);
+      if (at === first) return messages;
+      at = entry.parentId ?? null;
+    }
+    return [];
+  }
+
+  /**
+   * Makes a foreign entry's children continue another kept entry (the last
+   * of the copies a compaction keeps after itself).
+   *
+   * @param id The foreign entry.
+   * @param keptId The kept entry its children continue.
+   */
+  continueAt(id: string, keptId: string): void {
+    this.#kept.set(id, keptId);
+    this.#previous = keptId;
   }
 
   /**

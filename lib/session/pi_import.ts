@@ -3,7 +3,7 @@
 // entries with `id` and `parentId`. Messages become panto messages; a
 // compaction becomes a compaction summary; a session name and labels are
 // kept; model and thinking changes and extension state are skipped.
-import type { ContentBlock, ResultPart } from "../content.ts";
+import type { CompactionSummaryBlock, ContentBlock, ResultPart } from "../content.ts";
 import type { Message, StopReason } from "../message.ts";
 import type { Usage } from "../usage.ts";
 import { SessionImportError } from "./errors.ts";
@@ -87,7 +87,7 @@ function readEntry(tree: ImportTree, entry: Record<string, unknown>, line: numbe
     case "message":
       return addMessage(tree, id, parentId, entry.message, timestamp);
     case "compaction":
-      return tree.add(id, parentId, summary(String(entry.summary ?? ""), entry, timestamp));
+      return addCompaction(tree, id, parentId, entry, timestamp);
     case "branch_summary":
       return tree.add(
         id,
@@ -110,6 +110,33 @@ function readEntry(tree: ImportTree, entry: Record<string, unknown>, line: numbe
     default:
       return tree.skip(id, parentId, String(entry.type));
   }
+}
+
+/**
+ * pi keeps the messages from `firstKeptEntryId` on before its compaction
+ * entry; panto's summary stands in for everything before it, so those
+ * messages follow it as copies (as panto's own compaction keeps them).
+ */
+function addCompaction(
+  tree: ImportTree,
+  id: string,
+  parentId: string | null | undefined,
+  entry: Record<string, unknown>,
+  timestamp: string,
+): void {
+  const kept = typeof entry.firstKeptEntryId === "string"
+    ? tree.messagesBetween(entry.firstKeptEntryId, parentId)
+    : [];
+  const message = summary(String(entry.summary ?? ""), entry, timestamp);
+  if (kept.length > 0) (message.content[0] as CompactionSummaryBlock).keptMessages = kept.length;
+  tree.add(id, parentId, message);
+  let last = id;
+  kept.forEach((copy, n) => {
+    const { usage: _counted, ...rest } = copy;
+    tree.add(`${id}-kept-${n}`, last, { ...rest, content: structuredClone(copy.content) });
+    last = `${id}-kept-${n}`;
+  });
+  tree.continueAt(id, last);
 }
 
 function addMessage(

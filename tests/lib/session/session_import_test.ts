@@ -180,3 +180,58 @@ Deno.test("import: a malformed line is named by file and line; an unknown file i
   const empty = await readSessionFile("\n", join("/tmp", "empty.jsonl")).catch((e) => e);
   assert.match(empty.message, /empty\.jsonl: the file is empty/);
 });
+
+Deno.test("import: a pi compaction keeps the messages pi kept after it, as panto's compaction does", async () => {
+  const t = "2026-03-01T09:00:00.000Z";
+  const line = (id: string, parentId: string | null, extra: Record<string, unknown>) =>
+    JSON.stringify({ id, parentId, timestamp: t, ...extra });
+  const say = (role: "user" | "assistant", text: string) => ({
+    type: "message",
+    message: role === "user" ? { role, content: text, timestamp: 0 } : {
+      role,
+      content: [{ type: "text", text }],
+      usage: { input: 5, output: 5, cacheRead: 0, cacheWrite: 0 },
+      stopReason: "stop",
+      timestamp: 0,
+    },
+  });
+  const text = [
+    JSON.stringify({ type: "session", version: 3, id: "s", timestamp: t, cwd: "/w" }),
+    line("a", null, say("user", "old question")),
+    line("b", "a", say("assistant", "old answer")),
+    line("c", "b", say("user", "recent question")),
+    line("d", "c", say("assistant", "recent answer")),
+    line("e", "d", {
+      type: "compaction",
+      summary: "They talked about bread.",
+      firstKeptEntryId: "c",
+      tokensBefore: 500,
+    }),
+    line("f", "e", say("user", "next question")),
+    "",
+  ].join("\n");
+  const session = await readSessionFile(text, "compacted.jsonl");
+  assert.deepEqual(session.entries.map((e) => [e.id, e.parentId]), [
+    ["a", null],
+    ["b", "a"],
+    ["c", "b"],
+    ["d", "c"],
+    ["e", "d"],
+    ["e-kept-0", "e"],
+    ["e-kept-1", "e-kept-0"],
+    ["f", "e-kept-1"],
+  ]);
+  const summary = session.entries[4]!.message.content[0]!;
+  assert.deepEqual(summary, {
+    type: "compaction_summary",
+    summary: "They talked about bread.",
+    tokensBefore: 500,
+    keptMessages: 2,
+  });
+  const copies = session.entries.slice(5, 7).map((e) => e.message);
+  assert.deepEqual(copies.map((m) => m.content), [
+    [{ type: "text", text: "recent question" }],
+    [{ type: "text", text: "recent answer" }],
+  ]);
+  assert.equal(copies[1]!.usage, undefined, "a copy's usage is not counted twice");
+});
