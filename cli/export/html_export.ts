@@ -56,6 +56,8 @@ export function exportHtml(info: SessionInfo, tree: StoredTree): string {
 class Page {
   #children = new Map<string | null, TreeEntry[]>();
   #active: Set<string>;
+  /** Tool call ids to the language of the file they name, for highlighting their results. */
+  #languages = new Map<string, string>();
   /** How many entries have more than one child (roots counting as one parent's). */
   readonly forks: number;
 
@@ -64,6 +66,10 @@ class Page {
       const siblings = this.#children.get(entry.parentId) ?? [];
       siblings.push(entry);
       this.#children.set(entry.parentId, siblings);
+      for (const block of entry.message.content) {
+        const language = block.type === "tool_use" ? fileLanguage(block.input) : undefined;
+        if (language) this.#languages.set((block as { id: string }).id, language);
+      }
     }
     this.#active = new Set(pathTo(tree.entries, tree.leafId).map((entry) => entry.id));
     this.forks = [...this.#children.values()].filter((kids) => kids.length > 1).length;
@@ -89,7 +95,7 @@ class Page {
     const out: string[] = [];
     let entry: TreeEntry | undefined = first;
     while (entry) {
-      out.push(renderEntry(entry, this.#active.has(entry.id)));
+      out.push(renderEntry(entry, this.#active.has(entry.id), this.#languages));
       const kids: TreeEntry[] = this.#children.get(entry.id) ?? [];
       if (kids.length !== 1) {
         out.push(this.#after(entry.id));
@@ -135,7 +141,18 @@ const ROLE_NAMES: Record<Message["role"], string> = {
   tool: "Tool",
 };
 
-function renderEntry({ id, message, label }: TreeEntry, active: boolean): string {
+/** The language highlight.js knows for the file a tool call names, by its extension. */
+function fileLanguage(input: Record<string, unknown>): string | undefined {
+  const path = [input.path, input.file_path].find((value) => typeof value === "string");
+  const extension = typeof path === "string" ? /\.(\w+)$/.exec(path)?.[1] : undefined;
+  return extension && hljs.getLanguage(extension) ? extension : undefined;
+}
+
+function renderEntry(
+  { id, message, label }: TreeEntry,
+  active: boolean,
+  languages: ReadonlyMap<string, string>,
+): string {
   const stop = message.stopReason === "aborted" || message.stopReason === "error"
     ? ` (${message.stopReason})`
     : "";
@@ -147,11 +164,15 @@ function renderEntry({ id, message, label }: TreeEntry, active: boolean): string
   return `<article class="message ${message.role}${active ? " on-path" : ""}" id="entry-${
     escape(id)
   }"><h2>${ROLE_NAMES[message.role]}${stop}${badge}${time}</h2>${
-    message.content.map((block) => renderBlock(block, message.role)).join("")
+    message.content.map((block) => renderBlock(block, message.role, languages)).join("")
   }${error}</article>`;
 }
 
-function renderBlock(block: ContentBlock, role: Message["role"]): string {
+function renderBlock(
+  block: ContentBlock,
+  role: Message["role"],
+  languages: ReadonlyMap<string, string>,
+): string {
   switch (block.type) {
     case "text":
       return role === "assistant"
@@ -187,7 +208,7 @@ function renderBlock(block: ContentBlock, role: Message["role"]): string {
         `Result of <b>${escape(block.toolName)}</b>${block.isError ? " (error)" : ""} ${
           escape(resultPreview(block.content))
         }`,
-        block.content.map(resultPart).join(""),
+        block.content.map((part) => resultPart(part, languages.get(block.toolUseId))).join(""),
       );
   }
 }
@@ -196,8 +217,8 @@ function folded(kind: string, summary: string, body: string): string {
   return `<details class="${kind}"><summary>${summary}</summary>${body}</details>`;
 }
 
-function resultPart(part: ResultPart): string {
-  return part.type === "text" ? code(part.text) : image(part.mediaType, part.data);
+function resultPart(part: ResultPart, language: string | undefined): string {
+  return part.type === "text" ? code(part.text, language) : image(part.mediaType, part.data);
 }
 
 /** Longest one-line preview, in code points. */
@@ -243,20 +264,22 @@ function image(mediaType: string, data: string): string {
   return `<img alt="attached image" src="data:${mediaType};base64,${data.replace(/\s/g, "")}">`;
 }
 
-/** Highlighted code (the language guessed when none is given or known). */
+/** Longest code highlighted: highlight.js takes about 2.5 ms a kilobyte. */
+const HIGHLIGHT_LIMIT = 20_000;
+
+/**
+ * Code, highlighted when its language is known and it is not too long
+ * (never guessed: guessing tries every language, which made a long
+ * session's page take seconds).
+ */
 function code(text: string, language?: string): string {
   const known = language !== undefined && hljs.getLanguage(language) !== undefined;
-  const highlighted = known
-    ? hljs.highlight(text, { language: language!, ignoreIllegals: true })
-    : text.length <= GUESS_LIMIT
-    ? hljs.highlightAuto(text)
-    : undefined;
-  const lang = highlighted?.language ? ` language-${highlighted.language}` : "";
-  return `<pre><code class="hljs${lang}">${highlighted?.value ?? escape(text)}</code></pre>`;
+  if (!known || text.length > HIGHLIGHT_LIMIT) {
+    return `<pre><code class="hljs">${escape(text)}</code></pre>`;
+  }
+  const { value } = hljs.highlight(text, { language: language!, ignoreIllegals: true });
+  return `<pre><code class="hljs language-${escape(language)}">${value}</code></pre>`;
 }
-
-/** Longest text whose language is guessed: guessing tries every language, so it is slow. */
-const GUESS_LIMIT = 20_000;
 
 /** Markdown to HTML: raw HTML shown as text, links only to the web, code highlighted. */
 const marked = new Marked({
