@@ -1,6 +1,6 @@
 /**
  * Importing session files: panto's JSONL export round-trips through every
- * store (the whole tree, labels, name), a pi session file and a Claude Code
+ * store (JSONL, SQLite, PostgreSQL when installed: the whole tree, labels, name), a pi session file and a Claude Code
  * transcript (hand-written in their real shapes) import with their trees,
  * and a malformed line is named by file and line.
  */
@@ -11,12 +11,14 @@ import {
   FileSystemJSONLStore,
   importSession,
   type PersistentMessage,
+  PostgresStore,
   readSessionFile,
   SessionImportError,
   type SessionStore,
   SQLiteStore,
   type TreeEntry,
 } from "@panto/lib";
+import { postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { assistant, everyKindOfMessage, user, WIRE } from "./fixtures.ts";
 
 const FIXTURES = new URL("../../fixtures/import/", import.meta.url);
@@ -26,15 +28,26 @@ async function fixture(name: string): Promise<{ text: string; path: string }> {
   return { text: await Deno.readTextFile(url), path: url.pathname };
 }
 
+/** A JSONL, a SQLite and, when PostgreSQL is installed, a PostgreSQL store. */
 async function withStores(fn: (stores: SessionStore[]) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "panto-import-" });
-  const stores = [new FileSystemJSONLStore({ dir }), new SQLiteStore({ path: ":memory:" })];
+  const cluster = postgresAvailable() ? await startPostgres() : null;
+  const stores: SessionStore[] = [
+    new FileSystemJSONLStore({ dir }),
+    new SQLiteStore({ path: ":memory:" }),
+  ];
+  if (cluster) stores.push(new PostgresStore({ url: await cluster.createDatabase() }));
   try {
     await fn(stores);
   } finally {
     for (const store of stores) await store.close();
+    await cluster?.stop();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+if (!postgresAvailable()) {
+  console.log("session_import_test: PostgreSQL not installed: importing into it is not tested");
 }
 
 function entry(id: string, parentId: string | null, message = user(id)): PersistentMessage {
