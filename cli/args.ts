@@ -85,9 +85,11 @@ const sessionsCommand = command(
           description: message`What to do (default list; see Actions below)`,
         }),
       ),
-      id: optional(argument(sessionId(), { description: message`A session id or unique prefix` })),
+      id: optional(argument(sessionId(), {
+        description: message`A session id or unique prefix (import: the file)`,
+      })),
       name: optional(argument(string({ metavar: "NAME" }), {
-        description: message`rename: the new name`,
+        description: message`rename: the new name; export: the file to write`,
       })),
       json: optional(flag("--json", { description: message`List as JSON` })),
       all: optional(flag("-a", "--all", {
