@@ -92,7 +92,13 @@ function readLine(
     return addAssistant(tree, id, parentId, entry.message, timestamp, toolNames);
   }
   const message = userMessage(entry, timestamp, toolNames);
-  tree.add(id, parentId, message);
+  // Parallel calls' results come one a line; panto answers a turn's calls in one tool message.
+  const into = message.role === "tool"
+    ? tree.mergeTarget(parentId, (previous) => previous.role === "tool")
+    : undefined;
+  if (!into) return tree.add(id, parentId, message);
+  into.content.push(...message.content);
+  tree.merged(id, parentId);
 }
 
 function addAssistant(

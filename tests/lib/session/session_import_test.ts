@@ -136,7 +136,7 @@ Deno.test("import: a pi session file keeps its tree, labels and name; skips what
   });
 });
 
-Deno.test("import: a Claude Code transcript merges an answer's lines and names tool results", async () => {
+Deno.test("import: a Claude Code transcript merges an answer's lines and its results' lines, naming tool results", async () => {
   const { text, path } = await fixture("claude_code_transcript.jsonl");
   const session = await readSessionFile(text, path);
   assert.equal(session.format, "claude-code");
@@ -149,12 +149,15 @@ Deno.test("import: a Claude Code transcript merges an answer's lines and names t
     "assistant",
   ]);
   const [, call, result, answer] = session.entries.map((e) => e.message);
-  assert.deepEqual(call!.content.map((b) => b.type), ["text", "tool_use"]);
+  assert.deepEqual(call!.content.map((b) => b.type), ["text", "tool_use", "tool_use"]);
   assert.equal(call!.stopReason, "tool_use");
-  const block = result!.content[0]!;
-  assert.ok(block.type === "tool_result");
-  assert.equal(block.toolName, "Bash");
-  assert.equal(block.isError, true);
+  // Two parallel calls' results, one a line, are one tool message, each named after its call.
+  const [bash, read] = result!.content;
+  assert.ok(bash?.type === "tool_result" && read?.type === "tool_result");
+  assert.equal(bash.toolName, "Bash");
+  assert.equal(bash.isError, true);
+  assert.equal(read.toolName, "Read");
+  assert.equal(read.toolUseId, "toolu_02Zw");
   assert.equal(answer!.usage?.cacheReadTokens, 800);
   // The system line between the result and the answer is skipped over.
   assert.equal(session.entries[3]!.parentId, session.entries[2]!.id);
