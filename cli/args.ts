@@ -18,6 +18,7 @@ import {
   storeFlags,
 } from "./chat_args.ts";
 import { SESSIONS_ACTIONS, type SessionsArgs } from "./commands/sessions.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "./export/export_formats.ts";
 import type { ModelsArgs } from "./commands/models.ts";
 import { type CompletionValues, suggesting } from "./completion_values.ts";
 import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
@@ -84,9 +85,11 @@ const sessionsCommand = command(
           description: message`What to do (default list; see Actions below)`,
         }),
       ),
-      id: optional(argument(sessionId(), { description: message`A session id or unique prefix` })),
+      id: optional(argument(sessionId(), {
+        description: message`A session id or unique prefix (import: the file)`,
+      })),
       name: optional(argument(string({ metavar: "NAME" }), {
-        description: message`rename: the new name`,
+        description: message`rename: the new name; export: the file to write`,
       })),
       json: optional(flag("--json", { description: message`List as JSON` })),
       all: optional(flag("-a", "--all", {
@@ -103,6 +106,13 @@ const sessionsCommand = command(
       })),
       wait: optional(option("--wait", integer({ min: 0, metavar: "SECONDS" }), {
         description: message`migrate: how long to wait for a running turn to end (default 30)`,
+      })),
+      format: optional(option("--format", choice(EXPORT_FORMATS, { metavar: "FORMAT" }), {
+        description:
+          message`export: html, md or jsonl (default: the file's extension; md to stdout)`,
+      })),
+      force: optional(flag("--force", {
+        description: message`export: replace the file when it exists`,
       })),
     }),
     storeOptions,
@@ -238,6 +248,8 @@ export function parseArgs(argv: readonly string[], values?: CompletionValues): C
       json: parsed.json === true,
       all: parsed.all === true,
       ...(parsed.stale === undefined ? {} : { staleMinutes: parsed.stale as number }),
+      ...(parsed.format === undefined ? {} : { exportFormat: parsed.format as ExportFormat }),
+      ...(parsed.force === true ? { force: true } : {}),
       ...migrateTarget(parsed, store),
       ...store,
     };

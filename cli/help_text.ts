@@ -54,7 +54,8 @@ export const SESSIONS_ACTIONS_HELP: Message = lines(
   ...table([
     ["list", "this directory's sessions (--all: every directory's; --json)"],
     ["show ID", "the session as Markdown"],
-    ["export ID", "the same, to redirect into a file"],
+    ["export ID [PATH]", "the same, or to PATH as .html, .md or .jsonl (--format, --force)"],
+    ["import FILE", "a JSONL export, a pi session or a Claude Code transcript, as a new session"],
     ["rename ID NAME", "give it a name"],
     ["rm ID", "delete it"],
     ["repair ID", "jsonl: keep the valid lines, back up the damaged file"],

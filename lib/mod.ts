@@ -93,6 +93,9 @@ export {
   type MigrationReport,
 } from "./session/migrate.ts";
 export { type MigrationFence, SessionStoreMigratedError } from "./session/migration_fence.ts";
+export { type ImportReport, importSession, readSessionFile } from "./session/session_import.ts";
+export type { ImportedSession, ImportFormat } from "./session/import_tree.ts";
+export { exportJsonl } from "./session/jsonl_export.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
 export {
   DEFAULT_IMAGE_MAX_PIXELS,

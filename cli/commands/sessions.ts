@@ -6,9 +6,19 @@ import type { StoreFlags, StoreKind } from "../session_store.ts";
 import { sessionTitle } from "../session_title.ts";
 import { startedIn } from "../sessions_here.ts";
 import { migrateCommand } from "./sessions_migrate.ts";
+import { exportCommand, importCommand } from "./sessions_transfer.ts";
+import type { ExportFormat } from "../export/export_formats.ts";
 
 /** The `panto sessions` actions. */
-export type SessionsAction = "list" | "show" | "rm" | "rename" | "export" | "repair" | "migrate";
+export type SessionsAction =
+  | "list"
+  | "show"
+  | "rm"
+  | "rename"
+  | "export"
+  | "import"
+  | "repair"
+  | "migrate";
 
 /** Every {@linkcode SessionsAction}. */
 export const SESSIONS_ACTIONS: readonly SessionsAction[] = [
@@ -17,6 +27,7 @@ export const SESSIONS_ACTIONS: readonly SessionsAction[] = [
   "rm",
   "rename",
   "export",
+  "import",
   "repair",
   "migrate",
 ];
@@ -27,8 +38,12 @@ export interface SessionsArgs {
   action: SessionsAction;
   /** Session id or unique prefix. */
   id: string | undefined;
-  /** New name for `rename`. */
+  /** New name for `rename`; the file for `export`. */
   name: string | undefined;
+  /** `export --format`: the format (default: the file's extension; Markdown to standard output). */
+  exportFormat?: ExportFormat;
+  /** `export --force`: replace an existing file. */
+  force?: boolean;
   /** JSON output for `list`. */
   json: boolean;
   /** `list --all`: every directory's sessions (default: the working directory's). */
@@ -70,6 +85,7 @@ export async function runSessionsCommand(
     return 0;
   }
   if (args.action === "migrate") return await migrateCommand(store, args, write);
+  if (args.action === "import") return await importCommand(store, args, write, cwd);
   if (!args.id) {
     throw new UsageError(
       `panto sessions ${args.action} needs a session id (or a unique prefix of one)`,
@@ -84,9 +100,20 @@ export async function runSessionsCommand(
   const id = session.id;
   switch (args.action) {
     case "show":
-    case "export":
       write(await store.export(id));
       return 0;
+    case "export":
+      return await exportCommand(
+        store,
+        id,
+        {
+          path: args.name,
+          ...(args.exportFormat ? { format: args.exportFormat } : {}),
+          force: args.force === true,
+        },
+        write,
+        cwd,
+      );
     case "rm":
       await store.delete(id);
       write(`Deleted session ${id}\n`);

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   FileSystemJSONLStore,
   isAbortError,
@@ -23,6 +23,7 @@ import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 import { openSettings } from "./settings_command.ts";
 import type { KeybindingTable } from "../config/apply_keybindings.ts";
+import { exportSession, importSessionFile } from "./export_commands.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
@@ -100,7 +101,14 @@ export function slashCommands(): Map<string, SlashCommand> {
       description: "Browse this session's branches, continue from any point, label entries",
       run: tree,
     }],
-    ["export", { description: "Export this session as Markdown [path]", run: exportSession }],
+    ["export", {
+      description: "Export this session [path: .md, .html or .jsonl]",
+      run: exportSession,
+    }],
+    ["import", {
+      description: "Import a session file (JSONL export, pi, Claude Code) and open it",
+      run: importSessionFile,
+    }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
     ["theme", { description: "Pick a theme, previewed as you move [name]", run: pickTheme }],
     ["quit", { description: "Quit panto", run: (ctx) => ctx.quit() }],
@@ -303,39 +311,6 @@ function storeLocation(store: SessionStore, id: string): string {
   if (store instanceof SQLiteStore) return `${store.path} (SQLite)`;
   if (store instanceof NullStore) return "nowhere (--no-session)";
   return "the PostgreSQL store";
-}
-
-async function exportSession(ctx: CommandContext, args: string): Promise<void> {
-  const { controller } = ctx;
-  if (!controller.session.persisted) {
-    return ctx.notify(
-      "Nothing to export yet: the session is saved after the first answer.",
-      "info",
-    );
-  }
-  const id = controller.session.id;
-  // The full id: 8-character prefixes of ids made within a minute are alike.
-  const name = `panto-session-${id}.md`;
-  let path = resolve(controller.cwd, args || name);
-  try {
-    if ((await Deno.stat(path).catch(() => null))?.isDirectory) path = join(path, name);
-    await Deno.mkdir(dirname(path), { recursive: true });
-    await Deno.writeTextFile(path, await controller.store.export(id));
-  } catch (error) {
-    return ctx.notify(exportFailure(path, error), "error");
-  }
-  ctx.notify(`Exported to ${path}`, "info");
-}
-
-/** Why `path` could not be written, and what to do instead. */
-function exportFailure(path: string, error: unknown): string {
-  if (error instanceof Deno.errors.NotCapable) return permissionMessage(error.message);
-  const reason = error instanceof Deno.errors.PermissionDenied
-    ? "the file system does not let you write there"
-    : error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
-    ? "a file stands where a directory of the path should be"
-    : errorMessage(error);
-  return `Could not export to ${path}: ${reason}. Pass another path: /export PATH`;
 }
 
 async function copy(ctx: CommandContext): Promise<void> {

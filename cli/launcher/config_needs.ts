@@ -72,7 +72,8 @@ export function configNeeds(text: string, context: NeedsContext): ConfigNeeds {
  * NAME`, `--session-dir DIR`, a SQLite `--store-url FILE` (the database,
  * the journal files SQLite keeps beside it and panto's lock directory; its
  * directory only when it does not exist yet, to create it),
- * `-e`/`--extension PATH` and `--mcp-config FILE`. Stops at `--`.
+ * `-e`/`--extension PATH`, `--mcp-config FILE`, and the file `panto sessions
+ * export ID PATH` writes or `panto sessions import FILE` reads. Stops at `--`.
  *
  * @param args panto's arguments.
  * @param context For `~` and relative paths.
@@ -109,7 +110,52 @@ export function flagNeeds(args: readonly string[], context: NeedsContext): Confi
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
     if (value) handle(value);
   }
+  transferNeeds(args, context, needs);
   return needs;
+}
+
+/** Options of `panto sessions` that take a value: the value is not a positional word. */
+const VALUE_OPTIONS = new Set([
+  "--api-key-env",
+  "--session-dir",
+  "--store",
+  "--store-url",
+  "--stale",
+  "--to",
+  "--to-url",
+  "--wait",
+  "--format",
+]);
+
+/**
+ * `panto sessions export ID PATH` writes PATH (and creates the directories
+ * missing above it: the highest of them is granted, which holds nothing
+ * yet); `panto sessions import FILE` reads FILE.
+ */
+function transferNeeds(args: readonly string[], context: NeedsContext, needs: ConfigNeeds): void {
+  // Only the command itself: the same words in a chat's prompt grant nothing.
+  if (args[0] !== "sessions") return;
+  const words: string[] = [];
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith("-")) words.push(arg);
+    else if (VALUE_OPTIONS.has(arg)) i++;
+  }
+  const [action, first, second] = words;
+  if (action === "export" && second) {
+    needs.readWrite.push(creatable(expand(second, context), context));
+  }
+  if (action === "import" && first) needs.readOnly.push(expand(first, context));
+}
+
+/** The path itself when its directory exists, else the highest directory missing above it. */
+function creatable(path: string, context: NeedsContext): string {
+  const exists = context.exists ?? (() => true);
+  let highest = path;
+  for (let dir = dirname(path); dir !== dirname(dir) && !exists(dir); dir = dirname(dir)) {
+    highest = dir;
+  }
+  return highest;
 }
 
 /**

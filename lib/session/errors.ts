@@ -244,3 +244,36 @@ export class SessionCorruptError extends SessionStoreError {
     this.reason = `${reason}${hint ? `: ${hint}` : ""}`;
   }
 }
+
+/**
+ * A file given to import is not a session panto can read: a line is not
+ * JSON or not the entry it claims to be (`line` > 0), or the file as a
+ * whole is of no format panto knows (`line` 0).
+ *
+ * @example
+ * ```ts
+ * import { SessionImportError } from "@panto/lib";
+ * const error = new SessionImportError("/tmp/a.jsonl", 3, "invalid JSON");
+ * console.assert(error.message.includes("/tmp/a.jsonl:3"));
+ * ```
+ */
+export class SessionImportError extends SessionStoreError {
+  /** The file. */
+  readonly path: string;
+  /** The 1-based line at fault, 0 for the whole file. */
+  readonly line: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param path The file.
+   * @param line The 1-based line at fault (0: the whole file).
+   * @param reason What is wrong, and how to fix it when known.
+   */
+  constructor(path: string, line: number, reason: string) {
+    super(`Cannot import ${line > 0 ? `${path}:${line}` : path}: ${reason}`);
+    this.name = "SessionImportError";
+    this.path = path;
+    this.line = line;
+  }
+}

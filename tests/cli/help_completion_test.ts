@@ -98,7 +98,7 @@ Deno.test("panto -v and -V are panto --version, in the program and in the launch
 Deno.test("panto sessions --help names its actions and --all", async () => {
   const run = await runPanto(["sessions", "--help"]);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /ACTION .*\(choices: list, show, rm, rename, export, repair/);
+  assert.match(run.stdout, /ACTION .*\(choices: list, show, rm, rename, export, import, repair/);
   assert.match(run.stdout, /-a, --all\s+List every directory's sessions/);
   assert.match(run.stdout, /Actions:\n\s+list\s/);
   for (

@@ -1,0 +1,116 @@
+// `/export [PATH]` and `/import FILE` in the chat.
+import { dirname, join, resolve } from "node:path";
+import { SessionImportError } from "@panto/lib";
+import { errorMessage } from "../error_message.ts";
+import { exportFormatFor } from "../export/export_formats.ts";
+import { importFile } from "../export/import_file.ts";
+import { ExportExistsError, renderExport, writeExport } from "../export/session_export.ts";
+import { permissionMessage } from "../permission_message.ts";
+import type { CommandContext } from "./slash_commands.ts";
+
+/**
+ * `/export [PATH]`: this session to PATH (default
+ * `panto-session-<id>.md` in the working directory; a directory gets that
+ * name inside it) as HTML, Markdown or JSONL by its extension, asking
+ * before replacing a file.
+ *
+ * @example
+ * ```ts
+ * import { exportSession } from "./export_commands.ts";
+ * console.assert(typeof exportSession === "function");
+ * ```
+ *
+ * @param ctx The chat.
+ * @param args The text after `/export`.
+ */
+export async function exportSession(ctx: CommandContext, args: string): Promise<void> {
+  const { controller } = ctx;
+  if (!controller.session.persisted) {
+    return ctx.notify(
+      "Nothing to export yet: the session is saved after the first answer.",
+      "info",
+    );
+  }
+  const id = controller.session.id;
+  // The full id: 8-character prefixes of ids made within a minute are alike.
+  const name = `panto-session-${id}.md`;
+  let path = resolve(controller.cwd, args || name);
+  try {
+    if ((await Deno.stat(path).catch(() => null))?.isDirectory) path = join(path, name);
+    const format = exportFormatFor(path);
+    const text = await renderExport(controller.store, id, format);
+    if (!await writeOrAsk(ctx, path, text)) {
+      return ctx.notify(`Not exported: ${path} is left as it was.`, "info");
+    }
+    ctx.notify(`Exported to ${path} (${format})`, "info");
+  } catch (error) {
+    ctx.notify(exportFailure(path, error), "error");
+  }
+}
+
+/** Writes the export, asking first when the file exists; whether it was written. */
+async function writeOrAsk(ctx: CommandContext, path: string, text: string): Promise<boolean> {
+  try {
+    await writeExport(path, text, { overwrite: false, hint: "" });
+    return true;
+  } catch (error) {
+    if (!(error instanceof ExportExistsError)) throw error;
+  }
+  const overwrite = await ctx.pick({
+    title: `${path} exists: overwrite it?`,
+    items: [{ value: false, label: "No, keep it" }, { value: true, label: "Yes, overwrite it" }],
+  });
+  if (!overwrite) return false;
+  await writeExport(path, text, { overwrite: true, hint: "" });
+  return true;
+}
+
+/** Why `path` could not be written, and what to do instead. */
+function exportFailure(path: string, error: unknown): string {
+  if (error instanceof Deno.errors.NotCapable) return permissionMessage(error.message);
+  const reason = error instanceof Deno.errors.PermissionDenied
+    ? "the file system does not let you write there"
+    : error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
+    ? `a file stands where a directory of the path should be (${dirname(path)})`
+    : errorMessage(error);
+  return `Could not export to ${path}: ${reason}. Pass another path: /export PATH`;
+}
+
+/**
+ * `/import FILE`: a panto JSONL export, a pi session file or a Claude Code
+ * transcript, stored as a new session, which the chat then opens.
+ *
+ * @example
+ * ```ts
+ * import { importSessionFile } from "./export_commands.ts";
+ * console.assert(typeof importSessionFile === "function");
+ * ```
+ *
+ * @param ctx The chat.
+ * @param args The text after `/import`.
+ */
+export async function importSessionFile(ctx: CommandContext, args: string): Promise<void> {
+  if (!args) {
+    return ctx.notify(
+      "Usage: /import FILE (a panto JSONL export, a pi session file or a Claude Code transcript)",
+      "info",
+    );
+  }
+  if (!ctx.ensureIdle("importing a session")) return;
+  const { controller } = ctx;
+  const path = resolve(controller.cwd, args);
+  let imported;
+  try {
+    imported = await importFile(controller.store, path, controller.cwd);
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotCapable
+      ? permissionMessage(error.message)
+      : error instanceof SessionImportError
+      ? error.message
+      : `Cannot import ${path}: ${errorMessage(error)}`;
+    return ctx.notify(reason, "error");
+  }
+  // After the switch, which shows the imported session in place of this one.
+  await controller.switchSession(imported.id);
+  ctx.notify(imported.summary, "info");
+}
