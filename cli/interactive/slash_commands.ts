@@ -13,7 +13,6 @@ import { UnknownModelError } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import { formatMcpStatus } from "../mcp/mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
-import { permissionMessage } from "../permission_message.ts";
 import type { Theme } from "@panto/tui";
 import { formatTokens } from "./components/format_tokens.ts";
 import type { Copied } from "./clipboard_text.ts";
