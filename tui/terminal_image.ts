@@ -5,10 +5,11 @@
  * passthrough, and the "image row" the {@linkcode Image} component renders
  * and the engine recognises.
  *
- * An image row is the last of the rows an image covers: it moves the cursor
- * up to the image's first row, draws the image there (the terminal scales it
- * into the box of columns × rows) and, for Kitty, moves back down. The other
- * rows are blank lines, so the engine keeps its count of rows exact.
+ * An image row is the last of the rows an image covers: it saves the cursor,
+ * moves it up to the image's first row, draws the image there (the terminal
+ * scales it into the box of columns × rows) and restores the cursor, so
+ * wherever a terminal leaves its cursor after an image, the engine's count
+ * of rows stays exact. The other rows are blank lines.
  *
  * @module
  */
@@ -89,14 +90,16 @@ export interface Iterm2ImageOptions {
 /**
  * iTerm2's inline image sequence (OSC 1337 `File=`, BEL-terminated) for an
  * image file of any format iTerm2 reads, scaled into `columns` × `rows`
- * cells keeping its aspect ratio.
+ * cells keeping its aspect ratio, asking the terminal not to move the cursor
+ * (`doNotMoveCursor=1`: WezTerm, mintty; others ignore it).
  *
  * @example
  * ```ts
  * import { encodeIterm2Image } from "@panto/tui";
  * const sequence = encodeIterm2Image("R0lGODlh", { columns: 4, rows: 2, name: "a.gif" });
  * console.assert(
- *   sequence === "\x1b]1337;File=inline=1;size=6;width=4;height=2;name=YS5naWY=:R0lGODlh\x07",
+ *   sequence ===
+ *     "\x1b]1337;File=inline=1;size=6;width=4;height=2;doNotMoveCursor=1;name=YS5naWY=:R0lGODlh\x07",
  * );
  * ```
  *
@@ -110,6 +113,7 @@ export function encodeIterm2Image(base64: string, options: Iterm2ImageOptions): 
     `size=${decodedLength(base64)}`,
     `width=${options.columns}`,
     `height=${options.rows}`,
+    "doNotMoveCursor=1",
   ];
   if (options.name !== undefined) keys.push(`name=${toBase64(options.name)}`);
   return `\x1b]1337;File=${keys.join(";")}:${base64}\x07`;
@@ -158,34 +162,28 @@ export interface ImageRowOptions {
   rows: number;
   /** Spaces before the image. */
   indent?: number;
-  /** The protocol the sequences are in. */
-  protocol: ImageProtocol;
-  /** Whether `sequences` are wrapped for tmux (see {@linkcode wrapForTmux}). */
-  tmux?: boolean;
 }
 
 /**
- * The last line of an image's rows: up to the image's first row, the
- * sequences, and for Kitty (which leaves the cursor where it was) back down.
- * iTerm2 leaves the cursor on the image's last row itself.
+ * The last line of an image's rows: the cursor saved (DECSC), up to the
+ * image's first row, the sequences, the cursor restored (DECRC).
  *
  * @example
  * ```ts
  * import { encodeKittyImage, imageRow } from "@panto/tui";
  * const sequence = encodeKittyImage("iVBORw0KGgo=", { id: 7, columns: 4, rows: 3 });
- * const row = imageRow(sequence, { rows: 3, protocol: "kitty" });
- * console.assert(row === `\x1b[2A${sequence}\x1b[2B`);
+ * const row = imageRow(sequence, { rows: 3 });
+ * console.assert(row === `\x1b7\x1b[2A${sequence}\x1b8`);
  * ```
  *
  * @param sequences The image's escape sequences.
- * @param options Its height, indent and protocol.
+ * @param options Its height and indent.
  * @returns The line.
  */
 export function imageRow(sequences: string, options: ImageRowOptions): string {
   const above = Math.max(0, options.rows - 1);
   const up = above > 0 ? `\x1b[${above}A` : "";
-  const down = above > 0 && options.protocol === "kitty" ? `\x1b[${above}B` : "";
-  return `${" ".repeat(options.indent ?? 0)}${up}${sequences}${down}`;
+  return `${" ".repeat(options.indent ?? 0)}\x1b7${up}${sequences}\x1b8`;
 }
 
 const BASE64 = "[A-Za-z0-9+/=]*";
@@ -195,11 +193,10 @@ const TMUX_KITTY = `\\x1bPtmux;\\x1b\\x1b_G[\\w=,-]*(?:;${BASE64})?\\x1b\\x1b\\\
 const TMUX_ITERM2 = `\\x1bPtmux;\\x1b\\x1b\\]1337;File=[\\w=;.+/-]*:${BASE64}\\x07\\x1b\\\\`;
 /** A whole image row: nothing but the moves and well-formed image sequences. */
 const IMAGE_ROW = new RegExp(
-  `^ *(?:\\x1b\\[(\\d+)A)?(?:(?:${KITTY})+|${ITERM2}|(?:${TMUX_KITTY})+|${TMUX_ITERM2})` +
-    `(?:\\x1b\\[\\d+B)?$`,
+  `^ *\\x1b7(?:\\x1b\\[(\\d+)A)?(?:(?:${KITTY})+|${ITERM2}|(?:${TMUX_KITTY})+|${TMUX_ITERM2})\\x1b8$`,
 );
 // deno-lint-ignore no-control-regex
-const KITTY_ID = /^ *(?:\x1b\[\d+A)?\x1bP?(?:tmux;\x1b)?\x1b?_G[\w=,-]*?\bi=(\d+)/;
+const KITTY_ID = /^ *\x1b7(?:\x1b\[\d+A)?\x1bP?(?:tmux;\x1b)?\x1b?_G[\w=,-]*?\bi=(\d+)/;
 
 /**
  * Parses an image row made by {@linkcode imageRow}; `null` for any other
@@ -208,10 +205,7 @@ const KITTY_ID = /^ *(?:\x1b\[\d+A)?\x1bP?(?:tmux;\x1b)?\x1b?_G[\w=,-]*?\bi=(\d+
  * @example
  * ```ts
  * import { encodeKittyImage, imageRow, parseImageRow } from "@panto/tui";
- * const row = imageRow(encodeKittyImage("iVBORw0KGgo=", { id: 7, columns: 4, rows: 3 }), {
- *   rows: 3,
- *   protocol: "kitty",
- * });
+ * const row = imageRow(encodeKittyImage("iVBORw0KGgo=", { id: 7, columns: 4, rows: 3 }), { rows: 3 });
  * console.assert(parseImageRow(row)?.kittyId === 7 && parseImageRow(row)?.above === 2);
  * console.assert(parseImageRow("hello") === null);
  * ```
@@ -222,12 +216,7 @@ const KITTY_ID = /^ *(?:\x1b\[\d+A)?\x1bP?(?:tmux;\x1b)?\x1b?_G[\w=,-]*?\bi=(\d+
 export function parseImageRow(line: string): ImageRow | null {
   // Cheap rejections first: the engine asks this of every changed line.
   const start = line.search(/[^ ]/);
-  const last = line.at(-1);
-  if (
-    start === -1 || line[start] !== "\x1b" || !(last === "\\" || last === "\x07" || last === "B")
-  ) {
-    return null;
-  }
+  if (start === -1 || !line.startsWith("\x1b7", start) || !line.endsWith("\x1b8")) return null;
   const match = IMAGE_ROW.exec(line);
   if (match === null) return null;
   const id = KITTY_ID.exec(line)?.[1];

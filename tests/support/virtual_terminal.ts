@@ -124,6 +124,18 @@ export class VirtualTerminal implements Terminal {
     return { row: this.#xterm.buffer.active.cursorY, col: this.#xterm.buffer.active.cursorX };
   }
 
+  /**
+   * Calls `handler` for each OSC `ident` sequence the emulator processes,
+   * with its data and the buffer row (scrollback included) the cursor is on.
+   */
+  onOsc(ident: number, handler: (data: string, row: number) => void): void {
+    this.#xterm.parser.registerOscHandler(ident, (data) => {
+      const buffer = this.#xterm.buffer.active;
+      handler(data, buffer.baseY + buffer.cursorY);
+      return true;
+    });
+  }
+
   /** Registers an input handler. */
   onInput(handler: (sequence: string) => void): void {
     this.#inputHandlers.push(handler);

@@ -110,7 +110,7 @@ export class Image extends CachedComponent {
       ? encodeKittyImage(this.#source.data, { id: this.#kittyId, ...box })
       : encodeIterm2Image(this.#source.data, { ...box, ...(name === undefined ? {} : { name }) });
     const sequences = support.tmux ? wrapForTmux(encoded) : encoded;
-    const row = imageRow(sequences, { rows: box.rows, indent, protocol: support.protocol });
+    const row = imageRow(sequences, { rows: box.rows, indent });
     return [...Array<string>(box.rows - 1).fill(""), row];
   }
 
