@@ -16,6 +16,12 @@ export const BASE_VARIABLES: readonly string[] = [
   "SHELL",
   "TERM",
   "COLORTERM",
+  // What the terminal is, to know whether it draws images (tui/image_support.ts).
+  "TERM_PROGRAM",
+  "LC_TERMINAL",
+  "KITTY_WINDOW_ID",
+  "TMUX",
+  "TMUX_PANE",
   "NO_COLOR",
   "LANG",
   "LC_ALL",
