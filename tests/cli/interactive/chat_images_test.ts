@@ -14,6 +14,7 @@ const CTRL_V = "\x16";
 /** No image sequence reached the terminal. */
 function assertNoImageSequences(writes: readonly string[]): void {
   const written = writes.join("");
+  // deno-lint-ignore no-control-regex
   assert.ok(!/\x1b_G|\x1b\]1337|\x1bPtmux/.test(written), "no image escape sequence written");
 }
 
