@@ -8,14 +8,23 @@ import { TERMINAL_HINT_VARIABLES, type TerminalHints } from "../image_support.ts
 
 /**
  * A variable's value, or undefined when it is unset or may not be read
- * (panto's launcher grants only the variables it names).
+ * (panto's launcher grants only the variables it names). A variable not
+ * granted is not read at all: reading it would prompt the user for it.
  */
 function readVariable(name: string): string | undefined {
   try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
     return Deno.env.get(name);
   } catch {
     return undefined;
   }
+}
+
+/** Whether `tmux` may be run without a permission prompt. */
+function mayRunTmux(): boolean {
+  return Deno.permissions.querySync({ name: "run", command: "tmux" }).state === "granted";
 }
 
 /**
@@ -45,7 +54,7 @@ export function terminalHints(): TerminalHints {
  */
 export async function tmuxPassthrough(): Promise<boolean> {
   const socket = readVariable("TMUX");
-  if (socket === undefined) return false;
+  if (socket === undefined || !mayRunTmux()) return false;
   const pane = readVariable("TMUX_PANE");
   const command = new Deno.Command("tmux", {
     args: ["show", "-pAv", ...(pane === undefined ? [] : ["-t", pane]), "allow-passthrough"],
