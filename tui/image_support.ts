@@ -183,9 +183,12 @@ export class ImageProbe {
     return KITTY_QUERY + CELL_SIZE_QUERY + (iterm2Named(this.#hints) ? ITERM2_CELL_SIZE_QUERY : "");
   }
 
-  /** Consumes an answer to the queries; `false` for other input (DA1 answers included). */
+  /**
+   * Consumes an answer to the queries, even one that comes too late to
+   * count (it is no key); `false` for other input (DA1 answers included).
+   */
   handle(sequence: string): boolean {
-    if (!this.#started || this.#finished) return false;
+    if (!this.#started) return false;
     if (DA1_REPLY.test(sequence)) {
       this.#answered.resolve();
       return false;

@@ -46,7 +46,7 @@ function fakeTerminal(answers: Answers) {
     stopJob: () => false,
     exit: () => {},
   };
-  return { io, written, inputs };
+  return { io, written, inputs, feed: (text: string) => feed?.(text) };
 }
 
 /** Starts a ProcessTerminal on a fake terminal; its image support once known. */
@@ -171,4 +171,27 @@ Deno.test("image support: in tmux, images only with passthrough on, never a Kitt
     tmuxPassthrough: () => Promise.resolve(true),
   });
   assert.deepEqual(unknown.support, NO_IMAGES);
+});
+
+Deno.test("image support: an answer that comes after the wait ended is not typed as a key", async () => {
+  const fake = fakeTerminal({ da1: XTERM.da1! });
+  const terminal = new ProcessTerminal({
+    io: fake.io,
+    exitOnSignals: false,
+    keyboardFallbackMs: 30_000,
+    imageProbe: new ImageProbe({ hints: { TERM: "xterm" }, timeoutMs: 30_000 }),
+  });
+  terminal.onInput((sequence) => fake.inputs.push(sequence));
+  terminal.start();
+  try {
+    assert.deepEqual(await terminal.imageSupport(), NO_IMAGES);
+    const late = Promise.withResolvers<void>();
+    terminal.onInput(() => late.resolve());
+    // The late answer, then a key: only the key reaches the input handlers.
+    fake.feed("\x1b_Gi=31;OK\x1b\\\x1b[6;20;10tx");
+    await late.promise;
+    assert.deepEqual(fake.inputs, ["x"]);
+  } finally {
+    terminal.stop();
+  }
 });

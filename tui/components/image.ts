@@ -130,7 +130,7 @@ export class Image extends CachedComponent {
   #measure(): Measured | null {
     if (this.#measured !== undefined) return this.#measured;
     try {
-      const bytes = Uint8Array.from(atob(this.#source.data), (char) => char.charCodeAt(0));
+      const bytes = Uint8Array.fromBase64(this.#source.data);
       const { width, height, type } = imageSize(bytes);
       this.#measured = width > 0 && height > 0 && type !== undefined
         ? { width, height, type }
