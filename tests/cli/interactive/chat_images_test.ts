@@ -53,3 +53,28 @@ Deno.test("chat: a pasted image shows as a placeholder line under the prompt", a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("chat: where the terminal draws Kitty images, the read image is drawn, no placeholder", async () => {
+  const kitty = { protocol: "kitty", cellSize: { width: 10, height: 20 }, tmux: false } as const;
+  await withChat(async (chat) => {
+    const png = await craftPng({ width: 1280, height: 720, depth: 1, colorType: 0 });
+    await Deno.writeFile(projectPath(chat, "screenshot.png"), png);
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "screenshot.png" } }],
+    });
+    chat.fixture.server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "A screen." }] });
+    await chat.send("look at screenshot.png");
+    const screen = await chat.waitFor("A screen.");
+    assert.doesNotMatch(screen, /\[image:/);
+    // 1280×720 at most 60 columns of 10 px: 60×17 cells, at most 16 rows → 16 rows, 57 columns.
+    const placed = chat.terminal.writes.join("").match(
+      // deno-lint-ignore no-control-regex
+      /\x1b_Ga=T,f=100,q=2,C=1,i=\d+,c=(\d+),r=(\d+)/,
+    );
+    assert.deepEqual(placed?.slice(1), ["57", "16"]);
+    const lines = screen.split("\n");
+    const read = lines.findIndex((line) => line.startsWith("✓ read screenshot.png"));
+    assert.deepEqual(lines.slice(read + 1, read + 17), Array(16).fill(""), "the image's rows");
+  }, { imageSupport: kitty });
+});
