@@ -757,6 +757,8 @@ export class TUI extends Container {
 
   /** The image row `text` is, or null (see {@linkcode parseImageRow}); remembered, they are long. */
   #imageRow(text: string): ImageRow | null {
+    // Every image row ends by restoring the cursor: other lines are told apart at once.
+    if (!text.endsWith("\x1b8")) return null;
     const known = this.#imageRows.get(text);
     if (known !== undefined) return known;
     const row = parseImageRow(text);
