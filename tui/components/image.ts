@@ -90,11 +90,6 @@ export class Image extends CachedComponent {
     this.#theme = options.theme ?? defaultTheme();
   }
 
-  /** The rows the image takes at `width` with what the terminal draws now (1 for the placeholder). */
-  rowsAt(width: number): number {
-    return this.#box(width, this.#support())?.rows ?? 1;
-  }
-
   /** Builds the lines for `width` (see {@linkcode CachedComponent}). */
   protected build(width: number): string[] {
     const support = this.#support();
