@@ -91,6 +91,15 @@ function sanitizeStyled(line: string, width: number): SanitizedLine {
   return { text, marker, truncated };
 }
 
+/**
+ * Whether all the rows of the image whose image row is content line `line`
+ * are on screen when the first line shown is `top`: an image row drawn
+ * otherwise would move up into history and draw over other rows.
+ */
+function rowsShown(line: number, image: ImageRow, top: number): boolean {
+  return line - image.above >= top;
+}
+
 /** How many image rows a renderer remembers parsed (a few screens' worth of images). */
 const IMAGE_ROW_CACHE = 64;
 
@@ -971,21 +980,12 @@ export class TUI extends Container {
     const previous = line < this.#screen.length ? this.#screen[line] : undefined;
     this.#moveTo(line);
     const image = this.#imageRow(text);
-    if (image !== null) this.#out += CLEAR_LINE + this.#placeable(line, image, this.#top, text);
+    if (image !== null) this.#out += CLEAR_LINE + (rowsShown(line, image, this.#top) ? text : "");
     else if (previous === undefined) this.#out += text;
     else if (previous === UNKNOWN_ROW) this.#out += CLEAR_LINE + text;
     else this.#out += lineUpdate(previous, text, this.#width);
     this.#screen[line] = text;
     this.stats.linesWritten++;
-  }
-
-  /**
-   * `text`, the image row on content line `line`, when all the rows of its
-   * image are on screen (the first shown is content line `top`), else "":
-   * moving up into history would draw it over other rows.
-   */
-  #placeable(line: number, image: ImageRow, top: number, text: string): string {
-    return line - image.above >= top ? text : "";
   }
 
   /**
@@ -1018,9 +1018,9 @@ export class TUI extends Container {
     const painted = this.#screen.slice(first).map((text, at) => {
       const image = this.#imageRow(text);
       const line = first + at;
-      return image === null
+      return image === null || rowsShown(line, image, Math.max(first, line - this.#rows + 1))
         ? text
-        : this.#placeable(line, image, Math.max(first, line - this.#rows + 1), text);
+        : "";
     });
     this.#out += AUTOWRAP_OFF + painted.join("\r\n");
     this.stats.linesWritten += length - first;
