@@ -69,7 +69,7 @@ const DEFAULT_CELL: CellSize = { width: 8, height: 16 };
  * const drawn = new Image({ data, mediaType: "image/png" }, {
  *   support: () => ({ protocol: "kitty", cellSize: { width: 10, height: 20 }, tmux: false }),
  * });
- * console.assert(drawn.render(80)[0]!.startsWith("\x1b_Ga=T,f=100"));
+ * console.assert(drawn.render(80)[0]!.startsWith("\x1b7\x1b_Ga=T,f=100"));
  * ```
  */
 export class Image extends CachedComponent {
