@@ -127,6 +127,7 @@ export class ChatApp implements CommandContext {
     support: () => this.#imageSupport,
     // Below the screen's height, so that all of an image's rows fit on it.
     maxRows: () => Math.max(1, Math.min(16, this.tui.terminal.rows - 6)),
+    changed: () => this.tui.requestRender(),
   };
 
   /**

@@ -33,9 +33,15 @@ export interface TranscriptImages {
   support: () => ImageSupport;
   /** The tallest an image is drawn, in rows (below the screen's height). */
   maxRows: () => number;
+  /** An image changed by itself (a JPEG converted for Kitty): render again. */
+  changed: () => void;
 }
 
-const PLACEHOLDERS_ONLY: TranscriptImages = { support: () => NO_IMAGES, maxRows: () => 16 };
+const PLACEHOLDERS_ONLY: TranscriptImages = {
+  support: () => NO_IMAGES,
+  maxRows: () => 16,
+  changed: () => {},
+};
 
 /**
  * Builds the components of a transcript through the UI events, so extensions
@@ -98,6 +104,7 @@ export class TranscriptView {
         maxRows: this.#images.maxRows(),
         indent: 2,
         theme: this.#theme,
+        onChange: this.#images.changed,
         ...(name === undefined ? {} : { name: sanitizeTerminalText(name) }),
       })
     );

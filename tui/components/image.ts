@@ -34,6 +34,12 @@ export interface ImageOptions {
   indent?: number;
   /** Colours of the placeholder (`muted`). */
   theme?: Theme;
+  /**
+   * Called when the image changed by itself: a JPEG for Kitty (which takes
+   * only PNG) is converted in the background, showing its placeholder
+   * meanwhile. Request a render here.
+   */
+  onChange?: () => void;
 }
 
 /** What the bytes are, measured once. */
@@ -53,8 +59,9 @@ const DEFAULT_CELL: CellSize = { width: 8, height: 16 };
  * size (never wider than `maxColumns`, never taller than `maxRows`, never
  * enlarged): blank rows, then an image row (see {@linkcode imageRow}) that
  * the engine writes once when the rows are placed. Elsewhere it is one line:
- * `[image: screenshot.png 1280x720 PNG]`. Kitty only takes PNG: other
- * formats show the placeholder there.
+ * `[image: screenshot.png 1280x720 PNG]`. Kitty only takes PNG: a JPEG is
+ * converted (once, in the background: its placeholder shows meanwhile, then
+ * `onChange` is called); GIF and WebP show the placeholder there.
  *
  * @example
  * ```ts
@@ -80,6 +87,9 @@ export class Image extends CachedComponent {
   /** The Kitty id of this image: a later placement of it replaces the earlier. */
   readonly #kittyId = crypto.getRandomValues(new Uint32Array(1))[0]! % 0x7fffffff + 1;
   #measured: Measured | null | undefined;
+  /** For Kitty: the image as a PNG (base64), null when it cannot be, undefined until known. */
+  #png: string | null | undefined;
+  #converting = false;
 
   /** Creates the image component. */
   constructor(source: ImageSource, options: ImageOptions = {}) {
@@ -102,7 +112,7 @@ export class Image extends CachedComponent {
     }
     const name = this.#options.name;
     const encoded = support.protocol === "kitty"
-      ? encodeKittyImage(this.#source.data, { id: this.#kittyId, ...box })
+      ? encodeKittyImage(this.#png!, { id: this.#kittyId, ...box })
       : encodeIterm2Image(this.#source.data, { ...box, ...(name === undefined ? {} : { name }) });
     const sequences = support.tmux ? wrapForTmux(encoded) : encoded;
     const row = imageRow(sequences, { rows: box.rows, indent });
@@ -113,13 +123,33 @@ export class Image extends CachedComponent {
   #box(width: number, support: ImageSupport): ImageBox | null {
     const measured = this.#measure();
     if (support.protocol === null || measured === null) return null;
-    if (support.protocol === "kitty" && measured.type !== "png") return null;
+    if (support.protocol === "kitty" && this.#pngFor(measured) === null) return null;
     const columns = Math.min(this.#options.maxColumns ?? 60, width - (this.#options.indent ?? 0));
     if (columns < 1) return null;
     return imageBox(measured, support.cellSize ?? DEFAULT_CELL, {
       columns,
       rows: Math.max(1, this.#options.maxRows ?? 16),
     });
+  }
+
+  /** The PNG Kitty is sent, or null while there is none (converting, or not convertible). */
+  #pngFor(measured: Measured): string | null {
+    if (measured.type === "png") this.#png = this.#source.data;
+    else if (measured.type === "jpg" && this.#png === undefined) void this.#convert();
+    return this.#png ?? null;
+  }
+
+  async #convert(): Promise<void> {
+    if (this.#converting) return;
+    this.#converting = true;
+    try {
+      const { jpegAsPng } = await import("./jpeg_png.ts");
+      this.#png = jpegAsPng(Uint8Array.fromBase64(this.#source.data));
+    } catch {
+      this.#png = null;
+    }
+    this.changed();
+    this.#options.onChange?.();
   }
 
   #measure(): Measured | null {

@@ -16,6 +16,7 @@ import type { ImageSupport } from "../../../tui/image_support.ts";
 import { NO_IMAGES } from "../../../tui/image_support.ts";
 import { createTheme } from "../../../tui/theme.ts";
 import { TUI } from "../../../tui/tui.ts";
+import jpeg from "jpeg-js";
 import { craftPng } from "../../support/crafted_png.ts";
 import { VirtualTerminal } from "../../support/virtual_terminal.ts";
 import { frame, Lines } from "../test_lines.ts";
@@ -267,4 +268,41 @@ Deno.test("image: an image row whose first rows are in history is not drawn over
   const placements = terminal.take().filter((d) => d.what === "place");
   assert.deepEqual(placements, []);
   assertNoGarbage(terminal.allLines());
+});
+
+Deno.test("image (Kitty): a JPEG is its placeholder until converted to PNG, then drawn", async () => {
+  const pixels = { width: 64, height: 32, data: new Uint8Array(64 * 32 * 4).fill(200) };
+  const jpegData = new Uint8Array(jpeg.encode(pixels, 80).data).toBase64();
+  const changed = Promise.withResolvers<void>();
+  const photo = new Image({ data: jpegData, mediaType: "image/jpeg" }, {
+    support: () => KITTY,
+    name: "photo.jpg",
+    theme: createTheme({ noColor: true }),
+    onChange: () => changed.resolve(),
+  });
+  assert.deepEqual(photo.render(80), ["[image: photo.jpg 64x32 JPG]"]);
+  await changed.promise;
+  const lines = photo.render(80);
+  // 64×32 px in 10×20 px cells: 7×2.
+  assert.deepEqual(lines.slice(0, -1), [""]);
+  // deno-lint-ignore no-control-regex
+  const payload = /\x1b_Ga=T,f=100,q=2,C=1,i=\d+,c=7,r=2;([^\x1b]+)\x1b\\/.exec(lines.at(-1)!)?.[1];
+  const png = Uint8Array.fromBase64(payload ?? "");
+  assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47], "a PNG");
+  const size = new DataView(png.buffer, png.byteOffset + 16, 8);
+  assert.deepEqual([size.getUint32(0), size.getUint32(4)], [64, 32]);
+});
+
+Deno.test("image: a GIF is a placeholder for Kitty (PNG only); iTerm2 draws it as it is", () => {
+  const gif = btoa(
+    "GIF89a\x02\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x00\x00\x00\x00\x00,\x00\x00\x00\x00\x02\x00\x01\x00\x00\x02\x02D\x01\x00;",
+  );
+  const kitty = new Image({ data: gif, mediaType: "image/gif" }, {
+    support: () => KITTY,
+    theme: createTheme({ noColor: true }),
+  });
+  assert.deepEqual(kitty.render(80), ["[image: 2x1 GIF]"]);
+  const iterm = new Image({ data: gif, mediaType: "image/gif" }, { support: () => ITERM2 });
+  // deno-lint-ignore no-control-regex
+  assert.match(iterm.render(80).at(-1)!, /\x1b\]1337;File=inline=1;size=\d+;width=1;height=1;/);
 });
