@@ -306,3 +306,30 @@ Deno.test("image: a GIF is a placeholder for Kitty (PNG only); iTerm2 draws it a
   // deno-lint-ignore no-control-regex
   assert.match(iterm.render(80).at(-1)!, /\x1b\]1337;File=inline=1;size=\d+;width=1;height=1;/);
 });
+
+Deno.test("image (Kitty): lent to another program (ctrl+g), removed, then placed again", async () => {
+  const terminal = new ImageTerminal(50, 20);
+  // As the process terminal does: restore (the engine parks its cursor, flushing), run, take back.
+  const runOutside = async <T>(run: () => Promise<T>) => {
+    terminal.stop();
+    try {
+      return await run();
+    } finally {
+      terminal.start();
+    }
+  };
+  await using screen = onScreen(Object.assign(terminal, { runOutside }));
+  const { tui } = screen;
+  tui.addChild(new Lines(["top"]));
+  tui.addChild(image(KITTY, { maxColumns: 40, maxRows: 6 }));
+  tui.start();
+  await frame(tui, terminal);
+  terminal.take();
+  await tui.runOutside(async () => {
+    await terminal.flush();
+    // While the editor has the screen, our image is gone from it.
+    assert.deepEqual(terminal.take().map((d) => d.what), ["delete"]);
+  });
+  await frame(tui, terminal);
+  assert.deepEqual(terminal.take().map((d) => [d.what, d.row]), [["place", 1]]);
+});
