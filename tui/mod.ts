@@ -19,6 +19,25 @@ export type { TerminalSignal } from "./runtime/signals.ts";
 export { pastedText, StdinBuffer } from "./input_splitter.ts";
 export type { StdinBufferOptions } from "./input_splitter.ts";
 export { KeyboardNegotiator } from "./kitty.ts";
+export { ImageProbe, NO_IMAGES, TERMINAL_HINT_VARIABLES } from "./image_support.ts";
+export type { CellSize, ImageProbeOptions, ImageSupport, TerminalHints } from "./image_support.ts";
+export {
+  deleteKittyImage,
+  encodeIterm2Image,
+  encodeKittyImage,
+  imageRemoval,
+  imageRow,
+  KITTY_CHUNK_SIZE,
+  parseImageRow,
+  wrapForTmux,
+} from "./terminal_image.ts";
+export type {
+  ImageProtocol,
+  ImageRow,
+  ImageRowOptions,
+  Iterm2ImageOptions,
+  KittyImageOptions,
+} from "./terminal_image.ts";
 export type { KeyboardNegotiatorOptions, KeyboardProtocol } from "./kitty.ts";
 export { DEFAULT_KEYBINDINGS, Keybindings } from "./keybindings.ts";
 export type { KeybindingMap } from "./keybindings.ts";
@@ -50,6 +69,8 @@ export type {
   AutocompleteRequest,
   AutocompleteSuggestions,
 } from "./components/autocomplete.ts";
+export { Image } from "./components/image.ts";
+export type { ImageOptions, ImageSource } from "./components/image.ts";
 export { Loader } from "./components/loader.ts";
 export type { LoaderOptions } from "./components/loader.ts";
 export { Panel } from "./components/panel.ts";

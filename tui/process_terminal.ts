@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { ImageProbe, type ImageSupport } from "./image_support.ts";
 import { StdinBuffer } from "./input_splitter.ts";
 import { KeyboardNegotiator } from "./kitty.ts";
 import type { ScreenPosition, Terminal } from "./terminal.ts";
@@ -17,6 +18,7 @@ import {
   type TerminalSignal,
 } from "./runtime/signals.ts";
 import { readStdin } from "./runtime/stdin.ts";
+import { terminalHints, tmuxPassthrough } from "./runtime/terminal_env.ts";
 import { writeStdout } from "./runtime/stdout.ts";
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -82,6 +84,13 @@ export interface ProcessTerminalOptions {
    * first): it must then call `stop()` before it exits.
    */
   exitOnSignals?: boolean;
+  /**
+   * Finds out whether images can be drawn (default: a probe of the
+   * environment's terminal, see {@linkcode ImageProbe}). Its queries go out
+   * on `start()`, just before the keyboard negotiator's device attributes
+   * query, whose answer ends both.
+   */
+  imageProbe?: ImageProbe;
 }
 
 const FATAL_SIGNALS: readonly TerminalSignal[] = ["SIGTERM", "SIGHUP", "SIGINT"];
@@ -108,6 +117,7 @@ export class ProcessTerminal implements Terminal {
   readonly #restoreHandlers: (() => void)[] = [];
   readonly #buffer: StdinBuffer;
   readonly #negotiator: KeyboardNegotiator;
+  readonly #imageProbe: ImageProbe;
   readonly #exitOnSignals: boolean;
   #size: ConsoleSize;
   #active = false;
@@ -130,6 +140,8 @@ export class ProcessTerminal implements Terminal {
       ? {}
       : { fallbackMs: options.keyboardFallbackMs };
     this.#negotiator = new KeyboardNegotiator((data) => this.#io.write(data), fallbackOptions);
+    this.#imageProbe = options.imageProbe ??
+      new ImageProbe({ hints: terminalHints(), tmuxPassthrough });
   }
 
   /** Width in columns (updated on SIGWINCH). */
@@ -145,6 +157,14 @@ export class ProcessTerminal implements Terminal {
   /** The keyboard protocol negotiated so far. */
   get keyboardProtocol(): KeyboardNegotiator["protocol"] {
     return this.#negotiator.protocol;
+  }
+
+  /**
+   * What the terminal can draw: resolves once it answered the start-up
+   * queries (or did not in time; then, or when never started: no images).
+   */
+  imageSupport(): Promise<ImageSupport> {
+    return this.#imageProbe.result;
   }
 
   /** Writes `data` to stdout. */
@@ -196,6 +216,7 @@ export class ProcessTerminal implements Terminal {
     this.#cleanups = [];
     this.#buffer.dispose();
     this.#negotiator.dispose();
+    this.#imageProbe.dispose();
     const stopReading = this.#stopReading;
     this.#stopReading = undefined;
     // Cancelling resolves asynchronously; nothing depends on its completion.
@@ -260,7 +281,7 @@ export class ProcessTerminal implements Terminal {
   #enterModes(): void {
     this.#io.setRaw(true);
     this.#active = true;
-    this.#io.write(BRACKETED_PASTE_ON);
+    this.#io.write(BRACKETED_PASTE_ON + this.#imageProbe.start());
     this.#negotiator.start();
   }
 
@@ -293,6 +314,7 @@ export class ProcessTerminal implements Terminal {
   }
 
   #dispatch(sequence: string): void {
+    if (this.#imageProbe.handle(sequence)) return;
     if (this.#negotiator.handle(sequence)) return;
     const report = this.#cursorWaiters.length > 0 ? CURSOR_REPORT.exec(sequence) : null;
     if (report !== null) {

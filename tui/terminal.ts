@@ -1,3 +1,5 @@
+import type { ImageSupport } from "./image_support.ts";
+
 /**
  * The terminal the engine draws on: a byte sink with a size, plus input
  * and resize notifications. {@linkcode ProcessTerminal} is the real one;
@@ -44,6 +46,11 @@ export interface Terminal {
    * asks after a resize, to find its lines where the terminal moved them.
    */
   cursorPosition?(): Promise<ScreenPosition | null>;
+  /**
+   * What images the terminal can draw, once it answered the start-up
+   * queries. Without this method: none (placeholders).
+   */
+  imageSupport?(): Promise<ImageSupport>;
   /** Enters raw mode and enables the input protocols. */
   start(): void;
   /** Restores everything `start` changed. Safe to call twice. */

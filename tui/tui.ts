@@ -10,6 +10,7 @@ import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
 import { sgrStateAt } from "./sgr_state.ts";
+import { imageRemoval, type ImageRow, parseImageRow } from "./terminal_image.ts";
 import type { ScreenPosition, Terminal } from "./terminal.ts";
 import {
   expandTabs,
@@ -89,6 +90,18 @@ function sanitizeStyled(line: string, width: number): SanitizedLine {
   else if (!text.endsWith(SGR_RESET)) text += SGR_RESET;
   return { text, marker, truncated };
 }
+
+/**
+ * Whether all the rows of the image whose image row is content line `line`
+ * are on screen when the first line shown is `top`: an image row drawn
+ * otherwise would move up into history and draw over other rows.
+ */
+function rowsShown(line: number, image: ImageRow, top: number): boolean {
+  return line - image.above >= top;
+}
+
+/** How many image rows a renderer remembers parsed (a few screens' worth of images). */
+const IMAGE_ROW_CACHE = 64;
 
 /** Fewest characters of unchanged lines worth moving down with insert-line rather than rewriting. */
 const MIN_SHIFTED_TAIL = 16;
@@ -296,6 +309,8 @@ export class TUI extends Container {
   #markers = new Map<number, number>();
   /** Recent styled lines, sanitized for the current width: a line that only moved is not measured again. */
   readonly #sanitized = new Map<string, SanitizedLine>();
+  /** Recent image rows, parsed. */
+  readonly #imageRows = new Map<string, ImageRow>();
   #painted = false;
   #width = 0;
   #rows = 0;
@@ -677,6 +692,11 @@ export class TUI extends Container {
       this.stats.truncatedLines++;
       return trimSpaces(line.slice(0, this.#width));
     }
+    if (this.#imageRow(line) !== null) {
+      // Drawn as is: its sequences are checked, and it takes no columns.
+      this.#markers.delete(index);
+      return line;
+    }
     // Lines below a growing block move down a row at a time: each would be measured again.
     let sanitized = this.#sanitized.get(line);
     if (sanitized === undefined) {
@@ -725,12 +745,65 @@ export class TUI extends Container {
 
   #compose(line: number, overlays: readonly PlacedOverlay[]): string {
     let text = this.#base[line] ?? "";
+    // An image under an overlay would cover it (Kitty) or be cut into: hidden meanwhile.
+    if (overlays.length > 0 && this.#imageUnder(line, text, overlays)) text = "";
     for (const overlay of overlays) {
       const row = line - overlay.firstLine;
       if (row < 0 || row >= overlay.lines.length) continue;
       text = compositeLine(text, overlay.lines[row]!, overlay.col, overlay.width, this.#width);
     }
     return text;
+  }
+
+  /** Whether `text`, content line `line`, is an image row whose image an overlay covers. */
+  #imageUnder(line: number, text: string, overlays: readonly PlacedOverlay[]): boolean {
+    const image = this.#imageRow(text);
+    if (image === null) return false;
+    return overlays.some((o) =>
+      o.firstLine <= line && o.firstLine + o.lines.length > line - image.above
+    );
+  }
+
+  /** The image row `text` is, or null (see {@linkcode parseImageRow}); remembered, they are long. */
+  #imageRow(text: string): ImageRow | null {
+    // Every image row ends by restoring the cursor: other lines are told apart at once.
+    if (!text.endsWith("\x1b8")) return null;
+    const known = this.#imageRows.get(text);
+    if (known !== undefined) return known;
+    const row = parseImageRow(text);
+    if (row === null) return null;
+    if (this.#imageRows.size >= IMAGE_ROW_CACHE) {
+      this.#imageRows.delete(this.#imageRows.keys().next().value!);
+    }
+    this.#imageRows.set(text, row);
+    return row;
+  }
+
+  /**
+   * Removes the images drawn by image rows on screen from content line
+   * `first` on, unless `kept(line)`: a Kitty image stays through text
+   * written over it, so it is deleted; an iTerm2 image is cells, so its rows
+   * are cleared. Either way its rows then show blank lines. Runs before any
+   * line is written, so it never clears a row written in the same frame.
+   */
+  #removeImages(first: number, kept: (line: number) => boolean): void {
+    for (let line = Math.max(first, this.#top); line < this.#screen.length; line++) {
+      const image = this.#imageRow(this.#screen[line]!);
+      if (image === null || kept(line)) continue;
+      this.#out += imageRemoval(image);
+      if (image.kittyId === null) {
+        for (let row = Math.max(this.#top, line - image.above); row <= line; row++) {
+          this.#moveTo(row);
+          this.#out += CLEAR_LINE;
+        }
+      }
+      this.#screen[line] = "";
+    }
+  }
+
+  /** The columns a line on screen takes (an image row takes none). */
+  #shownWidth(text: string): number {
+    return this.#imageRow(text) === null ? visibleWidth(text) : 0;
   }
 
   /** The first content line that may need rewriting. */
@@ -774,6 +847,8 @@ export class TUI extends Container {
       saved += this.#screen[tailStart]!.length;
     }
     if (saved < MIN_SHIFTED_TAIL) return;
+    // Whether a terminal moves images with inserted lines varies: images are drawn again instead.
+    if (this.#screen.slice(tailStart, old).some((text) => this.#imageRow(text) !== null)) return;
     this.#moveTo(length - 1);
     this.#moveTo(tailStart);
     this.#out += `\x1b[${grown}L`;
@@ -885,6 +960,7 @@ export class TUI extends Container {
    * away are cleared.
    */
   #diff(length: number, composed: (line: number) => string, start: number): void {
+    this.#removeImages(start, (line) => line < length && composed(line) === this.#screen[line]);
     for (let line = start; line < length; line++) {
       const text = composed(line);
       if (text === this.#screen[line] && line < this.#screen.length) continue;
@@ -903,7 +979,9 @@ export class TUI extends Container {
   #writeLine(line: number, text: string): void {
     const previous = line < this.#screen.length ? this.#screen[line] : undefined;
     this.#moveTo(line);
-    if (previous === undefined) this.#out += text;
+    const image = this.#imageRow(text);
+    if (image !== null) this.#out += CLEAR_LINE + (rowsShown(line, image, this.#top) ? text : "");
+    else if (previous === undefined) this.#out += text;
     else if (previous === UNKNOWN_ROW) this.#out += CLEAR_LINE + text;
     else this.#out += lineUpdate(previous, text, this.#width);
     this.#screen[line] = text;
@@ -918,6 +996,7 @@ export class TUI extends Container {
   #eraseFrom(line: number): void {
     const first = Math.max(line, this.#top);
     if (first >= this.#screen.length) return;
+    this.#removeImages(first, () => false);
     this.#moveTo(first);
     if (first === this.#top) {
       this.#out += CLEAR_LINE;
@@ -936,7 +1015,14 @@ export class TUI extends Container {
     const first = tailOnly ? Math.max(0, length - this.#rows) : 0;
     this.#screen = [];
     for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
-    this.#out += AUTOWRAP_OFF + this.#screen.slice(first).join("\r\n");
+    const painted = this.#screen.slice(first).map((text, at) => {
+      const image = this.#imageRow(text);
+      const line = first + at;
+      return image === null || rowsShown(line, image, Math.max(first, line - this.#rows + 1))
+        ? text
+        : "";
+    });
+    this.#out += AUTOWRAP_OFF + painted.join("\r\n");
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
     this.#top = Math.max(0, length - this.#rows);
@@ -957,6 +1043,11 @@ export class TUI extends Container {
     previous: { columns: number; rows: number },
   ): void {
     this.stats.screenRepaints++;
+    // Every row is written again: the images on screen are drawn again where they now go.
+    for (const text of this.#screen.slice(this.#top)) {
+      const image = this.#imageRow(text);
+      if (image !== null) this.#out += imageRemoval(image);
+    }
     const oldLength = this.#screen.length;
     const report = this.#cursorReport;
     const located = report === null ? null : this.#locate(report);
@@ -1000,7 +1091,7 @@ export class TUI extends Container {
     let used = 0;
     while (top > this.#top) {
       const text = this.#screen[top - 1] ?? "";
-      const rows = Math.max(1, Math.ceil(visibleWidth(text) / this.#width));
+      const rows = Math.max(1, Math.ceil(this.#shownWidth(text) / this.#width));
       if (used + rows > this.#rows) break;
       used += rows;
       top--;
@@ -1016,7 +1107,7 @@ export class TUI extends Container {
    */
   #locate(report: ScreenPosition): { line: number; row: number } {
     const rowsOf = (line: number) =>
-      Math.max(1, Math.ceil(visibleWidth(this.#screen[line] ?? "") / this.#width));
+      Math.max(1, Math.ceil(this.#shownWidth(this.#screen[line] ?? "") / this.#width));
     let line = this.#cursorLine;
     // On a split line the cursor is in the part holding its column.
     let row = report.row - Math.min(rowsOf(line) - 1, Math.floor(this.#cursorCol / this.#width));
@@ -1032,7 +1123,7 @@ export class TUI extends Container {
   /** Whether the terminal split some line on screen when it got narrower than `columns`. */
   #reflowed(columns: number): boolean {
     if (this.#width >= columns) return false;
-    return this.#screen.slice(this.#top).some((line) => visibleWidth(line) > this.#width);
+    return this.#screen.slice(this.#top).some((line) => this.#shownWidth(line) > this.#width);
   }
 
   /**

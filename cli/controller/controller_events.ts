@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { AgentEvent, CompactionResult, ReasoningLevel, Usage } from "@panto/lib";
+import type { AgentEvent, CompactionResult, ImageBlock, ReasoningLevel, Usage } from "@panto/lib";
 
 /** Why a run ended: answered (or stopped at the turn limit), aborted, or failed. */
 export type RunStatus = "done" | "aborted" | "failed";
@@ -43,7 +43,8 @@ export interface QueueState {
  *
  * - every {@linkcode AgentEvent} of its runs, as the agent emits it;
  * - `user_prompt`: a run starts for this prompt (`text` as given, before
- *   added context and attachments; `followUp` when it came from the queue);
+ *   added context and attachments; `followUp` when it came from the queue;
+ *   `images`, when any, the images pasted with it);
  * - `run_end`: a run ended (also when it failed before or during the
  *   request: then `failure` says why); follows the agent's `run_complete`;
  * - `queue_update`: the steering or follow-up queue changed;
@@ -73,7 +74,7 @@ export interface QueueState {
  */
 export type ControllerEvent =
   | AgentEvent
-  | { type: "user_prompt"; text: string; followUp: boolean }
+  | { type: "user_prompt"; text: string; followUp: boolean; images?: readonly ImageBlock[] }
   | ({ type: "run_end" } & RunOutcomeEvent)
   | ({ type: "queue_update" } & QueueState)
   | {

@@ -990,10 +990,12 @@ export class SessionController {
   ): Promise<RunOutcome> {
     const activity = this.#begin("running", signal);
     this.#dangling = undefined;
+    const pasted = typeof message === "string" ? images : message.images ?? [];
     this.#emit({
       type: "user_prompt",
       text: typeof message === "string" ? message : message.text,
       followUp,
+      ...(pasted.length > 0 ? { images: pasted } : {}),
     });
     let outcome: RunOutcome;
     try {

@@ -3,8 +3,10 @@ import {
   type Component,
   Container,
   Editor,
+  type ImageSupport,
   type Keybindings,
   Loader,
+  NO_IMAGES,
   sanitizeTerminalText,
   Spacer,
   SwitchableTheme,
@@ -24,7 +26,7 @@ import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
 import { type CommandContext, type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { type PickerOptions, showPicker } from "./picker.ts";
-import { TranscriptView } from "./transcript_view.ts";
+import { type TranscriptImages, TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
 import { formatBytes } from "../tools/truncate.ts";
@@ -136,6 +138,14 @@ export class ChatApp implements CommandContext {
   readonly #externalEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
   #themeName: string;
+  /** What the terminal draws: placeholders until it answered the start-up queries. */
+  #imageSupport: ImageSupport = NO_IMAGES;
+  readonly #transcriptImages: TranscriptImages = {
+    support: () => this.#imageSupport,
+    // Below the screen's height, so that all of an image's rows fit on it.
+    maxRows: () => Math.max(1, Math.min(16, this.tui.terminal.rows - 6)),
+    changed: () => this.tui.requestRender(),
+  };
 
   /**
    * Puts the transcript, status line, editor and footer on the engine,
@@ -159,7 +169,9 @@ export class ChatApp implements CommandContext {
       this.uiEvents,
       this.theme,
       !this.controller.config.hideThinkingBlock,
+      this.#transcriptImages,
     );
+    this.#detectImages();
     this.commands = slashCommands();
     this.editor = new Editor({
       theme: this.theme,
@@ -352,6 +364,14 @@ export class ChatApp implements CommandContext {
     return last ? messageText(last) : undefined;
   }
 
+  /** Draws images once the terminal said it can (until then they show as placeholders). */
+  #detectImages(): void {
+    void this.tui.terminal.imageSupport?.().then((support) => {
+      this.#imageSupport = support;
+      if (support.protocol !== null) this.tui.requestRender(true);
+    });
+  }
+
   /** Stops the chat's own timers (a hint waiting to be cleared); call once the engine stopped. */
   dispose(): void {
     clearTimeout(this.#hintTimer);
@@ -367,7 +387,7 @@ export class ChatApp implements CommandContext {
   #onControllerEvent(event: ControllerEvent): void {
     switch (event.type) {
       case "user_prompt":
-        this.#append(this.#view.user(event.text));
+        this.#append(this.#view.user(event.text, event.images));
         this.#startLoader("Working");
         this.#renderer = new TurnRenderer(this.#view, {
           append: (c) => this.#append(c),
@@ -444,7 +464,12 @@ export class ChatApp implements CommandContext {
     this.transcript.clear();
     // The old conversation stays in the terminal's history instead of being drawn over.
     this.tui.keepScreenInHistory();
-    this.#view = new TranscriptView(this.uiEvents, this.theme, this.#view.showThinking);
+    this.#view = new TranscriptView(
+      this.uiEvents,
+      this.theme,
+      this.#view.showThinking,
+      this.#transcriptImages,
+    );
     this.#append(this.#welcome());
     if (reason !== "new") {
       for (const component of this.#view.history(this.agent.conversation.messages)) {

@@ -1,6 +1,10 @@
-import type { Message, ResultPart } from "@panto/lib";
+import type { ImagePart, Message, ResultPart } from "@panto/lib";
 import {
   type Component,
+  Container,
+  Image,
+  type ImageSupport,
+  NO_IMAGES,
   sanitizeTerminalText,
   TerminalTextSanitizer,
   type Theme,
@@ -23,6 +27,22 @@ export interface StreamedBlock {
   finish(): void;
 }
 
+/** How the transcript draws images (user messages' and tool results'). */
+export interface TranscriptImages {
+  /** What the terminal draws now (placeholders until it answered). */
+  support: () => ImageSupport;
+  /** The tallest an image is drawn, in rows (below the screen's height). */
+  maxRows: () => number;
+  /** An image changed by itself (a JPEG converted for Kitty): render again. */
+  changed: () => void;
+}
+
+const PLACEHOLDERS_ONLY: TranscriptImages = {
+  support: () => NO_IMAGES,
+  maxRows: () => 16,
+  changed: () => {},
+};
+
 /**
  * Builds the components of a transcript through the UI events, so extensions
  * can wrap each one. Untrusted text (model output, stored messages) is
@@ -36,16 +56,24 @@ export class TranscriptView {
   readonly #thinking: Thinking[] = [];
   readonly #collapsible: { setExpanded(expanded: boolean): void }[] = [];
   #expanded = false;
+  readonly #images: TranscriptImages;
 
   /**
    * @param events The UI events extensions hook into.
    * @param theme Colours.
    * @param showThinking Whether thinking blocks start visible.
+   * @param images How images are drawn (default: as placeholders).
    */
-  constructor(events: UiEvents, theme: Theme, showThinking = true) {
+  constructor(
+    events: UiEvents,
+    theme: Theme,
+    showThinking = true,
+    images: TranscriptImages = PLACEHOLDERS_ONLY,
+  ) {
     this.#events = events;
     this.#theme = theme;
     this.#showThinking = showThinking;
+    this.#images = images;
   }
 
   /** Whether tool calls and summaries are expanded. */
@@ -53,13 +81,32 @@ export class TranscriptView {
     return this.#expanded;
   }
 
-  /** A user message. */
-  user(raw: string): Component {
+  /** A user message, with the images pasted with it under it. */
+  user(raw: string, images: readonly ImagePart[] = []): Component {
     const text = sanitizeTerminalText(raw);
-    return this.#events.create(
+    const message = this.#events.create(
       UI_EVENTS.userMessage,
       { text },
       () => new UserMessage(text, this.#theme),
+    );
+    if (images.length === 0) return message;
+    const withImages = new Container();
+    withImages.addChild(message);
+    for (const image of this.#imageComponents(images)) withImages.addChild(image);
+    return withImages;
+  }
+
+  /** Components drawing `images` (or their placeholders), indented under a message or call. */
+  #imageComponents(images: readonly ImagePart[], name?: string): Image[] {
+    return images.map((image) =>
+      new Image(image, {
+        support: this.#images.support,
+        maxRows: this.#images.maxRows(),
+        indent: 2,
+        theme: this.#theme,
+        onChange: this.#images.changed,
+        ...(name === undefined ? {} : { name: sanitizeTerminalText(name) }),
+      })
     );
   }
 
@@ -139,7 +186,10 @@ export class TranscriptView {
           case "text":
             // A prompt shows as typed (its first block), as it did when sent: not its attachments.
             if (message.role === "user") {
-              if (block === message.content[0]) out.push(this.user(typedPrompt(message).text));
+              if (block === message.content[0]) {
+                const typed = typedPrompt(message);
+                out.push(this.user(typed.text, typed.images));
+              }
             } else if (message.role === "assistant" && block.text.trim()) {
               out.push(this.#filled(this.assistantText(), block.text));
             }
@@ -181,7 +231,11 @@ export class TranscriptView {
    * @param isError Whether the call failed.
    */
   showResult(callId: string, parts: readonly ResultPart[], isError: boolean): void {
-    this.#tools.get(callId)?.setResult(partsText(parts), isError);
+    const tool = this.#tools.get(callId);
+    if (tool === undefined) return;
+    tool.setResult(partsText(parts), isError);
+    const images = parts.filter((part) => part.type === "image");
+    if (images.length > 0) tool.setImages(this.#imageComponents(images, pathArgument(tool.args)));
   }
 
   /**
@@ -195,9 +249,19 @@ export class TranscriptView {
   }
 }
 
-/** Result parts as text; an image is named, not shown. */
+/** Result parts as text; images are components of their own (see `showResult`). */
 function partsText(parts: readonly ResultPart[]): string {
-  return parts.map((p) => (p.type === "text" ? p.text : `[image ${p.mediaType}]`)).join("\n");
+  return parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+/** The file name of a call's `path` argument (the read tool's), if it has one. */
+function pathArgument(args: string): string | undefined {
+  try {
+    const path: unknown = JSON.parse(args)?.path;
+    return typeof path === "string" ? path.split("/").pop() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Feeds `inner` through a sanitizer that holds back sequences split across deltas. */

@@ -18,6 +18,12 @@ export const BASE_VARIABLES: readonly string[] = [
   "TERM",
   "TERM_PROGRAM",
   "COLORTERM",
+  // What the terminal is, to know whether it draws images (tui/image_support.ts).
+  "TERM_PROGRAM",
+  "LC_TERMINAL",
+  "KITTY_WINDOW_ID",
+  "TMUX",
+  "TMUX_PANE",
   "NO_COLOR",
   "LANG",
   "LC_ALL",

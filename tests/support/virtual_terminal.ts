@@ -9,6 +9,7 @@ import xterm from "@xterm/headless";
 import { UnicodeGraphemesAddon } from "@xterm/addon-unicode-graphemes";
 import { StdinBuffer } from "../../tui/input_splitter.ts";
 import type { ScreenPosition, Terminal } from "../../tui/terminal.ts";
+import { type ImageSupport, NO_IMAGES } from "../../tui/image_support.ts";
 
 const { Terminal: XtermTerminal } = xterm;
 
@@ -40,6 +41,8 @@ export interface VirtualTerminalOptions {
   scrollOnClear?: boolean;
   /** Whether `cursorPosition()` answers, as most terminals do (default true). */
   reportsCursor?: boolean;
+  /** What `imageSupport()` reports (default: no images, as xterm.js draws none). */
+  imageSupport?: ImageSupport;
 }
 
 /**
@@ -68,6 +71,7 @@ export class VirtualTerminal implements Terminal {
   bytesWritten = 0;
   #started = false;
   readonly #reportsCursor: boolean;
+  readonly #imageSupport: ImageSupport;
 
   /** Creates a `columns`×`rows` emulator. */
   constructor(columns: number, rows: number, options: VirtualTerminalOptions = {}) {
@@ -80,6 +84,7 @@ export class VirtualTerminal implements Terminal {
     });
     if (options.scrollOnClear) this.#scrollOnClearFromHome();
     this.#reportsCursor = options.reportsCursor ?? true;
+    this.#imageSupport = options.imageSupport ?? NO_IMAGES;
     // The graphemes addon makes xterm measure clusters like string-width does.
     const graphemes = new UnicodeGraphemesAddon();
     this.#xterm.loadAddon(graphemes);
@@ -122,6 +127,23 @@ export class VirtualTerminal implements Terminal {
     await this.flush();
     if (!this.#reportsCursor) return null;
     return { row: this.#xterm.buffer.active.cursorY, col: this.#xterm.buffer.active.cursorX };
+  }
+
+  /**
+   * Calls `handler` for each OSC `ident` sequence the emulator processes,
+   * with its data and the buffer row (scrollback included) the cursor is on.
+   */
+  onOsc(ident: number, handler: (data: string, row: number) => void): void {
+    this.#xterm.parser.registerOscHandler(ident, (data) => {
+      const buffer = this.#xterm.buffer.active;
+      handler(data, buffer.baseY + buffer.cursorY);
+      return true;
+    });
+  }
+
+  /** What images the terminal is said to draw (see {@linkcode VirtualTerminalOptions.imageSupport}). */
+  imageSupport(): Promise<ImageSupport> {
+    return Promise.resolve(this.#imageSupport);
   }
 
   /** Registers an input handler. */

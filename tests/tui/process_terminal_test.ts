@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ImageProbe } from "../../tui/image_support.ts";
 import { ProcessTerminal, type TerminalIo } from "../../tui/process_terminal.ts";
 import type { TerminalSignal } from "../../tui/runtime/signals.ts";
 import { TUI } from "../../tui/tui.ts";
@@ -59,7 +60,12 @@ function fakeIo() {
 
 function started() {
   const fake = fakeIo();
-  const terminal = new ProcessTerminal({ io: fake.io, keyboardFallbackMs: 10_000 });
+  const terminal = new ProcessTerminal({
+    io: fake.io,
+    keyboardFallbackMs: 10_000,
+    // A terminal that is asked nothing about images (image_support_test asks).
+    imageProbe: new ImageProbe({ hints: { TERM: "dumb" } }),
+  });
   const inputs: string[] = [];
   const events: string[] = [];
   terminal.onInput((sequence) => inputs.push(sequence));

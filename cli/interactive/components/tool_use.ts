@@ -112,6 +112,7 @@ export class ToolUse implements Component {
   #isError = false;
   #startedAt: number | undefined;
   #endedAt: number | undefined;
+  #images: readonly Component[] = [];
   #lines: readonly string[] = [];
   #width = -1;
   /** The first line that changed since the last render (null: none). */
@@ -205,6 +206,12 @@ export class ToolUse implements Component {
     this.#changed(0);
   }
 
+  /** Shows images under the result (a read image's), drawn or as placeholders. */
+  setImages(images: readonly Component[]): void {
+    this.#images = images;
+    this.#changed(this.#footerAt);
+  }
+
   /** Shows everything (true) or the renderer's short view (false). */
   setExpanded(expanded: boolean): void {
     if (expanded === this.#expanded) return;
@@ -220,7 +227,8 @@ export class ToolUse implements Component {
     this.#footer = this.#renderer.footer?.(call, this.#theme);
     this.#footerAt = 1 + body.length;
     const footer = this.#footer === undefined ? [] : [truncateToWidth(this.#footer, width, "…")];
-    this.#lines = [this.#header(call, width), ...body, ...footer];
+    const images = this.#images.flatMap((image) => image.render(width));
+    this.#lines = [this.#header(call, width), ...body, ...footer, ...images];
     this.#width = width;
     this.#dirtyFrom = null;
     return this.#lines;
@@ -238,6 +246,7 @@ export class ToolUse implements Component {
 
   /** Re-renders everything next time. */
   invalidate(): void {
+    for (const image of this.#images) image.invalidate();
     this.#changed(0);
   }
 

@@ -10,7 +10,7 @@
 // `postgres` package (imported by @panto/lib) was evaluated before it.
 import { VirtualTerminal } from "../../support/virtual_terminal.ts";
 import { join } from "node:path";
-import { createTheme, DEFAULT_KEYBINDINGS, Keybindings, TUI } from "@panto/tui";
+import { createTheme, DEFAULT_KEYBINDINGS, type ImageSupport, Keybindings, TUI } from "@panto/tui";
 import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import { SessionController } from "../../../cli/controller/session_controller.ts";
 import { ChatApp } from "../../../cli/interactive/chat_app.ts";
@@ -80,6 +80,8 @@ export interface OpenChatOptions {
    * parallel share this process's environment.
    */
   externalEnv?: Record<string, string>;
+  /** What the terminal says it draws (default: no images). */
+  imageSupport?: ImageSupport;
 }
 
 /** A running chat on a virtual terminal. */
@@ -148,7 +150,11 @@ export async function openChat(
     pantoHome: fixture.home,
     keybindingActions: KEY_ACTIONS,
   });
-  const terminal = new VirtualTerminal(options.columns ?? 100, options.rows ?? 40);
+  const terminal = new VirtualTerminal(
+    options.columns ?? 100,
+    options.rows ?? 40,
+    options.imageSupport ? { imageSupport: options.imageSupport } : {},
+  );
   const tui = new TUI(terminal, { keybindings: new Keybindings(APP_KEYBINDINGS) });
   let quitCount = 0;
   const chat = new ChatApp({
