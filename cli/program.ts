@@ -100,7 +100,8 @@ async function printMode(args: ChatArgs): Promise<number> {
     });
     return await runPrintMode(
       controller,
-      prompt,
+      // `panto -p "/skill:name args"` and `panto -p "/template args"` work as in the chat.
+      await controller.expandPromptCommand(prompt) ?? prompt,
       args.mode === "json" ? "json" : "text",
       { stdout: writeStdout, stderr: writeStderr },
       abort.signal,

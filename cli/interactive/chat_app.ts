@@ -621,6 +621,8 @@ export class ChatApp implements CommandContext {
     try {
       if (command) return await command.run(this, args);
       if (await this.controller.extensions?.runCommand(name, args)) return;
+      const prompt = await this.controller.expandPromptCommand(line);
+      if (prompt !== undefined) return this.#sendPrompt(prompt);
       // The line is not lost: it goes back in the editor, to fix or to send as "//…".
       if (this.editor.getText() === "") this.editor.setText(line);
       this.notify(
@@ -634,7 +636,14 @@ export class ChatApp implements CommandContext {
 
   #commandNames(): { name: string; description: string }[] {
     return [...this.commands.entries()].map(([name, c]) => ({ name, description: c.description }))
-      .concat(this.controller.extensionCommands());
+      .concat(this.controller.extensionCommands())
+      .concat(this.controller.promptCommands().filter((c) => !this.commands.has(c.name)));
+  }
+
+  /** Sends a skill's or template's prompt: steering what runs, else as a new prompt. */
+  #sendPrompt(text: string): void {
+    if (this.busy) return this.controller.steer(text);
+    this.controller.prompt(text).catch((error) => this.notify(errorMessage(error), "error"));
   }
 
   /** Shows the loader; esc aborts what the controller runs. */

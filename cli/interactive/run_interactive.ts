@@ -56,6 +56,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
   const untrustedProject = await confirmProjectTrustOnTerminal(
     args.trustProjectConfig,
     !args.noExtensions,
+    !args.noSkills,
   );
   const keybindings = new Keybindings(APP_KEYBINDINGS);
   const theme = createTheme();
@@ -140,6 +141,13 @@ async function chat(
   });
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
+  for (const template of controller.resources.templates) {
+    if (!chatApp.commands.has(template.name)) continue;
+    chatApp.notify(
+      `Prompt template ${template.filePath} is not offered as /${template.name}: a built-in command has that name; rename the file`,
+      "warning",
+    );
+  }
   const initial = args.messages.join(" ").trim();
   if (initial) chatApp.submit(initial);
   await quit.promise;

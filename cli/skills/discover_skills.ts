@@ -1,0 +1,243 @@
+/**
+ * Finds Agent Skills (agentskills.io): directories holding a `SKILL.md`
+ * whose YAML front matter gives a `name` and a `description`. Only each
+ * file's front matter is read here; the model reads a whole `SKILL.md`
+ * with the `read` tool when it needs it, and `/skill:name` reads it when
+ * used.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import {
+  FrontMatterError,
+  parseFrontMatterYaml,
+  splitFrontMatter,
+  stringField,
+} from "./front_matter.ts";
+import { readHead } from "./read_head.ts";
+import { skillDescriptionProblems, skillNameProblems } from "./skill_checks.ts";
+
+/** Whose a skill or prompt template is: the user's (every project) or this project's. */
+export type ResourceScope = "user" | "project";
+
+/** A directory skills are looked for in. */
+export interface SkillPlace {
+  /** The directory. */
+  dir: string;
+  /** Whose skills these are. */
+  scope: ResourceScope;
+  /** Whether `.md` files directly in it are skills too (pi's own directories), besides `*\/SKILL.md`. */
+  rootFiles: boolean;
+}
+
+/** A skill found at start-up (its body is not read). */
+export interface Skill {
+  /** Its name (`/skill:name`). */
+  name: string;
+  /** What it does and when to use it. */
+  description: string;
+  /** Its `SKILL.md` (or root `.md` file), absolute. */
+  filePath: string;
+  /** The directory its relative paths resolve against. */
+  baseDir: string;
+  /** Whose it is. */
+  scope: ResourceScope;
+  /** Whether it is listed in the system prompt (`disable-model-invocation: true` hides it). */
+  modelInvocable: boolean;
+}
+
+/** Bounds on one discovery, so a huge or deep directory cannot slow the start. */
+export interface DiscoveryLimits {
+  /** Directory levels below a place that are searched. */
+  maxDepth: number;
+  /** Most skill files read over all places. */
+  maxFiles: number;
+  /** Most directories listed over all places. */
+  maxDirs: number;
+}
+
+/** The default bounds: deep enough for `skills/group/name/SKILL.md`, wide enough for thousands. */
+export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxDepth: 4,
+  maxFiles: 5000,
+  maxDirs: 20000,
+};
+
+/** The skills found and what was wrong with the files that were not (or not cleanly) loaded. */
+export interface SkillDiscovery {
+  /** The skills, in discovery order, one per name. */
+  skills: Skill[];
+  /** One line per problem, each naming its file. */
+  warnings: string[];
+}
+
+/** A candidate file and the place it was found in. */
+interface Candidate {
+  path: string;
+  place: SkillPlace;
+}
+
+/**
+ * Finds the skills of the places, in order: a directory holding `SKILL.md`
+ * is a skill (nothing below it is searched); other directories are searched
+ * down to `maxDepth` (hidden ones and `node_modules` skipped); with
+ * `rootFiles`, `.md` files directly in a place are skills too. Invalid
+ * skills are warned about and, when they have no front matter or no
+ * description, skipped; of two skills with one name the first found wins
+ * and the other is named in a warning (as pi does). The same file reached
+ * twice (a symbolic link) counts once.
+ *
+ * @param places Where to look, earlier places first.
+ * @param limits Bounds on the search.
+ * @returns The skills and the warnings.
+ *
+ * @example
+ * ```ts
+ * import { discoverSkills } from "./discover_skills.ts";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${dir}/pdf`);
+ * Deno.writeTextFileSync(`${dir}/pdf/SKILL.md`, "---\nname: pdf\ndescription: Reads PDFs.\n---\n");
+ * const found = await discoverSkills([{ dir, scope: "user", rootFiles: false }]);
+ * console.assert(found.skills[0]?.name === "pdf");
+ * Deno.removeSync(dir, { recursive: true });
+ * ```
+ */
+export async function discoverSkills(
+  places: readonly SkillPlace[],
+  limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+): Promise<SkillDiscovery> {
+  const { candidates, warnings } = findCandidates(places, limits);
+  const byName = new Map<string, Skill>();
+  const seenFiles = new Set<string>();
+  for (const candidate of candidates) {
+    const skill = await readSkill(candidate, warnings);
+    if (!skill) continue;
+    const real = realPath(skill.filePath);
+    if (seenFiles.has(real)) continue;
+    seenFiles.add(real);
+    const winner = byName.get(skill.name);
+    if (winner) {
+      warnings.push(
+        `Skill ${skill.filePath} is not loaded: ${winner.filePath} has the same name "${skill.name}" and was found first`,
+      );
+      continue;
+    }
+    byName.set(skill.name, skill);
+  }
+  return { skills: [...byName.values()], warnings };
+}
+
+/** Walks the places within the limits (synchronously: thousands of small directory reads). */
+function findCandidates(
+  places: readonly SkillPlace[],
+  limits: DiscoveryLimits,
+): { candidates: Candidate[]; warnings: string[] } {
+  const candidates: Candidate[] = [];
+  const warnings: string[] = [];
+  let dirs = 0;
+  const walk = (place: SkillPlace, dir: string, depth: number): void => {
+    if (candidates.length >= limits.maxFiles || dirs >= limits.maxDirs) return;
+    dirs++;
+    const entries = listDir(dir);
+    if (entries.some((entry) => entry.name === "SKILL.md" && isFile(entry, dir))) {
+      candidates.push({ path: join(dir, "SKILL.md"), place });
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const path = join(dir, entry.name);
+      if (isDirectory(entry, dir)) {
+        if (depth < limits.maxDepth) walk(place, path, depth + 1);
+      } else if (depth === 0 && place.rootFiles && entry.name.endsWith(".md")) {
+        if (candidates.length < limits.maxFiles) candidates.push({ path, place });
+      }
+    }
+  };
+  for (const place of places) walk(place, place.dir, 0);
+  if (candidates.length >= limits.maxFiles || dirs >= limits.maxDirs) {
+    warnings.push(
+      `Stopped looking for skills after ${candidates.length} files in ${dirs} directories (panto reads at most ${limits.maxFiles} and lists at most ${limits.maxDirs}): move unused skills out of ${
+        places.map((p) => p.dir).join(", ")
+      }`,
+    );
+  }
+  return { candidates, warnings };
+}
+
+/** Reads one candidate's front matter; warns and gives `undefined` when it is no usable skill. */
+async function readSkill(candidate: Candidate, warnings: string[]): Promise<Skill | undefined> {
+  const { path, place } = candidate;
+  const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
+  const head = readHead(path);
+  if (!head) return undefined;
+  const parts = splitFrontMatter(head.text);
+  if (!parts) {
+    warn(
+      "it has no YAML front matter (a first line `---`, then `name:` and `description:`, then `---`): not loaded",
+    );
+    return undefined;
+  }
+  let fields: Record<string, unknown>;
+  try {
+    fields = await parseFrontMatterYaml(parts.yaml);
+  } catch (error) {
+    if (!(error instanceof FrontMatterError)) throw error;
+    warn(`it ${error.message}: not loaded`);
+    return undefined;
+  }
+  const isSkillFile = basename(path) === "SKILL.md";
+  const directory = isSkillFile ? basename(dirname(path)) : basename(path, ".md");
+  const description = stringField(fields, "description");
+  skillDescriptionProblems(description).forEach(warn);
+  let name = stringField(fields, "name");
+  if (name === undefined) {
+    warn(`it has no name (add \`name: ${directory}\` to its front matter): using "${directory}"`);
+    name = directory;
+  } else skillNameProblems(name, directory).forEach(warn);
+  if (description === undefined) return undefined;
+  if (/\s/.test(name)) {
+    warn(`its name "${name}" has spaces, so /skill:name cannot name it: not loaded`);
+    return undefined;
+  }
+  return {
+    name,
+    description,
+    filePath: path,
+    baseDir: dirname(path),
+    scope: place.scope,
+    modelInvocable: fields["disable-model-invocation"] !== true,
+  };
+}
+
+function listDir(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    // Missing, not a directory, or not granted: nothing to find there.
+    return [];
+  }
+}
+
+function isFile(entry: Deno.DirEntry, dir: string): boolean {
+  return entry.isSymlink ? statOf(join(dir, entry.name))?.isFile === true : entry.isFile;
+}
+
+function isDirectory(entry: Deno.DirEntry, dir: string): boolean {
+  return entry.isSymlink ? statOf(join(dir, entry.name))?.isDirectory === true : entry.isDirectory;
+}
+
+function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
