@@ -52,8 +52,10 @@ export function splitFrontMatter(text: string): FrontMatterParts | undefined {
 
 /** A plain `key: value` line: the shape nearly every skill's front matter has. */
 const SIMPLE_LINE = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
-/** Plain values starting with these are YAML syntax (quotes, blocks, anchors, tags, flow collections). */
-const SPECIAL_START = /^["'|>&*!%@`{[#]/;
+/** Values yaml reads as numbers, nulls or booleans (their text could change). */
+const YAML_SCALAR = /^(?:[+.\d~]|null$|true$|false$)/i;
+/** Plain values starting with these are YAML syntax (YAML 1.2's indicator characters). */
+const SPECIAL_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
 /**
  * The fields of front matter made of plain one-line `key: value` pairs, or
@@ -82,9 +84,14 @@ export function simpleFields(yaml: string): Record<string, unknown> | undefined 
     if (!match) return undefined;
     const key = match[1]!;
     const value = (match[2] ?? "").trim();
-    if (value === "" || SPECIAL_START.test(value) || /: |\s#/.test(value)) return undefined;
     if (Object.hasOwn(fields, key)) return undefined;
-    fields[key] = value === "true" ? true : value === "false" ? false : value;
+    if (value === "true" || value === "false") {
+      fields[key] = value === "true";
+      continue;
+    }
+    if (value === "" || SPECIAL_START.test(value) || YAML_SCALAR.test(value)) return undefined;
+    if (/:(\s|$)|\s#/.test(value)) return undefined;
+    fields[key] = value;
   }
   return fields;
 }
