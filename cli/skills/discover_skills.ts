@@ -71,10 +71,11 @@ export interface SkillDiscovery {
   warnings: string[];
 }
 
-/** A candidate file and the place it was found in. */
+/** A candidate file, the place it was found in and its `stat`. */
 interface Candidate {
   path: string;
   place: SkillPlace;
+  info: Deno.FileInfo;
 }
 
 /**
@@ -108,13 +109,14 @@ export async function discoverSkills(
 ): Promise<SkillDiscovery> {
   const { candidates, warnings } = findCandidates(places, limits);
   const byName = new Map<string, Skill>();
+  // The same file reached twice (a symbolic link): device and inode say so without a realpath call.
   const seenFiles = new Set<string>();
   for (const candidate of candidates) {
+    const file = `${candidate.info.dev}:${candidate.info.ino}`;
+    if (candidate.info.ino !== null && seenFiles.has(file)) continue;
     const skill = await readSkill(candidate, warnings);
     if (!skill) continue;
-    const real = realPath(skill.filePath);
-    if (seenFiles.has(real)) continue;
-    seenFiles.add(real);
+    seenFiles.add(file);
     const winner = byName.get(skill.name);
     if (winner) {
       warnings.push(
@@ -127,7 +129,12 @@ export async function discoverSkills(
   return { skills: [...byName.values()], warnings };
 }
 
-/** Walks the places within the limits (synchronously: thousands of small directory reads). */
+/**
+ * Walks the places within the limits (synchronously: thousands of small
+ * calls). A directory's `SKILL.md` is looked up before the directory is
+ * listed, so a skill costs one `stat` and one read, and only directories
+ * without one are listed.
+ */
 function findCandidates(
   places: readonly SkillPlace[],
   limits: DiscoveryLimits,
@@ -135,26 +142,30 @@ function findCandidates(
   const candidates: Candidate[] = [];
   const warnings: string[] = [];
   let dirs = 0;
+  const full = () => candidates.length >= limits.maxFiles || dirs >= limits.maxDirs;
   const walk = (place: SkillPlace, dir: string, depth: number): void => {
-    if (candidates.length >= limits.maxFiles || dirs >= limits.maxDirs) return;
+    if (full()) return;
     dirs++;
-    const entries = listDir(dir);
-    if (entries.some((entry) => entry.name === "SKILL.md" && isFile(entry, dir))) {
-      candidates.push({ path: join(dir, "SKILL.md"), place });
+    const skillFile = join(dir, "SKILL.md");
+    const info = statOf(skillFile);
+    if (info?.isFile) {
+      candidates.push({ path: skillFile, place, info });
       return;
     }
-    for (const entry of entries) {
+    for (const entry of listDir(dir)) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const path = join(dir, entry.name);
       if (isDirectory(entry, dir)) {
         if (depth < limits.maxDepth) walk(place, path, depth + 1);
-      } else if (depth === 0 && place.rootFiles && entry.name.endsWith(".md")) {
-        if (candidates.length < limits.maxFiles) candidates.push({ path, place });
+        continue;
       }
+      if (depth !== 0 || !place.rootFiles || !entry.name.endsWith(".md") || full()) continue;
+      const rootInfo = statOf(path);
+      if (rootInfo?.isFile) candidates.push({ path, place, info: rootInfo });
     }
   };
   for (const place of places) walk(place, place.dir, 0);
-  if (candidates.length >= limits.maxFiles || dirs >= limits.maxDirs) {
+  if (full()) {
     warnings.push(
       `Stopped looking for skills after ${candidates.length} files in ${dirs} directories (panto reads at most ${limits.maxFiles} and lists at most ${limits.maxDirs}): move unused skills out of ${
         places.map((p) => p.dir).join(", ")
@@ -168,7 +179,7 @@ function findCandidates(
 async function readSkill(candidate: Candidate, warnings: string[]): Promise<Skill | undefined> {
   const { path, place } = candidate;
   const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
-  const head = readHead(path);
+  const head = readHead(path, candidate.info);
   if (!head) return undefined;
   const parts = splitFrontMatter(head.text);
   if (!parts) {
@@ -218,10 +229,6 @@ function listDir(dir: string): Deno.DirEntry[] {
   }
 }
 
-function isFile(entry: Deno.DirEntry, dir: string): boolean {
-  return entry.isSymlink ? statOf(join(dir, entry.name))?.isFile === true : entry.isFile;
-}
-
 function isDirectory(entry: Deno.DirEntry, dir: string): boolean {
   return entry.isSymlink ? statOf(join(dir, entry.name))?.isDirectory === true : entry.isDirectory;
 }
@@ -231,13 +238,5 @@ function statOf(path: string): Deno.FileInfo | undefined {
     return Deno.statSync(path);
   } catch {
     return undefined;
-  }
-}
-
-function realPath(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
   }
 }

@@ -1,3 +1,5 @@
+const DECODER = new TextDecoder();
+
 /** The first read of a file: front matter nearly always fits. */
 const FIRST_CHUNK_BYTES = 4096;
 /** The most read looking for the end of the front matter (a description is at most 1024 characters). */
@@ -19,6 +21,7 @@ export interface FileHead {
  * small reads finish several times faster without the async round trips.
  *
  * @param path The file.
+ * @param info Its `stat` when the caller has it (saves one call).
  * @returns Its beginning, or `undefined` when it is missing, unreadable or not a regular file.
  *
  * @example
@@ -30,11 +33,16 @@ export interface FileHead {
  * Deno.removeSync(path);
  * ```
  */
-export function readHead(path: string): FileHead | undefined {
+export function readHead(path: string, info?: Deno.FileInfo): FileHead | undefined {
   let file: Deno.FsFile;
   try {
     // A named pipe would block the open until a writer came.
-    if (!Deno.statSync(path).isFile) return undefined;
+    const stat = info ?? Deno.statSync(path);
+    if (!stat.isFile) return undefined;
+    // A small file in one call: the same bytes, a third of the calls.
+    if (stat.size <= FIRST_CHUNK_BYTES) {
+      return { text: DECODER.decode(Deno.readFileSync(path)), complete: true };
+    }
     file = Deno.openSync(path);
   } catch {
     return undefined;
@@ -77,5 +85,5 @@ function needsMore(text: string): boolean {
 }
 
 function decode(buffer: Uint8Array, length: number): string {
-  return new TextDecoder().decode(buffer.subarray(0, length));
+  return DECODER.decode(buffer.subarray(0, length));
 }
