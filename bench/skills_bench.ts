@@ -149,12 +149,16 @@ async function main(): Promise<void> {
       const none = median(entry.none);
       const many = median(entry.many);
       const change = ((many / none - 1) * 100).toFixed(1);
-      console.log(`| ${column.name} | ${none.toFixed(0)} ms | ${many.toFixed(0)} ms | ${change}% |`);
+      console.log(
+        `| ${column.name} | ${none.toFixed(0)} ms | ${many.toFixed(0)} ms | ${change}% |`,
+      );
     }
     const panto = samples.get("panto");
     if (panto && !failures.has("panto")) {
       const within = median(panto.many) <= median(panto.none) * 1.1;
-      console.log(`\npanto's target (with skills within 10% of without): ${within ? "met" : "MISSED"}`);
+      console.log(
+        `\npanto's target (with skills within 10% of without): ${within ? "met" : "MISSED"}`,
+      );
     }
   } finally {
     await server.close();

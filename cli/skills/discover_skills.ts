@@ -15,6 +15,7 @@ import {
   stringField,
 } from "./front_matter.ts";
 import { readHead } from "./read_head.ts";
+import { SkillCache, type SkillReading } from "./skill_cache.ts";
 import { skillDescriptionProblems, skillNameProblems } from "./skill_checks.ts";
 
 /** Whose a skill or prompt template is: the user's (every project) or this project's. */
@@ -90,6 +91,7 @@ interface Candidate {
  *
  * @param places Where to look, earlier places first.
  * @param limits Bounds on the search.
+ * @param cache Earlier readings of unchanged files (default: none kept).
  * @returns The skills and the warnings.
  *
  * @example
@@ -106,6 +108,7 @@ interface Candidate {
 export async function discoverSkills(
   places: readonly SkillPlace[],
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+  cache: SkillCache = SkillCache.open(undefined),
 ): Promise<SkillDiscovery> {
   const { candidates, warnings } = findCandidates(places, limits);
   const byName = new Map<string, Skill>();
@@ -114,9 +117,11 @@ export async function discoverSkills(
   for (const candidate of candidates) {
     const file = `${candidate.info.dev}:${candidate.info.ino}`;
     if (candidate.info.ino !== null && seenFiles.has(file)) continue;
-    const skill = await readSkill(candidate, warnings);
-    if (!skill) continue;
     seenFiles.add(file);
+    const reading = await readCached(candidate, cache);
+    warnings.push(...reading.warnings);
+    const skill = reading.skill && { ...reading.skill, scope: candidate.place.scope };
+    if (!skill) continue;
     const winner = byName.get(skill.name);
     if (winner) {
       warnings.push(
@@ -126,7 +131,17 @@ export async function discoverSkills(
     }
     byName.set(skill.name, skill);
   }
+  await cache.save();
   return { skills: [...byName.values()], warnings };
+}
+
+/** A candidate's reading: the cache's while the file is unchanged, else the file's. */
+async function readCached(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
+  const cached = cache.get(candidate.path, candidate.info);
+  if (cached) return cached;
+  const reading = await readSkill(candidate);
+  cache.put(candidate.path, candidate.info, reading);
+  return reading;
 }
 
 /**
@@ -175,11 +190,22 @@ function findCandidates(
   return { candidates, warnings };
 }
 
-/** Reads one candidate's front matter; warns and gives `undefined` when it is no usable skill. */
-async function readSkill(candidate: Candidate, warnings: string[]): Promise<Skill | undefined> {
+/** Reads one candidate's front matter: the skill, unless it is no usable one, and the warnings. */
+async function readSkill(candidate: Candidate): Promise<SkillReading> {
   const { path, place } = candidate;
+  const warnings: string[] = [];
   const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
-  const head = readHead(path, candidate.info);
+  const skill = await skillOf(path, place, candidate.info, warn);
+  return skill ? { skill, warnings } : { warnings };
+}
+
+async function skillOf(
+  path: string,
+  place: SkillPlace,
+  info: Deno.FileInfo,
+  warn: (problem: string) => void,
+): Promise<Skill | undefined> {
+  const head = readHead(path, info);
   if (!head) return undefined;
   const parts = splitFrontMatter(head.text);
   if (!parts) {

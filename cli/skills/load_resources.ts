@@ -8,7 +8,8 @@
 import { join, resolve } from "node:path";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { projectRoot } from "../launcher/project_root.ts";
-import { discoverSkills, type SkillPlace } from "./discover_skills.ts";
+import { DEFAULT_DISCOVERY_LIMITS, discoverSkills, type SkillPlace } from "./discover_skills.ts";
+import { SkillCache, skillCachePath } from "./skill_cache.ts";
 import type { PromptResources } from "./prompt_commands.ts";
 import { discoverTemplates, type TemplatePlace } from "./prompt_templates.ts";
 import { settleSkillTrust, untrustedProjectSkills, type UntrustedSkills } from "./skill_trust.ts";
@@ -134,7 +135,11 @@ export async function loadPromptResources(options: LoadResourcesOptions): Promis
   const notices: string[] = [];
   let skills: LoadedResources["skills"] = [];
   if (options.skills) {
-    const found = await discoverSkills(skillPlaces(options));
+    const found = await discoverSkills(
+      skillPlaces(options),
+      DEFAULT_DISCOVERY_LIMITS,
+      SkillCache.open(skillCachePath(options.pantoHome)),
+    );
     notices.push(...found.warnings);
     const settled = await settleSkillTrust(
       found.skills,

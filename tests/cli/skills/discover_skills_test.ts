@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { discoverSkills, type SkillPlace } from "../../../cli/skills/discover_skills.ts";
 import { skillPlaces } from "../../../cli/skills/load_resources.ts";
+import { SkillCache } from "../../../cli/skills/skill_cache.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/skills", import.meta.url));
 
@@ -189,5 +190,27 @@ Deno.test("skills: a project's skill wins a name over the user's (pi's order)", 
       "project: Project's.",
     ]);
     assert.equal(found.warnings.length, 1);
+  });
+});
+
+Deno.test("skills: an unchanged file's reading comes from the cache; a changed one is read again", async () => {
+  await withDir(async (dir) => {
+    const path = await skill(join(dir, "skills"), "fmt", "---\nname: fmt\ndescription: Formats.\n---");
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(join(dir, "skills"))];
+    const first = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(first.skills[0]?.description, "Formats.");
+    // Plant a different reading under the unchanged stat: used as it is, so the file was not read.
+    const cached = JSON.parse(await Deno.readTextFile(cachePath));
+    cached[path].skill.description = "From the cache.";
+    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    const second = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(second.skills[0]?.description, "From the cache.");
+    await Deno.writeTextFile(path, "---\nname: fmt\ndescription: Formats code, now.\n---\n");
+    const third = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(third.skills[0]?.description, "Formats code, now.");
+    await Deno.writeTextFile(cachePath, "not json");
+    const damaged = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(damaged.skills[0]?.description, "Formats code, now.", "a damaged cache is ignored");
   });
 });
