@@ -17,6 +17,9 @@ export interface SkillReading {
   warnings: string[];
 }
 
+/** Most files remembered: every skill of a start, and others' while there is room. */
+export const MAX_CACHE_ENTRIES = 5000;
+
 /** One file's reading and the `stat` it was made from. */
 interface CacheEntry extends SkillReading {
   size: number;
@@ -104,14 +107,19 @@ export class SkillCache {
     this.#changed = true;
   }
 
-  /** Rewrites the file when a reading was added or a file is gone (replacing it atomically). */
+  /**
+   * Rewrites the file (atomically) when a file was read: this discovery's
+   * readings, then earlier ones of files not seen this time (another
+   * project's skills), up to {@linkcode MAX_CACHE_ENTRIES}.
+   */
   async save(): Promise<void> {
-    if (this.#path === undefined) return;
-    if (!this.#changed && this.#now.size === this.#earlier.size) return;
+    if (this.#path === undefined || !this.#changed) return;
+    const kept = [...this.#now, ...[...this.#earlier].filter(([path]) => !this.#now.has(path))]
+      .slice(0, MAX_CACHE_ENTRIES);
     try {
       await Deno.mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
       const temporary = `${this.#path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(temporary, JSON.stringify(Object.fromEntries(this.#now)));
+      await Deno.writeTextFile(temporary, JSON.stringify(Object.fromEntries(kept)));
       await Deno.rename(temporary, this.#path);
     } catch {
       // Only a speed-up: the next start reads the files again.
