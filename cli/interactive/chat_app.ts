@@ -711,6 +711,9 @@ export class ChatApp implements CommandContext {
     const lines: string[] = [];
     const files = this.controller.contextFiles.map((path) => shortPath(path, this.controller.cwd));
     if (files.length) lines.push(`context ${files.join(", ")}`);
+    const { skills, templates } = this.controller.resources;
+    if (skills.length) lines.push(`skills ${fewNames(skills.map((s) => s.name))}`);
+    if (templates.length) lines.push(`prompts ${fewNames(templates.map((t) => `/${t.name}`))}`);
     const extensions = this.controller.extensions?.loaded ?? [];
     if (extensions.length) {
       lines.push(
@@ -744,4 +747,10 @@ export class ChatApp implements CommandContext {
     this.#footer.update(data);
     this.tui.requestRender();
   }
+}
+
+/** Up to five names, then how many more: a thousand skills must not fill the header. */
+function fewNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }

@@ -59,6 +59,8 @@ Deno.test({
     });
     try {
       await tmux.waitFor(/thinking off/);
+      await tmux.waitFor(/skills release-notes/, { inHistory: true });
+      await tmux.waitFor(/prompts \/fix/, { inHistory: true });
       await tmux.type("/skill:");
       await tmux.waitFor(/\/skill:release-notes\s+Writes release notes from the git log/);
       await tmux.keys("Tab");

@@ -195,7 +195,11 @@ Deno.test("skills: a project's skill wins a name over the user's (pi's order)", 
 
 Deno.test("skills: an unchanged file's reading comes from the cache; a changed one is read again", async () => {
   await withDir(async (dir) => {
-    const path = await skill(join(dir, "skills"), "fmt", "---\nname: fmt\ndescription: Formats.\n---");
+    const path = await skill(
+      join(dir, "skills"),
+      "fmt",
+      "---\nname: fmt\ndescription: Formats.\n---",
+    );
     const cachePath = join(dir, "cache", "skills.json");
     const places = [user(join(dir, "skills"))];
     const first = await discoverSkills(places, undefined, SkillCache.open(cachePath));
@@ -211,6 +215,10 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
     assert.equal(third.skills[0]?.description, "Formats code, now.");
     await Deno.writeTextFile(cachePath, "not json");
     const damaged = await discoverSkills(places, undefined, SkillCache.open(cachePath));
-    assert.equal(damaged.skills[0]?.description, "Formats code, now.", "a damaged cache is ignored");
+    assert.equal(
+      damaged.skills[0]?.description,
+      "Formats code, now.",
+      "a damaged cache is ignored",
+    );
   });
 });
