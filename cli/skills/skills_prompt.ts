@@ -42,7 +42,15 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
   ].join("\n");
 }
 
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+/** One pass, and none for text without a special character (most names and paths). */
 function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!) : text;
 }
