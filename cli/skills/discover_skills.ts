@@ -246,9 +246,12 @@ async function skillOf(
   };
 }
 
+/** A directory's entries by name: which of two skills with one name wins must not depend on the file system's order. */
 function listDir(dir: string): Deno.DirEntry[] {
   try {
-    return [...Deno.readDirSync(dir)];
+    return [...Deno.readDirSync(dir)].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+    );
   } catch {
     // Missing, not a directory, or not granted: nothing to find there.
     return [];
