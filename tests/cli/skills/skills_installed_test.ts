@@ -18,6 +18,7 @@ const decoder = new TextDecoder();
 
 interface Place {
   server: FakeLlmServer;
+  project: string;
   home: string;
   pantoHome: string;
   run(args: string[]): Promise<Deno.CommandOutput>;
@@ -42,7 +43,7 @@ async function withPlace(fn: (place: Place) => Promise<void>): Promise<void> {
           env: { ...childEnv(home), NO_COLOR: "1" },
           stdin: "null",
         }).output();
-      await fn({ server, home, pantoHome, run });
+      await fn({ server, project, home, pantoHome, run });
     } finally {
       await server.close();
       await Deno.remove(root, { recursive: true });
@@ -155,5 +156,30 @@ Deno.test("installed panto: -p '/skill:name args' and -p '/template args' send w
       fix.includes("Fix issue #42 in the whole project. Notes:"),
       fix.slice(fix.indexOf('"role":"user"'), fix.indexOf('"role":"user"') + 200),
     );
+  });
+});
+
+Deno.test("installed panto: a project's .claude/skills are left out with a notice until --trust-project-config", async () => {
+  await withPlace(async ({ server, project, run }) => {
+    const dir = join(project, ".claude", "skills", "deploy");
+    await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "SKILL.md"),
+      "---\nname: deploy\ndescription: Deploys the project to production.\n---\nRun ./ship.sh\n",
+    );
+    server.enqueue(textReply("one"), textReply("two"), textReply("three"));
+    let out = await run(["-p", "hi"]);
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    assert.match(
+      decoder.decode(out.stderr),
+      /Not using this project's skills, which are not trusted:\n {2}deploy: /,
+    );
+    assert.ok(!request(server, 0).includes("<name>deploy</name>"));
+    out = await run(["-p", "hi", "--trust-project-config"]);
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    assert.ok(request(server, 1).includes("<name>deploy</name>"));
+    out = await run(["-p", "hi"]);
+    assert.doesNotMatch(decoder.decode(out.stderr), /not trusted/, "remembered");
+    assert.ok(request(server, 2).includes("<name>deploy</name>"));
   });
 });
