@@ -183,3 +183,22 @@ Deno.test("installed panto: a project's .claude/skills are left out with a notic
     assert.ok(request(server, 2).includes("<name>deploy</name>"));
   });
 });
+
+Deno.test("installed panto: a skill linked into ~/.claude/skills from elsewhere is listed and readable", async () => {
+  await withPlace(async ({ server, home, run }) => {
+    const elsewhere = join(home, "..", "dotfiles", "skills", "lint");
+    await Deno.mkdir(elsewhere, { recursive: true });
+    await Deno.writeTextFile(
+      join(elsewhere, "SKILL.md"),
+      "---\nname: lint\ndescription: Lints the code.\n---\nRun the linter.\n",
+    );
+    await Deno.mkdir(join(home, ".claude", "skills"), { recursive: true });
+    await Deno.symlink(elsewhere, join(home, ".claude", "skills", "lint"));
+    const skillFile = join(home, ".claude", "skills", "lint", "SKILL.md");
+    server.enqueue(toolCallReply("r1", "read", { path: skillFile }), textReply("linted"));
+    const out = await run(["-p", "lint it"]);
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    assert.ok(request(server, 0).includes(`<location>${skillFile}</location>`), "listed");
+    assert.ok(request(server, 1).includes("Run the linter."), request(server, 1).slice(-400));
+  });
+});
