@@ -16,6 +16,8 @@ import { UsageError } from "./errors.ts";
 import { openWritableStore } from "./session_store.ts";
 import { latestIn } from "./sessions_here.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
+import { loadPromptResources } from "./skills/load_resources.ts";
+import type { PromptResources } from "./skills/prompt_commands.ts";
 import { builtinTools, selectTools } from "./tools/builtin_tools.ts";
 import { withheldVariables } from "./tools/child_env.ts";
 import { loadCatalogModels } from "./models/catalog.ts";
@@ -51,6 +53,8 @@ export interface Startup {
   systemPrompt: string;
   /** The AGENTS.md (or similar) files the system prompt includes. */
   contextFiles: string[];
+  /** The skills (`/skill:name`, listed in the system prompt) and prompt templates (`/name`). */
+  resources: PromptResources;
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
   notices: string[];
   /** What to do with the project's untrusted extensions (as for its config). */
@@ -109,10 +113,20 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
     const { session, resumed, notice } = await chooseSession(args, store, cwd, options.pick);
     const { conversation, danglingUser } = await session.loadWithDangling();
     const { selection, modelNotice } = chooseModel(args, config, resumed ? session : undefined);
+    const resources = await loadPromptResources({
+      cwd,
+      pantoHome,
+      home: readEnv("HOME") || undefined,
+      skills: !args.noSkills,
+      templates: !args.noPromptTemplates,
+      untrustedProject,
+    });
     const tools = selectTools(
       builtinTools({
         root: cwd,
         allowedRoots: config.tools.allowedPaths,
+        // The model reads a skill's SKILL.md and the files it names, wherever the skill is.
+        readRoots: resources.skills.map((skill) => skill.baseDir),
         pantoHome,
         bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
         ...(config.tools.sandbox ? { sandbox: config.tools.sandbox } : {}),
@@ -125,6 +139,8 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       toolNames: tools.map((t) => t.decl.name),
       override: args.systemPrompt,
       append: args.appendSystemPrompt,
+      contextFiles: !args.noContextFiles,
+      skills: resources.skills,
     });
     return {
       cwd,
@@ -139,9 +155,11 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       tools,
       systemPrompt: prompt.text,
       contextFiles: prompt.agentsFiles,
+      resources: { skills: resources.skills, templates: resources.templates },
       notices: [
         ...config.notices,
         ...prompt.warnings,
+        ...resources.notices,
         ...[notice, modelNotice].filter((n) => n !== undefined),
       ],
       untrustedProject,

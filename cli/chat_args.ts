@@ -158,6 +158,18 @@ export const PROMPT_FLAGS: FlagTable = {
     description: "Comma-separated built-in tools to offer (read,write,edit,bash,ls,grep,find)",
   },
   noTools: { names: ["--no-tools"], description: "Offer no built-in tools" },
+  noContextFiles: {
+    names: ["--no-context-files"],
+    description: "Leave AGENTS.md and CLAUDE.md files out of the system prompt",
+  },
+  noSkills: {
+    names: ["--no-skills"],
+    description: "Load no skills (SKILL.md) and offer no /skill: commands",
+  },
+  noPromptTemplates: {
+    names: ["--no-prompt-templates"],
+    description: "Load no prompt templates (/name commands from prompts/*.md)",
+  },
   extensions: {
     names: ["-e", "--extension"],
     value: text,
@@ -240,6 +252,12 @@ export interface ChatArgs extends StoreFlags {
   tools: string[] | undefined;
   /** `--no-tools`. */
   noTools: boolean;
+  /** `--no-context-files`. */
+  noContextFiles?: boolean;
+  /** `--no-skills`. */
+  noSkills?: boolean;
+  /** `--no-prompt-templates`. */
+  noPromptTemplates?: boolean;
   /** `-e` paths. */
   extensions: readonly string[];
   /** `--no-extensions`. */
@@ -375,6 +393,9 @@ export function chatArgs(parsed: Record<string, unknown>, store: StoreFlags): Ch
     appendSystemPrompt: parsed.appendSystemPrompt as string | undefined,
     tools: tools === undefined ? undefined : splitList(tools),
     noTools: parsed.noTools === true,
+    noContextFiles: parsed.noContextFiles === true,
+    noSkills: parsed.noSkills === true,
+    noPromptTemplates: parsed.noPromptTemplates === true,
     extensions: (parsed.extensions as string[] | undefined) ?? [],
     noExtensions: parsed.noExtensions === true,
     mcpConfig: (parsed.mcpConfig as string[] | undefined) ?? [],

@@ -82,6 +82,7 @@ async function printMode(args: ChatArgs): Promise<number> {
   }
   const controller = await SessionController.open(args);
   for (const notice of controller.notices) writeStderr(`panto: ${notice}\n`);
+  const expand = async (prompt: string) => await controller.expandPromptCommand(prompt) ?? prompt;
   const refuse = refuseApproval(writeStderr);
   installApprovals(controller, args, (request) => Promise.resolve(refuse(request)));
   const abort = new AbortController();
@@ -104,7 +105,8 @@ async function printMode(args: ChatArgs): Promise<number> {
     });
     return await runPrintMode(
       controller,
-      [first, ...rest],
+      // `panto -p "/skill:name args"` and `panto -p "/template args"` work as in the chat.
+      [await expand(first), ...await Promise.all(rest.map(expand))],
       args.mode === "json" ? "json" : "text",
       { stdout: writeStdout, stderr: writeStderr },
       abort.signal,

@@ -1,5 +1,7 @@
 import { dirname, join, resolve } from "node:path";
 import { FileRefusedError, readRegularTextFile } from "./config/read_regular_file.ts";
+import type { Skill } from "./skills/discover_skills.ts";
+import { skillsPromptSection } from "./skills/skills_prompt.ts";
 
 /** What each built-in tool is for, in one line for the system prompt. */
 const TOOL_SUMMARIES: Record<string, string> = {
@@ -27,10 +29,20 @@ export interface SystemPromptOptions {
   pantoHome: string;
   /** The names of the tools offered. */
   toolNames: readonly string[];
-  /** `--system-prompt`: replaces the built-in default (AGENTS.md files are still added). */
+  /**
+   * `--system-prompt`: replaces the built-in default (AGENTS.md files are
+   * still added); without it, `.panto/SYSTEM.md` or `$PANTO_HOME/SYSTEM.md` does.
+   */
   override?: string | undefined;
-  /** `--append-system-prompt`: added at the end. */
+  /**
+   * `--append-system-prompt`: added at the end; without it,
+   * `.panto/APPEND_SYSTEM.md` or `$PANTO_HOME/APPEND_SYSTEM.md` is.
+   */
   append?: string | undefined;
+  /** Include AGENTS.md and CLAUDE.md files (`--no-context-files` turns this off). Default true. */
+  contextFiles?: boolean;
+  /** The skills to list (only when the `read` tool is offered: the model reads them with it). */
+  skills?: readonly Skill[];
   /** Reads a file (default: the file system, skipping files panto may not read). */
   readFile?: ReadTextFile;
   /** Today (for the date in the default prompt). */
@@ -41,9 +53,11 @@ export interface SystemPromptOptions {
 export interface SystemPrompt {
   /** The prompt text. */
   text: string;
-  /** The AGENTS.md files that were included, in prompt order. */
+  /** The AGENTS.md and CLAUDE.md files that were included, in prompt order. */
   agentsFiles: string[];
-  /** AGENTS.md files that were skipped and why, for the user. */
+  /** The SYSTEM.md and APPEND_SYSTEM.md files used. */
+  promptFiles: string[];
+  /** Instruction files that were skipped and why, for the user. */
   warnings: string[];
 }
 
@@ -75,10 +89,14 @@ export function defaultSystemPrompt(
   ].join("\n\n");
 }
 
+/** The instruction files read in each directory, in this order (Claude Code's beside pi's and Codex's). */
+export const CONTEXT_FILE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
+
 /**
- * The `AGENTS.md` files that may apply, in prompt order: `$PANTO_HOME/AGENTS.md`,
- * then one per directory from the file system root down to the working
- * directory (more specific ones last, so they win).
+ * The context files (`AGENTS.md`, then `CLAUDE.md`, of each directory) that
+ * may apply, in prompt order: `$PANTO_HOME`'s, then those of each directory
+ * from the file system root down to the working directory (more specific
+ * ones last, so they win).
  *
  * @param cwd The working directory.
  * @param pantoHome panto's home directory.
@@ -87,8 +105,8 @@ export function defaultSystemPrompt(
  * @example
  * ```ts
  * import { agentsFileCandidates } from "./system_prompt.ts";
- * const paths = agentsFileCandidates("/work/app", "/home/ada/.panto");
- * console.assert(paths.join() === "/home/ada/.panto/AGENTS.md,/AGENTS.md,/work/AGENTS.md,/work/app/AGENTS.md");
+ * const paths = agentsFileCandidates("/work", "/home/ada/.panto");
+ * console.assert(paths.join() === "/home/ada/.panto/AGENTS.md,/home/ada/.panto/CLAUDE.md,/AGENTS.md,/CLAUDE.md,/work/AGENTS.md,/work/CLAUDE.md");
  * ```
  */
 export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
@@ -98,24 +116,28 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
     if (dirname(dir) === dir) break;
   }
   return [
-    ...new Set([
-      join(resolve(pantoHome), "AGENTS.md"),
-      ...dirs.map((dir) => join(dir, "AGENTS.md")),
-    ]),
+    ...new Set(
+      [resolve(pantoHome), ...dirs].flatMap((dir) =>
+        CONTEXT_FILE_NAMES.map((name) => join(dir, name))
+      ),
+    ),
   ];
 }
 
 /**
- * The system prompt: the built-in default (or `override`), then every
- * `AGENTS.md` found (see {@linkcode agentsFileCandidates}) under a heading
- * naming its path, then `append`. An AGENTS.md that is not a regular file
- * (a named pipe, a device) or is over 1 MiB is skipped with a warning, and
- * so is one that belongs to neither the working directory's owner nor root:
- * any user may write `/tmp/AGENTS.md`, and instructions are the model's
- * orders.
+ * The system prompt: the built-in default (or `override`, else a
+ * `SYSTEM.md`: the project's `.panto/SYSTEM.md`, else `$PANTO_HOME`'s), then
+ * every `AGENTS.md` and `CLAUDE.md` found (see
+ * {@linkcode agentsFileCandidates}) under a heading naming its path, then
+ * the skills (when the `read` tool is offered), then `append` (else an
+ * `APPEND_SYSTEM.md`, the project's before `$PANTO_HOME`'s). An instruction
+ * file that is not a regular file (a named pipe, a device) or is over 1 MiB
+ * is skipped with a warning, and so is one that belongs to neither the
+ * working directory's owner nor root: any user may write `/tmp/AGENTS.md`,
+ * and instructions are the model's orders.
  *
- * @param options Working directory, home, tools, overrides, file reader.
- * @returns The prompt and the AGENTS.md files it includes.
+ * @param options Working directory, home, tools, overrides, skills, file reader.
+ * @returns The prompt and the files it includes.
  *
  * @example
  * ```ts
@@ -130,34 +152,52 @@ export function agentsFileCandidates(cwd: string, pantoHome: string): string[] {
  */
 export async function buildSystemPrompt(options: SystemPromptOptions): Promise<SystemPrompt> {
   const readFile = options.readFile ?? await ownersReader(options.cwd);
-  const sections = [
-    options.override ?? defaultSystemPrompt(options.cwd, options.toolNames, options.date),
-  ];
-  const agentsFiles: string[] = [];
-  const instructions: string[] = [];
   const warnings: string[] = [];
-  for (const path of agentsFileCandidates(options.cwd, options.pantoHome)) {
-    let text: string | undefined;
+  const read = async (path: string): Promise<string | undefined> => {
     try {
-      text = (await readFile(path))?.trim();
+      return (await readFile(path))?.trim() || undefined;
     } catch (error) {
       if (!(error instanceof FileRefusedError)) throw error;
       warnings.push(`Skipped ${path}: it ${error.message}`);
-      continue;
+      return undefined;
     }
-    if (!text) continue;
+  };
+  const promptFiles: string[] = [];
+  const firstFile = async (name: string): Promise<string | undefined> => {
+    for (const dir of [join(resolve(options.cwd), ".panto"), resolve(options.pantoHome)]) {
+      const text = await read(join(dir, name));
+      if (text === undefined) continue;
+      promptFiles.push(join(dir, name));
+      return text;
+    }
+    return undefined;
+  };
+  const sections = [
+    options.override ?? await firstFile("SYSTEM.md") ??
+      defaultSystemPrompt(options.cwd, options.toolNames, options.date),
+  ];
+  const agentsFiles: string[] = [];
+  const instructions: string[] = [];
+  const candidates = options.contextFiles === false
+    ? []
+    : agentsFileCandidates(options.cwd, options.pantoHome);
+  for (const path of candidates) {
+    const text = await read(path);
+    if (text === undefined) continue;
     agentsFiles.push(path);
     instructions.push(`## ${path}\n\n${text}`);
   }
   if (instructions.length) {
     sections.push(
-      `# Project instructions\n\nThe user and the project give these instructions in AGENTS.md files, general ones first; where they disagree, the later (more specific) ones win.\n\n${
+      `# Project instructions\n\nThe user and the project give these instructions in AGENTS.md and CLAUDE.md files, general ones first; where they disagree, the later (more specific) ones win.\n\n${
         instructions.join("\n\n")
       }`,
     );
   }
-  if (options.append) sections.push(options.append);
-  return { text: sections.join("\n\n"), agentsFiles, warnings };
+  if (options.toolNames.includes("read")) sections.push(skillsPromptSection(options.skills ?? []));
+  const append = options.append ?? await firstFile("APPEND_SYSTEM.md");
+  if (append) sections.push(append);
+  return { text: sections.filter(Boolean).join("\n\n"), agentsFiles, promptFiles, warnings };
 }
 
 function toolSection(toolNames: readonly string[]): string {

@@ -217,8 +217,8 @@ export function trustProject(pantoHome: string, layer: ProjectLayer): Promise<vo
   return rememberTrust(pantoHome, "projects", layer.projectDir, layer.text);
 }
 
-/** What a trust record is about: a project's config file, or its extension modules. */
-export type TrustSection = "projects" | "extensions";
+/** What a trust record is about: a project's config file, its extension modules, or its skills. */
+export type TrustSection = "projects" | "extensions" | "skills";
 
 /**
  * Whether the user trusted `content` (a config file's text, or a digest of
@@ -278,11 +278,11 @@ async function readTrustFile(pantoHome: string): Promise<TrustRecords> {
       `${path} ${error.message}: delete it (panto writes it anew when you next trust a project)`,
     );
   }
-  const records: TrustRecords = { projects: {}, extensions: {} };
+  const records: TrustRecords = { projects: {}, extensions: {}, skills: {} };
   if (text === undefined) return records;
   try {
     const parsed = JSON.parse(text);
-    for (const section of ["projects", "extensions"] as const) {
+    for (const section of ["projects", "extensions", "skills"] as const) {
       const entries = parsed?.[section];
       if (typeof entries === "object" && entries !== null) records[section] = entries;
     }

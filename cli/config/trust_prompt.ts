@@ -5,6 +5,8 @@ import {
   untrustedProjectExtensions,
 } from "../extensions/extension_trust.ts";
 import { readTerminalLine, writeStderr } from "../stdio.ts";
+import { type ResourceDirs, untrustedSkillsIn } from "../skills/load_resources.ts";
+import { formatUntrustedSkills, trustProjectSkills } from "../skills/skill_trust.ts";
 import { loadConfigLayers, type LoadConfigOptions, resolvePantoHome } from "./load_config.ts";
 import {
   formatRiskySettings,
@@ -24,8 +26,8 @@ export interface TrustPromptIo {
 
 /**
  * Asks, before the chat starts, whether to trust a project config that
- * changes security-relevant settings, and the project's own extensions,
- * when they are not trusted yet. "y" trusts the
+ * changes security-relevant settings, and the project's own extensions and
+ * skills, when they are not trusted yet. "y" trusts the
  * file as shown (remembered until it changes); anything else runs without
  * those settings.
  *
@@ -34,6 +36,7 @@ export interface TrustPromptIo {
  * @param io The terminal.
  * @param askAboutExtensions Also ask about the project's own extension
  *   modules (`.panto/extensions`), which run as code (false with `--no-extensions`).
+ * @param askAboutSkills Also ask about the project's skills (false with `--no-skills`).
  * @returns The policy for loading the config: `ignore` when declined; else
  *   `refuse`, which loads the now trusted file as it is and refuses one
  *   changed since the question; `trust` for the flag.
@@ -52,6 +55,7 @@ export async function confirmProjectTrust(
   trustFlag: boolean,
   io: TrustPromptIo,
   askAboutExtensions = true,
+  askAboutSkills = true,
 ): Promise<UntrustedProjectPolicy> {
   if (trustFlag) return "trust";
   const { project } = await loadConfigLayers(options);
@@ -63,13 +67,17 @@ export async function confirmProjectTrust(
   const extensions = askAboutExtensions
     ? await untrustedProjectExtensions(options.cwd, options.pantoHome)
     : undefined;
-  if (!configQuestion && !extensions) return "refuse";
+  const skills = askAboutSkills ? await untrustedSkillsIn(resourceDirs(options)) : undefined;
+  if (!configQuestion && !extensions && !skills) return "refuse";
   const extensionQuestion = extensions
     ? `This project ships extensions:\n${formatUntrustedExtensions(extensions)}\n`
     : "";
+  const skillQuestion = skills
+    ? `This project ships skills, which the model follows:\n${formatUntrustedSkills(skills)}\n`
+    : "";
   io.write(
-    `${configQuestion ?? ""}${extensionQuestion}Trust ${
-      configQuestion && extensions
+    `${configQuestion ?? ""}${extensionQuestion}${skillQuestion}Trust ${
+      [configQuestion, extensions, skills].filter(Boolean).length > 1
         ? "them"
         : configQuestion
         ? "this file and use them"
@@ -79,14 +87,21 @@ export async function confirmProjectTrust(
   if (isYes(await io.readLine())) {
     if (configQuestion && project) await trustProject(options.pantoHome, project);
     if (extensions) await trustProjectExtensions(options.pantoHome, extensions);
+    if (skills) await trustProjectSkills(options.pantoHome, skills);
     return "refuse";
   }
   const without = [
     configQuestion && project ? `these settings of ${project.shown}` : "",
     extensions ? "this project's extensions" : "",
+    skills ? "this project's skills" : "",
   ].filter(Boolean).join(" and ");
   io.write(`panto: running without ${without}\n`);
   return "ignore";
+}
+
+/** Where the config's options say skills are looked for. */
+function resourceDirs(options: LoadConfigOptions): ResourceDirs {
+  return { cwd: options.cwd, pantoHome: options.pantoHome, home: options.env("HOME") || undefined };
 }
 
 /**
@@ -95,11 +110,13 @@ export async function confirmProjectTrust(
  *
  * @param trustFlag `--trust-project-config` was given.
  * @param askAboutExtensions Also ask about the project's extensions (false with `--no-extensions`).
+ * @param askAboutSkills Also ask about the project's skills (false with `--no-skills`).
  * @returns The policy to pass to `setupApp`.
  */
 export function confirmProjectTrustOnTerminal(
   trustFlag: boolean,
   askAboutExtensions = true,
+  askAboutSkills = true,
 ): Promise<UntrustedProjectPolicy> {
   const cwd = Deno.cwd();
   return confirmProjectTrust(
@@ -107,6 +124,7 @@ export function confirmProjectTrustOnTerminal(
     trustFlag,
     { write: writeStderr, readLine: readTerminalLine },
     askAboutExtensions,
+    askAboutSkills,
   );
 }
 

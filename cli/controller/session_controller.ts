@@ -7,6 +7,12 @@
  * @module
  */
 import {
+  expandPromptCommand,
+  type PromptCommand,
+  promptCommands,
+  type PromptResources,
+} from "../skills/prompt_commands.ts";
+import {
   type Agent,
   type CompactionResult,
   Conversation,
@@ -202,6 +208,8 @@ export class SessionController {
   readonly resumed: boolean;
   /** The AGENTS.md (or similar) files the system prompt includes. */
   readonly contextFiles: readonly string[];
+  /** The skills and prompt templates: `/skill:name` and `/template` commands. */
+  readonly resources: PromptResources;
   readonly #args: ChatArgs;
   readonly #tools: Tool[];
   readonly #extensionTools: Tool[] = [];
@@ -242,6 +250,7 @@ export class SessionController {
     this.notices = startup.notices;
     this.resumed = startup.resumed;
     this.contextFiles = startup.contextFiles;
+    this.resources = startup.resources;
     this.#args = args;
     this.#tools = startup.tools;
     this.#systemPrompt = startup.systemPrompt;
@@ -865,6 +874,23 @@ export class SessionController {
       surface,
     );
     return this.#extensions;
+  }
+
+  /** The commands of the skills and prompt templates, for help and completion. */
+  promptCommands(): PromptCommand[] {
+    return promptCommands(this.resources);
+  }
+
+  /**
+   * The prompt a `/skill:name args` or `/template args` line stands for
+   * (the skill's or template's file is read now), or `undefined` for any
+   * other line.
+   *
+   * @param line The submitted line.
+   * @returns The user's message to send.
+   */
+  expandPromptCommand(line: string): Promise<string | undefined> {
+    return expandPromptCommand(line, this.resources);
   }
 
   /** The extensions' slash commands, for help and completion. */

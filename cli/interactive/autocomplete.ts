@@ -26,7 +26,8 @@ export class ChatAutocomplete implements AutocompleteProvider {
   /** Suggestions for the word at the cursor. */
   suggest(request: AutocompleteRequest): AutocompleteSuggestions | null {
     const before = request.text.slice(0, request.cursor);
-    const command = before.match(/^\/([\w-]*)$/);
+    // `:` for skills' commands (`/skill:name`).
+    const command = before.match(/^\/([\w:-]*)$/);
     if (command) return this.#commandSuggestions(command[1]!);
     const mention = before.match(/(?:^|\s)@([^\s]*)$/);
     if (mention) return this.#pathSuggestions(mention[1]!, request.cursor - mention[1]!.length);

@@ -757,6 +757,8 @@ export class ChatApp implements CommandContext {
     try {
       if (command) return await command.run(this, args);
       if (await this.controller.extensions?.runCommand(name, args)) return;
+      const prompt = await this.controller.expandPromptCommand(line);
+      if (prompt !== undefined) return this.#sendPrompt(prompt);
       // The line is not lost: it goes back in the editor, to fix or to send as "//…".
       if (this.editor.getText() === "") this.editor.setText(line);
       this.notify(
@@ -770,7 +772,14 @@ export class ChatApp implements CommandContext {
 
   #commandNames(): { name: string; description: string }[] {
     return [...this.commands.entries()].map(([name, c]) => ({ name, description: c.description }))
-      .concat(this.controller.extensionCommands());
+      .concat(this.controller.extensionCommands())
+      .concat(this.controller.promptCommands().filter((c) => !this.commands.has(c.name)));
+  }
+
+  /** Sends a skill's or template's prompt: steering what runs, else as a new prompt. */
+  #sendPrompt(text: string): void {
+    if (this.busy) return this.controller.steer(text);
+    this.controller.prompt(text).catch((error) => this.notify(errorMessage(error), "error"));
   }
 
   /** Shows the loader; esc aborts what the controller runs. */
@@ -838,6 +847,9 @@ export class ChatApp implements CommandContext {
     const lines: string[] = [];
     const files = this.controller.contextFiles.map((path) => shortPath(path, this.controller.cwd));
     if (files.length) lines.push(`context ${files.join(", ")}`);
+    const { skills, templates } = this.controller.resources;
+    if (skills.length) lines.push(`skills ${fewNames(skills.map((s) => s.name))}`);
+    if (templates.length) lines.push(`prompts ${fewNames(templates.map((t) => `/${t.name}`))}`);
     const extensions = this.controller.extensions?.loaded ?? [];
     if (extensions.length) {
       lines.push(
@@ -871,4 +883,10 @@ export class ChatApp implements CommandContext {
     this.#footer.update(data);
     this.tui.requestRender();
   }
+}
+
+/** Up to five names, then how many more: a thousand skills must not fill the header. */
+function fewNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(", ");
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }

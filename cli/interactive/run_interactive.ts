@@ -60,6 +60,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
   const untrustedProject = await confirmProjectTrustOnTerminal(
     args.trustProjectConfig,
     !args.noExtensions,
+    !args.noSkills,
   );
   const keybindings = new Keybindings(APP_KEYBINDINGS);
   const theme = createTheme();
@@ -151,6 +152,13 @@ async function chat(
   });
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
+  for (const template of controller.resources.templates) {
+    if (!chatApp.commands.has(template.name)) continue;
+    chatApp.notify(
+      `Prompt template ${template.filePath} is not offered as /${template.name}: a built-in command has that name; rename the file`,
+      "warning",
+    );
+  }
   if (configured.problem) chatApp.notify(configured.problem, "error");
   // As pi: the first word is sent, the others follow in turn, each once the one before is answered.
   const [first, ...rest] = promptsFromWords(args.messages);

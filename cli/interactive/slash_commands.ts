@@ -121,6 +121,9 @@ function help(ctx: CommandContext): void {
   for (const extra of ctx.controller.extensionCommands()) {
     lines.push(`/${extra.name.padEnd(10)} ${extra.description}`);
   }
+  const prompts = ctx.controller.promptCommands().filter((c) => !ctx.commands.has(c.name));
+  if (prompts.length) lines.push("", "Prompt templates and skills:");
+  for (const extra of prompts) lines.push(`/${extra.name.padEnd(10)} ${extra.description}`);
   lines.push(
     "",
     "enter send · shift+enter (or \\ then enter) newline · esc interrupt · ctrl+c clear, twice to quit",

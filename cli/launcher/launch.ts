@@ -1,7 +1,9 @@
 /**
  * The `panto` command: works out what this start needs — the project (the git
  * root above the working directory, else the directory) read and written, the
- * `AGENTS.md` files above it read, `$PANTO_HOME` wherever it points, the key
+ * `AGENTS.md` and `CLAUDE.md` files above it and the user's skill and prompt
+ * directories of other agents (`~/.claude/skills`, …) read, `$PANTO_HOME`
+ * wherever it points, the key
  * variables the config and flags name — and runs the program (`cli/main.ts`)
  * with exactly those permissions, handing it the key variables outside its
  * environment (`cli/key_handoff.ts`). The launcher itself only reads files
@@ -22,6 +24,7 @@ import { AWS_VARIABLES } from "../config/provider_credentials.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
 import { type KeyOffer, offerKeys } from "../key_handoff.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
+import { userResourceDirs } from "../skills/user_resource_dirs.ts";
 
 /** Where a start happens. */
 export interface LaunchSite {
@@ -73,7 +76,11 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
     project: root,
     pantoHome,
     readWrite: [root, ...(pantoHome ? [pantoHome] : []), ...needs.flatMap((n) => n.readWrite)],
-    readOnly: [...agentsFilesAbove(root, isFile), ...needs.flatMap((n) => n.readOnly)],
+    readOnly: [
+      ...agentsFilesAbove(root, isFile),
+      ...(home ? Object.values(userResourceDirs(home)).flat().filter(exists) : []),
+      ...needs.flatMap((n) => n.readOnly),
+    ],
     variables: [
       ...BASE_VARIABLES,
       ...AWS_VARIABLES,

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { CONTEXT_FILE_NAMES } from "../system_prompt.ts";
 import { isInside } from "../tools/workspace_path.ts";
 
 /**
@@ -33,8 +34,9 @@ export function projectRoot(
 }
 
 /**
- * The `AGENTS.md` files that exist in the directories above `root` (from the
- * file system root down), which panto reads but may not change.
+ * The context files (`AGENTS.md`, `CLAUDE.md`) that exist in the
+ * directories above `root` (from the file system root down), which panto
+ * reads but may not change.
  *
  * @param root The project root (absolute).
  * @param isFile Whether a path is a regular file (injected for tests).
@@ -43,15 +45,15 @@ export function projectRoot(
  * @example
  * ```ts
  * import { agentsFilesAbove } from "./project_root.ts";
- * const files = agentsFilesAbove("/work/app", (p) => p === "/work/AGENTS.md");
- * console.assert(files.join() === "/work/AGENTS.md");
+ * const files = agentsFilesAbove("/work/app", (p) => p === "/work/AGENTS.md" || p === "/work/CLAUDE.md");
+ * console.assert(files.join() === "/work/AGENTS.md,/work/CLAUDE.md");
  * ```
  */
 export function agentsFilesAbove(root: string, isFile: (path: string) => boolean): string[] {
   const found: string[] = [];
   for (let dir = dirname(resolve(root));; dir = dirname(dir)) {
-    const file = join(dir, "AGENTS.md");
-    if (isFile(file)) found.unshift(file);
+    const files = CONTEXT_FILE_NAMES.map((name) => join(dir, name)).filter(isFile);
+    found.unshift(...files);
     if (dirname(dir) === dir) return found;
   }
 }

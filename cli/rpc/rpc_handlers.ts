@@ -22,7 +22,9 @@ type Handler<T extends RpcCommandType> = (
 const currentModel = (controller: SessionController) => controller.state().model;
 
 const handlers: { [T in RpcCommandType]: Handler<T> } = {
-  prompt: async (controller, { message, images, streamingBehavior }) => {
+  prompt: async (controller, { message: typed, images, streamingBehavior }) => {
+    // `/skill:name args` and `/template args` send what they stand for, as in the chat.
+    const message = await controller.expandPromptCommand(typed) ?? typed;
     const wasBusy = controller.busy;
     if (wasBusy && streamingBehavior) {
       if (images?.length) {

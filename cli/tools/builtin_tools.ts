@@ -17,6 +17,8 @@ export interface BuiltinToolsOptions {
   root: string;
   /** Directories outside it that file tools may use (config `tools.allowedPaths`). */
   allowedRoots?: readonly string[];
+  /** Directories the file tools may read but not write, even inside panto's home (skills' directories). */
+  readRoots?: readonly string[];
   /** panto's home, which the file tools neither read nor write. */
   pantoHome?: string;
   /** Default bash timeout in seconds (config `tools.bashTimeoutSeconds`). Default 120. */
@@ -44,6 +46,7 @@ export interface BuiltinToolsOptions {
 export function builtinTools(options: BuiltinToolsOptions): Tool[] {
   const files: FileToolOptions = { root: options.root };
   if (options.allowedRoots) files.allowedRoots = options.allowedRoots;
+  if (options.readRoots?.length) files.readRoots = options.readRoots;
   if (options.pantoHome !== undefined) files.pantoHome = options.pantoHome;
   const bash: BashToolOptions = { root: options.root };
   if (options.bashTimeoutSeconds !== undefined) bash.timeoutSeconds = options.bashTimeoutSeconds;

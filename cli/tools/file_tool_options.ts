@@ -5,6 +5,11 @@ export interface FileToolOptions {
   /** Other directories the config allows (`tools.allowedPaths`). */
   allowedRoots?: readonly string[];
   /**
+   * Directories that may be read but not written (the skills' directories,
+   * whose `SKILL.md` the model reads), even inside panto's home.
+   */
+  readRoots?: readonly string[];
+  /**
    * panto's home (`$PANTO_HOME`): never read or written by the tools, even
    * when inside the working directory or an allowed directory.
    */

@@ -10,7 +10,8 @@ const PROJECT_CONFIG_DIR = ".panto";
 
 /**
  * Resolves a path given by the model ({@linkcode resolveWorkspacePath}) and
- * refuses panto's own files: `$PANTO_HOME` (config, extensions and every
+ * refuses panto's own files (a path in a read-only directory, a skill's, is
+ * read wherever that is): `$PANTO_HOME` (config, extensions and every
  * project's sessions) for reading and writing, and any `.panto` directory
  * under the working directory or an allowed one for writing (panto loads a
  * project's `.panto` as configuration and code). Symbolic links are followed,
@@ -36,6 +37,10 @@ export async function resolveToolPath(
   path: string,
   access: PathAccess,
 ): Promise<string> {
+  if (access === "read") {
+    const readable = await inReadRoot(options, path);
+    if (readable !== undefined) return readable;
+  }
   const absolute = await resolveWorkspacePath(options.root, path, options.allowedRoots);
   const real = await realPath(absolute);
   const places = [absolute, real];
@@ -80,6 +85,20 @@ export async function pantoHomePaths(options: FileToolOptions): Promise<string[]
   if (options.pantoHome === undefined) return [];
   const home = resolve(options.pantoHome);
   return [home, await realPath(home)];
+}
+
+/**
+ * The path when it is inside one of the read-only directories (a skill's),
+ * as written and after symbolic links, else `undefined`.
+ */
+async function inReadRoot(options: FileToolOptions, path: string): Promise<string | undefined> {
+  if (!options.readRoots?.length || path.trim() === "") return undefined;
+  const absolute = resolve(options.root, path);
+  const real = await realPath(absolute);
+  for (const base of options.readRoots.map((root) => resolve(root))) {
+    if (isInside(base, absolute) && isInside(await realPath(base), real)) return absolute;
+  }
+  return undefined;
 }
 
 /** A note for a path that leads elsewhere through a symbolic link. */

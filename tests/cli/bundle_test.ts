@@ -64,6 +64,12 @@ Deno.test("the bundle answers --version and a print-mode prompt", async () => {
     assert.equal(interactive.code, 2);
     assert.match(decoder.decode(interactive.stderr), /The interactive mode needs a terminal/);
 
+    // Quoted front matter takes the yaml package, imported on demand: the bundle must contain it.
+    await Deno.mkdir(join(dir, "home", "skills", "pdf"), { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "home", "skills", "pdf", "SKILL.md"),
+      '---\nname: pdf\ndescription: "Reads: PDF files"\n---\nSteps.\n',
+    );
     server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "bundled answer" }] });
     const answer = await run([
       "-p",
@@ -77,6 +83,10 @@ Deno.test("the bundle answers --version and a print-mode prompt", async () => {
     ]);
     assert.equal(answer.code, 0, decoder.decode(answer.stderr));
     assert.equal(decoder.decode(answer.stdout), "bundled answer\n");
+    assert.match(
+      JSON.stringify(server.requests.at(-1)?.body),
+      /<description>Reads: PDF files<\/description>/,
+    );
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -7,13 +7,18 @@ import {
 
 const DATE = new Date("2025-03-04T10:00:00Z");
 
-Deno.test("system prompt: AGENTS.md candidates go from PANTO_HOME, then the root down to cwd", () => {
+Deno.test("system prompt: AGENTS.md then CLAUDE.md candidates go from PANTO_HOME, then the root down to cwd", () => {
   assert.deepEqual(agentsFileCandidates("/work/app/pkg", "/home/ada/.panto"), [
     "/home/ada/.panto/AGENTS.md",
+    "/home/ada/.panto/CLAUDE.md",
     "/AGENTS.md",
+    "/CLAUDE.md",
     "/work/AGENTS.md",
+    "/work/CLAUDE.md",
     "/work/app/AGENTS.md",
+    "/work/app/CLAUDE.md",
     "/work/app/pkg/AGENTS.md",
+    "/work/app/pkg/CLAUDE.md",
   ]);
   assert.deepEqual(
     agentsFileCandidates("/home/ada/.panto", "/home/ada/.panto").filter((p) =>
@@ -21,6 +26,7 @@ Deno.test("system prompt: AGENTS.md candidates go from PANTO_HOME, then the root
     ),
     [
       "/home/ada/.panto/AGENTS.md",
+      "/home/ada/.panto/CLAUDE.md",
     ],
     "a file is included once even when PANTO_HOME is on the way up",
   );
@@ -59,7 +65,8 @@ Deno.test("system prompt: AGENTS.md files are included in order under headings n
     prompt.text.slice(start),
   );
   assert.ok(!prompt.text.includes("## /work/AGENTS.md"), "blank files are left out");
-  assert.equal(read.length, 4);
+  const contextReads = read.filter((path) => /(AGENTS|CLAUDE)\.md$/.test(path));
+  assert.equal(contextReads.length, 8, "AGENTS.md and CLAUDE.md of four directories");
 });
 
 Deno.test("system prompt: --system-prompt replaces the default, --append-system-prompt comes last", async () => {
@@ -184,4 +191,97 @@ Deno.test({
       await Deno.remove(base, { recursive: true });
     }
   },
+});
+
+const PDF_SKILL = {
+  name: "pdf",
+  description: "Extracts text from PDF files & forms",
+  filePath: "/h/.claude/skills/pdf/SKILL.md",
+  baseDir: "/h/.claude/skills/pdf",
+  scope: "user" as const,
+  modelInvocable: true,
+};
+
+Deno.test("system prompt: skills are listed with their SKILL.md path after the instructions, only with the read tool", async () => {
+  const hidden = { ...PDF_SKILL, name: "deploy", modelInvocable: false };
+  const withRead = await buildSystemPrompt({
+    cwd: "/work",
+    pantoHome: "/h/.panto",
+    toolNames: ["read", "bash"],
+    skills: [PDF_SKILL, hidden],
+    append: "Be brief.",
+    readFile: (path) => Promise.resolve(path === "/work/AGENTS.md" ? "Rule." : undefined),
+  });
+  const text = withRead.text;
+  assert.ok(text.includes("Use the read tool to load a skill's file when the task matches"));
+  assert.ok(text.includes(
+    "  <skill>\n    <name>pdf</name>\n    <description>Extracts text from PDF files &amp; forms</description>\n    <location>/h/.claude/skills/pdf/SKILL.md</location>\n  </skill>",
+  ));
+  assert.ok(!text.includes("<name>deploy</name>"), "disable-model-invocation hides a skill");
+  assert.ok(text.indexOf("## /work/AGENTS.md") < text.indexOf("<available_skills>"));
+  assert.ok(text.endsWith("</available_skills>\n\nBe brief."));
+  const withoutRead = await buildSystemPrompt({
+    cwd: "/work",
+    pantoHome: "/h/.panto",
+    toolNames: ["bash"],
+    skills: [PDF_SKILL],
+    readFile: () => Promise.resolve(undefined),
+  });
+  assert.ok(!withoutRead.text.includes("available_skills"), "the model could not read them");
+});
+
+Deno.test("system prompt: CLAUDE.md is read beside AGENTS.md, after it; --no-context-files reads neither", async () => {
+  const claude = await Deno.readTextFile(new URL("../fixtures/context/CLAUDE.md", import.meta.url));
+  const files = new Map([["/work/AGENTS.md", "Agents rule."], ["/work/CLAUDE.md", claude]]);
+  const read: string[] = [];
+  const options = {
+    cwd: "/work",
+    pantoHome: "/h/.panto",
+    toolNames: ["read"],
+    readFile: (path: string) => {
+      read.push(path);
+      return Promise.resolve(files.get(path));
+    },
+  };
+  const prompt = await buildSystemPrompt(options);
+  assert.deepEqual(prompt.agentsFiles, ["/work/AGENTS.md", "/work/CLAUDE.md"]);
+  assert.ok(
+    prompt.text.includes(
+      `## /work/AGENTS.md\n\nAgents rule.\n\n## /work/CLAUDE.md\n\n${claude.trim()}`,
+    ),
+  );
+  read.length = 0;
+  const none = await buildSystemPrompt({ ...options, contextFiles: false });
+  assert.deepEqual(none.agentsFiles, []);
+  assert.ok(!none.text.includes("Project instructions"));
+  assert.ok(!read.some((path) => /(AGENTS|CLAUDE)\.md$/.test(path)), "not even read");
+});
+
+Deno.test("system prompt: SYSTEM.md replaces the default and APPEND_SYSTEM.md extends it, the project's before the home's; flags win", async () => {
+  const files = new Map([
+    ["/h/.panto/SYSTEM.md", "Home system."],
+    ["/h/.panto/APPEND_SYSTEM.md", "Home append."],
+    ["/work/.panto/APPEND_SYSTEM.md", "Project append."],
+    ["/work/AGENTS.md", "Rule."],
+  ]);
+  const options = {
+    cwd: "/work",
+    pantoHome: "/h/.panto",
+    toolNames: ["read"],
+    readFile: (path: string) => Promise.resolve(files.get(path)),
+  };
+  const prompt = await buildSystemPrompt(options);
+  assert.ok(prompt.text.startsWith("Home system.\n\n# Project instructions"));
+  assert.ok(prompt.text.endsWith("\n\nProject append."));
+  assert.ok(!prompt.text.includes("Home append."));
+  assert.deepEqual(prompt.promptFiles, ["/h/.panto/SYSTEM.md", "/work/.panto/APPEND_SYSTEM.md"]);
+  files.set("/work/.panto/SYSTEM.md", "Project system.");
+  assert.ok((await buildSystemPrompt(options)).text.startsWith("Project system.\n\n"));
+  const flags = await buildSystemPrompt({
+    ...options,
+    override: "Flag system.",
+    append: "Flag append.",
+  });
+  assert.ok(flags.text.startsWith("Flag system.\n\n") && flags.text.endsWith("\n\nFlag append."));
+  assert.deepEqual(flags.promptFiles, []);
 });

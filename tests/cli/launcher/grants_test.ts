@@ -137,3 +137,34 @@ Deno.test("grants come from a config written as JSONC (comments, trailing commas
     await Deno.remove(pantoHome, { recursive: true });
   }
 });
+
+Deno.test("CLAUDE.md files above the project are granted beside AGENTS.md, each directory's AGENTS.md first", () => {
+  const files = new Set(["/CLAUDE.md", "/work/AGENTS.md", "/work/CLAUDE.md"]);
+  assert.deepEqual(agentsFilesAbove("/work/app", (p) => files.has(p)), [
+    "/CLAUDE.md",
+    "/work/AGENTS.md",
+    "/work/CLAUDE.md",
+  ]);
+});
+
+Deno.test("grantsFor: the other agents' skill and prompt directories in the home that exist, read only", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "panto-grants-" }));
+  try {
+    const home = join(root, "home");
+    const project = join(root, "p");
+    await Deno.mkdir(project);
+    await Deno.mkdir(join(home, ".claude", "skills"), { recursive: true });
+    await Deno.mkdir(join(home, ".pi", "agent", "prompts"), { recursive: true });
+    await Deno.writeTextFile(join(home, ".claude", "settings.json"), "{}");
+    const env = new Map([["HOME", home]]);
+    const grants = await grantsFor({ cwd: project, env: (n) => env.get(n), args: [] });
+    assert.ok(grants.readOnly.includes(join(home, ".claude", "skills")));
+    assert.ok(grants.readOnly.includes(join(home, ".pi", "agent", "prompts")));
+    assert.ok(!grants.readOnly.includes(join(home, ".agents", "skills")), "missing: not granted");
+    const everything = [...grants.readOnly, ...grants.readWrite];
+    assert.ok(!everything.some((path) => path === join(home, ".claude") || path === home));
+    assert.ok(!grants.readWrite.some((path) => path.startsWith(join(home, ".claude"))));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

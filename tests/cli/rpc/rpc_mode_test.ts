@@ -398,3 +398,18 @@ Deno.test("rpc: models listed without keys, cycled and re-leveled; a compaction 
     assert.equal((await client.exit()).code, 0);
   }, { compaction: { keepRecentTokens: 0 } });
 });
+
+Deno.test("rpc: a prompt of /template args sends the filled-in template, as the chat does", async () => {
+  await withFixture(async (fixture) => {
+    const { server, home } = fixture;
+    await Deno.mkdir(join(home, "prompts"));
+    await Deno.writeTextFile(join(home, "prompts", "fix.md"), "Fix issue #$1 in ${2:-everything}.");
+    const client = start(fixture);
+    server.enqueue(textReply("fixed"));
+    await client.ok({ type: "prompt", message: "/fix 7" });
+    assert.equal((await runEnd(client)).status, "done");
+    assert.match(requestMessages(server, 0), /Fix issue #7 in everything\./);
+    await client.closeInput();
+    assert.equal((await client.exit()).code, 0);
+  });
+});

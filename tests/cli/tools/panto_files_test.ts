@@ -118,3 +118,26 @@ Deno.test("symbolic links to .panto or to $PANTO_HOME are refused too", async ()
     assert.equal(await Deno.readTextFile(`${pantoHome}/config.json`), CONFIG);
   });
 });
+
+Deno.test("a skill's directory is readable, even in $PANTO_HOME; not writable; a link out of it is refused", async () => {
+  await withHome(async (options) => {
+    const skill = `${options.pantoHome}/skills/pdf`;
+    await Deno.mkdir(skill, { recursive: true });
+    await Deno.writeTextFile(`${skill}/SKILL.md`, "---\nname: pdf\ndescription: d\n---\nSteps.\n");
+    await Deno.symlink(`${options.pantoHome}/config.json`, `${skill}/leak.json`);
+    const withSkill = { ...options, allowedRoots: [], readRoots: [skill] };
+    const read = await call(readTool(withSkill), { path: `${skill}/SKILL.md` });
+    assert.equal(read.isError, false, read.text);
+    assert.match(read.text, /Steps\./);
+    const leak = await call(readTool(withSkill), { path: `${skill}/leak.json` });
+    assert.equal(leak.isError, true);
+    assert.doesNotMatch(leak.text, /defaultModel/);
+    const beside = await call(readTool(withSkill), { path: `${options.pantoHome}/config.json` });
+    assert.equal(beside.isError, true);
+    const write = await call(writeTool(withSkill), { path: `${skill}/SKILL.md`, content: "x" });
+    assert.equal(write.isError, true);
+    assert.match(await Deno.readTextFile(`${skill}/SKILL.md`), /Steps\./);
+    const listed = await call(lsTool(withSkill), { path: skill });
+    assert.match(listed.text, /SKILL\.md/, "ls reads a skill's directory too");
+  });
+});

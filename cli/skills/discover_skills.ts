@@ -1,0 +1,271 @@
+/**
+ * Finds Agent Skills (agentskills.io): directories holding a `SKILL.md`
+ * whose YAML front matter gives a `name` and a `description`. Only each
+ * file's front matter is read here; the model reads a whole `SKILL.md`
+ * with the `read` tool when it needs it, and `/skill:name` reads it when
+ * used.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import {
+  FrontMatterError,
+  parseFrontMatterYaml,
+  splitFrontMatter,
+  stringField,
+} from "./front_matter.ts";
+import { readHead } from "./read_head.ts";
+import { SkillCache, type SkillReading } from "./skill_cache.ts";
+import { skillDescriptionProblems, skillNameProblems } from "./skill_checks.ts";
+
+/** Whose a skill or prompt template is: the user's (every project) or this project's. */
+export type ResourceScope = "user" | "project";
+
+/** A directory skills are looked for in. */
+export interface SkillPlace {
+  /** The directory. */
+  dir: string;
+  /** Whose skills these are. */
+  scope: ResourceScope;
+  /** Whether `.md` files directly in it are skills too (pi's own directories), besides `*\/SKILL.md`. */
+  rootFiles: boolean;
+}
+
+/** A skill found at start-up (its body is not read). */
+export interface Skill {
+  /** Its name (`/skill:name`). */
+  name: string;
+  /** What it does and when to use it. */
+  description: string;
+  /** Its `SKILL.md` (or root `.md` file), absolute. */
+  filePath: string;
+  /** The directory its relative paths resolve against. */
+  baseDir: string;
+  /** Whose it is. */
+  scope: ResourceScope;
+  /** Whether it is listed in the system prompt (`disable-model-invocation: true` hides it). */
+  modelInvocable: boolean;
+}
+
+/** Bounds on one discovery, so a huge or deep directory cannot slow the start. */
+export interface DiscoveryLimits {
+  /** Directory levels below a place that are searched. */
+  maxDepth: number;
+  /** Most skill files read over all places. */
+  maxFiles: number;
+  /** Most directories listed over all places. */
+  maxDirs: number;
+}
+
+/** The default bounds: deep enough for `skills/group/name/SKILL.md`, wide enough for thousands. */
+export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxDepth: 4,
+  maxFiles: 5000,
+  maxDirs: 20000,
+};
+
+/** The skills found and what was wrong with the files that were not (or not cleanly) loaded. */
+export interface SkillDiscovery {
+  /** The skills, in discovery order, one per name. */
+  skills: Skill[];
+  /** One line per problem, each naming its file. */
+  warnings: string[];
+}
+
+/** A candidate file, the place it was found in and its `stat`. */
+interface Candidate {
+  path: string;
+  place: SkillPlace;
+  info: Deno.FileInfo;
+}
+
+/**
+ * Finds the skills of the places, in order: a directory holding `SKILL.md`
+ * is a skill (nothing below it is searched); other directories are searched
+ * down to `maxDepth` (hidden ones and `node_modules` skipped); with
+ * `rootFiles`, `.md` files directly in a place are skills too. Invalid
+ * skills are warned about and, when they have no front matter or no
+ * description, skipped; of two skills with one name the first found wins
+ * and the other is named in a warning (as pi does). The same file reached
+ * twice (a symbolic link) counts once.
+ *
+ * @param places Where to look, earlier places first.
+ * @param limits Bounds on the search.
+ * @param cache Earlier readings of unchanged files (default: none kept).
+ * @returns The skills and the warnings.
+ *
+ * @example
+ * ```ts
+ * import { discoverSkills } from "./discover_skills.ts";
+ * const dir = Deno.makeTempDirSync();
+ * Deno.mkdirSync(`${dir}/pdf`);
+ * Deno.writeTextFileSync(`${dir}/pdf/SKILL.md`, "---\nname: pdf\ndescription: Reads PDFs.\n---\n");
+ * const found = await discoverSkills([{ dir, scope: "user", rootFiles: false }]);
+ * console.assert(found.skills[0]?.name === "pdf");
+ * Deno.removeSync(dir, { recursive: true });
+ * ```
+ */
+export async function discoverSkills(
+  places: readonly SkillPlace[],
+  limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
+  cache: SkillCache = SkillCache.open(undefined),
+): Promise<SkillDiscovery> {
+  const { candidates, warnings } = findCandidates(places, limits);
+  const byName = new Map<string, Skill>();
+  // The same file reached twice (a symbolic link): device and inode say so without a realpath call.
+  const seenFiles = new Set<string>();
+  for (const candidate of candidates) {
+    const file = `${candidate.info.dev}:${candidate.info.ino}`;
+    if (candidate.info.ino !== null && seenFiles.has(file)) continue;
+    seenFiles.add(file);
+    const reading = await readCached(candidate, cache);
+    warnings.push(...reading.warnings);
+    const skill = reading.skill && { ...reading.skill, scope: candidate.place.scope };
+    if (!skill) continue;
+    const winner = byName.get(skill.name);
+    if (winner) {
+      warnings.push(
+        `Skill ${skill.filePath} is not loaded: ${winner.filePath} has the same name "${skill.name}" and was found first`,
+      );
+      continue;
+    }
+    byName.set(skill.name, skill);
+  }
+  await cache.save();
+  return { skills: [...byName.values()], warnings };
+}
+
+/** A candidate's reading: the cache's while the file is unchanged, else the file's. */
+async function readCached(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
+  const cached = cache.get(candidate.path, candidate.info);
+  if (cached) return cached;
+  const reading = await readSkill(candidate);
+  cache.put(candidate.path, candidate.info, reading);
+  return reading;
+}
+
+/**
+ * Walks the places within the limits (synchronously: thousands of small
+ * calls). A directory's `SKILL.md` is looked up before the directory is
+ * listed, so a skill costs one `stat` and one read, and only directories
+ * without one are listed.
+ */
+function findCandidates(
+  places: readonly SkillPlace[],
+  limits: DiscoveryLimits,
+): { candidates: Candidate[]; warnings: string[] } {
+  const candidates: Candidate[] = [];
+  const warnings: string[] = [];
+  let dirs = 0;
+  const full = () => candidates.length >= limits.maxFiles || dirs >= limits.maxDirs;
+  const walk = (place: SkillPlace, dir: string, depth: number): void => {
+    if (full()) return;
+    dirs++;
+    const skillFile = join(dir, "SKILL.md");
+    const info = statOf(skillFile);
+    if (info?.isFile) {
+      candidates.push({ path: skillFile, place, info });
+      return;
+    }
+    for (const entry of listDir(dir)) {
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const path = join(dir, entry.name);
+      if (isDirectory(entry, dir)) {
+        if (depth < limits.maxDepth) walk(place, path, depth + 1);
+        continue;
+      }
+      if (depth !== 0 || !place.rootFiles || !entry.name.endsWith(".md") || full()) continue;
+      const rootInfo = statOf(path);
+      if (rootInfo?.isFile) candidates.push({ path, place, info: rootInfo });
+    }
+  };
+  for (const place of places) walk(place, place.dir, 0);
+  if (full()) {
+    warnings.push(
+      `Stopped looking for skills after ${candidates.length} files in ${dirs} directories (panto reads at most ${limits.maxFiles} and lists at most ${limits.maxDirs}): move unused skills out of ${
+        places.map((p) => p.dir).join(", ")
+      }`,
+    );
+  }
+  return { candidates, warnings };
+}
+
+/** Reads one candidate's front matter: the skill, unless it is no usable one, and the warnings. */
+async function readSkill(candidate: Candidate): Promise<SkillReading> {
+  const { path, place } = candidate;
+  const warnings: string[] = [];
+  const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
+  const skill = await skillOf(path, place, candidate.info, warn);
+  return skill ? { skill, warnings } : { warnings };
+}
+
+async function skillOf(
+  path: string,
+  place: SkillPlace,
+  info: Deno.FileInfo,
+  warn: (problem: string) => void,
+): Promise<Skill | undefined> {
+  const head = readHead(path, info);
+  if (!head) return undefined;
+  const parts = splitFrontMatter(head.text);
+  if (!parts) {
+    warn(
+      "it has no YAML front matter (a first line `---`, then `name:` and `description:`, then `---`): not loaded",
+    );
+    return undefined;
+  }
+  let fields: Record<string, unknown>;
+  try {
+    fields = await parseFrontMatterYaml(parts.yaml);
+  } catch (error) {
+    if (!(error instanceof FrontMatterError)) throw error;
+    warn(`it ${error.message}: not loaded`);
+    return undefined;
+  }
+  const isSkillFile = basename(path) === "SKILL.md";
+  const directory = isSkillFile ? basename(dirname(path)) : basename(path, ".md");
+  const description = stringField(fields, "description");
+  skillDescriptionProblems(description).forEach(warn);
+  let name = stringField(fields, "name");
+  if (name === undefined) {
+    warn(`it has no name (add \`name: ${directory}\` to its front matter): using "${directory}"`);
+    name = directory;
+  } else skillNameProblems(name, directory).forEach(warn);
+  if (description === undefined) return undefined;
+  if (/\s/.test(name)) {
+    warn(`its name "${name}" has spaces, so /skill:name cannot name it: not loaded`);
+    return undefined;
+  }
+  return {
+    name,
+    description,
+    filePath: path,
+    baseDir: dirname(path),
+    scope: place.scope,
+    modelInvocable: fields["disable-model-invocation"] !== true,
+  };
+}
+
+/** A directory's entries by name: which of two skills with one name wins must not depend on the file system's order. */
+function listDir(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+    );
+  } catch {
+    // Missing, not a directory, or not granted: nothing to find there.
+    return [];
+  }
+}
+
+function isDirectory(entry: Deno.DirEntry, dir: string): boolean {
+  return entry.isSymlink ? statOf(join(dir, entry.name))?.isDirectory === true : entry.isDirectory;
+}
+
+function statOf(path: string): Deno.FileInfo | undefined {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return undefined;
+  }
+}

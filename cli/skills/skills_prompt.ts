@@ -1,0 +1,56 @@
+import type { Skill } from "./discover_skills.ts";
+
+/**
+ * The system prompt's list of skills (the XML the Agent Skills integration
+ * guide and pi use): each skill's name, description and `SKILL.md` path,
+ * which the model reads with the `read` tool when a task matches. Skills
+ * with `disable-model-invocation: true` are left out (only `/skill:name`
+ * uses them); without any, the section is empty.
+ *
+ * @param skills The skills.
+ * @returns The section, or `""`.
+ *
+ * @example
+ * ```ts
+ * import { skillsPromptSection } from "./skills_prompt.ts";
+ * const pdf = { name: "pdf", description: "Reads <PDF> files", filePath: "/s/pdf/SKILL.md", baseDir: "/s/pdf", scope: "user" as const, modelInvocable: true };
+ * console.assert(skillsPromptSection([pdf]).includes("<description>Reads &lt;PDF&gt; files</description>"));
+ * ```
+ */
+export function skillsPromptSection(skills: readonly Skill[]): string {
+  const listed = skills.filter((skill) => skill.modelInvocable);
+  if (listed.length === 0) return "";
+  const entries = listed.map((skill) =>
+    [
+      "  <skill>",
+      `    <name>${escapeXml(skill.name)}</name>`,
+      `    <description>${escapeXml(skill.description)}</description>`,
+      `    <location>${escapeXml(skill.filePath)}</location>`,
+      "  </skill>",
+    ].join("\n")
+  );
+  return [
+    "# Skills",
+    "",
+    "The following skills provide specialized instructions for specific tasks.",
+    "Use the read tool to load a skill's file when the task matches its description.",
+    "When a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+    "",
+    "<available_skills>",
+    ...entries,
+    "</available_skills>",
+  ].join("\n");
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&apos;",
+};
+
+/** One pass, and none for text without a special character (most names and paths). */
+function escapeXml(text: string): string {
+  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!) : text;
+}
