@@ -85,7 +85,7 @@ export function hasCredentials(
  * @example
  * ```ts
  * import { applyBedrockEnvironment } from "./provider_credentials.ts";
- * const provider = { api: "bedrock-converse" as const, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", model: "m" };
+ * const provider = { api: "bedrock-converse" as const, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", model: "m", reasoning: "off" as const };
  * applyBedrockEnvironment(provider, (n) => n === "AWS_REGION" ? "eu-west-1" : undefined);
  * console.assert(provider.baseUrl === "https://bedrock-runtime.eu-west-1.amazonaws.com");
  * ```
