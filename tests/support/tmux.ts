@@ -109,6 +109,23 @@ export class TmuxSession {
     throw new Error(`Timed out waiting for ${pattern} on the tmux screen:\n${last.join("\n")}`);
   }
 
+  /**
+   * Waits until the screen no longer matches (a picker closed): keys typed
+   * before then may reach the picker, or join a lone escape into alt+key.
+   */
+  async waitUntilGone(pattern: RegExp, options: { timeoutMs?: number } = {}): Promise<string[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    let last: string[] = [];
+    while (Date.now() < deadline) {
+      last = await this.screen();
+      if (!pattern.test(last.join("\n"))) return last;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(
+      `Timed out waiting for ${pattern} to leave the tmux screen:\n${last.join("\n")}`,
+    );
+  }
+
   /** Resizes the window. */
   async resize(cols: number, rows: number): Promise<void> {
     await this.tmux("resize-window", "-t", "0", "-x", String(cols), "-y", String(rows));

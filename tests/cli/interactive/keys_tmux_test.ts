@@ -131,6 +131,7 @@ keysTest(
     await tmux.waitFor(PANEL);
     await tmux.waitFor(/first question/);
     await tmux.keys("Escape");
+    await tmux.waitUntilGone(PANEL);
     await editorTakesKeys(tmux, "probe-after-closing-the-tree");
 
     server.enqueue({ kind: "long", deltas: Infinity });
@@ -162,6 +163,7 @@ keysTest(
     await tmux.keys("C-k");
     await tmux.waitFor(/╭─ Model/);
     await tmux.keys("Escape");
+    await tmux.waitUntilGone(PANEL);
     await editorTakesKeys(tmux, "probe-after-the-picker");
     await send(tmux, "/hotkeys");
     const screen = (await tmux.waitFor(/Typed/, { inHistory: true })).join("\n");

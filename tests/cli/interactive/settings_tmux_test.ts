@@ -90,6 +90,7 @@ Deno.test({
 
           // The running chat: the earlier thinking is folded, and so is the next answer's.
           await tmux.keys("Escape");
+          await tmux.waitUntilGone(/╭─ Settings/);
           const folded = await tmux.waitFor(/^(?![\s\S]*Pondering the first question)/);
           assert.match(folded.join("\n"), /Thinking/);
           answerWithThinking(server, "Pondering the second question.", "Second answer.");
