@@ -46,6 +46,11 @@ export interface ExtensionTarget {
   registerTool(tool: Tool): void;
   /** The current conversation's messages. */
   messages(): readonly Message[];
+  /**
+   * How many times the extensions were loaded before (`/reload`): modules
+   * are then imported again under a new URL, so that edited files are read.
+   */
+  reloads?: number;
 }
 
 /**
@@ -99,6 +104,7 @@ export async function loadExtensions(
       select: (title, items) => surface.select?.(title, items) ?? Promise.resolve(null),
     }),
     report: (message) => surface.notify(message, "error"),
+    ...(target.reloads ? { importModule: (url) => import(`${url}?reload=${target.reloads}`) } : {}),
   });
   const listening = surface.closed ? { signal: surface.closed } : {};
   globalThis.addEventListener("error", (event) => {
