@@ -143,3 +143,21 @@ Deno.test("/reload unloads an extension's command and tool and loads the edited 
     await chat.waitFor("goodbye ran", { everywhere: true });
   });
 });
+
+Deno.test("/reload waits for the running turn, as /model does", async () => {
+  await withChat(async (chat) => {
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "text", text: "The slow answer." }],
+      headerDelayMs: 300,
+    });
+    await chat.send("slow question");
+    await chat.waitFor("Working");
+    await writeSkill(chat, "late");
+    await chat.send("/reload");
+    await chat.waitFor("before reloading");
+    await chat.waitFor("The slow answer.");
+    await chat.waitIdle();
+    assert.deepEqual(chat.controller.resources.skills, []);
+  });
+});
