@@ -136,3 +136,36 @@ function settingsChanged(
   const changed = keys.filter((key) => before[key] !== after[key]);
   return changed.length ? `config: ${changed.join(", ")}` : undefined;
 }
+
+/**
+ * Settings a reload reads but cannot apply: the MCP servers are started once,
+ * and the launcher grants paths and variables at start only.
+ */
+const RESTART_SETTINGS: readonly [string, (config: PantoConfig) => unknown][] = [
+  ["mcpServers", (config) => config.mcpServers],
+  ["tools.allowedPaths", (config) => config.tools.allowedPaths],
+  ["providers' apiKeyEnv", (config) => Object.values(config.providers).map((p) => p.apiKeyEnv)],
+];
+
+/**
+ * One notice per changed setting that takes effect only at the next start.
+ *
+ * @param before The config in force before the reload.
+ * @param after The config read by it.
+ * @returns The notices (none when no such setting changed).
+ *
+ * @example
+ * ```ts
+ * import { restartNotices } from "./reload_summary.ts";
+ * const config = { mcpServers: {}, tools: { allowedPaths: [] }, providers: {} } as never;
+ * console.assert(restartNotices(config, config).length === 0);
+ * ```
+ */
+export function restartNotices(before: PantoConfig, after: PantoConfig): string[] {
+  return RESTART_SETTINGS
+    .filter(([, read]) => JSON.stringify(read(before)) !== JSON.stringify(read(after)))
+    .map(([name]) =>
+      `${name} changed: restart panto for it to take effect (MCP servers start, and ` +
+      "the installed command is granted paths and variables, only at start)"
+    );
+}

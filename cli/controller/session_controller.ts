@@ -59,8 +59,8 @@ import type {
   RunOutcome,
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
-import { contextFileTexts, type ReloadPlan, readReloadPlan } from "./reload_plan.ts";
-import { configFingerprint, type ReloadSnapshot } from "./reload_summary.ts";
+import { contextFileTexts, readReloadPlan, type ReloadPlan } from "./reload_plan.ts";
+import { configFingerprint, type ReloadSnapshot, restartNotices } from "./reload_summary.ts";
 import { withheldVariables } from "../tools/child_env.ts";
 import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
@@ -953,9 +953,7 @@ export class SessionController {
     const notices = [...plan.config.notices, ...plan.setup.notices];
     const modelNotice = this.#reselectModel();
     if (modelNotice) notices.push(modelNotice);
-    if (JSON.stringify(before.mcpServers) !== JSON.stringify(plan.config.mcpServers)) {
-      notices.push("mcpServers changed: restart panto to connect to the servers as configured now");
-    }
+    notices.push(...restartNotices(before, plan.config));
     await this.#reloadExtensions();
     return notices;
   }

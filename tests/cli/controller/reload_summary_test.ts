@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import {
   configFingerprint,
   type ReloadSnapshot,
+  restartNotices,
   summarizeReload,
 } from "../../../cli/controller/reload_summary.ts";
 import type { PantoConfig } from "../../../cli/config/panto_config.ts";
@@ -83,4 +84,23 @@ Deno.test("the config's fingerprint leaves out sources, notices and the theme", 
     idleTimeoutMs: undefined,
   } as unknown as PantoConfig);
   assert.deepEqual(Object.keys(print).sort(), ["defaultModel", "keybindings", "parallelTools"]);
+});
+
+Deno.test("settings that need a restart are named, others not", () => {
+  const config = {
+    mcpServers: { a: { command: "x" } },
+    tools: { allowedPaths: ["/a"] },
+    providers: { p: { apiKeyEnv: "P_KEY" } },
+  } as unknown as PantoConfig;
+  assert.deepEqual(restartNotices(config, structuredClone(config)), []);
+  const after = structuredClone(config) as unknown as {
+    tools: { allowedPaths: string[] };
+    providers: Record<string, { apiKeyEnv: string }>;
+  };
+  after.tools.allowedPaths.push("/b");
+  after.providers.p!.apiKeyEnv = "OTHER_KEY";
+  const notices = restartNotices(config, after as unknown as PantoConfig);
+  assert.equal(notices.length, 2);
+  assert.match(notices[0]!, /^tools\.allowedPaths changed: restart panto/);
+  assert.match(notices[1]!, /^providers' apiKeyEnv changed/);
 });

@@ -161,3 +161,20 @@ Deno.test("/reload waits for the running turn, as /model does", async () => {
     assert.deepEqual(chat.controller.resources.skills, []);
   });
 });
+
+Deno.test("/reload refuses a project config with untrusted risky settings, as the start-up does", async () => {
+  await withChat(async (chat) => {
+    await Deno.mkdir(join(chat.fixture.project, ".panto"));
+    await Deno.writeTextFile(
+      join(chat.fixture.project, ".panto", "config.json"),
+      JSON.stringify({
+        defaultModel: "smart",
+        providers: { fakeopenai: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1" } },
+      }),
+    );
+    await chat.send("/reload");
+    await chat.waitFor(/Reload failed, nothing changed[\s\S]*baseUrl/, { everywhere: true });
+    assert.equal(chat.controller.config.defaultModel, "fast");
+    assert.notEqual(chat.controller.config.providers.fakeopenai?.baseUrl, "http://127.0.0.1:9/v1");
+  });
+});

@@ -29,14 +29,18 @@ const wrapped = (words: string) =>
   new RegExp(words.split(" ").map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
 
 Deno.test({
-  name: "installed panto in tmux: /reload picks up config.json, AGENTS.md, a skill and an extension",
+  name:
+    "installed panto in tmux: /reload picks up config.json, AGENTS.md, a skill and an extension",
   ignore: !tmuxAvailable,
   fn: () =>
     withInstalledPanto((panto) =>
       withChatPane({
         command: shellQuote(panto),
         files: { "AGENTS.md": "Rule one." },
-        homeFiles: { "skills/alpha/SKILL.md": skill("alpha"), "extensions/greet.ts": extension("hello") },
+        homeFiles: {
+          "skills/alpha/SKILL.md": skill("alpha"),
+          "extensions/greet.ts": extension("hello"),
+        },
       }, async ({ tmux, server, project, home }) => {
         await tmux.waitFor(/thinking off/);
         server.enqueue(textReply("First answer."), textReply("Second answer."));
@@ -49,7 +53,11 @@ Deno.test({
         const config = JSON.parse(await Deno.readTextFile(configPath));
         await Deno.writeTextFile(
           configPath,
-          JSON.stringify({ ...config, theme: "light", keybindings: { "app.nextModel": ["ctrl+n"] } }),
+          JSON.stringify({
+            ...config,
+            theme: "light",
+            keybindings: { "app.nextModel": ["ctrl+n"] },
+          }),
         );
         await Deno.writeTextFile(join(project, "AGENTS.md"), "Rule two.");
         await Deno.mkdir(join(home, "skills", "beta"));
