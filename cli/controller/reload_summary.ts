@@ -139,11 +139,14 @@ function settingsChanged(
 
 /**
  * Settings a reload reads but cannot apply: the MCP servers are started once,
- * and the launcher grants paths and variables at start only.
+ * the approval gate is built once, and the launcher grants paths and
+ * variables at start only.
  */
 const RESTART_SETTINGS: readonly [string, (config: PantoConfig) => unknown][] = [
   ["mcpServers", (config) => config.mcpServers],
   ["tools.allowedPaths", (config) => config.tools.allowedPaths],
+  // The approval gate is built at start from this list.
+  ["tools.requireApproval", (config) => config.tools.requireApproval],
   ["providers' apiKeyEnv", (config) => Object.values(config.providers).map((p) => p.apiKeyEnv)],
 ];
 
@@ -165,7 +168,7 @@ export function restartNotices(before: PantoConfig, after: PantoConfig): string[
   return RESTART_SETTINGS
     .filter(([, read]) => JSON.stringify(read(before)) !== JSON.stringify(read(after)))
     .map(([name]) =>
-      `${name} changed: restart panto for it to take effect (MCP servers start, and ` +
-      "the installed command is granted paths and variables, only at start)"
+      `${name} changed: restart panto for it to take effect (MCP servers, tool approvals, and ` +
+      "the paths and variables the installed command is granted are set up at start)"
     );
 }
