@@ -48,7 +48,7 @@ import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { errorMessage } from "../error_message.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
-import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
+import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
 import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { McpServerStatus } from "../mcp/mcp_status.ts";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
@@ -913,15 +913,20 @@ export class SessionController {
    * SYSTEM.md again, under the start-up's trust policy, applying nothing.
    *
    * @returns What {@linkcode SessionController.applyReload} applies.
-   * @throws {UsageError} For a config file with a mistake.
+   * @throws {UsageError} For a config file with a mistake, or the project's
+   *   extensions changed since they were trusted.
    */
-  readReload(): Promise<ReloadPlan> {
-    return readReloadPlan(this.#args, {
+  async readReload(): Promise<ReloadPlan> {
+    const dirs = {
       cwd: this.cwd,
       pantoHome: this.pantoHome,
       untrustedProject: this.#untrustedProject,
       keybindingActions: this.#keybindingActions,
-    });
+    };
+    const plan = await readReloadPlan(this.#args, dirs);
+    // Untrusted project extensions fail the reload here, before anything is applied.
+    if (this.#extensionSurface) await extensionsToLoad(dirs, this.#args);
+    return plan;
   }
 
   /**
@@ -954,7 +959,8 @@ export class SessionController {
     const modelNotice = this.#reselectModel();
     if (modelNotice) notices.push(modelNotice);
     notices.push(...restartNotices(before, plan.config));
-    await this.#reloadExtensions();
+    const extensionNotice = await this.#reloadExtensions();
+    if (extensionNotice) notices.push(extensionNotice);
     return notices;
   }
 
@@ -986,12 +992,19 @@ export class SessionController {
   }
 
   /** Unloads the extensions (commands, keys, UI handlers, tools) and loads them again. */
-  async #reloadExtensions(): Promise<void> {
-    if (!this.#extensionSurface) return;
+  async #reloadExtensions(): Promise<string | undefined> {
+    if (!this.#extensionSurface) return undefined;
     this.#extensions?.unload();
     this.#extensionsLoaded?.abort();
     for (const tool of this.#extensionTools.splice(0)) this.#agent.unregisterTool(tool.decl.name);
-    await this.loadExtensions(this.#extensionSurface);
+    try {
+      await this.loadExtensions(this.#extensionSurface);
+      return undefined;
+    } catch (error) {
+      // Their trust was checked by readReload: only a file changed since then gets here.
+      this.#extensions = undefined;
+      return `No extensions are loaded now: ${errorMessage(error)}`;
+    }
   }
 
   /** The commands of the skills and prompt templates, for help and completion. */

@@ -46,6 +46,9 @@ export async function reload(ctx: CommandContext): Promise<void> {
   const previous = controller.config;
   const notices = await controller.applyReload(plan);
   rebind(ctx.keybindings, previous, plan.config);
+  if (previous.hideThinkingBlock !== plan.config.hideThinkingBlock) {
+    ctx.setThinkingShown(!plan.config.hideThinkingBlock);
+  }
   if (theme.problem === undefined) ctx.setTheme(theme.name, theme.theme);
   else notices.push(themeProblem(theme.problem, ctx.activeTheme.name));
   ctx.notify(summarizeReload(before, controller.reloadSnapshot(ctx.activeTheme.name)));

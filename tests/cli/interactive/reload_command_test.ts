@@ -178,3 +178,44 @@ Deno.test("/reload refuses a project config with untrusted risky settings, as th
     assert.notEqual(chat.controller.config.providers.fakeopenai?.baseUrl, "http://127.0.0.1:9/v1");
   });
 });
+
+Deno.test("/reload refuses a project extension nobody trusted, keeping the loaded ones", async () => {
+  await withChat(async (chat) => {
+    const user = join(chat.fixture.home, "extensions");
+    await Deno.mkdir(user);
+    await Deno.writeTextFile(
+      join(user, "mine.ts"),
+      'export default (panto) => panto.registerCommand("mine", { description: "m", run: () => {} });\n',
+    );
+    await chat.controller.loadExtensions({
+      mode: "interactive",
+      uiEvents: chat.chat.uiEvents,
+      notify: (text, level) => chat.chat.notify(text, level),
+      submit: (text) => chat.chat.submit(text),
+      reservedCommands: [...chat.chat.commands.keys()],
+    });
+    const project = join(chat.fixture.project, ".panto", "extensions");
+    await Deno.mkdir(project, { recursive: true });
+    await Deno.writeTextFile(join(project, "theirs.ts"), "export default () => {};\n");
+    await Deno.writeTextFile(join(chat.fixture.project, "AGENTS.md"), "Rules.");
+    await chat.send("/reload");
+    await chat.waitFor(/Reload failed, nothing changed[\s\S]*theirs\.ts/, { everywhere: true });
+    assert.deepEqual(chat.controller.extensionCommands().map((c) => c.name), ["mine"]);
+    assert.deepEqual(chat.controller.contextFiles, []);
+  });
+});
+
+Deno.test("/reload folds or shows thinking when hideThinkingBlock changes", async () => {
+  await withChat(async (chat) => {
+    await editConfig(chat, { hideThinkingBlock: true });
+    await chat.send("/reload");
+    await chat.waitFor("config: hideThinkingBlock", { everywhere: true });
+    chat.fixture.server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "thinking", thinking: "secret musing" }, { type: "text", text: "Done." }],
+    });
+    await chat.send("think");
+    await chat.waitFor("Done.");
+    assert.doesNotMatch(await chat.everything(), /secret musing/);
+  });
+});
