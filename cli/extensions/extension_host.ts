@@ -339,7 +339,7 @@ export class ExtensionHost {
     state.error = reason;
     this.#removeRegistrations(state);
     this.#options.report(
-      `Extension "${state.name}" was disabled: ${reason}. Its commands, keybindings and UI handlers are removed; fix it and restart panto.`,
+      `Extension "${state.name}" was disabled: ${reason}. Its commands, keybindings and UI handlers are removed; fix it and /reload (or restart panto).`,
     );
   }
 
