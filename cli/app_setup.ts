@@ -113,35 +113,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
     const { session, resumed, notice } = await chooseSession(args, store, cwd, options.pick);
     const { conversation, danglingUser } = await session.loadWithDangling();
     const { selection, modelNotice } = chooseModel(args, config, resumed ? session : undefined);
-    const resources = await loadPromptResources({
-      cwd,
-      pantoHome,
-      home: readEnv("HOME") || undefined,
-      skills: !args.noSkills,
-      templates: !args.noPromptTemplates,
-      untrustedProject,
-    });
-    const tools = selectTools(
-      builtinTools({
-        root: cwd,
-        allowedRoots: config.tools.allowedPaths,
-        // The model reads a skill's SKILL.md and the files it names, wherever the skill is.
-        readRoots: resources.skills.map((skill) => skill.baseDir),
-        pantoHome,
-        bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
-        ...(config.tools.sandbox ? { sandbox: config.tools.sandbox } : {}),
-      }),
-      args.noTools ? "none" : args.tools,
-    );
-    const prompt = await buildSystemPrompt({
-      cwd,
-      pantoHome,
-      toolNames: tools.map((t) => t.decl.name),
-      override: args.systemPrompt,
-      append: args.appendSystemPrompt,
-      contextFiles: !args.noContextFiles,
-      skills: resources.skills,
-    });
+    const prompted = await loadPromptSetup(args, config, { cwd, pantoHome, untrustedProject });
     return {
       cwd,
       pantoHome,
@@ -152,14 +124,13 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       ...(danglingUser ? { danglingUser } : {}),
       resumed,
       selection,
-      tools,
-      systemPrompt: prompt.text,
-      contextFiles: prompt.agentsFiles,
-      resources: { skills: resources.skills, templates: resources.templates },
+      tools: prompted.tools,
+      systemPrompt: prompted.systemPrompt,
+      contextFiles: prompted.contextFiles,
+      resources: prompted.resources,
       notices: [
         ...config.notices,
-        ...prompt.warnings,
-        ...resources.notices,
+        ...prompted.notices,
         ...[notice, modelNotice].filter((n) => n !== undefined),
       ],
       untrustedProject,
@@ -168,6 +139,79 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
     await store.close();
     throw error;
   }
+}
+
+/** What is built from the config and the files beside it: what `/reload` builds again. */
+export interface PromptSetup {
+  /** The built-in tools offered. */
+  tools: Tool[];
+  /** The system prompt. */
+  systemPrompt: string;
+  /** The AGENTS.md (or similar) files the system prompt includes. */
+  contextFiles: string[];
+  /** The skills and prompt templates. */
+  resources: PromptResources;
+  /** Skipped instruction files, invalid skills or templates, untrusted project skills. */
+  notices: string[];
+}
+
+/**
+ * Finds the skills and prompt templates, builds the built-in tools and the
+ * system prompt (SYSTEM.md, AGENTS.md files, skills) for `config`.
+ *
+ * @param args The parsed command line (`--no-skills`, `--tools`, `--system-prompt`…).
+ * @param config The loaded configuration.
+ * @param dirs The working directory, panto's home and the untrusted-project policy.
+ * @returns The tools, the prompt and what it was built from.
+ *
+ * @example
+ * ```ts ignore
+ * const setup = await loadPromptSetup(args, config, { cwd, pantoHome, untrustedProject: "refuse" });
+ * console.log(setup.contextFiles);
+ * ```
+ */
+export async function loadPromptSetup(
+  args: ChatArgs,
+  config: PantoConfig,
+  dirs: { cwd: string; pantoHome: string; untrustedProject: UntrustedProjectPolicy },
+): Promise<PromptSetup> {
+  const { cwd, pantoHome, untrustedProject } = dirs;
+  const resources = await loadPromptResources({
+    cwd,
+    pantoHome,
+    home: readEnv("HOME") || undefined,
+    skills: !args.noSkills,
+    templates: !args.noPromptTemplates,
+    untrustedProject,
+  });
+  const tools = selectTools(
+    builtinTools({
+      root: cwd,
+      allowedRoots: config.tools.allowedPaths,
+      // The model reads a skill's SKILL.md and the files it names, wherever the skill is.
+      readRoots: resources.skills.map((skill) => skill.baseDir),
+      pantoHome,
+      bashTimeoutSeconds: config.tools.bashTimeoutSeconds,
+      ...(config.tools.sandbox ? { sandbox: config.tools.sandbox } : {}),
+    }),
+    args.noTools ? "none" : args.tools,
+  );
+  const prompt = await buildSystemPrompt({
+    cwd,
+    pantoHome,
+    toolNames: tools.map((t) => t.decl.name),
+    override: args.systemPrompt,
+    append: args.appendSystemPrompt,
+    contextFiles: !args.noContextFiles,
+    skills: resources.skills,
+  });
+  return {
+    tools,
+    systemPrompt: prompt.text,
+    contextFiles: prompt.agentsFiles,
+    resources: { skills: resources.skills, templates: resources.templates },
+    notices: [...prompt.warnings, ...resources.notices],
+  };
 }
 
 async function chooseSession(

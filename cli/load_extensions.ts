@@ -46,6 +46,43 @@ export interface ExtensionTarget {
   registerTool(tool: Tool): void;
   /** The current conversation's messages. */
   messages(): readonly Message[];
+  /**
+   * How many times the extensions were loaded before (`/reload`): modules
+   * are then imported again under a new URL, so that edited files are read.
+   */
+  reloads?: number;
+}
+
+/**
+ * The extension modules {@linkcode loadExtensions} loads: discovered, and
+ * the project's own kept only once trusted (see `settleExtensionTrust`).
+ *
+ * @param target Where to look, and the untrusted-project policy.
+ * @param args The parsed command line (`-e`, `--no-extensions`).
+ * @returns The modules, and a notice when some were left out.
+ * @throws {UsageError} Under the `refuse` policy, for untrusted project extensions.
+ *
+ * @example
+ * ```ts ignore
+ * const { paths } = await extensionsToLoad({ cwd, pantoHome, untrustedProject: "refuse" }, args);
+ * ```
+ */
+export async function extensionsToLoad(
+  target: Pick<ExtensionTarget, "cwd" | "pantoHome" | "untrustedProject">,
+  args: ChatArgs,
+): Promise<{ paths: string[]; notice?: string }> {
+  const discovered = await discoverExtensions({
+    pantoHome: target.pantoHome,
+    cwd: target.cwd,
+    extra: args.extensions,
+    includeDefaults: !args.noExtensions,
+  });
+  return await settleExtensionTrust(
+    discovered,
+    target.cwd,
+    target.pantoHome,
+    target.untrustedProject,
+  );
 }
 
 /**
@@ -66,18 +103,7 @@ export async function loadExtensions(
   args: ChatArgs,
   surface: ExtensionSurface,
 ): Promise<ExtensionHost | undefined> {
-  const discovered = await discoverExtensions({
-    pantoHome: target.pantoHome,
-    cwd: target.cwd,
-    extra: args.extensions,
-    includeDefaults: !args.noExtensions,
-  });
-  const { paths, notice } = await settleExtensionTrust(
-    discovered,
-    target.cwd,
-    target.pantoHome,
-    target.untrustedProject,
-  );
+  const { paths, notice } = await extensionsToLoad(target, args);
   if (notice) surface.notify(notice, "warning");
   if (paths.length === 0) return undefined;
   const [{ ExtensionHost }, { UiEvents }] = await Promise.all([
@@ -99,6 +125,7 @@ export async function loadExtensions(
       select: (title, items) => surface.select?.(title, items) ?? Promise.resolve(null),
     }),
     report: (message) => surface.notify(message, "error"),
+    ...(target.reloads ? { importModule: (url) => import(`${url}?reload=${target.reloads}`) } : {}),
   });
   const listening = surface.closed ? { signal: surface.closed } : {};
   globalThis.addEventListener("error", (event) => {

@@ -35,7 +35,7 @@ import {
 import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
 import type { ChatArgs } from "../args.ts";
 import { expandAttachments } from "../attachments.ts";
-import { optionalEnv } from "../env.ts";
+import { optionalEnv, withholdFromCommands } from "../env.ts";
 import { agentConfig } from "../config/agent_config.ts";
 import { cycleChoices } from "../models/model_choices.ts";
 import {
@@ -48,7 +48,7 @@ import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { errorMessage } from "../error_message.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
-import { type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
+import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
 import type { McpServers } from "../mcp/mcp_servers.ts";
 import type { McpServerStatus } from "../mcp/mcp_status.ts";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
@@ -59,6 +59,9 @@ import type {
   RunOutcome,
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
+import { contextFileTexts, readReloadPlan, type ReloadPlan } from "./reload_plan.ts";
+import { configFingerprint, type ReloadSnapshot, restartNotices } from "./reload_summary.ts";
+import { withheldVariables } from "../tools/child_env.ts";
 import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
 import { entryOfMessage } from "./fork_point.ts";
@@ -198,22 +201,28 @@ export class SessionController {
   readonly cwd: string;
   /** panto's home directory. */
   readonly pantoHome: string;
-  /** The loaded configuration. */
-  readonly config: PantoConfig;
   /** The session store (closed by {@linkcode SessionController.close}). */
   readonly store: SessionStore;
   /** What the user must be told at the start (ignored settings, skipped files). */
   readonly notices: string[];
   /** Whether the first session was resumed (`-c`, `-r`) rather than created. */
   readonly resumed: boolean;
-  /** The AGENTS.md (or similar) files the system prompt includes. */
-  readonly contextFiles: readonly string[];
-  /** The skills and prompt templates: `/skill:name` and `/template` commands. */
-  readonly resources: PromptResources;
   readonly #args: ChatArgs;
-  readonly #tools: Tool[];
+  #config: PantoConfig;
+  #contextFiles: readonly string[];
+  /** Their texts when the prompt was built, for `/reload` to tell which changed. */
+  #contextTexts: Record<string, string> = {};
+  #resources: PromptResources;
+  #tools: Tool[];
   readonly #extensionTools: Tool[] = [];
-  readonly #systemPrompt: string;
+  #systemPrompt: string;
+  /** Key actions the config may rebind, for `/reload`'s config check. */
+  #keybindingActions: readonly string[] | undefined;
+  /** What the view lent the extensions, to load them again on `/reload`. */
+  #extensionSurface: ExtensionSurface | undefined;
+  /** Aborts when the extensions loaded last are unloaded (their error listeners go). */
+  #extensionsLoaded: AbortController | undefined;
+  #extensionLoads = 0;
   readonly #untrustedProject: UntrustedProjectPolicy;
   readonly #listeners = new Set<(event: ControllerEvent) => void>();
   /** Runs, compactions, shell commands and scheduled queue drains not yet settled. */
@@ -245,12 +254,12 @@ export class SessionController {
   private constructor(startup: Startup, args: ChatArgs, agent: Agent) {
     this.cwd = startup.cwd;
     this.pantoHome = startup.pantoHome;
-    this.config = startup.config;
+    this.#config = startup.config;
     this.store = startup.store;
     this.notices = startup.notices;
     this.resumed = startup.resumed;
-    this.contextFiles = startup.contextFiles;
-    this.resources = startup.resources;
+    this.#contextFiles = startup.contextFiles;
+    this.#resources = startup.resources;
     this.#args = args;
     this.#tools = startup.tools;
     this.#systemPrompt = startup.systemPrompt;
@@ -285,6 +294,8 @@ export class SessionController {
         startup.conversation,
       );
       const controller = new SessionController(startup, args, agent);
+      controller.#keybindingActions = options.keybindingActions;
+      controller.#contextTexts = await contextFileTexts(startup.contextFiles, startup.cwd);
       controller.#mcp = await startMcpServers(
         startup.config,
         args,
@@ -345,6 +356,21 @@ export class SessionController {
   /** The prompts waiting (copies). */
   get queue(): QueueState {
     return { steering: this.#steering.map(shown), followUp: this.#followUp.map(shown) };
+  }
+
+  /** The loaded configuration (read again by {@linkcode SessionController.applyReload}). */
+  get config(): PantoConfig {
+    return this.#config;
+  }
+
+  /** The AGENTS.md (or similar) files the system prompt includes. */
+  get contextFiles(): readonly string[] {
+    return this.#contextFiles;
+  }
+
+  /** The skills and prompt templates: `/skill:name` and `/template` commands. */
+  get resources(): PromptResources {
+    return this.#resources;
   }
 
   /** The extensions' host, once {@linkcode SessionController.loadExtensions} found any. */
@@ -859,6 +885,11 @@ export class SessionController {
    * @returns The host (also {@linkcode SessionController.extensions}).
    */
   async loadExtensions(surface: ExtensionSurface): Promise<ExtensionHost | undefined> {
+    this.#extensionSurface = surface;
+    this.#extensionsLoaded = new AbortController();
+    const closed = surface.closed
+      ? AbortSignal.any([surface.closed, this.#extensionsLoaded.signal])
+      : this.#extensionsLoaded.signal;
     this.#extensions = await loadExtensions(
       {
         cwd: this.cwd,
@@ -869,11 +900,111 @@ export class SessionController {
           this.#extensionTools.push(tool);
         },
         messages: () => this.#agent.conversation.messages,
+        reloads: this.#extensionLoads++,
       },
       this.#args,
-      surface,
+      { ...surface, closed },
     );
     return this.#extensions;
+  }
+
+  /**
+   * Reads the config, skills, prompt templates, context files and
+   * SYSTEM.md again, under the start-up's trust policy, applying nothing.
+   *
+   * @returns What {@linkcode SessionController.applyReload} applies.
+   * @throws {UsageError} For a config file with a mistake, or the project's
+   *   extensions changed since they were trusted.
+   */
+  async readReload(): Promise<ReloadPlan> {
+    const dirs = {
+      cwd: this.cwd,
+      pantoHome: this.pantoHome,
+      untrustedProject: this.#untrustedProject,
+      keybindingActions: this.#keybindingActions,
+    };
+    const plan = await readReloadPlan(this.#args, dirs);
+    // Untrusted project extensions fail the reload here, before anything is applied.
+    if (this.#extensionSurface) await extensionsToLoad(dirs, this.#args);
+    return plan;
+  }
+
+  /**
+   * Applies a reload: the new config, built-in tools, skills, templates and
+   * system prompt (the next request carries them: a changed prompt is
+   * recorded in the session), the model resolved again, and the extensions
+   * unloaded and loaded again. The session and its conversation are kept.
+   *
+   * @param plan What {@linkcode SessionController.readReload} read.
+   * @returns What the user must be told (notices of the files, a model that
+   *   is gone, settings that need a restart).
+   * @throws {ControllerBusyError} While something runs.
+   */
+  async applyReload(plan: ReloadPlan): Promise<string[]> {
+    this.#assertIdle("reloading");
+    const before = this.#config;
+    this.#config = plan.config;
+    withholdFromCommands(withheldVariables(plan.config, this.#args.apiKeyEnv));
+    this.#resources = plan.setup.resources;
+    this.#contextFiles = plan.setup.contextFiles;
+    this.#contextTexts = plan.contextTexts;
+    for (const tool of this.#tools) this.#agent.unregisterTool(tool.decl.name);
+    this.#tools = plan.setup.tools;
+    for (const tool of this.#tools) this.#agent.registerTool(tool);
+    this.#systemPrompt = plan.setup.systemPrompt;
+    if (this.#agent.conversation.systemPrompt() !== this.#systemPrompt) {
+      await this.#agent.setSystemPrompt(this.#systemPrompt);
+    }
+    const notices = [...plan.config.notices, ...plan.setup.notices];
+    const modelNotice = this.#reselectModel();
+    if (modelNotice) notices.push(modelNotice);
+    notices.push(...restartNotices(before, plan.config));
+    const extensionNotice = await this.#reloadExtensions();
+    if (extensionNotice) notices.push(extensionNotice);
+    return notices;
+  }
+
+  /** What `/reload` compares, with the view's theme name. */
+  reloadSnapshot(theme: string): ReloadSnapshot {
+    return {
+      config: configFingerprint(this.#config),
+      theme,
+      skills: this.#resources.skills.map((skill) => skill.name),
+      templates: this.#resources.templates.map((template) => template.name),
+      contextFiles: this.#contextTexts,
+      systemPrompt: this.#systemPrompt,
+      extensions: this.#extensions?.loaded.map((extension) => extension.name) ?? [],
+    };
+  }
+
+  /** The current model again under the new config; when it is gone, the one in use stays. */
+  #reselectModel(): string | undefined {
+    const { alias, provider } = this.#selection;
+    try {
+      this.setModel(alias, provider.reasoning);
+      return undefined;
+    } catch (error) {
+      this.applyConfig();
+      return `The model ${alias} stays in use for this chat, but the config no longer has it: ${
+        errorMessage(error)
+      }`;
+    }
+  }
+
+  /** Unloads the extensions (commands, keys, UI handlers, tools) and loads them again. */
+  async #reloadExtensions(): Promise<string | undefined> {
+    if (!this.#extensionSurface) return undefined;
+    this.#extensions?.unload();
+    this.#extensionsLoaded?.abort();
+    for (const tool of this.#extensionTools.splice(0)) this.#agent.unregisterTool(tool.decl.name);
+    try {
+      await this.loadExtensions(this.#extensionSurface);
+      return undefined;
+    } catch (error) {
+      // Their trust was checked by readReload: only a file changed since then gets here.
+      this.#extensions = undefined;
+      return `No extensions are loaded now: ${errorMessage(error)}`;
+    }
   }
 
   /** The commands of the skills and prompt templates, for help and completion. */

@@ -187,6 +187,26 @@ export class ExtensionHost {
     for (const path of paths) await this.#loadOne(path);
   }
 
+  /**
+   * Unloads every extension for `/reload`: their commands, keybindings and
+   * UI handlers are removed at once and their tools refuse to run (the
+   * caller unregisters them). Code an extension left running (a timer, a
+   * server) cannot be stopped from here and goes on.
+   *
+   * @example
+   * ```ts ignore
+   * host.unload();
+   * console.assert(host.commands().size === 0);
+   * ```
+   */
+  unload(): void {
+    for (const state of this.#extensions) {
+      state.enabled = false;
+      state.error = "it was unloaded by /reload";
+      this.#removeRegistrations(state);
+    }
+  }
+
   /** The commands of enabled extensions, by name (without "/"). */
   commands(): ReadonlyMap<string, ExtensionCommandInfo> {
     return new Map(
@@ -319,7 +339,7 @@ export class ExtensionHost {
     state.error = reason;
     this.#removeRegistrations(state);
     this.#options.report(
-      `Extension "${state.name}" was disabled: ${reason}. Its commands, keybindings and UI handlers are removed; fix it and restart panto.`,
+      `Extension "${state.name}" was disabled: ${reason}. Its commands, keybindings and UI handlers are removed; fix it and /reload (or restart panto).`,
     );
   }
 

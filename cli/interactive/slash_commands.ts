@@ -21,6 +21,7 @@ import { pickTheme } from "./theme_command.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
 import { openSettings } from "./settings_command.ts";
+import { reload } from "./reload_command.ts";
 import type { KeybindingTable } from "../config/apply_keybindings.ts";
 import { exportSession, importSessionFile } from "./export_commands.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
@@ -87,6 +88,10 @@ export function slashCommands(): Map<string, SlashCommand> {
     ["settings", {
       description: "Edit settings: model, thinking, theme, approvals, compaction, keys",
       run: openSettings,
+    }],
+    ["reload", {
+      description: "Reload config, theme, keys, skills, templates, AGENTS.md, extensions",
+      run: reload,
     }],
     ["mcp", {
       description: "List MCP servers, their state and tools",

@@ -1,0 +1,103 @@
+/**
+ * `/reload`'s first half: everything read again from the files (config,
+ * skills, templates, context files, SYSTEM.md), checked, and nothing
+ * applied yet, so that a broken config leaves the running chat as it was.
+ *
+ * @module
+ */
+import { isAbsolute, relative } from "node:path";
+import { loadPromptSetup, type PromptSetup } from "../app_setup.ts";
+import type { ChatArgs } from "../args.ts";
+import { displayPath, loadConfig } from "../config/load_config.ts";
+import type { PantoConfig } from "../config/panto_config.ts";
+import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
+import { optionalEnv, readEnv } from "../env.ts";
+import { loadCatalogModels } from "../models/catalog.ts";
+import { modelProviders, usableCatalogProviders } from "../models/usable_models.ts";
+
+/** What a reload would apply. */
+export interface ReloadPlan {
+  /** The configuration read again. */
+  config: PantoConfig;
+  /** The tools, system prompt, skills and templates built from it. */
+  setup: PromptSetup;
+  /** The context files' texts, as {@linkcode contextFileTexts} gives them. */
+  contextTexts: Record<string, string>;
+}
+
+/** Where the files are, and the start-up's trust policy and key actions. */
+export interface ReloadDirs {
+  /** The working directory. */
+  cwd: string;
+  /** panto's home directory. */
+  pantoHome: string;
+  /** What the start-up did with an untrusted project (the same applies now). */
+  untrustedProject: UntrustedProjectPolicy;
+  /** Key actions the config may rebind (others are typos). */
+  keybindingActions?: readonly string[] | undefined;
+}
+
+/**
+ * Reads the config and the prompt's files again, as the start-up does (the
+ * same trust policy: a project config that changed since it was trusted
+ * is refused or its risky settings ignored, never used silently).
+ *
+ * @param args The parsed command line.
+ * @param dirs Where to look, and the trust policy.
+ * @returns What to apply.
+ * @throws {UsageError} For a config file with a mistake (nothing is applied).
+ *
+ * @example
+ * ```ts ignore
+ * const plan = await readReloadPlan(args, { cwd, pantoHome, untrustedProject: "refuse" });
+ * console.log(plan.setup.contextFiles);
+ * ```
+ */
+export async function readReloadPlan(args: ChatArgs, dirs: ReloadDirs): Promise<ReloadPlan> {
+  const config = await loadConfig({
+    pantoHome: dirs.pantoHome,
+    cwd: dirs.cwd,
+    env: readEnv,
+    untrustedProject: dirs.untrustedProject,
+    ...(dirs.keybindingActions ? { keybindingActions: dirs.keybindingActions } : {}),
+  });
+  // A model added to the config may be a catalog provider's: resolving it needs its models.
+  await loadCatalogModels([
+    ...usableCatalogProviders(config).map((p) => p.id),
+    ...modelProviders(config, args.model),
+  ]);
+  const setup = await loadPromptSetup(args, config, dirs);
+  return { config, setup, contextTexts: await contextFileTexts(setup.contextFiles, dirs.cwd) };
+}
+
+/**
+ * The context files' texts by the name the user knows them by (relative to
+ * the working directory, else with `~`), to tell which of them changed.
+ *
+ * @param paths The context files' absolute paths.
+ * @param cwd The working directory.
+ * @returns Shown path → text (`""` when it can no longer be read).
+ *
+ * @example
+ * ```ts ignore
+ * const texts = await contextFileTexts(["/work/app/AGENTS.md"], "/work/app");
+ * console.log(Object.keys(texts)); // ["AGENTS.md"]
+ * ```
+ */
+export async function contextFileTexts(
+  paths: readonly string[],
+  cwd: string,
+): Promise<Record<string, string>> {
+  const entries = await Promise.all(paths.map(async (path) => {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    return [shownPath(path, cwd), text] as const;
+  }));
+  return Object.fromEntries(entries);
+}
+
+function shownPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside)
+    ? inside
+    : displayPath(path, optionalEnv("HOME"));
+}
