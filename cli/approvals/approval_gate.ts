@@ -45,8 +45,11 @@ export type AskApproval = (
 
 /** Options for {@linkcode ApprovalGate}. */
 export interface ApprovalGateOptions {
-  /** The tools whose calls need approval (`tools.requireApproval`). */
-  required: readonly string[];
+  /**
+   * The tools whose calls need approval (`tools.requireApproval`), read at
+   * each call: `/settings` and `/reload` change the list of a running chat.
+   */
+  required: () => readonly string[];
   /** Asks the user. */
   ask: AskApproval;
   /** Where the file tools work, to show an edit's or a write's change. */
@@ -80,7 +83,7 @@ export function rejectionMessage(reason?: string): string {
  * ```ts
  * import { ApprovalGate } from "./approval_gate.ts";
  * const gate = new ApprovalGate({
- *   required: ["bash"],
+ *   required: () => ["bash"],
  *   ask: () => Promise.resolve({ decision: "reject", reason: "not now" }),
  *   files: { root: Deno.cwd() },
  * });
@@ -91,7 +94,7 @@ export function rejectionMessage(reason?: string): string {
  * ```
  */
 export class ApprovalGate {
-  readonly #required: ReadonlySet<string>;
+  readonly #required: () => readonly string[];
   readonly #ask: AskApproval;
   readonly #files: FileToolOptions;
   readonly #always = new AlwaysAllowed();
@@ -100,14 +103,14 @@ export class ApprovalGate {
 
   /** Creates the gate. */
   constructor(options: ApprovalGateOptions) {
-    this.#required = new Set(options.required);
+    this.#required = options.required;
     this.#ask = options.ask;
     this.#files = options.files;
   }
 
   /** Whether `call` would be asked about now. */
   needsApproval(call: ToolCall): boolean {
-    return this.#required.has(call.name) && !this.#always.allows(call);
+    return this.#required().includes(call.name) && !this.#always.allows(call);
   }
 
   /** Forgets what "always" allowed (another session begins). */

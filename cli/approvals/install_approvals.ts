@@ -12,13 +12,13 @@ import { ApprovalGate, type AskApproval } from "./approval_gate.ts";
  * Makes the calls of the tools in `tools.requireApproval` wait for `ask`,
  * on every session the controller opens. "Always" answers are forgotten
  * when another conversation is opened (`new`, `switch`), kept across a
- * fork or a move in the tree. Nothing is installed with `--auto-approve`
- * or an empty list.
+ * fork or a move in the tree. The list is read at each call (`/settings`
+ * and `/reload` change it); nothing is installed with `--auto-approve`.
  *
  * @param controller The session controller.
  * @param args The command line (`--auto-approve`).
  * @param ask How the mode asks the user.
- * @returns The gate, or undefined when no call needs approval.
+ * @returns The gate, or undefined with `--auto-approve`.
  *
  * @example
  * ```ts ignore
@@ -31,10 +31,10 @@ export function installApprovals(
   args: ChatArgs,
   ask: AskApproval,
 ): ApprovalGate | undefined {
-  const required = controller.config.tools.requireApproval ?? [];
-  if (args.autoApprove || required.length === 0) return undefined;
+  if (args.autoApprove) return undefined;
+  // Read at each call, from the config in force (changed by /settings and /reload).
   const gate = new ApprovalGate({
-    required,
+    required: () => controller.config.tools.requireApproval ?? [],
     ask,
     files: {
       root: controller.cwd,

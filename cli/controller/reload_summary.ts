@@ -139,14 +139,11 @@ function settingsChanged(
 
 /**
  * Settings a reload reads but cannot apply: the MCP servers are started once,
- * the approval gate is built once, and the launcher grants paths and
- * variables at start only.
+ * and the launcher grants paths and variables at start only.
  */
 const RESTART_SETTINGS: readonly [string, (config: PantoConfig) => unknown][] = [
   ["mcpServers", (config) => config.mcpServers],
   ["tools.allowedPaths", (config) => config.tools.allowedPaths],
-  // The approval gate is built at start from this list.
-  ["tools.requireApproval", (config) => config.tools.requireApproval],
   ["providers' apiKeyEnv", (config) => Object.values(config.providers).map((p) => p.apiKeyEnv)],
 ];
 

@@ -29,7 +29,7 @@ function recordingTool(name: string): { tool: Tool; runs: Record<string, unknown
 function scriptedGate(required: string[], answers: ApprovalAnswer[], root = Deno.cwd()) {
   const asked: ApprovalRequest[] = [];
   const gate = new ApprovalGate({
-    required,
+    required: () => required,
     files: { root },
     ask: (request) => {
       asked.push(request);
@@ -119,7 +119,7 @@ Deno.test("approvals: parallel calls are asked one at a time; an always covers t
   let most = 0;
   const asked: string[] = [];
   const gate = new ApprovalGate({
-    required: ["echo"],
+    required: () => ["echo"],
     files: { root: Deno.cwd() },
     ask: async (request) => {
       asked.push(request.call.id);
@@ -192,7 +192,7 @@ Deno.test("approvals: an abort closes the open question; after it nothing is ask
   const opened = Promise.withResolvers<void>();
   let closed = false;
   const gate = new ApprovalGate({
-    required: ["echo"],
+    required: () => ["echo"],
     files: { root: Deno.cwd() },
     ask: (_request, signal) =>
       new Promise((resolve) => {
@@ -293,4 +293,24 @@ Deno.test("approvals: the question carries the change a write would make", async
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("approval gate: the list is read at each call, so a changed setting applies to the next call", async () => {
+  const list: string[] = [];
+  const asked: string[] = [];
+  const gate = new ApprovalGate({
+    required: () => list,
+    ask: (request) => {
+      asked.push(request.call.name);
+      return Promise.resolve({ decision: "once" });
+    },
+    files: { root: Deno.cwd(), allowedRoots: [] },
+  });
+  const tool = { name: "echo", description: "", inputSchema: {} };
+  const signal = new AbortController().signal;
+  await gate.beforeToolCall({ call: { id: "c1", name: "echo", input: {} }, tool, signal });
+  assert.deepEqual(asked, [], "not in the list: not asked");
+  list.push("echo");
+  await gate.beforeToolCall({ call: { id: "c2", name: "echo", input: {} }, tool, signal });
+  assert.deepEqual(asked, ["echo"], "added while running: asked at the next call");
 });
