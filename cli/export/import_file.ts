@@ -1,6 +1,7 @@
 // `/import FILE` and `panto sessions import FILE`: a session file read and
 // written into the store as a new session, summed up in one line.
 import { importSession, readSessionFile, SessionImportError, type SessionStore } from "@panto/lib";
+import { readAsUser } from "../read_as_user.ts";
 import { readAtMost } from "../read_at_most.ts";
 
 /** The most of a file an import reads: a session larger than this is not one panto wrote or reads. */
@@ -48,12 +49,7 @@ export async function importFile(
   path: string,
   cwd: string,
 ): Promise<ImportedFile> {
-  const bytes = await readAtMost(path, IMPORT_LIMIT).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new SessionImportError(path, 0, "no such file");
-    }
-    throw error;
-  });
+  const bytes = await readForImport(path);
   if (bytes.length > IMPORT_LIMIT) {
     throw new SessionImportError(path, 0, `it is larger than ${IMPORT_LIMIT / 2 ** 20} MiB`);
   }
@@ -67,4 +63,27 @@ export async function importFile(
       `${report.messages} messages` +
       (skipped.length > 0 ? `; skipped entries panto has no use for: ${skipped.join(", ")}` : ""),
   };
+}
+
+/**
+ * At most one byte past the limit of the file; a path outside panto's
+ * grants is the user's choice, read with the user's own rights.
+ */
+async function readForImport(path: string): Promise<Uint8Array> {
+  try {
+    return await readAtMost(path, IMPORT_LIMIT);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new SessionImportError(path, 0, "no such file");
+    }
+    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+  }
+  const read = await readAsUser(path, IMPORT_LIMIT);
+  if (read.kind === "file") return read.bytes;
+  const reason = read.kind === "missing"
+    ? "no such file"
+    : read.kind === "not a file"
+    ? "it is not a regular file"
+    : "you may not read it";
+  throw new SessionImportError(path, 0, reason);
 }

@@ -6,6 +6,7 @@ import { exportFormatFor } from "../export/export_formats.ts";
 import { importFile } from "../export/import_file.ts";
 import { ExportExistsError, renderExport, writeExport } from "../export/session_export.ts";
 import { permissionMessage } from "../permission_message.ts";
+import { writeAsUser } from "../write_as_user.ts";
 import type { CommandContext } from "./slash_commands.ts";
 
 /**
@@ -50,19 +51,30 @@ export async function exportSession(ctx: CommandContext, args: string): Promise<
 
 /** Writes the export, asking first when the file exists; whether it was written. */
 async function writeOrAsk(ctx: CommandContext, path: string, text: string): Promise<boolean> {
-  try {
-    await writeExport(path, text, { overwrite: false, hint: "" });
-    return true;
-  } catch (error) {
-    if (!(error instanceof ExportExistsError)) throw error;
-  }
+  if (await writeFile(path, text, false)) return true;
   const overwrite = await ctx.pick({
     title: `${path} exists: overwrite it?`,
     items: [{ value: false, label: "No, keep it" }, { value: true, label: "Yes, overwrite it" }],
   });
   if (!overwrite) return false;
-  await writeExport(path, text, { overwrite: true, hint: "" });
+  await writeFile(path, text, true);
   return true;
+}
+
+/**
+ * Writes the export; `false` when a file is there and `overwrite` is not
+ * set. A path outside panto's grants is the user's choice, written with the
+ * user's own rights (as an `@path` outside the project is read).
+ */
+async function writeFile(path: string, text: string, overwrite: boolean): Promise<boolean> {
+  try {
+    await writeExport(path, text, { overwrite, hint: "" });
+    return true;
+  } catch (error) {
+    if (error instanceof ExportExistsError) return false;
+    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+  }
+  return await writeAsUser(path, text, overwrite ? "replace" : "keep") === "written";
 }
 
 /** Why `path` could not be written, and what to do instead. */

@@ -1,8 +1,11 @@
 /**
  * `/export` and `/import` in the chat under the installed `panto` command
  * (a real pty, tmux): an export inside the project is written as HTML; a
- * path outside the project, which the chat was not granted, is refused
- * with a message naming it, and so is a file to import from there.
+ * path outside the project, which panto's own code was not granted, is
+ * the user's choice: written with the user's rights (its directory
+ * created, an existing file kept until the user says overwrite), and a
+ * session file there is imported the same way. A path the user may not
+ * write is named.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -16,7 +19,7 @@ if (!tmuxAvailable) {
 
 Deno.test({
   name:
-    "installed panto in tmux: /export writes in the project; outside it, the path is named as not permitted",
+    "installed panto in tmux: /export and /import in the project and, with the user's rights, outside it",
   ignore: !tmuxAvailable,
   async fn() {
     const outside = await Deno.makeTempDir({ prefix: "px-" });
@@ -35,17 +38,31 @@ Deno.test({
           await tmux.waitFor(/Exported to \S*page\.html \(html\)/);
           assert.match(await Deno.readTextFile(join(project, "page.html")), /Sixteen loaves\./);
 
-          const denied = join(outside, "page.html");
-          await tmux.type(`/export ${denied}`);
+          const elsewhere = join(outside, "new dir", "page.html");
+          await tmux.type(`/export ${elsewhere}`);
           await tmux.keys("Enter");
-          await tmux.waitFor(new RegExp(`panto may not write ${denied}: the panto command`));
-          await assert.rejects(Deno.stat(denied), Deno.errors.NotFound);
+          await tmux.waitFor(/Exported to .*new dir\/page\.html \(html\)/);
+          assert.match(await Deno.readTextFile(elsewhere), /Sixteen loaves\./);
 
-          const foreign = join(outside, "pi.jsonl");
-          await Deno.writeTextFile(foreign, "{}\n");
-          await tmux.type(`/import ${foreign}`);
+          await Deno.writeTextFile(elsewhere, "mine");
+          await tmux.type(`/export ${elsewhere}`);
           await tmux.keys("Enter");
-          await tmux.waitFor(new RegExp(`panto may not read ${foreign}: the panto command`));
+          await tmux.waitFor(/exists: overwrite it\?/);
+          await tmux.keys("Enter"); // "No, keep it"
+          await tmux.waitFor(/Not exported: .*page\.html is left as it was\./);
+          assert.equal(await Deno.readTextFile(elsewhere), "mine");
+
+          await tmux.type("/export /proc/panto-cannot-write-here/page.html");
+          await tmux.keys("Enter");
+          await tmux.waitFor(/Could not export to \/proc\/panto-cannot-write-here\/page\.html: /);
+
+          const jsonl = join(outside, "session.jsonl");
+          await tmux.type(`/export ${jsonl}`);
+          await tmux.keys("Enter");
+          await tmux.waitFor(/Exported to .*session\.jsonl \(jsonl\)/);
+          await tmux.type(`/import ${jsonl}`);
+          await tmux.keys("Enter");
+          await tmux.waitFor(/Imported .*session\.jsonl \(panto session\) as session/);
         })
       );
     } finally {
