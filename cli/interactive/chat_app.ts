@@ -398,8 +398,9 @@ export class ChatApp implements CommandContext {
         this.#renderer = undefined;
         this.#stopLoader();
         if (event.failure) this.notify(event.failure.message, "error");
-        if (this.controller.danglingPrompt !== undefined) this.#offerUnanswered();
-        else if (event.status === "aborted") {
+        if (this.controller.danglingPrompt !== undefined) {
+          this.#offerUnanswered(event.status === "aborted");
+        } else if (event.status === "aborted") {
           this.notify("Interrupted. The partial answer was kept.", "warning");
         }
         return this.#updateFooter();
@@ -513,9 +514,12 @@ export class ChatApp implements CommandContext {
   /**
    * A prompt interrupted or failed before any answer is not sent again:
    * it goes back in the editor unless something was typed there meanwhile.
+   * Interrupted, it says so first, as after an answer, so esc is always confirmed.
    */
-  #offerUnanswered(): void {
-    const what = "The prompt got no answer and will not be sent again";
+  #offerUnanswered(interrupted: boolean): void {
+    const what = interrupted
+      ? "Interrupted before any answer: the prompt will not be sent again"
+      : "The prompt got no answer and will not be sent again";
     if (this.editor.getText().trim() !== "" || this.#images.length) {
       return this.notify(`${what} (send it again to ask it).`, "warning");
     }

@@ -14,11 +14,11 @@ import { resolveModel } from "../../cli/config/model_registry.ts";
 import { UsageError } from "../../cli/errors.ts";
 import { readStdinText } from "../../cli/stdio.ts";
 import { buildSystemPrompt } from "../../cli/system_prompt.ts";
+import { commandRuns } from "../support/command_runs.ts";
 import { runPanto } from "../support/run_panto.ts";
 import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
 
-const mkfifoAvailable = await new Deno.Command("mkfifo", { args: ["--version"], stdout: "null" })
-  .output().then((r) => r.success, () => false);
+const mkfifoAvailable = await commandRuns("mkfifo", ["--version"]);
 if (!mkfifoAvailable) console.log("skipped: the named-pipe tests need mkfifo on PATH");
 
 async function mkfifo(path: string): Promise<void> {

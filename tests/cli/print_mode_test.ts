@@ -278,10 +278,9 @@ Deno.test("panto -p: a provider's idleTimeoutMs is the idle timeout, and the tim
       afterBytes: first.length,
       source: { kind: "sse", body: first + first },
     });
-    const started = performance.now();
+    // The stream stalls for good: an exit at all shows the idle timeout ended it.
     const run = await runPanto(["-p", "hello"], { env: { PANTO_HOME: home } });
     assert.equal(run.code, 1, run.stderr);
-    assert.ok(performance.now() - started < 10_000);
     assert.match(
       run.stderr,
       /sent nothing for 300 ms while we waited for the next chunk \(idle timeout: raise the idleTimeoutMs setting, for this provider or for all,/,

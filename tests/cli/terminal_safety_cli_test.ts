@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { childEnv } from "../support/child_env.ts";
+import { commandRuns } from "../support/command_runs.ts";
 import { withFakeHome } from "../support/fake_config.ts";
 import { runPanto } from "../support/run_panto.ts";
 import { shellQuote } from "../support/tmux.ts";
@@ -16,10 +17,9 @@ const HOSTILE = "\x1b]0;pwned-title\x07\x1b[2J\x1b]52;c;cHduZWQ=\x07\x9b2J\x9d2;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]/;
 
-const scriptAvailable = await new Deno.Command("script", { args: ["--version"] }).output()
-  .then((out) => out.success, () => false);
+const scriptAvailable = await commandRuns("script", ["--version"]);
 if (!scriptAvailable) {
-  console.warn("terminal_safety_cli_test: `script` is missing, pty runs skipped");
+  console.log("skipped: terminal_safety_cli_test's pty runs need `script` (util-linux) on PATH");
 }
 
 /** Runs panto on a pty (util-linux `script`) and returns everything the terminal received. */

@@ -226,7 +226,7 @@ Deno.test("aborting during an automatic compaction ends the run as aborted", asy
     server.enqueue({
       kind: "turn",
       blocks: [{ type: "text", text: "a summary that never arrives" }],
-      headerDelayMs: 2000,
+      headerDelayMs: 120_000,
     });
     const config = configFor(server, { compaction: { keepRecentTokens: 300, reserveTokens: 100 } });
     config.provider.contextWindow = 2000;
@@ -238,7 +238,8 @@ Deno.test("aborting during an automatic compaction ends the run as aborted", asy
     const started = Date.now();
     setTimeout(() => stream.cancel(), 50);
     for await (const event of stream) events.push(event);
-    assert.ok(Date.now() - started < 1500, "the abort stops the summarising request");
+    // Generous for a busy machine, and long before the summary's headers would come.
+    assert.ok(Date.now() - started < 60_000, "the abort stops the summarising request");
     assert.equal(stream.state, "aborted");
     const last = events.at(-1);
     assert.ok(last?.type === "run_complete" && last.stopReason === "aborted");

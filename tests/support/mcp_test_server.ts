@@ -9,7 +9,8 @@
  * the process exits mid-call) and `flood` (an answer of `megabytes` MB of
  * text, 50 by default).
  *
- * As a program, `MCP_TEST_DELAY_MS` delays its start, `MCP_TEST_BROKEN`
+ * As a program, `MCP_TEST_START_FILE` holds its start until that file
+ * exists (a slow server, for as long as a test needs), `MCP_TEST_BROKEN`
  * makes it print to stderr and exit at once, `MCP_TEST_NO_TOOLS` serves
  * one resource and no tools, `MCP_TEST_PID_FILE` names a file it writes its
  * pid to, and `MCP_TEST_STUBBORN` makes it ignore SIGTERM and the end of its
@@ -207,13 +208,15 @@ export function startHttpMcpServer(): Promise<HttpMcpServer> {
 }
 
 if (import.meta.main) {
-  const delay = Number(Deno.env.get("MCP_TEST_DELAY_MS") ?? 0);
+  const startFile = Deno.env.get("MCP_TEST_START_FILE");
   console.error("test server starting");
   if (Deno.env.get("MCP_TEST_BROKEN")) {
     console.error("boom: the test server is broken on purpose");
     Deno.exit(3);
   }
-  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  while (startFile && !(await Deno.stat(startFile).then(() => true, () => false))) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const pidFile = Deno.env.get("MCP_TEST_PID_FILE");
   if (pidFile) await Deno.writeTextFile(pidFile, `${Deno.pid}\n`);
   if (Deno.env.get("MCP_TEST_STUBBORN")) {

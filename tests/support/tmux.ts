@@ -4,15 +4,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { childEnv } from "./child_env.ts";
+import { commandRuns } from "./command_runs.ts";
 
 /** Whether tmux can be run here (tests print why they skip when not). */
-export const tmuxAvailable: boolean = await new Deno.Command("tmux", {
-  args: ["-V"],
-  stdout: "null",
-  stderr: "null",
-})
-  .output()
-  .then((r) => r.success, () => false);
+export const tmuxAvailable: boolean = await commandRuns("tmux", ["-V"]);
 
 const decoder = new TextDecoder();
 

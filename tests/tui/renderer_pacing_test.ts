@@ -13,24 +13,53 @@ import { frame, Lines } from "./test_lines.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Generous: a machine saturated by other work may take this long for a few frames. */
+const DEADLINE_MS = 30_000;
+
+/** Waits for `condition`, checking every few milliseconds, failing after {@linkcode DEADLINE_MS}. */
+async function until(what: string, condition: () => boolean): Promise<void> {
+  const deadline = performance.now() + DEADLINE_MS;
+  while (!condition()) {
+    assert.ok(performance.now() < deadline, `timed out waiting for ${what}`);
+    await sleep(2);
+  }
+}
+
+/** The frames the engine writes from now on: when each was written (ms) and its text. */
+function recordFrames(terminal: VirtualTerminal): { at: number; text: string }[] {
+  const frames: { at: number; text: string }[] = [];
+  const write = terminal.write.bind(terminal);
+  terminal.write = (data: string) => {
+    frames.push({ at: performance.now(), text: stripAnsi(data) });
+    write(data);
+  };
+  return frames;
+}
+
 Deno.test("pacing: a burst of requests draws at most one frame per 16 ms", async () => {
   await using t = startTui(40, 10);
   const body = new Lines(["0"]);
   t.tui.addChild(body);
   await sleep(0);
-  const framesBefore = t.tui.stats.frames;
-  const startedAt = performance.now();
+  const frames = recordFrames(t.terminal);
   let deltas = 0;
-  while (performance.now() - startedAt < 200) {
-    body.set([String(++deltas)]);
-    t.tui.requestRender();
+  // Ten requests per turn of the event loop: however slow the machine, they must merge.
+  for (let turn = 0; turn < 40; turn++) {
+    for (let i = 0; i < 10; i++) {
+      body.set([String(++deltas)]);
+      t.tui.requestRender();
+    }
     await sleep(1);
   }
-  const elapsed = performance.now() - startedAt;
-  await sleep(20);
-  const frames = t.tui.stats.frames - framesBefore;
-  assert.ok(frames <= Math.ceil(elapsed / 16) + 1, `${frames} frames in ${elapsed} ms`);
-  assert.ok(frames < deltas, `${deltas} deltas merged into ${frames} frames`);
+  await until(
+    "the last delta's frame",
+    () => frames.at(-1)?.text.includes(String(deltas)) ?? false,
+  );
+  assert.ok(frames.length <= 40, `${deltas} deltas in 40 turns drew ${frames.length} frames`);
+  // A busy machine only spreads frames further apart, so this lower bound holds under any load
+  // (1 ms of slack: a timer may fire up to a millisecond early).
+  const gaps = frames.slice(1).map((frame, i) => frame.at - frames[i]!.at);
+  assert.ok(gaps.every((gap) => gap >= 15), `frame gaps (ms): ${gaps.map((g) => g.toFixed(1))}`);
   await t.terminal.flush();
   assert.equal(t.terminal.screenLines()[0], String(deltas), "the last delta is drawn");
 });
@@ -40,8 +69,12 @@ Deno.test("pacing: a keystroke after a quiet moment is drawn at once, not after 
   const editor = new Lines(["> "]);
   t.tui.addChild(editor);
   t.tui.setFocus(editor);
-  await sleep(0);
-  await sleep(20); // longer than a frame since the last one
+  const frames = recordFrames(t.terminal);
+  const startedAt = performance.now();
+  await until("the first frame", () => t.tui.stats.frames > 0);
+  // Quiet for longer than a frame interval since the last frame (or the start).
+  const lastAt = () => frames.at(-1)?.at ?? startedAt;
+  await until("a quiet moment", () => performance.now() - lastAt() > 20);
   const framesBefore = t.tui.stats.frames;
   editor.handleInput = (data) => editor.set([`> ${data}`]);
   t.terminal.feed("a");
@@ -51,7 +84,7 @@ Deno.test("pacing: a keystroke after a quiet moment is drawn at once, not after 
   assert.equal(t.terminal.screenLines()[0], "> a");
 });
 
-Deno.test("pacing: a keystroke during streaming waits at most one frame", async () => {
+Deno.test("pacing: a keystroke during streaming is drawn in the next frame", async () => {
   await using t = startTui(40, 10);
   const body = new Lines(["stream 0"]);
   const editor = new Lines(["> "]);
@@ -60,6 +93,7 @@ Deno.test("pacing: a keystroke during streaming waits at most one frame", async 
   t.tui.setFocus(editor);
   editor.handleInput = (data) => editor.set([`> ${data}`]);
   await sleep(0);
+  const frames = recordFrames(t.terminal);
   let streaming = true;
   const stream = (async () => {
     for (let i = 1; streaming; i++) {
@@ -68,18 +102,17 @@ Deno.test("pacing: a keystroke during streaming waits at most one frame", async 
       await sleep(2);
     }
   })();
-  await sleep(50);
-  const typedAt = performance.now();
+  await until("streaming frames", () => frames.length >= 3);
+  const framesAtKey = frames.length;
   t.terminal.feed("k");
-  const framesAtKey = t.tui.stats.frames;
-  while (t.tui.stats.frames === framesAtKey) await sleep(1);
-  const latency = performance.now() - typedAt;
+  await until("a frame after the key", () => frames.length > framesAtKey);
   streaming = false;
   await stream;
+  // Only the editor's line has a "k" ("stream N" has none): the very next frame drew the key.
+  // How soon that frame comes under load is measured by bench/tui_bench.ts, not asserted here.
+  assert.ok(frames[framesAtKey]!.text.includes("k"), `next frame: ${frames[framesAtKey]!.text}`);
   await t.terminal.flush();
-  assert.ok(t.terminal.screenLines().includes("> k"), "the key is in the next frame");
-  // One frame interval, plus the timer slack of a loaded machine.
-  assert.ok(latency <= 16 + 25, `keystroke drawn after ${latency.toFixed(1)} ms`);
+  assert.ok(t.terminal.screenLines().includes("> k"), "the key is on screen");
 });
 
 /** Bytes of the last frame, and the screen it produced beside a full redraw of the same lines. */

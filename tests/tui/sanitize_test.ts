@@ -84,9 +84,9 @@ Deno.test("sanitizeTerminalText: removes whole sequences and keeps the readable 
 
 Deno.test("sanitizeTerminalText: linear on text full of open sequences", () => {
   const text = "\x1b]".repeat(20_000) + "x".repeat(100_000) + "\x9d".repeat(20_000);
-  const started = performance.now();
-  sanitizeTerminalText(text);
-  assert.ok(performance.now() - started < 1000, "took over a second");
+  // An open OSC swallows the rest; a rescan per sequence took minutes here, a hang to this
+  // test (the time itself is not asserted: a busy machine would fail any bound).
+  assert.equal(sanitizeTerminalText(text), "");
 });
 
 Deno.test("TerminalTextSanitizer: any split of the text shows what the whole would", () => {

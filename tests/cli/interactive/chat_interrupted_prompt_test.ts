@@ -30,7 +30,10 @@ Deno.test("chat: esc before any answer puts the prompt back in the editor; the n
     }
     await chat.press(KEYS.escape);
     await chat.waitIdle();
-    await chat.waitFor("will not be sent again", { timeoutMs: TIMEOUT_MS });
+    await chat.waitFor(
+      "Interrupted before any answer: the prompt will not be sent again; it is back in the editor",
+      { timeoutMs: TIMEOUT_MS },
+    );
     assert.equal(chat.chat.editor.getText(), "hang DELETE EVERYTHING", "back in the editor");
 
     // The user asks something else instead.

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { editTool } from "../../../cli/tools/edit.ts";
+import { applyReplacement, editDiff } from "../../../cli/tools/edit_diff.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const SOURCE = [
@@ -167,23 +168,17 @@ Deno.test("edit: a byte order mark is kept", async () => {
   });
 });
 
-Deno.test("edit: replaceAll on every line of a 50,000-line file is fast, correct and cut to a summary", async () => {
+// How long these big edits take is measured by bench/edit_bench.ts, not asserted here.
+Deno.test("edit: replaceAll on every line of a 50,000-line file is correct and cut to a summary", async () => {
   const lines = Array.from({ length: 50_000 }, (_, i) => `line ${i} foo\n`);
   await withProject({ "big.txt": lines.join("") }, async (root) => {
-    const started = performance.now();
     const result = await call(editTool({ root }), {
       path: "big.txt",
       oldText: "foo",
       newText: "bar",
       replaceAll: true,
     });
-    const elapsed = performance.now() - started;
-    console.log(`replaceAll over 50,000 lines: ${elapsed.toFixed(0)} ms`);
     assert.equal(result.isError, false, result.text);
-    assert.ok(
-      elapsed < 10_000,
-      `took ${elapsed} ms (it took minutes when the whole file was diffed)`,
-    );
     assert.equal(
       await Deno.readTextFile(`${root}/big.txt`),
       lines.join("").replaceAll("foo", "bar"),
@@ -201,27 +196,32 @@ Deno.test("edit: replaceAll on every line of a 50,000-line file is fast, correct
   });
 });
 
-Deno.test("edit: an abort stops a long edit within a second and leaves the file as it was", async () => {
+Deno.test("edit: an abort during a long edit stops it and leaves the file as it was", async () => {
   const content = Array.from({ length: 400_000 }, (_, i) => `${i} foo\n`).join("");
   await withProject({ "big.txt": content }, async (root) => {
     const abort = new AbortController();
-    let abortedAt = 0;
-    // While it works out the diff (reading the file takes less), as an interrupt would arrive.
-    setTimeout(() => {
-      abortedAt = performance.now();
-      abort.abort(new Error("stopped by the user"));
-    }, 100);
+    // As an interrupt would arrive: at the first turn of the event loop the edit lets in
+    // (while the file is read or the diff worked out; either must stop).
+    setTimeout(() => abort.abort(new Error("stopped by the user")), 0);
     const result = await call(
       editTool({ root }),
       { path: "big.txt", oldText: "foo", newText: "bar", replaceAll: true },
       abort.signal,
     );
-    const afterAbort = performance.now() - abortedAt;
-    console.log(`stopped ${afterAbort.toFixed(0)} ms after the abort`);
     assert.deepEqual(result, { text: "stopped by the user", isError: true });
-    assert.ok(afterAbort < 3000, `stopped ${afterAbort} ms after the abort`);
     assert.equal(await Deno.readTextFile(`${root}/big.txt`), content);
   });
+});
+
+Deno.test("edit: the diff of a long edit stops part-way on an abort, not after all its work", async () => {
+  const before = Array.from({ length: 400_000 }, (_, i) => `${i} foo\n`).join("");
+  const positions = [...before.matchAll(/foo/g)].map((match) => match.index);
+  const replacement = { oldText: "foo", newText: "bar", positions };
+  const after = applyReplacement(before, replacement);
+  const aborted = new AbortController();
+  aborted.abort(new Error("stopped by the user"));
+  // Had it ignored the signal until the end, it would return the whole diff instead.
+  await assert.rejects(editDiff(before, after, replacement, aborted.signal), /stopped by the user/);
 });
 
 Deno.test("edit: a file over 10 MB is refused with its size, the limit and what to use instead", async () => {
@@ -258,21 +258,17 @@ Deno.test("edit: a replaceAll that would grow the file past 10 MB is refused, th
   });
 });
 
-Deno.test("edit: a miss in a 9 MB file is explained at once (the hint took a minute at 1 MB)", async () => {
+Deno.test("edit: a miss in a 9 MB file is explained, with the whitespace-blind match's lines", async () => {
   const content = "word  and\tmore words here\n".repeat(350_000);
   await withProject({ "big.txt": content }, async (root) => {
     const tool = editTool({ root });
-    const started = performance.now();
     const missing = await call(tool, { path: "big.txt", oldText: "nothing like it", newText: "x" });
     const loose = await call(tool, {
       path: "big.txt",
       oldText: "words here\nword and more",
       newText: "x",
     });
-    const elapsed = performance.now() - started;
-    console.log(`two misses in a 9 MB file: ${elapsed.toFixed(0)} ms`);
     assert.match(missing.text, /^oldText was not found in the file/);
     assert.match(loose.text, /^oldText was not found exactly, but it matches .* at lines 1-2:/);
-    assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
   });
 });

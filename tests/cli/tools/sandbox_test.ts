@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { bashTool } from "../../../cli/tools/bash.ts";
 import { sandboxedCommand, SandboxError } from "../../../cli/tools/sandbox.ts";
 import { call, withProject } from "./tool_fixture.ts";
+import { commandRuns } from "../../support/command_runs.ts";
 import { withInstalledPanto } from "../../support/installed_panto.ts";
 import {
   assertUserEnvironment,
@@ -17,14 +18,14 @@ import {
   withUserSetup,
 } from "../../support/user_environment.ts";
 
-const bwrapWorks = await new Deno.Command("bwrap", {
-  args: ["--ro-bind", "/", "/", "--proc", "/proc", "--unshare-pid", "--", "true"],
-  stdout: "null",
-  stderr: "null",
-}).output().then((out) => out.success, () => false);
+// Installed, and able to create namespaces here (a container may forbid them).
+const bwrapWorks = await commandRuns(
+  "bwrap",
+  ["--ro-bind", "/", "/", "--proc", "/proc", "--unshare-pid", "--", "true"],
+);
 if (!bwrapWorks) {
   console.log(
-    "skipped: sandbox_test needs bubblewrap that can create namespaces here (apt-get install -y bubblewrap)",
+    "skipped: sandbox_test needs bubblewrap (bwrap) installed and able to create namespaces here (apt-get install -y bubblewrap)",
   );
 }
 

@@ -31,6 +31,10 @@ import {
 const ANTHROPIC = "https://api.anthropic.com/v1/messages";
 const OPENAI = "https://api.openai.com/v1/chat/completions";
 const FAKE_KEY = "sk-ant-api03-FAKEKEY-do-not-leak-8f2e1c";
+/** A delay no test outlasts: what comes after it shows an abort was not heeded. */
+const NEVER_MS = 120_000;
+/** "Promptly", generous for a machine saturated by other work: half of {@linkcode NEVER_MS}. */
+const PROMPTLY_MS = 60_000;
 const BLOCKS: readonly FakeBlock[] = [
   { type: "text", text: "Hello from the fake server" },
   { type: "tool_use", id: "toolu_1", name: "read", input: { path: "README.md" } },
@@ -862,7 +866,8 @@ Deno.test("streamSse: idle timeout while waiting for the headers", async () => {
       error.message,
       /^127\.0\.0\.1:\d+ sent nothing for 200 ms while we waited for response headers/,
     );
-    assert.ok(elapsed >= 190 && elapsed < 2_000, `took ${elapsed} ms`);
+    // A lower bound only: a busy machine makes it later, never sooner.
+    assert.ok(elapsed >= 190, `took ${elapsed} ms`);
     assertNoKey(error);
   });
 });
@@ -873,13 +878,11 @@ Deno.test("streamSse: idle timeout between chunks, after the first events", asyn
     const full = await Deno.readTextFile(`${PROVIDER_FIXTURES_DIR}${path}`);
     const afterBytes = full.indexOf("event: content_block_start");
     server.enqueue({ kind: "stall", afterBytes, source: { kind: "fixture", path } });
-    const start = performance.now();
     const { events, error } = await drain(request(server, "anthropic", { idleTimeoutMs: 200 }));
     assert.ok(error instanceof ProviderError, String(error));
     assert.equal(error.kind, "timeout");
     assert.match(error.message, /sent nothing for 200 ms while we waited for the next chunk/);
     assert.deepEqual(events.map((e) => e.type), ["message_start"]);
-    assert.ok(performance.now() - start < 2_000);
   });
 });
 
@@ -944,20 +947,20 @@ Deno.test("streamSse: an already aborted signal throws an abort error before any
 
 Deno.test("streamSse: abort while waiting for the headers stops promptly", async () => {
   await withFakeServer(async (server) => {
-    server.enqueue({ kind: "sse", body: "data: late\n\n", headerDelayMs: 5_000 });
+    server.enqueue({ kind: "sse", body: "data: late\n\n", headerDelayMs: NEVER_MS });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 50);
     const start = performance.now();
     const { error } = await drain(request(server, "openai", { signal: controller.signal }));
     clearTimeout(timer);
     assert.ok(isAbortError(error), String(error));
-    assert.ok(performance.now() - start < 1_000);
+    assert.ok(performance.now() - start < PROMPTLY_MS, "did not wait for the headers");
   });
 });
 
 Deno.test("streamSse: abort during a slow stream stops promptly and keeps the reason", async () => {
   await withFakeServer(async (server) => {
-    server.enqueue({ kind: "slow", delayMs: 1_000, source: { kind: "turn", blocks: BLOCKS } });
+    server.enqueue({ kind: "slow", delayMs: NEVER_MS, source: { kind: "turn", blocks: BLOCKS } });
     const controller = new AbortController();
     const events: SseEvent[] = [];
     const start = performance.now();
@@ -975,7 +978,7 @@ Deno.test("streamSse: abort during a slow stream stops promptly and keeps the re
     assert.ok(isAbortError(caught), String(caught));
     assert.equal((caught as Error).cause, "user pressed Esc");
     assert.equal(events.length, 1);
-    assert.ok(performance.now() - start < 900, "did not wait for the next chunk");
+    assert.ok(performance.now() - start < PROMPTLY_MS, "did not wait for the next chunk");
   });
 });
 
