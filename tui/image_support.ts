@@ -223,15 +223,15 @@ export class ImageProbe {
   }
 
   async #decideInTmux(): Promise<void> {
-    const passthrough = await this.#tmuxPassthrough().catch(() => false);
-    await this.#answered.promise;
-    const protocol = !passthrough
-      ? null
-      : this.#hints.KITTY_WINDOW_ID
+    const named = this.#hints.KITTY_WINDOW_ID
       ? "kitty"
       : this.#hints.LC_TERMINAL === "iTerm2"
       ? "iterm2"
       : null;
+    // Without a terminal that names itself, tmux's answer could change nothing: do not ask.
+    const passthrough = named !== null && await this.#tmuxPassthrough().catch(() => false);
+    await this.#answered.promise;
+    const protocol = passthrough ? named : null;
     this.#finish(
       protocol === null ? NO_IMAGES : { protocol, cellSize: this.#cellSize, tmux: true },
     );

@@ -10,6 +10,7 @@
 import ansiStyles from "ansi-styles";
 import { BUILTIN_THEMES } from "./builtin_themes.ts";
 import { type ColorDepth, detectColorDepth } from "./color_depth.ts";
+import { readVariable } from "./runtime/read_variable.ts";
 
 /** Foreground colour names. */
 export type ThemeColor =
@@ -165,16 +166,6 @@ function readNoColor(env: (name: string) => string | undefined): boolean {
   return value !== undefined && value !== "";
 }
 
-/** `Deno.env.get` without throwing or prompting when env access is not granted. */
-function defaultEnv(name: string): string | undefined {
-  try {
-    const status = Deno.permissions.querySync({ name: "env", variable: name });
-    return status.state === "granted" ? Deno.env.get(name) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function identity(text: string): string {
   return text;
 }
@@ -220,7 +211,7 @@ function styler(on: number, off: number): (text: string) => string {
  * ```
  */
 export function createTheme(options: ThemeOptions = {}): Theme {
-  const env = options.env ?? defaultEnv;
+  const env = options.env ?? readVariable;
   const noColor = options.noColor ?? readNoColor(env);
   if (noColor) return plainTheme();
   const depth = options.colorDepth ?? detectColorDepth(env);

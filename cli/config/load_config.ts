@@ -370,23 +370,3 @@ async function readIfExists(path: string, shown: string): Promise<string | undef
     throw new CliError(`Could not read ${shown}: ${(error as Error).message}`);
   }
 }
-
-/**
- * A path as shown to the user: `~/…` under the home directory.
- *
- * @param path An absolute path.
- * @param home `HOME`, if set.
- * @returns e.g. `~/.panto/config.json`.
- *
- * @example
- * ```ts
- * import { displayPath } from "./load_config.ts";
- * console.assert(displayPath("/home/ada/.panto/config.json", "/home/ada") === "~/.panto/config.json");
- * ```
- */
-export function displayPath(path: string, home: string | undefined): string {
-  if (home && path.startsWith(home.replace(/\/+$/, "") + "/")) {
-    return `~${path.slice(home.replace(/\/+$/, "").length)}`;
-  }
-  return path;
-}

@@ -10,6 +10,7 @@
  * @module
  */
 import type { ApiStyle, AwsCredentials, ProviderConfig } from "@panto/lib";
+import type { EnvLookup } from "./load_config.ts";
 
 /** The AWS variables panto reads for Bedrock, besides its key variable. */
 export const AWS_VARIABLES: readonly string[] = [
@@ -22,9 +23,6 @@ export const AWS_VARIABLES: readonly string[] = [
 
 /** A Bedrock runtime endpoint of AWS's own, whose host names its region. */
 const BEDROCK_ENDPOINT = /^https:\/\/bedrock-runtime\.([a-z0-9-]+)\.amazonaws\.com\/?$/;
-
-/** Looks up a variable; `undefined` when unset or unreadable. */
-export type OptionalEnv = (name: string) => string | undefined;
 
 /**
  * The IAM key pair in the environment, if both halves are set.
@@ -40,7 +38,7 @@ export type OptionalEnv = (name: string) => string | undefined;
  * console.assert(awsCredentialsFrom(() => undefined) === undefined);
  * ```
  */
-export function awsCredentialsFrom(env: OptionalEnv): AwsCredentials | undefined {
+export function awsCredentialsFrom(env: EnvLookup): AwsCredentials | undefined {
   const accessKeyId = env("AWS_ACCESS_KEY_ID");
   const secretAccessKey = env("AWS_SECRET_ACCESS_KEY");
   if (!accessKeyId || !secretAccessKey) return undefined;
@@ -67,7 +65,7 @@ export function awsCredentialsFrom(env: OptionalEnv): AwsCredentials | undefined
  */
 export function hasCredentials(
   settings: { api: ApiStyle; apiKeyEnv?: string | undefined },
-  env: OptionalEnv,
+  env: EnvLookup,
 ): boolean {
   if (settings.apiKeyEnv === undefined || env(settings.apiKeyEnv)) return true;
   return settings.api === "bedrock-converse" && awsCredentialsFrom(env) !== undefined;
@@ -90,7 +88,7 @@ export function hasCredentials(
  * console.assert(provider.baseUrl === "https://bedrock-runtime.eu-west-1.amazonaws.com");
  * ```
  */
-export function applyBedrockEnvironment(provider: ProviderConfig, env: OptionalEnv): void {
+export function applyBedrockEnvironment(provider: ProviderConfig, env: EnvLookup): void {
   const region = env("AWS_REGION") || env("AWS_DEFAULT_REGION");
   if (region) {
     if (BEDROCK_ENDPOINT.test(provider.baseUrl)) {

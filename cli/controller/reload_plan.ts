@@ -8,7 +8,8 @@
 import { isAbsolute, relative } from "node:path";
 import { loadPromptSetup, type PromptSetup } from "../app_setup.ts";
 import type { ChatArgs } from "../args.ts";
-import { displayPath, loadConfig } from "../config/load_config.ts";
+import { shownPath as homeShown } from "../config/config_layers.ts";
+import { loadConfig } from "../config/load_config.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { optionalEnv, readEnv } from "../env.ts";
@@ -99,5 +100,5 @@ function shownPath(path: string, cwd: string): string {
   const inside = relative(cwd, path);
   return inside && !inside.startsWith("..") && !isAbsolute(inside)
     ? inside
-    : displayPath(path, optionalEnv("HOME"));
+    : homeShown(path, optionalEnv("HOME"));
 }

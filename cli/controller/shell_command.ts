@@ -12,11 +12,10 @@ export interface ShellResult {
 /**
  * How a `!command` the user typed is treated.
  *
- * @example
- * ```ts
+ * @example `!!ls`: shown in the chat, never sent to the model
+ * ```ts ignore
  * import type { ShellOptions } from "./shell_command.ts";
- * const bangBang: ShellOptions = { excludeFromContext: true }; // `!!ls`
- * console.assert(bangBang.excludeFromContext);
+ * await controller.runShell("ls", { excludeFromContext: true } satisfies ShellOptions);
  * ```
  */
 export interface ShellOptions {

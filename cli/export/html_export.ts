@@ -16,6 +16,7 @@ import type {
 } from "@panto/lib";
 import { pathTo } from "@panto/lib";
 import { HIGHLIGHT_DARK_CSS, HIGHLIGHT_LIGHT_CSS } from "./highlight_css.ts";
+import { escapeMarkup } from "../escape_markup.ts";
 
 /**
  * Renders a session as a self-contained HTML page (see the module comment).
@@ -42,10 +43,10 @@ export function exportHtml(info: SessionInfo, tree: StoredTree): string {
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escape(oneLine(title))}</title>`,
+    `<title>${escapeMarkup(oneLine(title))}</title>`,
     `<style>${PAGE_CSS}\n${HIGHLIGHT_LIGHT_CSS}\n@media (prefers-color-scheme: dark) {${HIGHLIGHT_DARK_CSS}}</style>`,
     "</head><body>",
-    `<header><h1>${escape(oneLine(title))}</h1>${facts(info, tree, page.forks)}</header>`,
+    `<header><h1>${escapeMarkup(oneLine(title))}</h1>${facts(info, tree, page.forks)}</header>`,
     `<main>${page.body()}</main>`,
     "</body></html>",
     "",
@@ -111,7 +112,7 @@ class Page {
     const mark = active ? " · active" : "";
     return `<details class="branch${active ? " active" : ""}"${active ? " open" : ""}>` +
       `<summary>Branch ${index + 1} of ${count}${mark}: ${
-        escape(preview(first.message))
+        escapeMarkup(preview(first.message))
       }</summary>` +
       `${this.#run(first)}</details>`;
   }
@@ -131,7 +132,7 @@ function facts(info: SessionInfo, tree: StoredTree, forks: number): string {
   ];
   if (info.cwd) rows.push(["Directory", info.cwd]);
   if (info.wire) rows.push(["Model", `${info.wire.model} (${info.wire.apiStyle})`]);
-  return `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${escape(v)}</dd>`).join("")}</dl>`;
+  return `<dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${escapeMarkup(v)}</dd>`).join("")}</dl>`;
 }
 
 const ROLE_NAMES: Record<Message["role"], string> = {
@@ -156,13 +157,13 @@ function renderEntry(
   const stop = message.stopReason === "aborted" || message.stopReason === "error"
     ? ` (${message.stopReason})`
     : "";
-  const badge = label ? ` <span class="label">${escape(label)}</span>` : "";
-  const time = message.timestamp ? ` <time>${escape(message.timestamp)}</time>` : "";
+  const badge = label ? ` <span class="label">${escapeMarkup(label)}</span>` : "";
+  const time = message.timestamp ? ` <time>${escapeMarkup(message.timestamp)}</time>` : "";
   const error = message.errorMessage
-    ? `<p class="error">Error: ${escape(message.errorMessage)}</p>`
+    ? `<p class="error">Error: ${escapeMarkup(message.errorMessage)}</p>`
     : "";
   return `<article class="message ${message.role}${active ? " on-path" : ""}" id="entry-${
-    escape(id)
+    escapeMarkup(id)
   }"><h2>${ROLE_NAMES[message.role]}${stop}${badge}${time}</h2>${
     message.content.map((block) => renderBlock(block, message.role, languages)).join("")
   }${error}</article>`;
@@ -177,18 +178,22 @@ function renderBlock(
     case "text":
       return role === "assistant"
         ? `<div class="markdown">${markdown(block.text)}</div>`
-        : `<div class="plain">${escape(block.text)}</div>`;
+        : `<div class="plain">${escapeMarkup(block.text)}</div>`;
     case "image":
       return image(block.mediaType, block.data);
     case "thinking":
-      return folded("thinking", "Thinking", `<div class="plain">${escape(block.thinking)}</div>`);
+      return folded(
+        "thinking",
+        "Thinking",
+        `<div class="plain">${escapeMarkup(block.thinking)}</div>`,
+      );
     case "redacted_thinking":
       return `<p class="note">(redacted thinking)</p>`;
     case "system":
       return folded(
         "system",
         `System prompt (${block.mode})`,
-        `<div class="plain">${escape(block.text)}</div>`,
+        `<div class="plain">${escapeMarkup(block.text)}</div>`,
       );
     case "compaction_summary":
       return `<div class="summary"><p class="note">Summary of the conversation before</p>${
@@ -197,16 +202,16 @@ function renderBlock(
     case "tool_use":
       return folded(
         "tool-call",
-        `Tool call <b>${escape(block.name)}</b> <code>${
-          escape(argumentPreview(block.input))
+        `Tool call <b>${escapeMarkup(block.name)}</b> <code>${
+          escapeMarkup(argumentPreview(block.input))
         }</code>`,
         code(block.invalidInput ?? JSON.stringify(block.input, null, 2), "json"),
       );
     case "tool_result":
       return folded(
         `tool-result${block.isError ? " failed" : ""}`,
-        `Result of <b>${escape(block.toolName)}</b>${block.isError ? " (error)" : ""} ${
-          escape(resultPreview(block.content))
+        `Result of <b>${escapeMarkup(block.toolName)}</b>${block.isError ? " (error)" : ""} ${
+          escapeMarkup(resultPreview(block.content))
         }`,
         block.content.map((part) => resultPart(part, languages.get(block.toolUseId))).join(""),
       );
@@ -259,7 +264,7 @@ const SHOWN_IMAGES = /^image\/(png|jpeg|gif|webp)$/;
 
 function image(mediaType: string, data: string): string {
   if (!SHOWN_IMAGES.test(mediaType) || !/^[A-Za-z0-9+/=\s]*$/.test(data)) {
-    return `<p class="note">[image: ${escape(mediaType)}]</p>`;
+    return `<p class="note">[image: ${escapeMarkup(mediaType)}]</p>`;
   }
   return `<img alt="attached image" src="data:${mediaType};base64,${data.replace(/\s/g, "")}">`;
 }
@@ -275,43 +280,31 @@ const HIGHLIGHT_LIMIT = 20_000;
 function code(text: string, language?: string): string {
   const known = language !== undefined && hljs.getLanguage(language) !== undefined;
   if (!known || text.length > HIGHLIGHT_LIMIT) {
-    return `<pre><code class="hljs">${escape(text)}</code></pre>`;
+    return `<pre><code class="hljs">${escapeMarkup(text)}</code></pre>`;
   }
   const { value } = hljs.highlight(text, { language: language!, ignoreIllegals: true });
-  return `<pre><code class="hljs language-${escape(language)}">${value}</code></pre>`;
+  return `<pre><code class="hljs language-${escapeMarkup(language)}">${value}</code></pre>`;
 }
 
 /** Markdown to HTML: raw HTML shown as text, links only to the web, code highlighted. */
 const marked = new Marked({
   gfm: true,
   renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escape(text),
+    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeMarkup(text),
     code: ({ text, lang }: Tokens.Code) => code(text, lang?.split(/\s/)[0] || undefined),
     link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link) {
       const label = this.parser.parseInline(token.tokens);
       return /^(https?:|mailto:)/i.test(token.href)
-        ? `<a href="${escape(token.href)}">${label}</a>`
+        ? `<a href="${escapeMarkup(token.href)}">${label}</a>`
         : label;
     },
     image: ({ href, text }: Tokens.Image) =>
-      `<span class="note">[image ${escape(text || href)}]</span>`,
+      `<span class="note">[image ${escapeMarkup(text || href)}]</span>`,
   },
 });
 
 function markdown(text: string): string {
   return marked.parse(text, { async: false });
-}
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
 }
 
 const PAGE_CSS = `

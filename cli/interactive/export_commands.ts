@@ -15,10 +15,10 @@ import type { CommandContext } from "./slash_commands.ts";
  * name inside it) as HTML, Markdown or JSONL by its extension, asking
  * before replacing a file.
  *
- * @example
- * ```ts
+ * @example In the chat's command table (it needs a running chat's context)
+ * ```ts ignore
  * import { exportSession } from "./export_commands.ts";
- * console.assert(typeof exportSession === "function");
+ * await exportSession(ctx, "~/notes/bakery.html"); // "Exported to …/bakery.html (html)"
  * ```
  *
  * @param ctx The chat.
@@ -92,10 +92,10 @@ function exportFailure(path: string, error: unknown): string {
  * `/import FILE`: a panto JSONL export, a pi session file or a Claude Code
  * transcript, stored as a new session, which the chat then opens.
  *
- * @example
- * ```ts
+ * @example In the chat's command table (it needs a running chat's context)
+ * ```ts ignore
  * import { importSessionFile } from "./export_commands.ts";
- * console.assert(typeof importSessionFile === "function");
+ * await importSessionFile(ctx, "~/.pi/agent/sessions/2026-12-01.jsonl"); // opens it
  * ```
  *
  * @param ctx The chat.

@@ -8,7 +8,7 @@
  */
 import { createTheme, type SelectItem, type Theme } from "@panto/tui";
 import { join } from "node:path";
-import { displayPath } from "../config/load_config.ts";
+import { shownPath } from "../config/config_layers.ts";
 import { writeConfigValue } from "../config/write_config_value.ts";
 import { optionalEnv } from "../env.ts";
 import { errorMessage } from "../error_message.ts";
@@ -180,7 +180,7 @@ class Preview {
 
 async function save(ctx: CommandContext, name: string): Promise<void> {
   const { config, pantoHome } = ctx.controller;
-  const shown = displayPath(join(pantoHome, "config.json"), optionalEnv("HOME"));
+  const shown = shownPath(join(pantoHome, "config.json"), optionalEnv("HOME"));
   await writeConfigValue(join(pantoHome, "config.json"), shown, ["theme"], name);
   const notes = [`Theme "${name}" saved in ${shown}.`];
   if (config.themeSource !== undefined && config.themeSource !== shown) {

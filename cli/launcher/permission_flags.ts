@@ -16,7 +16,6 @@ export const BASE_VARIABLES: readonly string[] = [
   "LOGNAME",
   "SHELL",
   "TERM",
-  "TERM_PROGRAM",
   "COLORTERM",
   // What the terminal is, to know whether it draws images (tui/image_support.ts).
   "TERM_PROGRAM",

@@ -154,3 +154,31 @@ export function stringField(fields: Record<string, unknown>, key: string): strin
     : undefined;
   return text?.trim() || undefined;
 }
+
+/**
+ * A Markdown prompt file's body: the text after its front matter (or the
+ * whole text, line ends made `\n`), trimmed.
+ *
+ * @param path The file.
+ * @param what What it is, for the error (`the skill pdf`).
+ * @returns The body.
+ * @throws {Error} Naming `what`, the path and why, when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { readMarkdownBody } from "./front_matter.ts";
+ * const path = Deno.makeTempFileSync({ suffix: ".md" });
+ * Deno.writeTextFileSync(path, "---\ndescription: d\n---\nHello $1\n");
+ * console.assert(await readMarkdownBody(path, "the template t") === "Hello $1");
+ * Deno.removeSync(path);
+ * ```
+ */
+export async function readMarkdownBody(path: string, what: string): Promise<string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    throw new Error(`Cannot read ${what} (${path}): ${(error as Error).message}`);
+  }
+  return splitFrontMatter(text)?.body ?? text.replace(/\r\n?/g, "\n").trim();
+}

@@ -176,7 +176,12 @@ export async function loadPromptResources(options: LoadResourcesOptions): Promis
  */
 export async function untrustedSkillsIn(dirs: ResourceDirs): Promise<UntrustedSkills | undefined> {
   const places = skillPlaces(dirs).filter((place) => place.scope === "project");
-  const found = await discoverSkills(places);
+  // The start's own cache: the discovery that follows finds these files read already.
+  const found = await discoverSkills(
+    places,
+    DEFAULT_DISCOVERY_LIMITS,
+    SkillCache.open(skillCachePath(dirs.pantoHome)),
+  );
   return await untrustedProjectSkills(found.skills, dirs.cwd, dirs.pantoHome);
 }
 

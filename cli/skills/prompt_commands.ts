@@ -7,7 +7,7 @@
  * @module
  */
 import type { Skill } from "./discover_skills.ts";
-import { splitFrontMatter } from "./front_matter.ts";
+import { readMarkdownBody } from "./front_matter.ts";
 import { type PromptTemplate, templateBody } from "./prompt_templates.ts";
 import { splitCommandArgs, substituteArgs } from "./template_args.ts";
 
@@ -94,15 +94,7 @@ export async function expandPromptCommand(
  * then the arguments.
  */
 async function skillMessage(skill: Skill, args: string): Promise<string> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(skill.filePath);
-  } catch (error) {
-    throw new Error(
-      `Cannot read the skill ${skill.name} (${skill.filePath}): ${(error as Error).message}`,
-    );
-  }
-  const body = splitFrontMatter(text)?.body ?? text.trim();
+  const body = await readMarkdownBody(skill.filePath, `the skill ${skill.name}`);
   const block = `<skill name="${skill.name}" location="${skill.filePath}">\n` +
     `References are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
   return args ? `${block}\n\n${args}` : block;

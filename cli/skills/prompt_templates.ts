@@ -11,6 +11,7 @@ import type { ResourceScope } from "./discover_skills.ts";
 import {
   FrontMatterError,
   parseFrontMatterYaml,
+  readMarkdownBody,
   splitFrontMatter,
   stringField,
 } from "./front_matter.ts";
@@ -103,17 +104,7 @@ export async function discoverTemplates(
  * ```
  */
 export async function templateBody(template: PromptTemplate): Promise<string> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(template.filePath);
-  } catch (error) {
-    throw new Error(
-      `Cannot read the prompt template /${template.name} (${template.filePath}): ${
-        (error as Error).message
-      }`,
-    );
-  }
-  return splitFrontMatter(text)?.body ?? text.replace(/\r\n?/g, "\n").trim();
+  return await readMarkdownBody(template.filePath, `the prompt template /${template.name}`);
 }
 
 function templateFiles(places: readonly TemplatePlace[]): { path: string; place: TemplatePlace }[] {

@@ -1,4 +1,5 @@
 import type { Skill } from "./discover_skills.ts";
+import { escapeMarkup } from "../escape_markup.ts";
 
 /**
  * The system prompt's list of skills (the XML the Agent Skills integration
@@ -23,9 +24,9 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
   const entries = listed.map((skill) =>
     [
       "  <skill>",
-      `    <name>${escapeXml(skill.name)}</name>`,
-      `    <description>${escapeXml(skill.description)}</description>`,
-      `    <location>${escapeXml(skill.filePath)}</location>`,
+      `    <name>${escapeMarkup(skill.name)}</name>`,
+      `    <description>${escapeMarkup(skill.description)}</description>`,
+      `    <location>${escapeMarkup(skill.filePath)}</location>`,
       "  </skill>",
     ].join("\n")
   );
@@ -40,17 +41,4 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
     ...entries,
     "</available_skills>",
   ].join("\n");
-}
-
-const XML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&apos;",
-};
-
-/** One pass, and none for text without a special character (most names and paths). */
-function escapeXml(text: string): string {
-  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!) : text;
 }

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { BUILTIN_THEMES, isBuiltinTheme, parseThemeFile, type ThemePalette } from "@panto/tui";
 import { UsageError } from "../errors.ts";
-import { displayPath } from "../config/load_config.ts";
+import { shownPath } from "../config/config_layers.ts";
 import { NAME_PATTERN } from "../config/plain_config.ts";
 import {
   FileRefusedError,
@@ -61,8 +61,8 @@ export function themeDirectories(
   const user = join(pantoHome, "themes");
   const project = join(cwd, ".panto", "themes");
   return [
-    { path: user, shown: displayPath(user, home), scope: "user" },
-    { path: project, shown: displayPath(project, home), scope: "project" },
+    { path: user, shown: shownPath(user, home), scope: "user" },
+    { path: project, shown: shownPath(project, home), scope: "project" },
   ];
 }
 

@@ -3,6 +3,7 @@ import type { ProviderConfig, ReasoningLevel } from "../config.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
 import type { ProviderRequest } from "./provider.ts";
+import { summaryText } from "./summary_text.ts";
 
 /** The `anthropic-version` header every request carries. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -377,9 +378,7 @@ function userBlock(block: ContentBlock): AnthropicContentBlock[] {
       return [wire];
     }
     case "compaction_summary":
-      return textBlocks(
-        `The conversation so far was summarised to save space:\n<summary>\n${block.summary}\n</summary>`,
-      );
+      return textBlocks(summaryText(block.summary));
     default:
       return []; // assistant-only and system blocks have no user-side form
   }

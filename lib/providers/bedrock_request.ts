@@ -7,6 +7,7 @@ import { type AnthropicThinking, claudeThinking } from "./anthropic_request.ts";
 import { AWS_EVENT_STREAM } from "./aws_eventstream.ts";
 import { signAwsRequest } from "./aws_sigv4.ts";
 import type { ProviderRequest } from "./provider.ts";
+import { summaryText } from "./summary_text.ts";
 
 /** The name Bedrock's runtime signs requests under. */
 const SIGNING_SERVICE = "bedrock";
@@ -304,10 +305,7 @@ function userBlocks(block: ContentBlock): BedrockContentBlock[] {
     case "tool_result":
       return [{ toolResult: toolResult(block) }];
     case "compaction_summary":
-      // Worded as the other providers word it, so a conversation reads the same on each.
-      return textBlocks(
-        `The conversation so far was summarised to save space:\n<summary>\n${block.summary}\n</summary>`,
-      );
+      return textBlocks(summaryText(block.summary));
     default:
       return [];
   }

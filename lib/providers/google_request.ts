@@ -9,6 +9,7 @@ import { type GeminiSchema, toGeminiParameters } from "./google_schema.ts";
 import { type GeminiThinkingConfig, geminiThinkingConfig } from "./google_thinking.ts";
 import { carriedSignature } from "./google_thought_signatures.ts";
 import type { ProviderRequest } from "./provider.ts";
+import { summaryText } from "./summary_text.ts";
 
 /** The Generative Language API's base URL, used when the config's `baseUrl` is empty. */
 export const GOOGLE_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
@@ -247,11 +248,7 @@ function userParts(block: ContentBlock): GeminiPart[] {
     case "image":
       return [{ inlineData: { mimeType: block.mediaType, data: block.data } }];
     case "compaction_summary":
-      // Worded as the other providers word it, so a conversation reads the same on each.
-      return [{
-        text:
-          `The conversation so far was summarised to save space:\n<summary>\n${block.summary}\n</summary>`,
-      }];
+      return [{ text: summaryText(block.summary) }];
     default:
       return [];
   }

@@ -6,6 +6,7 @@ import type { ToolDecl } from "../tool.ts";
 import { alnum9CallId } from "./alnum_call_id.ts";
 import { isAzureHost, resolveOpenAICompat } from "./openai_compat.ts";
 import type { ProviderRequest } from "./provider.ts";
+import { summaryText } from "./summary_text.ts";
 
 /** A text or image part of a user message on the wire. */
 export type OpenAIContentPart =
@@ -235,11 +236,6 @@ function userParts(blocks: readonly ContentBlock[]): OpenAIContentPart[] {
     }
   }
   return parts;
-}
-
-/** Worded as the Anthropic provider words it, so a conversation reads the same on both. */
-function summaryText(summary: string): string {
-  return `The conversation so far was summarised to save space:\n<summary>\n${summary}\n</summary>`;
 }
 
 /** Text alone goes as a plain string (parts joined by blank lines): the one shape every server accepts. */

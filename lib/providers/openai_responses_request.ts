@@ -6,6 +6,7 @@ import type { ToolDecl } from "../tool.ts";
 import { isAzureHost } from "./openai_compat.ts";
 import { decodeReasoningSignature } from "./openai_responses_reasoning.ts";
 import type { ProviderRequest } from "./provider.ts";
+import { summaryText } from "./summary_text.ts";
 
 /** A text or image part of a user message or a tool result on the wire. */
 export type ResponsesInputContent =
@@ -238,11 +239,6 @@ function userPart(block: ContentBlock): ResponsesInputContent[] {
     default:
       return [];
   }
-}
-
-/** Worded as the other providers word it, so a conversation reads the same on each. */
-function summaryText(summary: string): string {
-  return `The conversation so far was summarised to save space:\n<summary>\n${summary}\n</summary>`;
 }
 
 function imagePart(mediaType: string, data: string): ResponsesInputContent {

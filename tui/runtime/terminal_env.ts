@@ -5,22 +5,7 @@
  * @module
  */
 import { TERMINAL_HINT_VARIABLES, type TerminalHints } from "../image_support.ts";
-
-/**
- * A variable's value, or undefined when it is unset or may not be read
- * (panto's launcher grants only the variables it names). A variable not
- * granted is not read at all: reading it would prompt the user for it.
- */
-function readVariable(name: string): string | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-      return undefined;
-    }
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
+import { readVariable } from "./read_variable.ts";
 
 /** Whether `tmux` may be run without a permission prompt. */
 function mayRunTmux(): boolean {
