@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, sep as SEPARATOR } from "node:path";
 import {
   FrontMatterError,
   parseFrontMatterYaml,
@@ -118,9 +118,10 @@ export async function discoverSkills(
     const file = `${candidate.info.dev}:${candidate.info.ino}`;
     if (candidate.info.ino !== null && seenFiles.has(file)) continue;
     seenFiles.add(file);
-    const reading = await readCached(candidate, cache);
+    const reading = cache.get(candidate.path, candidate.info, candidate.place.scope) ??
+      await readAndRemember(candidate, cache);
     warnings.push(...reading.warnings);
-    const skill = reading.skill && { ...reading.skill, scope: candidate.place.scope };
+    const skill = reading.skill;
     if (!skill) continue;
     const winner = byName.get(skill.name);
     if (winner) {
@@ -135,10 +136,8 @@ export async function discoverSkills(
   return { skills: [...byName.values()], warnings };
 }
 
-/** A candidate's reading: the cache's while the file is unchanged, else the file's. */
-async function readCached(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
-  const cached = cache.get(candidate.path, candidate.info);
-  if (cached) return cached;
+/** Reads a candidate the cache has no (current) reading of, and records it. */
+async function readAndRemember(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
   const reading = await readSkill(candidate);
   cache.put(candidate.path, candidate.info, reading);
   return reading;
@@ -161,7 +160,7 @@ function findCandidates(
   const walk = (place: SkillPlace, dir: string, depth: number): void => {
     if (full()) return;
     dirs++;
-    const skillFile = join(dir, "SKILL.md");
+    const skillFile = childPath(dir, "SKILL.md");
     const info = statOf(skillFile);
     if (info?.isFile) {
       candidates.push({ path: skillFile, place, info });
@@ -169,8 +168,8 @@ function findCandidates(
     }
     for (const entry of listDir(dir)) {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const path = join(dir, entry.name);
-      if (isDirectory(entry, dir)) {
+      const path = childPath(dir, entry.name);
+      if (isDirectory(entry, path)) {
         if (depth < limits.maxDepth) walk(place, path, depth + 1);
         continue;
       }
@@ -258,8 +257,17 @@ function listDir(dir: string): Deno.DirEntry[] {
   }
 }
 
-function isDirectory(entry: Deno.DirEntry, dir: string): boolean {
-  return entry.isSymlink ? statOf(join(dir, entry.name))?.isDirectory === true : entry.isDirectory;
+function isDirectory(entry: Deno.DirEntry, path: string): boolean {
+  return entry.isSymlink ? statOf(path)?.isDirectory === true : entry.isDirectory;
+}
+
+/**
+ * `dir/name` for a normalised `dir` and a plain entry name: `join` would
+ * normalise again, which thousands of entries make a measurable part of
+ * the start.
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(SEPARATOR) ? dir + name : dir + SEPARATOR + name;
 }
 
 function statOf(path: string): Deno.FileInfo | undefined {

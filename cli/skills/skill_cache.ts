@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
-import type { Skill } from "./discover_skills.ts";
+import { dirname, join, sep as SEPARATOR } from "node:path";
+import type { ResourceScope, Skill } from "./discover_skills.ts";
 
 /** What reading one skill file gave: the skill (when usable) and the warnings. */
 export interface SkillReading {
@@ -19,13 +19,6 @@ export interface SkillReading {
 
 /** Most files remembered: every skill of a start, and others' while there is room. */
 export const MAX_CACHE_ENTRIES = 5000;
-
-/** One file's reading and the `stat` it was made from. */
-interface CacheEntry extends SkillReading {
-  size: number;
-  mtime: number | null;
-  ino: number | null;
-}
 
 /**
  * The cache file under panto's home.
@@ -44,6 +37,31 @@ export function skillCachePath(pantoHome: string): string {
 }
 
 /**
+ * The version of the file's layout: a file of another version is an empty
+ * cache (its files are read again and it is rewritten).
+ */
+const CACHE_VERSION = 2;
+
+/**
+ * One file's reading, compact because a start parses the whole file: the
+ * `stat` it was made from (size, modification time, inode), the warnings,
+ * and for a usable skill its name, description and whether the model may
+ * use it. The path, the base directory and the scope are not stored: the
+ * path is the entry's key and the others follow from it and the place.
+ */
+type CacheRow =
+  | [size: number, mtime: number, ino: number | null, warnings: string[]]
+  | [
+    size: number,
+    mtime: number,
+    ino: number | null,
+    warnings: string[],
+    name: string,
+    description: string,
+    modelInvocable: boolean,
+  ];
+
+/**
  * The readings of one discovery: earlier ones (from the file) reused while
  * a file is unchanged, new ones recorded, and the file rewritten when
  * anything changed.
@@ -56,29 +74,29 @@ export function skillCachePath(pantoHome: string): string {
  * const info = await Deno.stat(dir);
  * cache.put("/s/SKILL.md", info, { warnings: ["w"] });
  * await cache.save();
- * console.assert(SkillCache.open(`${dir}/cache/skills.json`).get("/s/SKILL.md", info)?.warnings[0] === "w");
+ * console.assert(SkillCache.open(`${dir}/cache/skills.json`).get("/s/SKILL.md", info, "user")?.warnings[0] === "w");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class SkillCache {
   readonly #path: string | undefined;
-  readonly #earlier: Map<string, CacheEntry>;
-  readonly #now = new Map<string, CacheEntry>();
+  readonly #earlier: Map<string, CacheRow>;
+  readonly #now = new Map<string, CacheRow>();
   #changed = false;
 
-  private constructor(path: string | undefined, earlier: Map<string, CacheEntry>) {
+  private constructor(path: string | undefined, earlier: Map<string, CacheRow>) {
     this.#path = path;
     this.#earlier = earlier;
   }
 
   /**
-   * Reads the cache file (a missing or damaged one is an empty cache).
+   * Reads the cache file (a missing, damaged or older one is an empty cache).
    *
    * @param path The file, or `undefined` for a cache that is never kept.
    * @returns The cache.
    */
   static open(path: string | undefined): SkillCache {
-    return new SkillCache(path, path === undefined ? new Map() : readEntries(path));
+    return new SkillCache(path, path === undefined ? new Map() : readRows(path));
   }
 
   /**
@@ -86,13 +104,14 @@ export class SkillCache {
    *
    * @param path The file.
    * @param info Its `stat` now.
+   * @param scope Whose the place it was found in is (the skill's scope).
    * @returns The reading, or `undefined` to read the file.
    */
-  get(path: string, info: Deno.FileInfo): SkillReading | undefined {
-    const entry = this.#earlier.get(path);
-    if (!entry || !sameFile(entry, info)) return undefined;
-    this.#now.set(path, entry);
-    return entry;
+  get(path: string, info: Deno.FileInfo, scope: ResourceScope): SkillReading | undefined {
+    const row = this.#earlier.get(path);
+    if (!row || !sameFile(row, info)) return undefined;
+    this.#now.set(path, row);
+    return readingOf(path, row, scope);
   }
 
   /**
@@ -103,7 +122,14 @@ export class SkillCache {
    * @param reading What reading it gave.
    */
   put(path: string, info: Deno.FileInfo, reading: SkillReading): void {
-    this.#now.set(path, { ...reading, ...stamp(info) });
+    const stamp = [info.size, info.mtime?.getTime() ?? NaN, info.ino] as const;
+    const { skill } = reading;
+    this.#now.set(
+      path,
+      skill
+        ? [...stamp, reading.warnings, skill.name, skill.description, skill.modelInvocable]
+        : [...stamp, reading.warnings],
+    );
     this.#changed = true;
   }
 
@@ -119,7 +145,8 @@ export class SkillCache {
     try {
       await Deno.mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
       const temporary = `${this.#path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(temporary, JSON.stringify(Object.fromEntries(kept)));
+      const file = { version: CACHE_VERSION, files: Object.fromEntries(kept) };
+      await Deno.writeTextFile(temporary, JSON.stringify(file));
       await Deno.rename(temporary, this.#path);
     } catch {
       // Only a speed-up: the next start reads the files again.
@@ -127,26 +154,36 @@ export class SkillCache {
   }
 }
 
-function stamp(info: Deno.FileInfo): Pick<CacheEntry, "size" | "mtime" | "ino"> {
-  return { size: info.size, mtime: info.mtime?.getTime() ?? null, ino: info.ino };
+function readingOf(path: string, row: CacheRow, scope: ResourceScope): SkillReading {
+  const warnings = row[3];
+  if (row.length === 4) return { warnings };
+  const [, , , , name, description, modelInvocable] = row;
+  const baseDir = path.slice(0, Math.max(path.lastIndexOf(SEPARATOR), 1));
+  return { skill: { name, description, filePath: path, baseDir, scope, modelInvocable }, warnings };
 }
 
-function sameFile(entry: CacheEntry, info: Deno.FileInfo): boolean {
-  const now = stamp(info);
-  return entry.mtime !== null && entry.size === now.size && entry.mtime === now.mtime &&
-    entry.ino === now.ino;
+function sameFile(row: CacheRow, info: Deno.FileInfo): boolean {
+  // A file system without modification times (NaN, stored as null) never matches.
+  return row[0] === info.size && row[1] === info.mtime?.getTime() && row[2] === info.ino;
 }
 
-function readEntries(path: string): Map<string, CacheEntry> {
+function readRows(path: string): Map<string, CacheRow> {
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(path));
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return new Map();
+    if (parsed?.version !== CACHE_VERSION || typeof parsed.files !== "object") return new Map();
     return new Map(
-      Object.entries(parsed as Record<string, CacheEntry>).filter(([, entry]) =>
-        typeof entry === "object" && entry !== null && Array.isArray(entry.warnings)
-      ),
+      Object.entries(parsed.files as Record<string, unknown>).filter((entry): entry is [
+        string,
+        CacheRow,
+      ] => isRow(entry[1])),
     );
   } catch {
     return new Map();
   }
+}
+
+function isRow(value: unknown): value is CacheRow {
+  if (!Array.isArray(value) || !Array.isArray(value[3])) return false;
+  return value.length === 4 ||
+    (value.length === 7 && typeof value[4] === "string" && typeof value[5] === "string");
 }

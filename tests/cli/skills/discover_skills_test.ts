@@ -206,7 +206,8 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
     assert.equal(first.skills[0]?.description, "Formats.");
     // Plant a different reading under the unchanged stat: used as it is, so the file was not read.
     const cached = JSON.parse(await Deno.readTextFile(cachePath));
-    cached[path].skill.description = "From the cache.";
+    // Rows are [size, mtime, ino, warnings, name, description, modelInvocable].
+    cached.files[path][5] = "From the cache.";
     await Deno.writeTextFile(cachePath, JSON.stringify(cached));
     const second = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(second.skills[0]?.description, "From the cache.");
@@ -220,5 +221,9 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
       "Formats code, now.",
       "a damaged cache is ignored",
     );
+    await Deno.writeTextFile(cachePath, JSON.stringify({ [path]: { warnings: [] } }));
+    const older = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(older.skills[0]?.description, "Formats code, now.", "an older layout is ignored");
+    assert.equal(older.skills[0]?.baseDir, join(dir, "skills", "fmt"));
   });
 });
