@@ -1,19 +1,15 @@
 import { z } from "zod";
-import {
-  API_STYLES,
-  type ApiStyle,
-  type CompactionConfig,
-  type OpenAICompat,
-  REASONING_LEVELS,
-  REASONING_PARAMS,
-  type ReasoningLevel,
-  type RetryConfig,
+import type {
+  ApiStyle,
+  CompactionConfig,
+  OpenAICompat,
+  ReasoningLevel,
+  RetryConfig,
 } from "@panto/lib";
 import { didYouMean } from "../did_you_mean.ts";
-import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
-import { HEADER_NAME_PATTERN, isHttpUrl, isSafeHeaderValue, NAME_PATTERN } from "./plain_config.ts";
+import { CONFIG_SHAPE, type ObjectShape, type Shape, type StringShape } from "./config_shape.ts";
 import { redactSecrets } from "./redact_secrets.ts";
 
 /** A provider entry as written in a config file. */
@@ -48,7 +44,7 @@ export interface ModelEntry {
   price?: ModelPricing;
 }
 
-/** One config file's contents, validated. */
+/** One config file's contents, validated (its shape is stated in config_shape.ts). */
 export interface ConfigFile {
   /** Editor hint, ignored. */
   $schema?: string;
@@ -89,13 +85,30 @@ export interface ConfigFile {
 }
 
 /** An object that rejects unknown keys, naming the allowed ones (and the likely intended one). */
-function strictObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
-  const allowed = Object.keys(shape);
-  return z.strictObject(shape, {
+function strictObject(shape: ObjectShape): z.ZodType {
+  const allowed = Object.keys(shape.fields);
+  const required = new Set(shape.required ?? []);
+  const fields = Object.fromEntries(
+    Object.entries(shape.fields).map(([key, field]) => {
+      const schema = zodOf(field);
+      return [key, required.has(key) ? schema : schema.exactOptional()];
+    }),
+  );
+  const object = z.strictObject(fields, {
     error: (issue) => {
       if (issue.code !== "unrecognized_keys") return undefined;
       return issue.keys.map((key) => unknownKeyMessage(key, allowed)).join("; ");
     },
+  });
+  const rules = shape.rules ?? [];
+  if (rules.length === 0) return object;
+  return object.superRefine((value, ctx) => {
+    for (const rule of rules) {
+      const problem = rule(value as Record<string, unknown>);
+      if (problem) {
+        ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+      }
+    }
   });
 }
 
@@ -105,153 +118,41 @@ function unknownKeyMessage(key: string, allowed: readonly string[]): string {
   return `unknown key ${JSON.stringify(key)}${hint}; allowed keys: ${allowed.join(", ")}`;
 }
 
-const name = (what: string) =>
-  z.string().regex(NAME_PATTERN, {
-    error:
-      `a ${what} must start with a letter or digit and contain only letters, digits, ".", "_", ":" or "-" (no "/")`,
-  });
+function zodString(shape: StringShape): z.ZodType {
+  let schema = z.string();
+  if (shape.nonEmpty) schema = schema.min(1);
+  const error = shape.error === undefined ? {} : { error: shape.error };
+  if (shape.pattern) schema = schema.regex(shape.pattern, error);
+  return shape.test ? schema.refine(shape.test, error) : schema;
+}
 
-const positiveInt = () => z.number().int().positive();
-const nonNegativeInt = () => z.number().int().nonnegative();
-const nonNegative = () => z.number().nonnegative();
-
-const httpUrl = z.string().refine(isHttpUrl, {
-  error: "expected an http(s) URL such as https://api.example.com/v1",
-});
-
-/** RFC 9110 token characters: anything else (a space, a colon, a line break) breaks the request. */
-const headerName = z.string().regex(HEADER_NAME_PATTERN, {
-  error: "a header name may contain only letters, digits and !#$%&'*+-.^_`|~ (no spaces or colons)",
-});
-
-/** A line break would let a value smuggle in further headers; the value is never echoed (it may be a key). */
-const headerValue = z.string().refine(isSafeHeaderValue, {
-  error: "a header value must not contain a line break (CR, LF) or NUL; the value is not shown",
-});
-
-const compatSchema = strictObject({
-  developerRole: z.boolean().exactOptional(),
-  maxTokensField: z.enum(["max_tokens", "max_completion_tokens"]).exactOptional(),
-  reasoningParam: z.enum(REASONING_PARAMS).exactOptional(),
-  streamUsage: z.boolean().exactOptional(),
-  toolCallIds: z.enum(["any", "alnum9"]).exactOptional(),
-  reasoningContent: z.boolean().exactOptional(),
-});
-
-const providerSchema = strictObject({
-  api: z.enum(API_STYLES),
-  baseUrl: httpUrl.exactOptional(),
-  apiKeyEnv: z.string().regex(ENV_NAME_PATTERN, {
-    error:
-      "expected an environment variable name such as MY_API_KEY (the name, not the key itself)",
-  }).exactOptional(),
-  headers: z.record(headerName, headerValue).exactOptional(),
-  compat: compatSchema.exactOptional(),
-  idleTimeoutMs: positiveInt().exactOptional(),
-}).superRefine((provider, ctx) => {
-  if (provider.compat && provider.api !== "openai-chat") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["compat"],
-      message: `compat applies to "openai-chat" providers only`,
-    });
+/** The zod schema of a shape (config_shape.ts states each shape once). */
+function zodOf(shape: Shape): z.ZodType {
+  switch (shape.kind) {
+    case "string":
+      return zodString(shape);
+    case "number": {
+      const number = shape.integer ? z.number().int() : z.number();
+      return shape.exclusive ? number.gt(shape.min) : number.gte(shape.min);
+    }
+    case "boolean":
+      return z.boolean();
+    case "enum":
+      return z.enum(shape.values as [string, ...string[]]);
+    case "list": {
+      const list = z.array(zodOf(shape.item));
+      return shape.min === undefined ? list : list.min(shape.min);
+    }
+    case "record":
+      return z.record(zodString(shape.key) as z.ZodType<string>, zodOf(shape.value));
+    case "either":
+      return z.union(shape.options.map(zodOf), { error: shape.error });
+    case "object":
+      return strictObject(shape);
   }
-});
+}
 
-const priceSchema = strictObject({
-  input: nonNegative(),
-  output: nonNegative(),
-  cacheRead: nonNegative().exactOptional(),
-  cacheWrite: nonNegative().exactOptional(),
-});
-
-const modelSchema = strictObject({
-  provider: name("provider name"),
-  model: z.string().min(1),
-  reasoning: z.enum(REASONING_LEVELS).exactOptional(),
-  contextWindow: positiveInt().exactOptional(),
-  maxTokens: positiveInt().exactOptional(),
-  price: priceSchema.exactOptional(),
-});
-
-const mcpServerSchema = strictObject({
-  type: z.enum(["stdio", "http"]).exactOptional(),
-  command: z.string().min(1).exactOptional(),
-  args: z.array(z.string()).exactOptional(),
-  env: z.record(
-    z.string().regex(ENV_NAME_PATTERN, { error: "expected a variable name" }),
-    z.string(),
-  )
-    .exactOptional(),
-  cwd: z.string().min(1).exactOptional(),
-  url: httpUrl.exactOptional(),
-  headers: z.record(headerName, headerValue).exactOptional(),
-}).superRefine((server, ctx) => {
-  const type = server.type ?? (server.url !== undefined ? "http" : "stdio");
-  const [needed, other] = type === "http"
-    ? ["url", "command"] as const
-    : ["command", "url"] as const;
-  if (server[needed] === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: [needed],
-      message: `a${type === "http" ? "n http" : " stdio"} MCP server needs "${needed}"`,
-    });
-  }
-  if (server[other] !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: [other],
-      message: `"${other}" does not apply to a${
-        type === "http" ? "n http" : " stdio"
-      } MCP server: give either command (stdio) or url (http)`,
-    });
-  }
-});
-
-const keysSchema = z.union([z.string().min(1), z.array(z.string().min(1))], {
-  error: 'expected a key such as "ctrl+c" or a list of keys',
-});
-
-const configSchema = strictObject({
-  $schema: z.string().exactOptional(),
-  defaultModel: z.string().min(1).exactOptional(),
-  providers: z.record(name("provider name"), providerSchema).exactOptional(),
-  models: z.record(name("model alias"), modelSchema).exactOptional(),
-  cycleModels: z.array(z.string().min(1)).min(1).exactOptional(),
-  compaction: strictObject({
-    enabled: z.boolean().exactOptional(),
-    reserveTokens: nonNegativeInt().exactOptional(),
-    keepRecentTokens: nonNegativeInt().exactOptional(),
-    prompt: z.string().min(1).exactOptional(),
-  }).exactOptional(),
-  retry: strictObject({
-    maxRetries: nonNegativeInt().exactOptional(),
-    baseDelayMs: nonNegativeInt().exactOptional(),
-    maxDelayMs: nonNegativeInt().exactOptional(),
-  }).exactOptional(),
-  keybindings: z.record(z.string().min(1), keysSchema).exactOptional(),
-  tools: strictObject({
-    allowedPaths: z.array(z.string().min(1)).exactOptional(),
-    bashTimeoutSeconds: z.number().positive().exactOptional(),
-    requireApproval: z.array(z.string().min(1)).exactOptional(),
-    hideEnv: z.array(
-      z.string().regex(ENV_NAME_PATTERN, {
-        error: "expected the name of an environment variable, such as DB_PASSWORD",
-      }),
-    ).exactOptional(),
-    sandbox: strictObject({
-      enabled: z.boolean(),
-      network: z.boolean().exactOptional(),
-    }).exactOptional(),
-  }).exactOptional(),
-  parallelTools: z.boolean().exactOptional(),
-  idleTimeoutMs: positiveInt().exactOptional(),
-  mcpServers: z.record(name("MCP server name"), mcpServerSchema).exactOptional(),
-  defaultThinkingLevel: z.enum(REASONING_LEVELS).exactOptional(),
-  hideThinkingBlock: z.boolean().exactOptional(),
-  theme: name("theme name").exactOptional(),
-});
+const configSchema = zodOf(CONFIG_SHAPE);
 
 /**
  * Validates one config file's parsed JSON against the schema.
@@ -264,7 +165,7 @@ const configSchema = strictObject({
  */
 export function validateConfig(data: unknown, displayPath: string): ConfigFile {
   const result = configSchema.safeParse(data, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) return result.data as ConfigFile;
   const problems = result.error.issues.slice(0, 10).map((issue) =>
     `${displayPath}: ${redactSecrets(describeIssue(issue))}`
   );
