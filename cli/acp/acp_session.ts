@@ -285,7 +285,7 @@ export class AcpSession {
     this.#runs = [];
     const command = this.#extensionCommand(blocks);
     if (command) await this.#runCommand(command.name, command.args);
-    else await this.#controller.prompt(promptMessage(blocks), { signal });
+    else await this.#controller.prompt(await this.#expanded(blocks), { signal });
     await this.#controller.idle();
     this.#advertiseCommands();
     await this.#outbox;
@@ -344,6 +344,14 @@ export class AcpSession {
     return { name, args: match?.[2]?.trim() ?? "" };
   }
 
+  /** The prompt, with a lone `/skill:name args` or `/template args` text sent as what it stands for (as in the chat). */
+  async #expanded(blocks: readonly ContentBlock[]): Promise<ReturnType<typeof promptMessage>> {
+    const [block] = blocks;
+    const line = blocks.length === 1 && block?.type === "text" ? block.text.trim() : undefined;
+    const expanded = line && await this.#controller.expandPromptCommand(line);
+    return promptMessage(expanded ? [{ type: "text", text: expanded }] : blocks);
+  }
+
   async #runCommand(name: string, args: string): Promise<void> {
     if (this.#controller.busy) {
       throw new UsageError(
@@ -353,9 +361,15 @@ export class AcpSession {
     await this.#controller.extensions?.runCommand(name, args);
   }
 
-  /** Sends the extensions' commands when they changed (loaded, or one disabled). */
+  /** Sends the extensions', skills' and templates' commands when they changed (loaded, or one disabled). */
   #advertiseCommands(): void {
-    const availableCommands: AvailableCommand[] = this.#controller.extensionCommands();
+    const extensions = this.#controller.extensionCommands();
+    const taken = new Set(extensions.map((command) => command.name));
+    // Skills (`skill:name`) and prompt templates too, as the chat completes them.
+    const availableCommands: AvailableCommand[] = [
+      ...extensions,
+      ...this.#controller.promptCommands().filter((command) => !taken.has(command.name)),
+    ];
     const json = JSON.stringify(availableCommands);
     if (json === this.#advertised) return;
     this.#advertised = json;
