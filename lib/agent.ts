@@ -406,7 +406,47 @@ export class Agent {
         }; continue() answers a trailing user or tool message (use run(prompt) to ask something new)`,
       );
     }
-    return this.#start(() => Promise.resolve(last), options);
+    // Nothing is appended before the first request: ask the store now, before tokens are spent.
+    return this.#start(async () => {
+      await this.#session.checkAppend();
+      return last;
+    }, options);
+  }
+
+  /**
+   * Takes another conversation between runs, keeping tools, hooks and
+   * configuration: a {@linkcode Session}'s (the agent then persists to it,
+   * and its stored conversation is loaded as `session.load()` gives it), or
+   * a {@linkcode Conversation} for the current session, e.g. the one
+   * `session.branchFrom(entryId)` returned.
+   *
+   * @example Continue from an earlier entry without rebuilding the agent
+   * ```ts
+   * import { Agent, NullStore, scriptedProvider } from "@panto/lib";
+   * const agent = new Agent({
+   *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", model: "any", reasoning: "off" } },
+   *   session: new NullStore().create(),
+   *   provider: scriptedProvider(["One.", "Two."]),
+   * });
+   * for await (const _ of agent.run("first"));
+   * const { conversation } = await agent.session.branchFrom(null); // a new root
+   * await agent.adopt(conversation);
+   * for await (const _ of agent.run("second"));
+   * if (agent.conversation.messages.length !== 2) throw new Error("the branch was not adopted");
+   * ```
+   *
+   * @param source The session to switch to, or the conversation to continue.
+   * @throws {Error} While a run or a compaction is in progress.
+   */
+  async adopt(source: Session | Conversation): Promise<void> {
+    this.#assertIdle("adopt a conversation");
+    if (source instanceof Conversation) {
+      this.#conversation = source;
+      return;
+    }
+    const conversation = await source.load();
+    this.#session = source;
+    this.#conversation = conversation;
   }
 
   /** Runs the loop after `first` yields the message the run starts from. */
@@ -783,7 +823,26 @@ export class Agent {
       }
       return entry;
     });
-    await this.#session.append(entries);
+    try {
+      await this.#session.append(entries);
+    } catch (error) {
+      this.#forget(messages);
+      throw error;
+    }
+  }
+
+  /**
+   * Takes messages the store refused back out of the conversation, so memory
+   * stays what is stored and the next request sends no unsaved context. A
+   * rejected append wrote nothing (the built-in stores write a batch all or
+   * nothing), and the messages are the newest of the conversation.
+   */
+  #forget(messages: readonly Message[]): void {
+    const held = this.#conversation.messages;
+    for (const message of messages.toReversed()) {
+      const index = held.lastIndexOf(message);
+      if (index >= 0) held.splice(index, 1);
+    }
   }
 
   #assertIdle(action: string): void {

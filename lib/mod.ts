@@ -70,6 +70,7 @@ export {
   type ScriptedProvider,
   scriptedProvider,
   type ScriptedReply,
+  type ScriptedTurn,
 } from "./providers/scripted_provider.ts";
 export {
   type ParseProviderStream,
