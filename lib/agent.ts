@@ -489,7 +489,10 @@ export class Agent {
       }
       channel.setState("dispatching_tools");
       await this.#dispatch(calls, channel, signal);
-      if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
+      if (signal.aborted) {
+        await this.#closeAbortedTurn();
+        return this.#finish(channel, "aborted", requests, false);
+      }
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
       for (const steer of steering?.() ?? []) {
         channel.push({
@@ -620,6 +623,21 @@ export class Agent {
       usage: emptyUsage(),
       stopReason: "aborted",
     });
+  }
+
+  /**
+   * Ends a turn aborted while its tools ran with an empty `aborted` answer
+   * after their results, as an abort during a request does: the turn is
+   * over in memory and in the store (its state idle, the session free), so
+   * the next prompt starts its own turn instead of steering this one, in
+   * this process and after a resume alike.
+   */
+  async #closeAbortedTurn(): Promise<void> {
+    const marker = this.#conversation.addAssistantMessage([], emptyUsage(), {
+      stopReason: "aborted",
+      ...this.#producer(),
+    });
+    await this.#persist([marker]);
   }
 
   /** Keeps what a failed request produced, marked as an error, so nothing is lost. */
