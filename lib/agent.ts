@@ -457,14 +457,19 @@ export class Agent {
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     this.#running = channel;
+    // Idle before the stream ends, so a consumer that saw the end may start the next run at once.
+    const settle = () => {
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#running = undefined;
+    };
     this.#loop(first, channel, abort.signal, options.steering)
-      .then(() => channel.close(), (error) => {
+      .then(() => {
+        settle();
+        channel.close();
+      }, (error) => {
+        settle();
         channel.push({ type: "run_error", error: runErrorSummary(error) });
         channel.fail(error);
-      })
-      .finally(() => {
-        options.signal?.removeEventListener("abort", onAbort);
-        this.#running = undefined;
       });
     return channel;
   }
