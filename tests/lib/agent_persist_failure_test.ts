@@ -11,7 +11,9 @@ import {
   type ScriptedReply,
   type Session,
   SessionInUseError,
+  type SessionStore,
   SessionStoreError,
+  SQLiteStore,
 } from "@panto/lib";
 import { MemoryStore } from "../support/memory_store.ts";
 import { drain } from "../support/agent_fixtures.ts";
@@ -104,39 +106,50 @@ Deno.test("a failed save takes the unsaved answer back out of memory", async () 
   assert.ok(!sent.includes("first"), sent);
 });
 
-Deno.test("continue() on a session another writer holds fails before any model request", async () => {
-  const dir = await Deno.makeTempDir();
-  const holder = new FileSystemJSONLStore({ dir });
-  const other = new FileSystemJSONLStore({ dir });
-  try {
-    const held = holder.create();
-    const first = new Agent({
-      config: CONFIG,
-      session: held,
-      provider: scriptedProvider(["hello"]),
-    });
-    await drain(first.run("hi"));
-    // The holder's next prompt is stored and its turn runs: the session is held.
-    const prompt = first.conversation.addUserMessage("still working");
-    await held.append([{ message: prompt, conversation: [prompt], toolsAvailable: [] }]);
+const OPENERS: Record<string, (dir: string) => SessionStore> = {
+  jsonl: (dir) => new FileSystemJSONLStore({ dir }),
+  sqlite: (dir) => new SQLiteStore({ path: `${dir}/sessions.db` }),
+};
 
-    const session = (await other.resolve(held.id))!;
-    const { conversation, danglingUser } = await session.loadWithDangling();
-    conversation.messages.push(danglingUser!);
-    const provider = scriptedProvider(["never"]);
-    const agent = new Agent({ config: CONFIG, session, conversation, provider });
-    const before = structuredClone(agent.conversation.messages);
-    await assert.rejects(() => drain(agent.continue()), SessionInUseError);
-    assert.equal(provider.requests.length, 0, "no tokens spent on an answer that cannot be saved");
-    assert.deepEqual(agent.conversation.messages, before);
+for (const [kind, open] of Object.entries(OPENERS)) {
+  Deno.test(`${kind}: continue() on a session another writer holds fails before any model request`, async () => {
+    const dir = await Deno.makeTempDir();
+    const holder = open(dir);
+    const other = open(dir);
+    try {
+      const held = holder.create();
+      const first = new Agent({
+        config: CONFIG,
+        session: held,
+        provider: scriptedProvider(["hello"]),
+      });
+      await drain(first.run("hi"));
+      // The holder's next prompt is stored and its turn runs: the session is held.
+      const prompt = first.conversation.addUserMessage("still working");
+      await held.append([{ message: prompt, conversation: [prompt], toolsAvailable: [] }]);
 
-    // run() on the held session: the prompt is refused, and not kept in memory.
-    await assert.rejects(() => drain(agent.run("me too")), SessionInUseError);
-    assert.equal(provider.requests.length, 0);
-    assert.deepEqual(agent.conversation.messages, before);
-  } finally {
-    await holder.close();
-    await other.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+      const session = (await other.resolve(held.id))!;
+      const { conversation, danglingUser } = await session.loadWithDangling();
+      conversation.messages.push(danglingUser!);
+      const provider = scriptedProvider(["never"]);
+      const agent = new Agent({ config: CONFIG, session, conversation, provider });
+      const before = structuredClone(agent.conversation.messages);
+      await assert.rejects(() => drain(agent.continue()), SessionInUseError);
+      assert.equal(
+        provider.requests.length,
+        0,
+        "no tokens spent on an answer that cannot be saved",
+      );
+      assert.deepEqual(agent.conversation.messages, before);
+
+      // run() on the held session: the prompt is refused, and not kept in memory.
+      await assert.rejects(() => drain(agent.run("me too")), SessionInUseError);
+      assert.equal(provider.requests.length, 0);
+      assert.deepEqual(agent.conversation.messages, before);
+    } finally {
+      await holder.close();
+      await other.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
