@@ -402,7 +402,7 @@ export class Agent {
     if (last?.role !== "user" && last?.role !== "tool") {
       throw new Error(
         `Nothing to continue: the conversation ends with ${
-          last ? `a ${last.role} message` : "no message"
+          last ? `${last.role === "assistant" ? "an" : "a"} ${last.role} message` : "no message"
         }; continue() answers a trailing user or tool message (use run(prompt) to ask something new)`,
       );
     }
