@@ -422,10 +422,11 @@ export class Agent {
    *
    * @example Continue from an earlier entry without rebuilding the agent
    * ```ts
-   * import { Agent, NullStore, scriptedProvider } from "@panto/lib";
+   * import { Agent, scriptedProvider, SQLiteStore } from "@panto/lib";
+   * const store = new SQLiteStore({ path: ":memory:" });
    * const agent = new Agent({
    *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", model: "any", reasoning: "off" } },
-   *   session: new NullStore().create(),
+   *   session: store.create(),
    *   provider: scriptedProvider(["One.", "Two."]),
    * });
    * for await (const _ of agent.run("first"));
@@ -433,6 +434,7 @@ export class Agent {
    * await agent.adopt(conversation);
    * for await (const _ of agent.run("second"));
    * if (agent.conversation.messages.length !== 2) throw new Error("the branch was not adopted");
+   * await store.close();
    * ```
    *
    * @param source The session to switch to, or the conversation to continue.
@@ -445,6 +447,7 @@ export class Agent {
       return;
     }
     const conversation = await source.load();
+    this.#assertIdle("adopt a session"); // a run may have started while it loaded
     this.#session = source;
     this.#conversation = conversation;
   }
