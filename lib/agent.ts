@@ -155,7 +155,8 @@ export interface RunOptions {
  * or `maxTurns` model requests were made. That whole loop is a *run*; each
  * call to the model within it is a *request*. Everything a run adds to the
  * conversation is persisted as it happens; the embedder never calls a
- * persist function.
+ * persist function. An append the store refuses is taken back out of the
+ * conversation before the run fails, so memory stays what is stored.
  *
  * @example A run with a tool call: two requests (offline, against a scripted provider)
  * ```ts
@@ -210,8 +211,8 @@ export class Agent {
    * The live conversation (borrowed). Editing it between runs (context
    * surgery) changes what the next request sends, but in memory only: the
    * session keeps what was persisted, so a reloaded session has none of the
-   * edits. To keep them, also call `agent.session.replaceConversation(…)`
-   * with the edited messages.
+   * edits. To keep them, also call
+   * `agent.session.replaceConversation(agent.conversation.messages)`.
    */
   get conversation(): Conversation {
     return this.#conversation;
