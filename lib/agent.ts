@@ -155,7 +155,8 @@ export interface RunOptions {
  * or `maxTurns` model requests were made. That whole loop is a *run*; each
  * call to the model within it is a *request*. Everything a run adds to the
  * conversation is persisted as it happens; the embedder never calls a
- * persist function.
+ * persist function. An append the store refuses is taken back out of the
+ * conversation before the run fails, so memory stays what is stored.
  *
  * @example A run with a tool call: two requests (offline, against a scripted provider)
  * ```ts
@@ -210,8 +211,8 @@ export class Agent {
    * The live conversation (borrowed). Editing it between runs (context
    * surgery) changes what the next request sends, but in memory only: the
    * session keeps what was persisted, so a reloaded session has none of the
-   * edits. To keep them, also call `agent.session.replaceConversation(…)`
-   * with the edited messages.
+   * edits. To keep them, also call
+   * `agent.session.replaceConversation(agent.conversation.messages)`.
    */
   get conversation(): Conversation {
     return this.#conversation;
@@ -402,11 +403,54 @@ export class Agent {
     if (last?.role !== "user" && last?.role !== "tool") {
       throw new Error(
         `Nothing to continue: the conversation ends with ${
-          last ? `a ${last.role} message` : "no message"
+          last ? `${last.role === "assistant" ? "an" : "a"} ${last.role} message` : "no message"
         }; continue() answers a trailing user or tool message (use run(prompt) to ask something new)`,
       );
     }
-    return this.#start(() => Promise.resolve(last), options);
+    // Nothing is appended before the first request: ask the store now, before tokens are spent.
+    return this.#start(async () => {
+      await this.#session.checkAppend();
+      return last;
+    }, options);
+  }
+
+  /**
+   * Takes another conversation between runs, keeping tools, hooks and
+   * configuration: a {@linkcode Session}'s (the agent then persists to it,
+   * and its stored conversation is loaded as `session.load()` gives it), or
+   * a {@linkcode Conversation} for the current session, e.g. the one
+   * `session.branchFrom(entryId)` returned.
+   *
+   * @example Continue from an earlier entry without rebuilding the agent
+   * ```ts
+   * import { Agent, scriptedProvider, SQLiteStore } from "@panto/lib";
+   * const store = new SQLiteStore({ path: ":memory:" });
+   * const agent = new Agent({
+   *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", model: "any", reasoning: "off" } },
+   *   session: store.create(),
+   *   provider: scriptedProvider(["One.", "Two."]),
+   * });
+   * for await (const _ of agent.run("first"));
+   * const { conversation } = await agent.session.branchFrom(null); // a new root
+   * await agent.adopt(conversation);
+   * for await (const _ of agent.run("second"));
+   * if (agent.conversation.messages.length !== 2) throw new Error("the branch was not adopted");
+   * await store.close();
+   * ```
+   *
+   * @param source The session to switch to, or the conversation to continue.
+   * @throws {Error} While a run or a compaction is in progress.
+   */
+  async adopt(source: Session | Conversation): Promise<void> {
+    this.#assertIdle("adopt a conversation");
+    if (source instanceof Conversation) {
+      this.#conversation = source;
+      return;
+    }
+    const conversation = await source.load();
+    this.#assertIdle("adopt a session"); // a run may have started while it loaded
+    this.#session = source;
+    this.#conversation = conversation;
   }
 
   /** Runs the loop after `first` yields the message the run starts from. */
@@ -417,14 +461,19 @@ export class Agent {
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     this.#running = channel;
+    // Idle before the stream ends, so a consumer that saw the end may start the next run at once.
+    const settle = () => {
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#running = undefined;
+    };
     this.#loop(first, channel, abort.signal, options.steering)
-      .then(() => channel.close(), (error) => {
+      .then(() => {
+        settle();
+        channel.close();
+      }, (error) => {
+        settle();
         channel.push({ type: "run_error", error: runErrorSummary(error) });
         channel.fail(error);
-      })
-      .finally(() => {
-        options.signal?.removeEventListener("abort", onAbort);
-        this.#running = undefined;
       });
     return channel;
   }
@@ -449,7 +498,10 @@ export class Agent {
       }
       channel.setState("dispatching_tools");
       await this.#dispatch(calls, channel, signal);
-      if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
+      if (signal.aborted) {
+        await this.#closeAbortedTurn();
+        return this.#finish(channel, "aborted", requests, false);
+      }
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
       for (const steer of steering?.() ?? []) {
         channel.push({
@@ -580,6 +632,21 @@ export class Agent {
       usage: emptyUsage(),
       stopReason: "aborted",
     });
+  }
+
+  /**
+   * Ends a turn aborted while its tools ran with an empty `aborted` answer
+   * after their results, as an abort during a request does: the turn is
+   * over in memory and in the store (its state idle, the session free), so
+   * the next prompt starts its own turn instead of steering this one, in
+   * this process and after a resume alike.
+   */
+  async #closeAbortedTurn(): Promise<void> {
+    const marker = this.#conversation.addAssistantMessage([], emptyUsage(), {
+      stopReason: "aborted",
+      ...this.#producer(),
+    });
+    await this.#persist([marker]);
   }
 
   /** Keeps what a failed request produced, marked as an error, so nothing is lost. */
@@ -783,7 +850,26 @@ export class Agent {
       }
       return entry;
     });
-    await this.#session.append(entries);
+    try {
+      await this.#session.append(entries);
+    } catch (error) {
+      this.#forget(messages);
+      throw error;
+    }
+  }
+
+  /**
+   * Takes messages the store refused back out of the conversation, so memory
+   * stays what is stored and the next request sends no unsaved context. A
+   * rejected append wrote nothing (the built-in stores write a batch all or
+   * nothing), and the messages are the newest of the conversation.
+   */
+  #forget(messages: readonly Message[]): void {
+    const held = this.#conversation.messages;
+    for (const message of messages.toReversed()) {
+      const index = held.lastIndexOf(message);
+      if (index >= 0) held.splice(index, 1);
+    }
   }
 
   #assertIdle(action: string): void {

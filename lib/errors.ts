@@ -4,7 +4,9 @@ import { errorMessage } from "./error_message.ts";
 
 /**
  * How a provider failure is classified. `rate_limit`, `overloaded`,
- * `server`, `network` and `timeout` are retryable.
+ * `server`, `network` and `timeout` are retryable; `permission` (Deno
+ * refused the request: no `--allow-net` for the host) is not, as asking
+ * again is refused again.
  */
 export type ProviderErrorKind =
   | "auth"
@@ -14,6 +16,7 @@ export type ProviderErrorKind =
   | "context_overflow"
   | "invalid_request"
   | "network"
+  | "permission"
   | "timeout"
   | "stream";
 

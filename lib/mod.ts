@@ -26,6 +26,7 @@ export type {
   BeforeToolCallContext,
   BeforeToolCallHook,
   JsonSchema,
+  ProgressHook,
   Tool,
   ToolCall,
   ToolCallDecision,
@@ -34,6 +35,7 @@ export type {
   ToolDecl,
   ToolHooks,
   ToolOutput,
+  ToolProgressContext,
   ToolSource,
 } from "./tool.ts";
 export { ResultParts } from "./tool.ts";
@@ -70,6 +72,7 @@ export {
   type ScriptedProvider,
   scriptedProvider,
   type ScriptedReply,
+  type ScriptedTurn,
 } from "./providers/scripted_provider.ts";
 export {
   type ParseProviderStream,

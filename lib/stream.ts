@@ -9,7 +9,9 @@ export type StreamState = "streaming" | "dispatching_tools" | "done" | "failed" 
 /**
  * The events of one agent run, pulled by the consumer. Events are buffered,
  * so a slow consumer loses none; the run goes on (and persists) whether or
- * not anyone reads.
+ * not anyone reads. Leaving a `for await` loop over it early cancels the
+ * run (once it has ended and saved, the loop is left); to stop reading but
+ * let the run go on, pull with `next()` instead.
  *
  * @example Consume a run
  * ```ts ignore
@@ -106,12 +108,34 @@ export class EventChannel implements Stream {
     return null;
   }
 
-  /** Iterates the events until the run ends (throws when it failed). */
+  /**
+   * Iterates the events until the run ends (throws when it failed).
+   * Leaving the loop early (`break`, `return`, a throw in its body) cancels
+   * the run and waits, reading the events left, until it has ended and
+   * saved its partial answer: the agent is idle when the loop is left.
+   */
   async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    while (true) {
-      const event = await this.next();
-      if (event === null) return;
-      yield event;
+    let ended = false;
+    try {
+      while (true) {
+        const event = await this.next();
+        if (event === null) break;
+        yield event;
+      }
+      ended = true;
+    } catch (error) {
+      ended = true;
+      throw error;
+    } finally {
+      if (!ended) await this.#abandon();
+    }
+  }
+
+  /** Cancels the run and reads its remaining events until it has ended. */
+  async #abandon(): Promise<void> {
+    this.cancel();
+    while (await this.next().catch(() => null) !== null) {
+      // No one reads the events of an abandoned run.
     }
   }
 

@@ -213,6 +213,38 @@ export type AfterToolCallHook = (
   context: AfterToolCallContext,
 ) => ToolCallResult | undefined | void | Promise<ToolCallResult | undefined | void>;
 
+/** Passed to a {@linkcode ProgressHook}. */
+export interface ToolProgressContext {
+  /** The call as the tool received it (after a `beforeToolCall` change). */
+  call: ToolCall;
+  /** The declaration of the running tool. */
+  tool: ToolDecl;
+  /** What the tool reported (`ctx.onUpdate`), text as one text part. */
+  partial: ResultPart[];
+}
+
+/**
+ * Called, synchronously, for each progress report of a running tool,
+ * before it becomes a `tool_progress` event: may return replacement parts
+ * (e.g. with a secret redacted, as `afterToolCall` does for the result),
+ * nothing to keep them, or `null` to drop the report. A hook that throws
+ * drops it too: a report it could not redact never reaches the UI.
+ *
+ * @example Redact a token from progress reports
+ * ```ts
+ * import type { ProgressHook } from "@panto/lib";
+ * const hook: ProgressHook = ({ partial }) =>
+ *   partial.map((p) => p.type === "text" ? { ...p, text: p.text.replaceAll("s3cr3t", "***") } : p);
+ * const out = hook({
+ *   call: { id: "1", name: "cat", input: {} },
+ *   tool: { name: "cat", description: "", inputSchema: {} },
+ *   partial: [{ type: "text", text: "key=s3cr3t" }],
+ * });
+ * console.assert(Array.isArray(out) && out[0]?.type === "text" && out[0].text === "key=***");
+ * ```
+ */
+export type ProgressHook = (context: ToolProgressContext) => ResultPart[] | null | undefined | void;
+
 /**
  * Hooks around every tool call of an `Agent`: pass them as
  * `new Agent({ hooks })` or replace them with `agent.setHooks(hooks)`.
@@ -230,6 +262,8 @@ export interface ToolHooks {
   beforeToolCall?: BeforeToolCallHook;
   /** Rewrites or annotates each result after the tool ran. */
   afterToolCall?: AfterToolCallHook;
+  /** Rewrites or drops each progress report of a running tool before it becomes an event. */
+  redactProgress?: ProgressHook;
 }
 
 /**

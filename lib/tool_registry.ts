@@ -236,10 +236,11 @@ export class ToolRegistry {
     let running = true;
     const onUpdate = (partial: ResultPart[] | string) => {
       if (!running || signal.aborted) return;
-      options.onProgress(
-        call,
-        typeof partial === "string" ? [{ type: "text", text: partial }] : partial,
-      );
+      const parts = typeof partial === "string"
+        ? [{ type: "text" as const, text: partial }]
+        : partial;
+      const shown = progressHook(call, entry.tool.decl, parts, options.hooks);
+      if (shown) options.onProgress(call, shown);
     };
     try {
       const output = Promise.resolve(
@@ -360,6 +361,23 @@ async function beforeHook(
       clip(JSON.stringify(decision) ?? String(decision), 200)
     }; return undefined, { action: "allow", input? } or { action: "deny", reason }`,
   );
+}
+
+/** A progress report as the `redactProgress` hook lets it out, or `null` when it drops it (or throws). */
+function progressHook(
+  call: ToolUseBlock,
+  tool: ToolDecl,
+  partial: ResultPart[],
+  hooks: ToolHooks,
+): ResultPart[] | null {
+  const hook = hooks.redactProgress;
+  if (!hook) return partial;
+  try {
+    const replaced = hook({ call: hookCall(call), tool, partial });
+    return replaced === undefined ? partial : Array.isArray(replaced) ? replaced : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Lets the `afterToolCall` hook replace the result; its failure or an abort replaces it with an error. */

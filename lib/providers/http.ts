@@ -85,7 +85,7 @@ type Phase = "response headers" | "the error body" | "the next chunk";
  * for a redirect to another origin (only same-origin redirects are followed,
  * so the headers, key included, never reach another server); `timeout` when
  * nothing arrives for `idleTimeoutMs` (waiting for the headers or between
- * chunks); `network` when the connection fails or breaks. When `req.signal`
+ * chunks); `network` when the connection fails or breaks; `permission` when Deno denies it (no `--allow-net` for the host). When `req.signal`
  * aborts it stops at once, however much was streamed, and throws an error
  * for which {@linkcode isAbortError} is true. The response body is always
  * released, also when the consumer stops iterating early.
@@ -351,10 +351,25 @@ function translateError(error: unknown, context: ErrorContext): unknown {
     );
   }
   const detail = redactSecrets(redactUrl(errorText(error), req.url), context.secrets);
+  if (isPermissionDenial(error)) {
+    return new ProviderError(
+      "permission",
+      `Deno denied the request to ${host} (${detail}): grant network access to it, ` +
+        `e.g. run with --allow-net=${host}`,
+      { cause: error },
+    );
+  }
   const what = phase === "response headers"
     ? `could not get a response from ${host}`
     : `the connection to ${host} broke while reading ${phase}`;
   return new ProviderError("network", `${what}: ${detail}`, { cause: error });
+}
+
+/** Deno refused an operation for want of a permission (`--allow-net`), directly or as the cause. */
+function isPermissionDenial(error: unknown): boolean {
+  const denied = (e: unknown) =>
+    e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied;
+  return denied(error) || (error instanceof Error && denied(error.cause));
 }
 
 /** Reads at most {@linkcode MAX_ERROR_BODY_BYTES} of an error body as text. */

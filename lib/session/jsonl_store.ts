@@ -410,6 +410,26 @@ export class FileSystemJSONLStore implements SessionStore {
   }
 
   /**
+   * Checks, writing nothing, that an append now would not be refused: the
+   * session's lock is free or this store's, and its message count is
+   * `expectedCount` when given.
+   *
+   * @param sessionId The session.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   */
+  async checkAppend(sessionId: string, options: AppendOptions = {}): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    await this.#serialize(sessionId, () =>
+      this.#turnWrite(sessionId, (writer) => {
+        checkExpectedCount(sessionId, options.expectedCount, writer.summary.messageCount);
+        return Promise.resolve();
+      }));
+  }
+
+  /**
    * Replaces the session's conversation: the messages are stored as a new
    * branch from the root, which becomes the active path, and the old entries
    * stay in the tree. The file with the branch added is fsynced and renamed

@@ -440,6 +440,30 @@ export class PostgresStore implements SessionStore {
     this.#pending.delete(sessionId);
   }
 
+  /**
+   * Checks, writing nothing, that an append now would not be refused: no
+   * other writer's lease is live, and the message count is `expectedCount`
+   * when given.
+   *
+   * @param sessionId The session.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   */
+  async checkAppend(sessionId: string, options: AppendOptions = {}): Promise<void> {
+    checkSessionId(sessionId);
+    const sql = await this.#ready();
+    const [row] = await sql`
+      SELECT message_count, holder, held_until > now() AS held
+      FROM panto_sessions WHERE id = ${sessionId}`;
+    if (!row) return;
+    const holder = row.holder as StoredHolder | null;
+    if (row.held && holder && holder.instance !== this.#instance) {
+      throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
+    }
+    checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
+  }
+
   async #insert(
     sessionId: string,
     messages: readonly PersistentMessage[],

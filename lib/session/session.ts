@@ -8,6 +8,7 @@ import {
   type TreeNode,
   treeNodes,
 } from "./tree.ts";
+import type { Message } from "../message.ts";
 import type { LoadedSession, PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
 import { splitUnanswered } from "./unanswered.ts";
 
@@ -196,19 +197,42 @@ export class Session {
     if (messages.length === 0) return;
     const stamped = this.#stamp(messages);
     let batch: readonly PersistentMessage[] = stamped;
+    const before = { pending: this.#pending, leaf: this.#leaf };
     if (!this.#written) {
-      this.#pending.push(...stamped);
+      this.#pending = [...this.#pending, ...stamped];
       this.#leaf = stamped.at(-1)?.id;
       if (!this.#pending.some((p) => p.message.role === "assistant")) return;
       batch = this.#pending;
     }
-    await this.store.appendMessages(this.info.id, batch, {
-      expectedCount: this.info.messageCount,
-    });
+    try {
+      await this.store.appendMessages(this.info.id, batch, {
+        expectedCount: this.info.messageCount,
+      });
+    } catch (error) {
+      // A refused append wrote nothing: the buffer stays what it was, as the agent's memory does.
+      this.#pending = before.pending;
+      this.#leaf = before.leaf;
+      throw error;
+    }
     this.#written = true;
     this.#pending = [];
     this.#leaf = batch.at(-1)?.id;
     this.#updateInfo(batch);
+  }
+
+  /**
+   * Checks, writing nothing, that an append now would not be refused
+   * because another writer holds the session or changed it since this
+   * handle saw it (`store.checkAppend`); the agent calls it before a run's
+   * first request when the run appends nothing first (`continue()`). A
+   * session not written yet, or a store without the check, passes.
+   *
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When another writer changed it since.
+   */
+  async checkAppend(): Promise<void> {
+    if (!this.#written) return;
+    await this.store.checkAppend?.(this.info.id, { expectedCount: this.info.messageCount });
   }
 
   /** The messages with entry ids, each continuing the one before, the first the active leaf. */
@@ -229,23 +253,37 @@ export class Session {
    * tree; an empty replacement deletes every entry. A new session not yet
    * written is written with them.
    *
-   * @param messages The whole new conversation, in order.
+   * @example Keep an edited conversation
+   * ```ts
+   * import { NullStore } from "@panto/lib";
+   * const session = new NullStore().create();
+   * const conversation = await session.load();
+   * conversation.addUserMessage("Only this.");
+   * await session.replaceConversation(conversation.messages);
+   * ```
+   *
+   * @param messages The whole new conversation, in order: messages (e.g.
+   *   `agent.conversation.messages` after surgery), or entries with their
+   *   provenance (the wire identity that produced an answer) to keep it.
    * @throws {Error} When the store cannot rewrite history.
    * @throws {SessionChangedError} When another writer changed the session since it was loaded.
    */
-  async replaceConversation(messages: readonly PersistentMessage[]): Promise<void> {
+  async replaceConversation(
+    messages: readonly (Message | PersistentMessage)[],
+  ): Promise<void> {
     if (!this.store.replaceConversation) {
       throw new Error(
         `This session store cannot replace a conversation: append to a new session instead`,
       );
     }
-    await this.store.replaceConversation(this.info.id, messages, {
+    const entries = asEntries(messages);
+    await this.store.replaceConversation(this.info.id, entries, {
       expectedCount: this.#written ? this.info.messageCount : 0,
     });
     this.#written = true;
     this.#pending = [];
     this.#leaf = undefined;
-    if (messages.length > 0) return this.#updateInfo(messages);
+    if (entries.length > 0) return this.#updateInfo(entries);
     this.info.messageCount = 0;
     this.info.modified = new Date().toISOString();
     this.info.lastUserMessage = "";
@@ -272,4 +310,19 @@ export class Session {
     this.info.modified = new Date().toISOString();
     foldSummary(this.info, summary);
   }
+}
+
+/** Messages as the entries a store takes; entries given as such are kept as they are. */
+function asEntries(messages: readonly (Message | PersistentMessage)[]): PersistentMessage[] {
+  const conversation = messages.map((m) => "message" in m ? m.message : m);
+  return messages.map((m, index) => {
+    if ("message" in m) return m;
+    const entry: PersistentMessage = {
+      message: conversation[index]!,
+      conversation,
+      toolsAvailable: [],
+    };
+    if (m.usage) entry.usage = m.usage;
+    return entry;
+  });
 }

@@ -559,6 +559,25 @@ export class SQLiteStore implements SessionStore {
   }
 
   /**
+   * Checks, writing nothing, that an append now would not be refused: the
+   * session's lock is free or this store's, and its message count is
+   * `expectedCount` when given.
+   *
+   * @param sessionId The session.
+   * @param options The message count the writer expects.
+   * @throws {SessionInUseError} When another writer holds the session.
+   * @throws {SessionChangedError} When the session has another message count than expected.
+   */
+  async checkAppend(sessionId: string, options: AppendOptions = {}): Promise<void> {
+    this.#assertOpen();
+    checkSessionId(sessionId);
+    await this.#locks.with(sessionId, () => {
+      const row = this.#get("SELECT message_count FROM sessions WHERE id = ?", sessionId);
+      if (row) checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
+    });
+  }
+
+  /**
    * Lets go of a session this store writes (its lock), so another writer
    * may take it; the next append takes it again.
    *

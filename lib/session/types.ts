@@ -251,6 +251,16 @@ export interface SessionStore {
    * anything have it.
    */
   setLabel?(id: string, entryId: string, label: string | null): Promise<void>;
+  /**
+   * Checks, writing nothing, that an append to session `sessionId` now
+   * would not be refused: throws `SessionInUseError` when another writer
+   * holds it, and, given `expectedCount`, `SessionChangedError` when it has
+   * another message count. A run that appends nothing before its first
+   * model request (`Agent.continue`) asks this first, so no tokens are spent
+   * on an answer that could not be saved. The built-in stores that save
+   * anything have it; an unknown session passes.
+   */
+  checkAppend?(sessionId: string, options?: AppendOptions): Promise<void>;
   /** Full-text search over message text. */
   search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
   /** Gives a session a name. */
@@ -295,3 +305,35 @@ export interface SessionStore {
    */
   checkWritable?(): Promise<void>;
 }
+
+/**
+ * A store that saves sessions, as every built-in store but `NullStore`
+ * does: the tree, fork, label, replacement, hold-check and migration
+ * methods that {@linkcode SessionStore} leaves optional are present, so
+ * code holding one calls them without `!`.
+ *
+ * @example
+ * ```ts
+ * import { type SavingSessionStore, SQLiteStore } from "@panto/lib";
+ * const store: SavingSessionStore = new SQLiteStore({ path: ":memory:" });
+ * const session = store.create();
+ * console.assert((await store.loadTree(session.id)) === null);
+ * await store.close();
+ * ```
+ */
+export type SavingSessionStore =
+  & SessionStore
+  & Required<
+    Pick<
+      SessionStore,
+      | "loadTree"
+      | "fork"
+      | "replaceConversation"
+      | "setLabel"
+      | "checkAppend"
+      | "release"
+      | "migrationFence"
+      | "setMigrationFence"
+      | "checkWritable"
+    >
+  >;

@@ -362,6 +362,7 @@ Deno.test("event error kinds are closed unions, not strings", () => {
     context_overflow: true,
     invalid_request: true,
     network: true,
+    permission: true,
     timeout: true,
     stream: true,
     session: true,
@@ -371,6 +372,6 @@ Deno.test("event error kinds are closed unions, not strings", () => {
   };
   // @ts-expect-error an unknown kind does not type-check
   const bogus: ProviderErrorKind = "bogus";
-  assert.equal(Object.keys(kinds).length, 13);
+  assert.equal(Object.keys(kinds).length, 14);
   assert.equal(bogus, "bogus");
 });

@@ -4,8 +4,8 @@ import {
   AmbiguousSessionIdError,
   InvalidSessionIdError,
   type Message,
+  type SavingSessionStore,
   SessionChangedError,
-  type SessionStore,
 } from "@panto/lib";
 import {
   assistant,
@@ -25,7 +25,7 @@ const PROPERTY_RUNS = 60;
 /** A fresh, empty store and a way to dispose of it. */
 export interface StoreHarness {
   /** The store under test. */
-  store: SessionStore;
+  store: SavingSessionStore;
   /** Every byte the store keeps (files, database pages, table dumps). */
   dump(): Promise<Uint8Array>;
   /** Removes what the harness created (after `store.close()`). */
@@ -327,15 +327,29 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     assert.equal((await store.load(session.id))?.messages.length, 6, "nothing was replaced");
   },
 
+  "checkAppend writes nothing and refuses a stale writer": async ({ store }) => {
+    const session = store.create();
+    await store.checkAppend(session.id, { expectedCount: 0 }); // not stored yet
+    await session.append(persistent(user("q1"), assistant("a1")));
+    await store.checkAppend(session.id, { expectedCount: 2 });
+    await session.checkAppend();
+    await assert.rejects(
+      () => store.checkAppend(session.id, { expectedCount: 1 }),
+      SessionChangedError,
+    );
+    assert.equal((await store.load(session.id))?.messages.length, 2);
+    assert.equal((await store.list())[0]?.messageCount, 2);
+  },
+
   "a replacement is one new branch from the root: the old branches stay in the tree": async (
     { store },
   ) => {
     const session = store.create();
     await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
-    const before = (await store.loadTree!(session.id))!;
+    const before = (await store.loadTree(session.id))!;
     await session.branchFrom(before.entries[1]!.id);
     await session.append(persistent(user("q2 again"), assistant("a2 again")));
-    const old = (await store.loadTree!(session.id))!.entries;
+    const old = (await store.loadTree(session.id))!.entries;
 
     // Ids from an earlier tree are not reused: the branch gets its own.
     const replacement = old.slice(0, 2).map((entry) => ({
@@ -347,7 +361,7 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
     await session.replaceConversation([...replacement, ...persistent(q3)]);
     const expected = [...old.slice(0, 2).map((entry) => entry.message), q3];
     assert.deepStrictEqual((await store.load(session.id))?.messages, expected);
-    const tree = (await store.loadTree!(session.id))!;
+    const tree = (await store.loadTree(session.id))!;
     assert.deepStrictEqual(tree.entries.slice(0, old.length), old, "the old entries are kept");
     const branch = tree.entries.slice(old.length);
     assert.equal(branch.length, 3);
@@ -368,12 +382,12 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
   ) => {
     const session = store.create();
     await session.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
-    const [first, , third] = (await store.loadTree!(session.id))!.entries;
+    const [first, , third] = (await store.loadTree(session.id))!.entries;
     await session.setLabel(first!.id, "start");
     await session.setLabel(third!.id, "old name");
     await session.setLabel(third!.id, "checkpoint");
     const labels = async () =>
-      (await store.loadTree!(session.id))!.entries.map((entry) => entry.label ?? null);
+      (await store.loadTree(session.id))!.entries.map((entry) => entry.label ?? null);
     assert.deepStrictEqual(await labels(), ["start", null, "checkpoint", null]);
     const reopened = (await store.resolve(session.id))!;
     const { roots } = await reopened.tree();
@@ -566,7 +580,7 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       "q3",
       "a3",
     ]);
-    const tree = await store.loadTree!(session.id);
+    const tree = await store.loadTree(session.id);
     assert.equal(tree?.entries.length, 8);
     assert.equal(tree?.leafId, tree?.entries.at(-1)?.id);
   },
@@ -596,16 +610,16 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
   ) => {
     const source = store.create({ metadata: '{"m":2}', cwd: "/work/forked" });
     await source.append(persistent(user("q1"), assistant("a1"), user("q2"), assistant("a2")));
-    const sourceTree = await store.loadTree!(source.id);
+    const sourceTree = await store.loadTree(source.id);
     const a1 = sourceTree!.entries[1]!;
-    const fork = await store.fork!(source.id, a1.id);
+    const fork = await store.fork(source.id, a1.id);
     assert.notEqual(fork.id, source.id);
     assert.equal(fork.info.parentSessionId, source.id);
     assert.equal(fork.info.cwd, "/work/forked");
     assert.equal(fork.info.messageCount, 2);
     const listed = (await store.list()).find((info) => info.id === fork.id);
     assert.equal(listed?.parentSessionId, source.id);
-    const copied = await store.loadTree!(fork.id);
+    const copied = await store.loadTree(fork.id);
     assert.deepStrictEqual(copied?.entries.map((e) => [e.id, e.parentId]), [
       [sourceTree!.entries[0]!.id, null],
       [a1.id, sourceTree!.entries[0]!.id],
@@ -619,7 +633,7 @@ const CASES: Record<string, (harness: StoreHarness) => Promise<void>> = {
       "ok",
     ]);
     assert.equal((await store.load(source.id))?.messages.length, 4, "the source is unchanged");
-    await assert.rejects(() => store.fork!(source.id, "nope"), /"nope" is not in/);
+    await assert.rejects(() => store.fork(source.id, "nope"), /"nope" is not in/);
   },
 
   "never stores an API key or a digest of it": async ({ store, dump }) => {

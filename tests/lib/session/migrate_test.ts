@@ -4,6 +4,7 @@ import {
   FileSystemJSONLStore,
   migrateSessions,
   PostgresStore,
+  type SavingSessionStore,
   type SessionStore,
   SessionStoreError,
   SessionStoreMigratedError,
@@ -15,14 +16,14 @@ import { assistant, everyKindOfMessage, persistent, user } from "./fixtures.ts";
 type Kind = "jsonl" | "sqlite" | "postgres";
 
 /** Opens a store of a kind at a location (a directory, a database file, a URL). */
-function open(kind: Kind, location: string): SessionStore {
+function open(kind: Kind, location: string): SavingSessionStore {
   if (kind === "jsonl") return new FileSystemJSONLStore({ dir: location });
   if (kind === "sqlite") return new SQLiteStore({ path: location });
   return new PostgresStore({ url: location });
 }
 
 /** Sessions of every shape: names, owners, metadata, every block type, a dangling prompt, a cut-off turn. */
-async function fill(store: SessionStore, count: number): Promise<void> {
+async function fill(store: SavingSessionStore, count: number): Promise<void> {
   count -= 2; // the branched session and its fork
   const first = store.create({ cwd: "/work", metadata: '{"channel":"web"}', ownerId: "alice" });
   await store.rename(first.id, "every kind");
@@ -30,11 +31,11 @@ async function fill(store: SessionStore, count: number): Promise<void> {
   // A tree: a branch from the first prompt, then a fork of the old branch.
   const branched = store.create({ cwd: "/work" });
   await branched.append(persistent(user("first try"), assistant("answer a")));
-  const [root, oldLeaf] = (await store.loadTree!(branched.id))!.entries;
+  const [root, oldLeaf] = (await store.loadTree(branched.id))!.entries;
   await branched.branchFrom(root!.id);
   await branched.append(persistent(user("second try"), assistant("answer b")));
   await branched.setLabel(root!.id, "the question");
-  await store.fork!(branched.id, oldLeaf!.id);
+  await store.fork(branched.id, oldLeaf!.id);
   for (let i = 1; i < count; i++) {
     const session = store.create({ cwd: `/work/${i % 3}`, ...(i % 2 ? { ownerId: "bob" } : {}) });
     await session.append(persistent(user(`question ${i}`), assistant(`answer ${i}`)));
@@ -45,13 +46,13 @@ async function fill(store: SessionStore, count: number): Promise<void> {
 }
 
 /** Everything a migration keeps, per session, by id. */
-async function contents(store: SessionStore): Promise<Map<string, unknown>> {
+async function contents(store: SavingSessionStore): Promise<Map<string, unknown>> {
   const result = new Map<string, unknown>();
   for (const info of await store.list()) {
     result.set(info.id, {
       info,
       conversation: await store.load(info.id),
-      tree: await store.loadTree!(info.id),
+      tree: await store.loadTree(info.id),
     });
   }
   return result;
@@ -88,7 +89,7 @@ async function checkMigration(
     assert.deepEqual(await contents(source), before, "the source is left as it was");
     const copied = await target.list();
     const fork = copied.find((info) => info.parentSessionId !== undefined);
-    const tree = await target.loadTree!(fork!.parentSessionId!);
+    const tree = await target.loadTree(fork!.parentSessionId!);
     assert.deepEqual(
       tree!.entries.map((entry) => entry.parentId),
       [null, tree!.entries[0]!.id, tree!.entries[0]!.id, tree!.entries[2]!.id],
@@ -100,7 +101,7 @@ async function checkMigration(
       (await target.list()).map((info) => info.id),
       (await source.list()).map((info) => info.id),
     );
-    assert.deepEqual(await source.migrationFence!(), { ...report.fence, done: true });
+    assert.deepEqual(await source.migrationFence(), { ...report.fence, done: true });
     await assertWritesRefused(source, `${to.kind}:test`);
 
     // Done: the target is the store now, and copying again could undo its writes.
@@ -207,14 +208,14 @@ async function killAndResume(
   const targetName = `${to.kind}:${to.location}`;
   try {
     await assertWritesRefused(resumedSource, targetName);
-    assert.equal((await resumedSource.migrationFence!())?.done, false);
+    assert.equal((await resumedSource.migrationFence())?.done, false);
     const copiedBefore = (await target.list()).length;
     assert.ok(copiedBefore >= 10 && copiedBefore < 40, `${copiedBefore} copied before the kill`);
     const report = await migrateSessions(resumedSource, target, { targetName });
     assert.equal(report.skipped, copiedBefore);
     assert.equal(report.copied, 40 - copiedBefore);
     assert.deepEqual(await contents(target), before);
-    assert.equal((await resumedSource.migrationFence!())?.done, true);
+    assert.equal((await resumedSource.migrationFence())?.done, true);
   } finally {
     await resumedSource.close();
     await target.close();

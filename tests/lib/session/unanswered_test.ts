@@ -78,7 +78,10 @@ Deno.test("Agent.continue answers a dangling prompt put back, without storing it
     const { conversation, danglingUser } = await resumed.loadWithDangling();
     const config = fakeServerConfig(server, "anthropic-messages", "k");
     const idle = new Agent({ config, session: resumed, conversation });
-    assert.throws(() => idle.continue(), /Nothing to continue: the conversation ends with a/);
+    assert.throws(
+      () => idle.continue(),
+      /Nothing to continue: the conversation ends with an assistant message/,
+    );
 
     conversation.messages.push(danglingUser!);
     const events = await drain(new Agent({ config, session: resumed, conversation }).continue());
