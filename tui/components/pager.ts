@@ -205,7 +205,7 @@ export class Pager implements Component {
     this.#refresh(width);
     const rows = this.#options.rows();
     const shown = this.#content.lines.slice(this.#top, this.#top + this.pageRows)
-      .map((line, row) => this.#highlighted(line, this.#top + row));
+      .map((line, row) => this.#highlighted(truncateToWidth(line, width), this.#top + row));
     while (shown.length < this.pageRows) shown.push(this.#theme.fg("dim", "~"));
     if (rows < 2) return shown.slice(0, Math.max(0, rows));
     return [...shown, this.#statusLine(width)];
@@ -237,6 +237,8 @@ export class Pager implements Component {
     const after = this.#content.lines.length;
     const line = at === undefined ? this.#top : at.line;
     this.scrollTo(before === 0 ? 0 : Math.round(line * after / before));
+    // The current match is the first one in view again, n and N go on from there.
+    if (at !== undefined) this.#current = this.#matches.findIndex((m) => m.line >= this.#top);
   }
 
   /** The first position: the start, the end or the last mark. */

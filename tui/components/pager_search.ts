@@ -59,12 +59,15 @@ export function highlightLine(
   matches: readonly PagerMatch[],
   style: (text: string, index: number) => string,
 ): string {
+  // The match keeps the line's colours under the highlight; a reset after it ends the
+  // highlight, and the slice after re-applies the line's styles. A plain line stays plain.
+  const reset = line.includes("\x1b") ? RESET : "";
   let out = "";
   let column = 0;
   matches.forEach((match, index) => {
     if (match.start < column) return;
-    out += sliceColumns(line, column, match.start) + RESET;
-    out += style(stripEscapes(sliceColumns(line, match.start, match.end)), index) + RESET;
+    out += sliceColumns(line, column, match.start);
+    out += style(sliceColumns(line, match.start, match.end), index) + reset;
     column = match.end;
   });
   return out + sliceColumns(line, column, Infinity);
