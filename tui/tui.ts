@@ -238,9 +238,10 @@ interface PlacedOverlay {
  * The terminal UI engine. It is the root {@linkcode Container}: add
  * components with `addChild`, then `start()`. Each frame renders the
  * components that changed, diffs against what the terminal shows, and
- * writes the difference in one synchronized write. It never uses the
- * alternate screen and never clears scrollback: lines that scrolled above
- * the screen are left as they are.
+ * writes the difference in one synchronized write. It never clears
+ * scrollback: lines that scrolled above the screen are left as they are.
+ * The alternate screen is used only for a component shown there on request
+ * ({@linkcode TUI.showFullScreen}).
  *
  * @example
  * ```ts

@@ -191,7 +191,9 @@ export class Pager implements Component {
     const key = parseKey(data);
     if (key === null) return;
     const plain = !key.ctrl && !key.alt && key.text !== undefined;
-    const name = plain ? key.text! : `${key.ctrl ? "ctrl+" : ""}${key.alt ? "alt+" : ""}${key.code}`;
+    const name = plain
+      ? key.text!
+      : `${key.ctrl ? "ctrl+" : ""}${key.alt ? "alt+" : ""}${key.code}`;
     if (name === "q" || name === "escape" || name === "ctrl+c") return this.#options.onClose();
     if (name === "/") {
       this.#typing = "";
@@ -300,10 +302,14 @@ export class Pager implements Component {
     const here = this.#matches.filter((match) => match.line === index);
     if (here.length === 0) return line;
     const current = this.#matches[this.#current];
-    return highlightLine(line, here, (text, at) =>
-      here[at] === current
-        ? this.#theme.inverse(this.#theme.bold(text))
-        : this.#theme.inverse(text));
+    return highlightLine(
+      line,
+      here,
+      (text, at) =>
+        here[at] === current
+          ? this.#theme.inverse(this.#theme.bold(text))
+          : this.#theme.inverse(text),
+    );
   }
 
   #statusLine(width: number): string {

@@ -39,7 +39,11 @@ export function findMatches(lines: readonly string[], pattern: string): PagerMat
     // Lower-casing can change a string's length (a few rare letters): columns are then
     // measured on the lower-cased text, which is what was searched.
     const measured = haystack.length === plain.length ? plain : haystack;
-    for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) {
+    for (
+      let at = haystack.indexOf(needle);
+      at !== -1;
+      at = haystack.indexOf(needle, at + needle.length)
+    ) {
       const start = visibleWidth(measured.slice(0, at));
       const end = start + visibleWidth(measured.slice(at, at + needle.length));
       // A match of zero columns (combining marks alone) could not be seen.
