@@ -306,6 +306,7 @@ export class ChatApp implements CommandContext {
 
   /** Shows a picker in a bordered panel where the editor was; resolves with the choice or `null` on escape. */
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null> {
+    this.#viewer?.close(); // an extension's question must be on screen, not under the viewer
     return showPicker(this.tui, this.theme, { ...options, replace: this.editor });
   }
 
@@ -316,8 +317,7 @@ export class ChatApp implements CommandContext {
    */
   async askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     const name = sanitizeTerminalText(request.call.name);
-    // The dialog takes the focus: it must be on screen, not under the viewer.
-    this.#viewer?.close();
+    this.#viewer?.close(); // the dialog takes the focus: it must be on screen, not under the viewer
     // The loader's "esc to cancel" would be wrong: esc rejects the call here.
     const loader = this.#loader;
     this.#status.clear();
@@ -351,6 +351,7 @@ export class ChatApp implements CommandContext {
 
   /** Asks for a key in a panel where the editor is. */
   captureKey(title: string): Promise<string | null> {
+    this.#viewer?.close();
     return captureKey(this.tui, this.theme, title, this.editor);
   }
 

@@ -7,6 +7,8 @@
 // The harness comes first: it must load the terminal emulator before @panto/lib (see there).
 import { type ChatHarness, KEYS, withChat } from "./chat_harness.ts";
 import assert from "node:assert/strict";
+import type { ChatArgs } from "../../../cli/args.ts";
+import { installApprovals } from "../../../cli/approvals/install_approvals.ts";
 
 const STATUS = /transcript · lines \d+-\d+ of \d+/;
 const ALT_O = "\x1bo";
@@ -29,6 +31,8 @@ async function longAnswer(chat: ChatHarness, label: string): Promise<void> {
   await chat.send(`more ${label}`);
   await chat.waitFor(`${label} 20.`);
   await chat.waitIdle();
+  // The frame after the turn (loader gone, footer counts) is drawn before the screen is read.
+  await chat.waitFor((screen) => !/Working/.test(screen));
 }
 
 Deno.test("chat: ctrl+o expands a tool call on screen in place; scrolled away, it opens the viewer", async () => {
@@ -66,4 +70,38 @@ Deno.test("chat: ctrl+o expands a tool call on screen in place; scrolled away, i
     await chat.waitFor((screen) => !STATUS.test(screen));
     assert.deepEqual(chat.terminal.allLines(), before);
   }, { rows: 30 });
+});
+
+Deno.test("chat: an approval asked while the viewer is open closes it, the dialog on screen", async () => {
+  await withChat(async (chat) => {
+    const server = chat.fixture.server;
+    installApprovals(
+      chat.controller,
+      { autoApprove: false } as ChatArgs,
+      (request, signal) => chat.chat.askApproval(request, signal),
+    );
+    // The viewer is opened while the first call runs (5 s: ample time to open it first).
+    server.enqueue({
+      kind: "turn",
+      blocks: [{ type: "tool_use", id: "c1", name: "bash", input: { command: "sleep 5" } }],
+    });
+    server.enqueue({
+      kind: "turn",
+      blocks: [{
+        type: "tool_use",
+        id: "c2",
+        name: "write",
+        input: { path: "note.txt", content: "hi\n" },
+      }],
+    });
+    server.enqueue({ kind: "turn", blocks: [{ type: "text", text: "Not written." }] });
+    await chat.send("write a note");
+    await chat.waitFor(/bash \$ sleep 5/);
+    await chat.press(ALT_O);
+    await chat.waitFor(STATUS);
+    const dialog = await chat.waitFor(/Allow write/, { timeoutMs: 30_000 });
+    assert.doesNotMatch(dialog, STATUS, "the viewer gave way");
+    await chat.press(KEYS.escape);
+    await chat.waitFor("Not written.");
+  }, { rows: 30, config: { retry: { maxRetries: 0 }, tools: { requireApproval: ["write"] } } });
 });
