@@ -444,7 +444,11 @@ export class TUI extends Container {
     const shown = new FullScreen(component, this.#focused);
     this.#fullScreen = shown;
     this.setFocus(component);
-    return { close: () => this.#fullScreen === shown && this.#closeFullScreen() };
+    return {
+      close: () => {
+        if (this.#fullScreen === shown) this.#closeFullScreen();
+      },
+    };
   }
 
   /**

@@ -112,6 +112,8 @@ export class Pager implements Component {
   #content: PagerContent = { lines: [], marks: [] };
   #top = 0;
   #placed = false;
+  /** Rows of lines the last render showed: the view was at the end if they reached it. */
+  #shownRows = 0;
   /** The pattern being typed after `/`, or null when not typing. */
   #typing: string | null = null;
   #pattern = "";
@@ -223,10 +225,16 @@ export class Pager implements Component {
     this.#width = -1;
   }
 
-  /** Builds the content for a new width, keeping the view at the same place in it. */
+  /**
+   * Builds the content for a new width, keeping the view at the same place
+   * in it, and keeps the view within the content on a new height.
+   */
   #refresh(width: number): void {
-    if (width === this.#width) return this.scrollTo(this.#top);
     const before = this.#content.lines.length;
+    // A view at the end stays at the end: the last lines are what was being read.
+    const atEnd = this.#placed && this.#top + this.#shownRows >= before;
+    this.#shownRows = this.pageRows;
+    if (width === this.#width) return this.scrollTo(atEnd ? Infinity : this.#top);
     const at = this.#current >= 0 ? this.#matches[this.#current] : undefined;
     this.#content = this.#options.content(width);
     this.#width = width;
@@ -238,7 +246,7 @@ export class Pager implements Component {
     }
     const after = this.#content.lines.length;
     const line = at === undefined ? this.#top : at.line;
-    this.scrollTo(before === 0 ? 0 : Math.round(line * after / before));
+    this.scrollTo(atEnd ? Infinity : before === 0 ? 0 : Math.round(line * after / before));
     // The current match is the first one in view again, n and N go on from there.
     if (at !== undefined) this.#current = this.#matches.findIndex((m) => m.line >= this.#top);
   }

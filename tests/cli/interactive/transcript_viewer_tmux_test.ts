@@ -107,6 +107,18 @@ Deno.test({
       await tmux.keys("Escape");
       await tmux.waitUntilGone(STATUS);
       assert.deepEqual(await tmux.history(), historyBefore, "again byte-identical");
+
+      // A resize while it is open redraws it at the new size; the chat is drawn again after.
+      await tmux.keys("M-o");
+      await tmux.waitFor(STATUS);
+      await tmux.resize(80, 20);
+      const resized = await tmux.waitFor(/^transcript · lines \d+-\d+ of \d+ \(100%\)/m);
+      assert.match(resized[19]!, STATUS, "the status line on the last of 20 rows");
+      assert.ok(resized.every((row) => row.length <= 80));
+      await tmux.keys("q");
+      const chat = await tmux.waitUntilGone(STATUS);
+      assert.match(chat[19]!, /fast · thinking off/, "the footer on the last row");
+      assert.match(chat.join("\n"), /Answer 3, point 30\./);
     });
   },
 });

@@ -294,3 +294,22 @@ Deno.test("pager: a shorter screen keeps the view within the content", () => {
   view.render(20);
   assert.equal(view.top, 0, "the whole content fits now");
 });
+
+Deno.test("pager: a view at the end stays at the end on a new width or height", () => {
+  const { view, state } = pager([], 11, {
+    content: (width) => ({
+      lines: numbered(100).flatMap((line) => width < 40 ? [line, "  (cont.)"] : [line]),
+      marks: [],
+    }),
+  });
+  view.render(80);
+  keys(view, "G");
+  view.render(20);
+  assert.equal(view.top, 190, "200 lines now, the last on the last row");
+  state.rows = 6;
+  view.render(20);
+  assert.equal(view.top, 195);
+  keys(view, "g");
+  view.render(80);
+  assert.equal(view.top, 0, "moved away from the end first: not pulled back");
+});
