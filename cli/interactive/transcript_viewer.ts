@@ -49,17 +49,21 @@ export function transcriptContent(source: TranscriptViewerSource, width: number)
 
 /**
  * Opens the viewer over the chat, at the end of the conversation or at its
- * last tool call (`start`); q or esc closes it and the chat is back as it was.
+ * last tool call (`start`); q, esc, alt+o or ctrl+o closes it and the chat
+ * is back as it was.
  */
 export function showTranscriptViewer(
   tui: TUI,
   source: TranscriptViewerSource,
   start: PagerStart,
 ): FullScreenHandle {
+  const keys = tui.keybindings;
   const pager = new Pager({
     content: (width) => transcriptContent(source, width),
     rows: () => tui.terminal.rows,
     onClose: () => handle.close(),
+    // The keys that open it close it too, as ctrl+o toggles Claude Code's transcript.
+    closes: (data) => keys.matches(data, "app.transcript") || keys.matches(data, "app.expandTools"),
     theme: source.theme,
     title: "transcript",
     markName: "tool call",

@@ -29,8 +29,10 @@ export interface PagerOptions {
   content: (width: number) => PagerContent;
   /** The screen's height in rows: the last row is the status line. */
   rows: () => number;
-  /** Called on `q` or esc. */
+  /** Called on `q`, esc, ctrl+c or a key `closes`. */
   onClose: () => void;
+  /** Other keys that close it (the app key that opened it, so that it toggles). */
+  closes?: (data: string) => boolean;
   /** Colours; defaults to {@linkcode defaultTheme}. */
   theme?: Theme;
   /** Named at the start of the status line. */
@@ -170,20 +172,25 @@ export class Pager implements Component {
     this.#showMatch(next);
   }
 
-  /** Puts the next mark below the first row (`direction` 1) or the previous one above it on the first row. */
+  /**
+   * Puts the next mark below the first row (`direction` 1) or the previous
+   * one above it on the first row, or as near as the content allows: near
+   * the end, marks the view cannot move to are passed over.
+   */
   nextMark(direction: 1 | -1): void {
     const marks = this.#content.marks;
-    const mark = direction > 0
-      ? marks.find((line) => line > this.#top)
-      : marks.findLast((line) => line < this.#top);
-    const name = this.#options.markName ?? "mark";
-    if (mark === undefined) {
-      this.#message = marks.length === 0
-        ? `No ${name}s here`
-        : `No ${direction > 0 ? "later" : "earlier"} ${name}`;
-      return;
+    const from = this.#top;
+    const ahead = direction > 0
+      ? marks.filter((line) => line > from)
+      : marks.filter((line) => line < from).reverse();
+    for (const mark of ahead) {
+      this.scrollTo(mark);
+      if (this.#top !== from) return;
     }
-    this.scrollTo(mark);
+    const name = this.#options.markName ?? "mark";
+    this.#message = marks.length === 0
+      ? `No ${name}s here`
+      : `No ${direction > 0 ? "later" : "earlier"} ${name}`;
   }
 
   /** Handles a key (see the class notes). */
@@ -196,7 +203,8 @@ export class Pager implements Component {
     const name = plain
       ? key.text!
       : `${key.ctrl ? "ctrl+" : ""}${key.alt ? "alt+" : ""}${key.code}`;
-    if (name === "q" || name === "escape" || name === "ctrl+c") return this.#options.onClose();
+    const closing = name === "q" || name === "escape" || name === "ctrl+c";
+    if (closing || this.#options.closes?.(data) === true) return this.#options.onClose();
     if (name === "/") {
       this.#typing = "";
       return;

@@ -313,3 +313,21 @@ Deno.test("pager: a view at the end stays at the end on a new width or height", 
   view.render(80);
   assert.equal(view.top, 0, "moved away from the end first: not pulled back");
 });
+
+Deno.test("pager: t near the end passes over marks the view cannot move to; closes keys", () => {
+  const lines = numbered(100);
+  const { view, state } = pager(lines, 11, {
+    content: () => ({ lines, marks: [50, 93, 95] }),
+    closes: (data) => data === "\x0f",
+  });
+  view.render(40);
+  keys(view, "t", "t");
+  assert.equal(view.top, 90, "93 as near as the end allows");
+  keys(view, "t");
+  assert.equal(view.top, 90);
+  assert.match(view.render(60)[10]!, /No later mark/, "95 is on screen: nothing later to go to");
+  keys(view, "T");
+  assert.equal(view.top, 50);
+  keys(view, "\x0f");
+  assert.equal(state.closed, 1);
+});
