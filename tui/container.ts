@@ -82,6 +82,15 @@ export class Container implements Component {
     return this.#slots.map((slot) => slot.component);
   }
 
+  /**
+   * Where `child`'s lines started at the last render, or `null` when it is
+   * not a child or was not drawn since it was added.
+   */
+  lineOf(child: Component): number | null {
+    const slot = this.#slots.find((candidate) => candidate.component === child);
+    return slot === undefined || slot.lines === null ? null : slot.offset;
+  }
+
   /** Appends `child` at the bottom. */
   addChild(child: Component): void {
     this.insertChild(this.#slots.length, child);

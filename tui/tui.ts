@@ -6,6 +6,7 @@
  */
 import { type Component, CURSOR_MARKER } from "./component.ts";
 import { Container, lastRenderChildEnds, lastRenderCut } from "./container.ts";
+import { FullScreen, type FullScreenHandle } from "./full_screen.ts";
 import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
@@ -237,9 +238,10 @@ interface PlacedOverlay {
  * The terminal UI engine. It is the root {@linkcode Container}: add
  * components with `addChild`, then `start()`. Each frame renders the
  * components that changed, diffs against what the terminal shows, and
- * writes the difference in one synchronized write. It never uses the
- * alternate screen and never clears scrollback: lines that scrolled above
- * the screen are left as they are.
+ * writes the difference in one synchronized write. It never clears
+ * scrollback: lines that scrolled above the screen are left as they are.
+ * The alternate screen is used only for a component shown there on request
+ * ({@linkcode TUI.showFullScreen}).
  *
  * @example
  * ```ts
@@ -330,6 +332,8 @@ export class TUI extends Container {
   #top = 0;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
+  /** A component shown alone on the alternate screen: no frame touches the normal one meanwhile. */
+  #fullScreen: FullScreen | null = null;
   #out = "";
 
   /** Creates an engine drawing on `terminal`. Nothing is written until {@linkcode TUI.start}. */
@@ -346,6 +350,14 @@ export class TUI extends Container {
   /** The focused component (the top overlay while one is shown), or `null`. */
   get focusedComponent(): Component | null {
     return this.#focused;
+  }
+
+  /**
+   * The content line on the screen's top row: lines before it are in the
+   * terminal's history, where a change to them is no longer shown.
+   */
+  get firstLineOnScreen(): number {
+    return this.#top;
   }
 
   /** Starts the terminal and schedules the first frame. */
@@ -415,6 +427,31 @@ export class TUI extends Container {
   }
 
   /**
+   * Shows `component` alone on the terminal's alternate screen, focused,
+   * until the handle closes it: its `render` gives the rows top to bottom
+   * (more than the screen's height are cut). Meanwhile nothing is drawn on
+   * the normal screen, so its rows and history are exactly as they were when
+   * it comes back; what changed underneath is drawn then. Showing another
+   * closes this one.
+   *
+   * @example
+   * ```ts ignore
+   * const viewer = tui.showFullScreen(new Pager({ content, rows: () => tui.terminal.rows, onClose: () => viewer.close() }));
+   * ```
+   */
+  showFullScreen(component: Component): FullScreenHandle {
+    this.#closeFullScreen();
+    const shown = new FullScreen(component, this.#focused);
+    this.#fullScreen = shown;
+    this.setFocus(component);
+    return {
+      close: () => {
+        if (this.#fullScreen === shown) this.#closeFullScreen();
+      },
+    };
+  }
+
+  /**
    * Schedules a frame. The first request after an idle period renders on
    * the next microtask; later ones within the frame interval are merged.
    * `force` re-renders every component and repaints the visible screen.
@@ -436,7 +473,8 @@ export class TUI extends Container {
     this.#cancelSchedule();
     if (!this.#started || this.#lent) return;
     const startedAt = performance.now();
-    this.#frame();
+    if (this.#fullScreen !== null) this.#fullScreenFrame(this.#fullScreen);
+    else this.#frame();
     const flushed = this.#flush();
     this.#lastFrameAt = performance.now();
     if (flushed) this.stats.lastFrameMs = this.#lastFrameAt - startedAt;
@@ -510,6 +548,11 @@ export class TUI extends Container {
    * and its history, and the answer tells exactly where our lines went.
    */
   #resized(): void {
+    if (this.#fullScreen !== null) {
+      // Located when the normal screen is back: the terminal would answer for this one.
+      this.#fullScreen.resized = true;
+      return this.requestRender();
+    }
     this.#repaintNext = true;
     this.#cursorReport = null;
     const ask = this.terminal.cursorPosition?.bind(this.terminal);
@@ -553,7 +596,8 @@ export class TUI extends Container {
         return;
       }
     }
-    if (this.keybindings.matches(sequence, "tui.suspend") && this.terminal.suspend !== undefined) {
+    const canSuspend = this.terminal.suspend !== undefined && this.#fullScreen === null;
+    if (this.keybindings.matches(sequence, "tui.suspend") && canSuspend) {
       this.suspend();
       return;
     }
@@ -611,6 +655,31 @@ export class TUI extends Container {
   }
 
   // ---------------------------------------------------------------- frame
+
+  #fullScreenFrame(shown: FullScreen): void {
+    this.#out += shown.frame(
+      this.terminal.columns,
+      this.terminal.rows,
+      (line) => sanitizeStyled(line, this.terminal.columns).text,
+    );
+    if (this.#cursorShown !== false) this.#out += HIDE_CURSOR;
+    this.#cursorShown = false;
+  }
+
+  /** Back to the normal screen as it was; the next frame draws what changed meanwhile. */
+  #closeFullScreen(): void {
+    const shown = this.#fullScreen;
+    if (shown === null) return;
+    this.#fullScreen = null;
+    this.#out += shown.leave();
+    // The terminal restored the cursor, not whether it was shown.
+    this.#cursorShown = null;
+    this.#flush();
+    if (this.#focused === shown.component) this.setFocus(shown.focusBefore);
+    if (!this.#started) return; // shutting down: the cursor is parked next
+    if (shown.resized) this.#resized();
+    else this.requestRender();
+  }
 
   #frame(): void {
     const width = this.terminal.columns;
@@ -1214,6 +1283,7 @@ export class TUI extends Container {
 
   /** Leaves the cursor at column 0 of the line below the content, visible. */
   #parkCursor(): void {
+    this.#closeFullScreen();
     if (!this.#painted) return;
     this.#moveTo(this.#screen.length);
     this.#out += AUTOWRAP_ON + SHOW_CURSOR;

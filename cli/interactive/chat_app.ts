@@ -3,6 +3,7 @@ import {
   type Component,
   Container,
   Editor,
+  type FullScreenHandle,
   type ImageSupport,
   type Keybindings,
   Loader,
@@ -28,6 +29,7 @@ import { type CommandContext, type SlashCommand, slashCommands } from "./slash_c
 import { type PickerOptions, showPicker } from "./picker.ts";
 import { type TranscriptImages, TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
+import { showTranscriptViewer } from "./transcript_viewer.ts";
 import { errorMessage } from "../error_message.ts";
 import { formatBytes } from "../tools/truncate.ts";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
@@ -134,6 +136,8 @@ export class ChatApp implements CommandContext {
   #loader: Loader | undefined;
   #lastCtrlC = 0;
   #lastEscape = 0;
+  /** The transcript viewer last opened (closing it again does nothing). */
+  #viewer: FullScreenHandle | undefined;
   readonly #onQuit: () => void;
   readonly #externalEnv: Readonly<Record<string, string>> | undefined;
   readonly #branch: string | undefined;
@@ -302,6 +306,7 @@ export class ChatApp implements CommandContext {
 
   /** Shows a picker in a bordered panel where the editor was; resolves with the choice or `null` on escape. */
   pick<T>(options: Omit<PickerOptions<T>, "replace">): Promise<T | null> {
+    this.#viewer?.close(); // an extension's question must be on screen, not under the viewer
     return showPicker(this.tui, this.theme, { ...options, replace: this.editor });
   }
 
@@ -312,6 +317,7 @@ export class ChatApp implements CommandContext {
    */
   async askApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     const name = sanitizeTerminalText(request.call.name);
+    this.#viewer?.close(); // the dialog takes the focus: it must be on screen, not under the viewer
     // The loader's "esc to cancel" would be wrong: esc rejects the call here.
     const loader = this.#loader;
     this.#status.clear();
@@ -345,6 +351,7 @@ export class ChatApp implements CommandContext {
 
   /** Asks for a key in a panel where the editor is. */
   captureKey(title: string): Promise<string | null> {
+    this.#viewer?.close();
     return captureKey(this.tui, this.theme, title, this.editor);
   }
 
@@ -562,8 +569,14 @@ export class ChatApp implements CommandContext {
       this.tui.requestRender(true);
       return true;
     }
+    if (keys.matches(data, "app.transcript")) {
+      this.#openTranscript("end");
+      return true;
+    }
     if (keys.matches(data, "app.expandTools")) {
-      this.#view.setExpanded(!this.#view.expanded);
+      // Expanding lines already in the terminal's history would show nothing: read them there.
+      if (!this.#view.expanded && this.#lastToolScrolledAway()) this.#openTranscript("lastMark");
+      else this.#view.setExpanded(!this.#view.expanded);
       return true;
     }
     if (keys.matches(data, "app.toggleThinking")) {
@@ -587,6 +600,25 @@ export class ChatApp implements CommandContext {
       return true;
     }
     return this.#handleModelKey(data);
+  }
+
+  /** Opens the transcript viewer at the end of the conversation or at its last tool call. */
+  #openTranscript(start: "end" | "lastMark"): void {
+    const source = {
+      events: this.uiEvents,
+      theme: this.theme,
+      messages: this.agent.conversation.messages,
+      showThinking: this.#view.showThinking,
+    };
+    this.#viewer = showTranscriptViewer(this.tui, source, start);
+  }
+
+  /** Whether the last tool call shown starts above the screen's top row (in the terminal's history). */
+  #lastToolScrolledAway(): boolean {
+    const tool = this.transcript.children.findLast((child) => this.#view.isToolCall(child));
+    const line = tool === undefined ? null : this.transcript.lineOf(tool);
+    const offset = this.tui.lineOf(this.transcript);
+    return line !== null && offset !== null && offset + line < this.tui.firstLineOnScreen;
   }
 
   /**

@@ -51,6 +51,7 @@ export const KEY_ACTIONS: readonly Section[] = [
     ["app.cycleThinking", "next reasoning level"],
     ["app.toggleThinking", "show or hide thinking"],
     ["app.expandTools", "expand or collapse tool calls"],
+    ["app.transcript", "transcript viewer: the whole session, tool output expanded"],
     ["app.externalEditor", "edit the input in $VISUAL / $EDITOR"],
     ["app.pasteImage", "attach the clipboard's image"],
     ["tui.suspend", "suspend (fg resumes)"],

@@ -33,6 +33,7 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
   "app.clear": ["ctrl+c"],
   "app.exit": ["ctrl+d"],
   "app.expandTools": ["ctrl+o"],
+  "app.transcript": ["alt+o"],
   "app.toggleThinking": ["ctrl+t"],
   "app.followUp": ["alt+enter"],
   "app.dequeue": ["alt+up"],

@@ -136,6 +136,7 @@ function help(ctx: CommandContext): void {
     "while a turn runs: enter steers it, alt+enter queues a follow-up, alt+up takes the last back",
     "ctrl+p / shift+ctrl+p next / previous model · ctrl+l pick a model · shift+tab next thinking level",
     "ctrl+g $EDITOR · ctrl+v paste an image · esc twice on an empty editor: /tree · /hotkeys: all keys",
+    "alt+o (or ctrl+o on a call that scrolled away) reads the whole session: / search, t tool calls, q back",
     "!command runs a shell command and adds its output to your next prompt · @path attaches a file",
     "!!command runs a shell command and only shows its output (nothing is sent to the model)",
   );

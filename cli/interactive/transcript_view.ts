@@ -52,6 +52,8 @@ export class TranscriptView {
   readonly #events: UiEvents;
   readonly #theme: Theme;
   readonly #tools = new Map<string, ToolUse>();
+  /** The components of tool calls as mounted (an extension may have wrapped them). */
+  readonly #toolComponents = new WeakSet<Component>();
   #showThinking: boolean;
   readonly #thinking: Thinking[] = [];
   readonly #collapsible: { setExpanded(expanded: boolean): void }[] = [];
@@ -131,7 +133,13 @@ export class TranscriptView {
     this.#tools.set(callId, inner);
     this.#collapsible.push(inner);
     const component = this.#events.create(UI_EVENTS.tool, { callId, name }, () => inner);
+    this.#toolComponents.add(component);
     return { component, tool: inner };
+  }
+
+  /** Whether `component` is the component of a tool call made by {@linkcode TranscriptView.tool}. */
+  isToolCall(component: Component): boolean {
+    return this.#toolComponents.has(component);
   }
 
   /** The tool-use component created for `callId`, if any. */

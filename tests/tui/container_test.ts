@@ -119,3 +119,19 @@ Deno.test("Container: an over-cautious or wrong hint from a leaf is corrected by
   stack.render(10);
   assert.equal(lastRenderCut(stack), 3);
 });
+
+Deno.test("Container: lineOf says where a child started at the last render", () => {
+  const stack = new Container();
+  const first = new Lines(["a", "b"]);
+  const second = new Lines(["c"]);
+  stack.addChild(first);
+  stack.addChild(second);
+  assert.equal(stack.lineOf(second), null, "not drawn yet");
+  stack.render(10);
+  assert.equal(stack.lineOf(first), 0);
+  assert.equal(stack.lineOf(second), 2);
+  first.append("b2", "b3");
+  stack.render(10);
+  assert.equal(stack.lineOf(second), 4, "moved down by the lines added above");
+  assert.equal(stack.lineOf(new Lines(["x"])), null, "not a child");
+});
