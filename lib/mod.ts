@@ -66,6 +66,7 @@ export type {
   StreamMessage,
 } from "./providers/provider.ts";
 export { registerProvider } from "./providers/registry.ts";
+export { DEFAULT_MAX_RETRIES } from "./providers/retry.ts";
 export {
   type ScriptedProvider,
   scriptedProvider,

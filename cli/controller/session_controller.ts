@@ -871,6 +871,9 @@ export class SessionController {
     }
     const session = this.session;
     await this.store.rename(session.id, name);
+    // The name belongs to the session, not to a branch: a later /tree move re-reads it from the info.
+    if (name === "") delete session.info.name;
+    else session.info.name = name;
     // Another session may have been opened while the store wrote: the name is not its.
     if (this.session !== session) return;
     this.#name = name;

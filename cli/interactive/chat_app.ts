@@ -1,4 +1,10 @@
-import { type Agent, estimateContextTokens, type ImageBlock, messageText } from "@panto/lib";
+import {
+  type Agent,
+  DEFAULT_MAX_RETRIES,
+  estimateContextTokens,
+  type ImageBlock,
+  messageText,
+} from "@panto/lib";
 import {
   type Component,
   Container,
@@ -15,6 +21,7 @@ import {
   type TUI,
 } from "@panto/tui";
 import { Footer } from "./components/footer.ts";
+import { NoticeLine } from "./components/notice_line.ts";
 import { PendingQueue } from "./components/pending_queue.ts";
 import type { ToolUse } from "./components/tool_use.ts";
 import { Welcome } from "./components/welcome.ts";
@@ -123,6 +130,8 @@ export class ChatApp implements CommandContext {
   #view: TranscriptView;
   #renderer: TurnRenderer | undefined;
   #shellTool: ToolUse | undefined;
+  /** The one line passing states share (a retry, ctrl+t); gone at the next prompt. */
+  #transient: NoticeLine | undefined;
   #status = new Container();
   #hint = new Container();
   #hintTimer: ReturnType<typeof setTimeout> | undefined;
@@ -283,9 +292,34 @@ export class ChatApp implements CommandContext {
    * tool error text and extensions' strings: terminal controls are stripped.
    */
   notify(text: string, level: "info" | "warning" | "error" = "info"): void {
-    const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
+    this.#append(new Text(sanitizeTerminalText(text), { style: this.#noticeStyle(level) }));
+  }
+
+  /**
+   * Shows a passing state (a retry, thinking shown or hidden) on the
+   * transcript's one transient line: the newest replaces the one before (in
+   * place while it is still the last line), and the next prompt clears it.
+   */
+  notifyTransient(text: string, level: "info" | "warning" | "error" = "info"): void {
     const safe = sanitizeTerminalText(text);
-    this.#append(new Text(safe, { style: (line) => this.theme.fg(color, line) }));
+    const current = this.#transient;
+    if (current !== undefined && this.transcript.children.at(-1) === current) {
+      current.setText(safe, this.#noticeStyle(level));
+      return this.tui.requestRender();
+    }
+    this.#clearTransient();
+    this.#transient = new NoticeLine(safe, this.#noticeStyle(level));
+    this.#append(this.#transient);
+  }
+
+  #clearTransient(): void {
+    if (this.#transient !== undefined) this.#remove(this.#transient);
+    this.#transient = undefined;
+  }
+
+  #noticeStyle(level: "info" | "warning" | "error"): (line: string) => string {
+    const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
+    return (line) => this.theme.fg(color, line);
   }
 
   /** The theme in use: its name and colours. */
@@ -335,7 +369,7 @@ export class ChatApp implements CommandContext {
   /** Shows or hides thinking blocks. */
   toggleThinking(): void {
     this.#view.setShowThinking(!this.#view.showThinking);
-    this.notify(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.", "info");
+    this.notifyTransient(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.");
   }
 
   /** Shows or hides thinking blocks, without a notice. */
@@ -387,12 +421,15 @@ export class ChatApp implements CommandContext {
   #onControllerEvent(event: ControllerEvent): void {
     switch (event.type) {
       case "user_prompt":
+        this.#clearTransient();
         this.#append(this.#view.user(event.text, event.images));
         this.#startLoader("Working");
-        this.#renderer = new TurnRenderer(this.#view, {
-          append: (c) => this.#append(c),
-          remove: (c) => this.#remove(c),
-        }, (t, l) => this.notify(t, l));
+        this.#renderer = new TurnRenderer(
+          this.#view,
+          { append: (c) => this.#append(c), remove: (c) => this.#remove(c) },
+          (t, l, transient) => transient ? this.notifyTransient(t, l) : this.notify(t, l),
+          this.agent.config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES,
+        );
         return;
       case "run_end":
         this.#renderer = undefined;
@@ -463,6 +500,7 @@ export class ChatApp implements CommandContext {
   /** Another session is current: its welcome (and, unless new, its history) on a fresh screen. */
   #showSession(reason: "new" | "switch" | "fork" | "branch"): void {
     this.transcript.clear();
+    this.#transient = undefined;
     // The old conversation stays in the terminal's history instead of being drawn over.
     this.tui.keepScreenInHistory();
     this.#view = new TranscriptView(
