@@ -448,8 +448,9 @@ export class Agent {
         return this.#finish(channel, stopReason, requests, false);
       }
       channel.setState("dispatching_tools");
-      await this.#dispatch(calls, channel, signal);
-      if (signal.aborted) return this.#finish(channel, "aborted", requests, false);
+      if (await this.#dispatch(calls, channel, signal)) {
+        return this.#finish(channel, "aborted", requests, false);
+      }
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
       for (const steer of steering?.() ?? []) {
         channel.push({
@@ -598,33 +599,45 @@ export class Agent {
     return { api: this.#config.provider.api, model: this.#config.provider.model };
   }
 
+  /**
+   * Runs the calls and stores their results, each with how long its tool
+   * ran (so a resumed transcript shows the durations the live one did).
+   *
+   * @returns Whether the run was aborted meanwhile (the stored results say so too).
+   */
   async #dispatch(
     calls: ToolUseBlock[],
     channel: EventChannel,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const runOne = async (modelCall: ToolUseBlock): Promise<ToolResultBlock> => {
+      let startedAt: number | undefined;
       const { call, result } = await this.#execute(modelCall, channel, {
         signal,
         hooks: this.#hooks,
-        onStart: (final) => channel.push({ type: "tool_dispatch_start", call: final }),
+        onStart: (final) => {
+          startedAt = Date.now();
+          channel.push({ type: "tool_dispatch_start", call: final });
+        },
         onProgress: (final, partial) =>
           channel.push({ type: "tool_progress", call: final, partial }),
       });
       const parts = await this.#downsize(result.parts, signal);
-      channel.push({
-        type: "tool_dispatch_complete",
-        call,
-        result: parts,
-        isError: result.isError,
-      });
-      return {
+      const block: ToolResultBlock = {
         type: "tool_result",
         toolUseId: call.id,
         toolName: call.name,
         content: parts,
         isError: result.isError,
       };
+      if (startedAt !== undefined) block.durationMs = Date.now() - startedAt;
+      channel.push({
+        type: "tool_dispatch_complete",
+        call,
+        result: parts,
+        isError: result.isError,
+      });
+      return block;
     };
     const results: ToolResultBlock[] = [];
     if (this.#config.parallelTools) {
@@ -632,7 +645,10 @@ export class Agent {
     } else {
       for (const call of calls) results.push(await runOne(call));
     }
-    await this.#persist([this.#conversation.addToolResults(results)]);
+    // Decided once: the stored mark and the run's end must agree.
+    const aborted = signal.aborted;
+    await this.#persist([this.#conversation.addToolResults(results, aborted)]);
+    return aborted;
   }
 
   /**

@@ -66,7 +66,10 @@ export interface Message {
   content: ContentBlock[];
   /** ISO 8601 time the message was created. */
   timestamp: string;
-  /** Assistant messages: why generation stopped. */
+  /**
+   * Assistant messages: why generation stopped. Tool messages: `aborted`
+   * when the run was interrupted while its tools ran (nothing followed).
+   */
   stopReason?: StopReason;
   /** Assistant messages that failed: what went wrong (never contains a key). */
   errorMessage?: string;
@@ -99,4 +102,24 @@ export function messageText(message: Message): string {
     if (block.type === "text") parts.push(block.text);
   }
   return parts.join("\n\n");
+}
+
+/**
+ * Whether the run goes on after `message`: it holds tool results of a run
+ * not interrupted, so a user message right after it steers that run
+ * (answered by it) instead of starting one.
+ *
+ * @example
+ * ```ts
+ * import { runContinuesAfter } from "@panto/lib";
+ * const results = { role: "tool" as const, content: [], timestamp: "" };
+ * console.assert(runContinuesAfter(results));
+ * console.assert(!runContinuesAfter({ ...results, stopReason: "aborted" }));
+ * ```
+ *
+ * @param message The message before the user message (`undefined`: none).
+ * @returns Whether a user message after it steers.
+ */
+export function runContinuesAfter(message: Message | undefined): boolean {
+  return message?.role === "tool" && message.stopReason !== "aborted";
 }

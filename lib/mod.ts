@@ -15,7 +15,7 @@
 export * from "./usage.ts";
 export type * from "./content.ts";
 export type { Message, Role, StopReason } from "./message.ts";
-export { messageText, ROLES, STOP_REASONS } from "./message.ts";
+export { messageText, ROLES, runContinuesAfter, STOP_REASONS } from "./message.ts";
 export { type AssistantDetails, Conversation } from "./conversation.ts";
 export * from "./config.ts";
 export type * from "./events.ts";

@@ -22,6 +22,7 @@ import {
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
+  runContinuesAfter,
   type RunOptions,
   type Session,
   type SessionInfo,
@@ -133,7 +134,7 @@ function unansweredPrompt(messages: readonly Message[]): Message | undefined {
   }
   const prompt = context[at];
   // A user message after tool results steered the run: the run's prompt was answered.
-  if (prompt?.role !== "user" || context[at - 1]?.role === "tool") return undefined;
+  if (prompt?.role !== "user" || runContinuesAfter(context[at - 1])) return undefined;
   return prompt.content.some((block) => block.type === "compaction_summary") ? undefined : prompt;
 }
 

@@ -21,7 +21,7 @@ import {
   type TUI,
 } from "@panto/tui";
 import { Footer } from "./components/footer.ts";
-import { NoticeLine } from "./components/notice_line.ts";
+import { NoticeLine, noticeStyle } from "./components/notice_line.ts";
 import { PendingQueue } from "./components/pending_queue.ts";
 import type { ToolUse } from "./components/tool_use.ts";
 import { Welcome } from "./components/welcome.ts";
@@ -33,7 +33,7 @@ import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
 import { type CommandContext, type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { type PickerOptions, showPicker } from "./picker.ts";
-import { type TranscriptImages, TranscriptView } from "./transcript_view.ts";
+import { INTERRUPTED, type TranscriptImages, TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
 import { formatBytes } from "../tools/truncate.ts";
@@ -292,7 +292,7 @@ export class ChatApp implements CommandContext {
    * tool error text and extensions' strings: terminal controls are stripped.
    */
   notify(text: string, level: "info" | "warning" | "error" = "info"): void {
-    this.#append(new Text(sanitizeTerminalText(text), { style: this.#noticeStyle(level) }));
+    this.#append(this.#view.notice(text, level));
   }
 
   /**
@@ -304,22 +304,17 @@ export class ChatApp implements CommandContext {
     const safe = sanitizeTerminalText(text);
     const current = this.#transient;
     if (current !== undefined && this.transcript.children.at(-1) === current) {
-      current.setText(safe, this.#noticeStyle(level));
+      current.setText(safe, noticeStyle(this.theme, level));
       return this.tui.requestRender();
     }
     this.#clearTransient();
-    this.#transient = new NoticeLine(safe, this.#noticeStyle(level));
+    this.#transient = new NoticeLine(safe, noticeStyle(this.theme, level));
     this.#append(this.#transient);
   }
 
   #clearTransient(): void {
     if (this.#transient !== undefined) this.#remove(this.#transient);
     this.#transient = undefined;
-  }
-
-  #noticeStyle(level: "info" | "warning" | "error"): (line: string) => string {
-    const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
-    return (line) => this.theme.fg(color, line);
   }
 
   /** The theme in use: its name and colours. */
@@ -438,7 +433,7 @@ export class ChatApp implements CommandContext {
         if (this.controller.danglingPrompt !== undefined) {
           this.#offerUnanswered(event.status === "aborted");
         } else if (event.status === "aborted") {
-          this.notify("Interrupted. The partial answer was kept.", "warning");
+          this.notify(INTERRUPTED, "warning");
         }
         return this.#updateFooter();
       case "notice":

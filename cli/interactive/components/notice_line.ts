@@ -5,7 +5,25 @@
  *
  * @module
  */
-import { type Component, truncateToWidth } from "@panto/tui";
+import { type Component, type Theme, truncateToWidth } from "@panto/tui";
+
+/** How much a notice matters: its colour. */
+export type NoticeLevel = "info" | "warning" | "error";
+
+/**
+ * A notice's colouring: errors red, warnings yellow, the rest muted.
+ *
+ * @example
+ * ```ts
+ * import { createTheme } from "@panto/tui";
+ * import { noticeStyle } from "./notice_line.ts";
+ * console.assert(noticeStyle(createTheme({ noColor: true }), "error")("x") === "x");
+ * ```
+ */
+export function noticeStyle(theme: Theme, level: NoticeLevel): (line: string) => string {
+  const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
+  return (line) => theme.fg(color, line);
+}
 
 /**
  * One line of text, cut with "…" to the width; {@linkcode NoticeLine.setText}
