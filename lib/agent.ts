@@ -40,7 +40,7 @@ import type { PersistentMessage } from "./session/types.ts";
 import { EventChannel, type Stream } from "./stream.ts";
 import type { Tool, ToolHooks, ToolSource } from "./tool.ts";
 import { type Dispatched, type ExecuteOptions, ToolRegistry } from "./tool_registry.ts";
-import { emptyUsage } from "./usage.ts";
+import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -84,6 +84,29 @@ export interface UserMessage {
   attachments?: (TextBlock | ImageBlock)[];
   /** Opaque JSON kept with the message. */
   metadata?: string;
+  /**
+   * What writing its attachments used (a branch summary's request): stored
+   * as the message's `usage`, `api` and `model`, so the session's cost counts it.
+   */
+  spent?: SummarySpend;
+}
+
+/** What a summarising request used, and the model that answered it: what its cost is counted at. */
+export interface SummarySpend {
+  /** Tokens the provider reported. */
+  usage: Usage;
+  /** The wire protocol of the request. */
+  api: ApiName;
+  /** The model that wrote the summary. */
+  model: string;
+}
+
+/** What {@linkcode Agent.summariseBranch} returns. */
+export interface BranchSummary {
+  /** The summary. */
+  summary: string;
+  /** What its request used (give it as the prompt's `spent` to have it stored). */
+  spent: SummarySpend;
 }
 
 /** Options for {@linkcode Agent.compact}. */
@@ -347,12 +370,19 @@ export class Agent {
    *
    * @param messages The branch's messages.
    * @param options Prompt, instructions and an abort signal.
-   * @returns The summary.
+   * @returns The summary, and what its request used.
    * @throws {Error} When the request failed or the model returned no text.
    */
-  summariseBranch(messages: readonly Message[], options: CompactOptions = {}): Promise<string> {
+  async summariseBranch(
+    messages: readonly Message[],
+    options: CompactOptions = {},
+  ): Promise<BranchSummary> {
     const signal = options.signal ?? new AbortController().signal;
-    return summarise(messages, { ...this.#summaryRequest(options, signal), kind: "branch" });
+    const reply = await summarise(messages, {
+      ...this.#summaryRequest(options, signal),
+      kind: "branch",
+    });
+    return { summary: reply.text, spent: { usage: reply.usage, ...this.#producer() } };
   }
 
   /** What every summarising request (compaction, branch summary) is made with, but its kind. */
@@ -467,6 +497,7 @@ export class Agent {
     const after = await this.#downsize(parts, signal, true);
     const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...after];
     const message = this.#conversation.addUserMessage(blocks, user.metadata);
+    if (user.spent) Object.assign(message, structuredClone(user.spent));
     await this.#persist([message]);
     return message;
   }
@@ -745,16 +776,16 @@ export class Agent {
     const tokensBefore = estimateContextTokens(messages);
     const base = this.#summaryRequest(options, signal);
     const parts: string[] = [];
+    let usage = emptyUsage();
     if (plan.summarise.length) {
-      parts.push(await summarise(plan.summarise, { ...base, kind: "history" }));
+      const reply = await summarise(plan.summarise, { ...base, kind: "history" });
+      parts.push(reply.text);
+      usage = addUsage(usage, reply.usage);
     }
     if (plan.turnPrefix.length) {
-      parts.push(
-        `## Current turn so far\n${await summarise(plan.turnPrefix, {
-          ...base,
-          kind: "turn_prefix",
-        })}`,
-      );
+      const reply = await summarise(plan.turnPrefix, { ...base, kind: "turn_prefix" });
+      parts.push(`## Current turn so far\n${reply.text}`);
+      usage = addUsage(usage, reply.usage);
     }
     const summary = parts.join("\n\n");
     const summaryMessage = this.#conversation.addCompactionSummary(
@@ -762,6 +793,8 @@ export class Agent {
       tokensBefore,
       plan.keep.length,
     );
+    // What the summary cost is stored with it, so the session's total counts it.
+    Object.assign(summaryMessage, { usage, ...this.#producer() });
     // Copies carry no usage: it was counted once on the original, and a stale
     // figure would make the context look as large as before compaction.
     const copies = plan.keep.map(({ usage: _spent, ...rest }) => structuredClone(rest));

@@ -73,11 +73,15 @@ export interface Message {
   stopReason?: StopReason;
   /** Assistant messages that failed: what went wrong (never contains a key). */
   errorMessage?: string;
-  /** Assistant messages: tokens the provider reported. */
+  /**
+   * Assistant messages: tokens the provider reported. A compaction summary,
+   * or a prompt carrying a branch summary: those of the request(s) that
+   * wrote the summary (so a session's cost counts them).
+   */
   usage?: Usage;
-  /** Assistant messages: the wire protocol that produced it (for cross-model hand-off). */
+  /** Assistant messages (and the summaries above): the wire protocol that produced it (for cross-model hand-off). */
   api?: ApiName;
-  /** Assistant messages: the model that produced it. */
+  /** Assistant messages (and the summaries above): the model that produced it. */
   model?: string;
   /** Opaque JSON the library never interprets and always round-trips. */
   metadata?: string;

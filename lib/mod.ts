@@ -54,9 +54,11 @@ export { redactUrl } from "./session/redact_url.ts";
 export {
   Agent,
   type AgentOptions,
+  type BranchSummary,
   type CompactionResult,
   type CompactOptions,
   type RunOptions,
+  type SummarySpend,
   type UserMessage,
 } from "./agent.ts";
 export type {

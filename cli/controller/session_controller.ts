@@ -13,7 +13,9 @@ import {
   type PromptResources,
 } from "../skills/prompt_commands.ts";
 import {
+  addUsage,
   type Agent,
+  type BranchSummary,
   type CompactionResult,
   Conversation,
   type ImageBlock,
@@ -110,6 +112,19 @@ function shown(item: Queued): string {
 function branchSummaryText(summary: string): string {
   return "<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
     `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
+}
+
+/**
+ * The session's messages off its active path, for its total usage. A tree
+ * that cannot be read (a damaged branch) counts as none: the total is a
+ * figure in the footer, not a reason to refuse the session.
+ */
+async function messagesOffPath(session: Session): Promise<Message[]> {
+  try {
+    return await session.messagesOffPath();
+  } catch {
+    return [];
+  }
 }
 
 /** An unanswered prompt as the user wrote it, if any. */
@@ -240,7 +255,9 @@ export class SessionController {
   /** Context for the next prompt (`!shell` output). */
   #context: string[] = [];
   /** The summary of the branch left by the last move in the tree, for the next prompt of this session. */
-  #branchSummary: string | undefined;
+  #branchSummary: BranchSummary | undefined;
+  /** The session's messages on other branches than the active one: their usage counts in its total. */
+  #offPath: readonly Message[] = [];
   #pendingName: string | undefined;
   #name: string | undefined;
   #dangling: TypedPrompt | undefined;
@@ -295,6 +312,7 @@ export class SessionController {
         startup.conversation,
       );
       const controller = new SessionController(startup, args, agent);
+      controller.#offPath = await messagesOffPath(startup.session);
       controller.#keybindingActions = options.keybindingActions;
       controller.#contextTexts = await contextFileTexts(startup.contextFiles, startup.cwd);
       controller.#mcp = await startMcpServers(
@@ -817,7 +835,7 @@ export class SessionController {
       to = path.at(-2) ?? null;
       loaded = await session.branchFrom(to);
     }
-    let summary: string | undefined;
+    let summary: BranchSummary | undefined;
     if (options.summarise) {
       try {
         summary = await this.#summariseLeft(from, to, signal, options.instructions);
@@ -828,7 +846,7 @@ export class SessionController {
     }
     await this.#adopt(session, loaded.conversation, prompt, "branch");
     this.#branchSummary = summary;
-    return summary;
+    return summary?.summary;
   }
 
   /** The model's summary of what moving from leaf `from` to leaf `to` leaves behind, if anything. */
@@ -837,7 +855,7 @@ export class SessionController {
     to: string | null,
     signal: AbortSignal,
     instructions: string | undefined,
-  ): Promise<string | undefined> {
+  ): Promise<BranchSummary | undefined> {
     const stored = await this.store.loadTree?.(this.session.id);
     if (!stored) return undefined;
     const left = abandonedEntries(stored.entries, from, to).map((entry) => entry.message);
@@ -1047,13 +1065,19 @@ export class SessionController {
 
   /**
    * A snapshot: session, model, activity, queue, size, usage and cost.
+   * Usage and cost are the whole session's: every branch, compactions and
+   * branch summaries included (the active branch's size is the agent's
+   * conversation).
    *
    * @returns The state.
    */
   state(): ControllerState {
     const conversation = this.#agent.conversation;
     const provider = this.#agent.config.provider;
-    const usage = conversation.totalUsage();
+    const usage = this.#offPath.reduce(
+      (total, message) => message.usage ? addUsage(total, message.usage) : total,
+      conversation.totalUsage(),
+    );
     const state: ControllerState = {
       sessionId: this.session.id,
       persisted: this.session.persisted,
@@ -1072,7 +1096,7 @@ export class SessionController {
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
     if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
-    const cost = this.#cost(conversation.messages);
+    const cost = this.#cost([...this.#offPath, ...conversation.messages]);
     if (cost !== undefined) state.cost = cost;
     return state;
   }
@@ -1218,12 +1242,17 @@ export class SessionController {
     images: readonly ImageBlock[],
   ): Promise<UserMessage> {
     const context = this.#context.splice(0).map(textBlock);
-    const summary = this.#branchSummary === undefined
-      ? []
-      : [textBlock(branchSummaryText(this.#branchSummary))];
+    const branch = this.#branchSummary;
     this.#branchSummary = undefined;
+    const summary = branch === undefined ? [] : [textBlock(branchSummaryText(branch.summary))];
+    // The summary's request is paid for with this prompt: stored on it, counted in the session's cost.
+    const spent = branch === undefined ? {} : { spent: branch.spent };
     if (typeof message !== "string") {
-      return { ...message, attachments: [...message.attachments ?? [], ...context, ...summary] };
+      return {
+        ...message,
+        attachments: [...message.attachments ?? [], ...context, ...summary],
+        ...spent,
+      };
     }
     let expanded;
     try {
@@ -1239,6 +1268,7 @@ export class SessionController {
       text: message,
       images: [...images],
       attachments: [...expanded.blocks, ...context, ...summary],
+      ...spent,
     };
   }
 
@@ -1395,7 +1425,9 @@ export class SessionController {
       conversation,
     );
     agent.setHooks(this.#toolHooks);
+    const offPath = await messagesOffPath(session);
     this.#agent = agent;
+    this.#offPath = offPath;
     this.#name = session.info.name;
     this.#dangling = dangling;
     this.#branchSummary = undefined;
