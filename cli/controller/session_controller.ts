@@ -18,6 +18,7 @@ import {
   type BranchSummary,
   type CompactionResult,
   Conversation,
+  emptyUsage,
   type ImageBlock,
   type Message,
   messageText,
@@ -113,6 +114,9 @@ function branchSummaryText(summary: string): string {
   return "<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
     `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
 }
+
+/** Tokens spent, and on which model (a message, or a summary's request). */
+type Spend = Pick<Message, "usage" | "api" | "model">;
 
 /**
  * The session's messages off its active path, for its total usage. A tree
@@ -1074,9 +1078,11 @@ export class SessionController {
   state(): ControllerState {
     const conversation = this.#agent.conversation;
     const provider = this.#agent.config.provider;
-    const usage = this.#offPath.reduce(
-      (total, message) => message.usage ? addUsage(total, message.usage) : total,
-      conversation.totalUsage(),
+    // A branch summary not sent yet is paid for already.
+    const spent = [...this.#offPath, ...conversation.messages, ...this.#pendingSpend()];
+    const usage = spent.reduce(
+      (total, item) => item.usage ? addUsage(total, item.usage) : total,
+      emptyUsage(),
     );
     const state: ControllerState = {
       sessionId: this.session.id,
@@ -1096,7 +1102,7 @@ export class SessionController {
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
     if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
-    const cost = this.#cost([...this.#offPath, ...conversation.messages]);
+    const cost = this.#cost(spent);
     if (cost !== undefined) state.cost = cost;
     return state;
   }
@@ -1106,7 +1112,7 @@ export class SessionController {
    * message that does not name one: the model in use); `undefined` when
    * neither the model in use nor any message's model has a known price.
    */
-  #cost(messages: readonly Message[]): number | undefined {
+  #cost(messages: readonly Spend[]): number | undefined {
     let total = this.#pricing(this.#selection.provider.model) ? 0 : undefined;
     for (const message of messages) {
       if (!message.usage) continue;
@@ -1114,6 +1120,11 @@ export class SessionController {
       if (pricing) total = (total ?? 0) + pricing.cost(message.usage);
     }
     return total;
+  }
+
+  /** What the branch summary waiting for the next prompt used, if any. */
+  #pendingSpend(): Spend[] {
+    return this.#branchSummary === undefined ? [] : [this.#branchSummary.spent];
   }
 
   /**
