@@ -240,7 +240,9 @@ export class TranscriptView {
   /** A stored result on its call, with how long the tool ran when that was stored. */
   #storedResult(block: ToolResultBlock): void {
     this.showResult(block.toolUseId, block.content, block.isError);
-    if (block.durationMs !== undefined) this.toolFor(block.toolUseId)?.setDuration(block.durationMs);
+    if (block.durationMs !== undefined) {
+      this.toolFor(block.toolUseId)?.setDuration(block.durationMs);
+    }
   }
 
   /**
@@ -257,7 +259,10 @@ export class TranscriptView {
       );
     }
     if (message.role === "assistant" && message.stopReason === "error") {
-      return this.notice(`The request failed: ${message.errorMessage ?? "no reason given"}`, "error");
+      return this.notice(
+        `The request failed: ${message.errorMessage ?? "no reason given"}`,
+        "error",
+      );
     }
     return undefined;
   }

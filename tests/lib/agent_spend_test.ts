@@ -96,8 +96,8 @@ Deno.test("a compaction summary is stored with its request's usage and model", a
   await withAgent(
     async (server, agent, store) => {
       // Two requests: the older messages, and the start of the last run (too large to keep).
-    server.enqueue(textTurn("SUMMARY"));
-    server.enqueue(textTurn("TURN SO FAR"));
+      server.enqueue(textTurn("SUMMARY"));
+      server.enqueue(textTurn("TURN SO FAR"));
       const before = agent.conversation.totalUsage().outputTokens;
       assert.ok(await agent.compact());
       const summary = store.stored(agent.sessionId).map((p) => p.message).find((m) =>

@@ -46,7 +46,9 @@ async function withPane(
 
 /** panto (with `args`) in its own tmux server. */
 function startPanto(pane: Pane, ...args: string[]): Promise<TmuxSession> {
-  const command = `${PANTO_SH_COMMAND} ${args.map(shellQuote).join(" ")}; echo panto exited; sleep 60`;
+  const command = `${PANTO_SH_COMMAND} ${
+    args.map(shellQuote).join(" ")
+  }; echo panto exited; sleep 60`;
   return TmuxSession.start(command, {
     cols: 100,
     rows: 30,
