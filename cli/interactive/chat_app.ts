@@ -912,11 +912,11 @@ export class ChatApp implements CommandContext {
     };
     if (this.#branch) data.branch = this.#branch;
     if (state.cost !== undefined) data.cost = state.cost;
-    if (provider.contextWindow) {
-      data.contextPercent = Math.round(
-        100 * estimateContextTokens(this.agent.conversation.messages) / provider.contextWindow,
-      );
-    }
+    // Totals are the session's; the context is the active branch's.
+    const context = estimateContextTokens(this.agent.conversation.messages);
+    const window = provider.contextWindow;
+    data.contextPercent = window ? Math.round(100 * context / window) : undefined;
+    data.contextTokens = window ? undefined : context;
     this.#footer.update(data);
     this.tui.requestRender();
   }
