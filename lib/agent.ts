@@ -91,7 +91,16 @@ export interface UserMessage {
   spent?: SummarySpend;
 }
 
-/** What a summarising request used, and the model that answered it: what its cost is counted at. */
+/**
+ * What a summarising request used, and the model that answered it: what its cost is counted at.
+ *
+ * @example
+ * ```ts
+ * import { emptyUsage, type SummarySpend } from "@panto/lib";
+ * const spent: SummarySpend = { usage: emptyUsage(), api: "anthropic-messages", model: "m" };
+ * console.assert(spent.usage.outputTokens === 0);
+ * ```
+ */
 export interface SummarySpend {
   /** Tokens the provider reported. */
   usage: Usage;
@@ -101,7 +110,21 @@ export interface SummarySpend {
   model: string;
 }
 
-/** What {@linkcode Agent.summariseBranch} returns. */
+/**
+ * What {@linkcode Agent.summariseBranch} returns.
+ *
+ * @example Send the summary with the next prompt, its cost stored with it
+ * ```ts
+ * import type { Agent, BranchSummary } from "@panto/lib";
+ * function continueWith(agent: Agent, text: string, branch: BranchSummary) {
+ *   return agent.run({
+ *     text,
+ *     attachments: [{ type: "text", text: branch.summary }],
+ *     spent: branch.spent,
+ *   });
+ * }
+ * ```
+ */
 export interface BranchSummary {
   /** The summary. */
   summary: string;
