@@ -40,7 +40,7 @@ import type { PersistentMessage } from "./session/types.ts";
 import { EventChannel, type Stream } from "./stream.ts";
 import type { Tool, ToolHooks, ToolSource } from "./tool.ts";
 import { type Dispatched, type ExecuteOptions, ToolRegistry } from "./tool_registry.ts";
-import { emptyUsage } from "./usage.ts";
+import { addUsage, emptyUsage, type Usage } from "./usage.ts";
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -84,6 +84,52 @@ export interface UserMessage {
   attachments?: (TextBlock | ImageBlock)[];
   /** Opaque JSON kept with the message. */
   metadata?: string;
+  /**
+   * What writing its attachments used (a branch summary's request): stored
+   * as the message's `usage`, `api` and `model`, so the session's cost counts it.
+   */
+  spent?: SummarySpend;
+}
+
+/**
+ * What a summarising request used, and the model that answered it: what its cost is counted at.
+ *
+ * @example
+ * ```ts
+ * import { emptyUsage, type SummarySpend } from "@panto/lib";
+ * const spent: SummarySpend = { usage: emptyUsage(), api: "anthropic-messages", model: "m" };
+ * console.assert(spent.usage.outputTokens === 0);
+ * ```
+ */
+export interface SummarySpend {
+  /** Tokens the provider reported. */
+  usage: Usage;
+  /** The wire protocol of the request. */
+  api: ApiName;
+  /** The model that wrote the summary. */
+  model: string;
+}
+
+/**
+ * What {@linkcode Agent.summariseBranch} returns.
+ *
+ * @example Send the summary with the next prompt, its cost stored with it
+ * ```ts
+ * import type { Agent, BranchSummary } from "@panto/lib";
+ * function continueWith(agent: Agent, text: string, branch: BranchSummary) {
+ *   return agent.run({
+ *     text,
+ *     attachments: [{ type: "text", text: branch.summary }],
+ *     spent: branch.spent,
+ *   });
+ * }
+ * ```
+ */
+export interface BranchSummary {
+  /** The summary. */
+  summary: string;
+  /** What its request used (give it as the prompt's `spent` to have it stored). */
+  spent: SummarySpend;
 }
 
 /** Options for {@linkcode Agent.compact}. */
@@ -348,12 +394,19 @@ export class Agent {
    *
    * @param messages The branch's messages.
    * @param options Prompt, instructions and an abort signal.
-   * @returns The summary.
+   * @returns The summary, and what its request used.
    * @throws {Error} When the request failed or the model returned no text.
    */
-  summariseBranch(messages: readonly Message[], options: CompactOptions = {}): Promise<string> {
+  async summariseBranch(
+    messages: readonly Message[],
+    options: CompactOptions = {},
+  ): Promise<BranchSummary> {
     const signal = options.signal ?? new AbortController().signal;
-    return summarise(messages, { ...this.#summaryRequest(options, signal), kind: "branch" });
+    const reply = await summarise(messages, {
+      ...this.#summaryRequest(options, signal),
+      kind: "branch",
+    });
+    return { summary: reply.text, spent: { usage: reply.usage, ...this.#producer() } };
   }
 
   /** What every summarising request (compaction, branch summary) is made with, but its kind. */
@@ -497,9 +550,7 @@ export class Agent {
         return this.#finish(channel, stopReason, requests, false);
       }
       channel.setState("dispatching_tools");
-      await this.#dispatch(calls, channel, signal);
-      if (signal.aborted) {
-        await this.#closeAbortedTurn();
+      if (await this.#dispatch(calls, channel, signal)) {
         return this.#finish(channel, "aborted", requests, false);
       }
       if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
@@ -518,6 +569,7 @@ export class Agent {
     const after = await this.#downsize(parts, signal, true);
     const blocks: ContentBlock[] = [{ type: "text", text: user.text }, ...after];
     const message = this.#conversation.addUserMessage(blocks, user.metadata);
+    if (user.spent) Object.assign(message, structuredClone(user.spent));
     await this.#persist([message]);
     return message;
   }
@@ -634,21 +686,6 @@ export class Agent {
     });
   }
 
-  /**
-   * Ends a turn aborted while its tools ran with an empty `aborted` answer
-   * after their results, as an abort during a request does: the turn is
-   * over in memory and in the store (its state idle, the session free), so
-   * the next prompt starts its own turn instead of steering this one, in
-   * this process and after a resume alike.
-   */
-  async #closeAbortedTurn(): Promise<void> {
-    const marker = this.#conversation.addAssistantMessage([], emptyUsage(), {
-      stopReason: "aborted",
-      ...this.#producer(),
-    });
-    await this.#persist([marker]);
-  }
-
   /** Keeps what a failed request produced, marked as an error, so nothing is lost. */
   async #commitFailure(error: ProviderError): Promise<void> {
     const content = (error.partial?.content ?? []).filter((b) => b.type !== "tool_use");
@@ -665,33 +702,45 @@ export class Agent {
     return { api: this.#config.provider.api, model: this.#config.provider.model };
   }
 
+  /**
+   * Runs the calls and stores their results, each with how long its tool
+   * ran (so a resumed transcript shows the durations the live one did).
+   *
+   * @returns Whether the run was aborted meanwhile (the stored results say so too).
+   */
   async #dispatch(
     calls: ToolUseBlock[],
     channel: EventChannel,
     signal: AbortSignal,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const runOne = async (modelCall: ToolUseBlock): Promise<ToolResultBlock> => {
+      let startedAt: number | undefined;
       const { call, result } = await this.#execute(modelCall, channel, {
         signal,
         hooks: this.#hooks,
-        onStart: (final) => channel.push({ type: "tool_dispatch_start", call: final }),
+        onStart: (final) => {
+          startedAt = Date.now();
+          channel.push({ type: "tool_dispatch_start", call: final });
+        },
         onProgress: (final, partial) =>
           channel.push({ type: "tool_progress", call: final, partial }),
       });
       const parts = await this.#downsize(result.parts, signal);
-      channel.push({
-        type: "tool_dispatch_complete",
-        call,
-        result: parts,
-        isError: result.isError,
-      });
-      return {
+      const block: ToolResultBlock = {
         type: "tool_result",
         toolUseId: call.id,
         toolName: call.name,
         content: parts,
         isError: result.isError,
       };
+      if (startedAt !== undefined) block.durationMs = Date.now() - startedAt;
+      channel.push({
+        type: "tool_dispatch_complete",
+        call,
+        result: parts,
+        isError: result.isError,
+      });
+      return block;
     };
     const results: ToolResultBlock[] = [];
     if (this.#config.parallelTools) {
@@ -699,7 +748,10 @@ export class Agent {
     } else {
       for (const call of calls) results.push(await runOne(call));
     }
-    await this.#persist([this.#conversation.addToolResults(results)]);
+    // Decided once: the stored mark and the run's end must agree.
+    const aborted = signal.aborted;
+    await this.#persist([this.#conversation.addToolResults(results, aborted)]);
+    return aborted;
   }
 
   /**
@@ -796,16 +848,16 @@ export class Agent {
     const tokensBefore = estimateContextTokens(messages);
     const base = this.#summaryRequest(options, signal);
     const parts: string[] = [];
+    let usage = emptyUsage();
     if (plan.summarise.length) {
-      parts.push(await summarise(plan.summarise, { ...base, kind: "history" }));
+      const reply = await summarise(plan.summarise, { ...base, kind: "history" });
+      parts.push(reply.text);
+      usage = addUsage(usage, reply.usage);
     }
     if (plan.turnPrefix.length) {
-      parts.push(
-        `## Current turn so far\n${await summarise(plan.turnPrefix, {
-          ...base,
-          kind: "turn_prefix",
-        })}`,
-      );
+      const reply = await summarise(plan.turnPrefix, { ...base, kind: "turn_prefix" });
+      parts.push(`## Current turn so far\n${reply.text}`);
+      usage = addUsage(usage, reply.usage);
     }
     const summary = parts.join("\n\n");
     const summaryMessage = this.#conversation.addCompactionSummary(
@@ -813,6 +865,8 @@ export class Agent {
       tokensBefore,
       plan.keep.length,
     );
+    // What the summary cost is stored with it, so the session's total counts it.
+    Object.assign(summaryMessage, { usage, ...this.#producer() });
     // Copies carry no usage: it was counted once on the original, and a stale
     // figure would make the context look as large as before compaction.
     const copies = plan.keep.map(({ usage: _spent, ...rest }) => structuredClone(rest));

@@ -4,6 +4,7 @@ import { withoutUnanswered } from "./context.ts";
 import { contextMessages } from "./conversation.ts";
 import type { Message } from "./message.ts";
 import type { ProviderRequest, StreamMessage } from "./providers/provider.ts";
+import type { Usage } from "./usage.ts";
 
 /** Default tokens kept verbatim after compaction. */
 export const DEFAULT_KEEP_RECENT_TOKENS = 20_000;
@@ -240,17 +241,25 @@ function summaryName(kind: SummariseOptions["kind"]): string {
   return kind === "branch" ? "The branch summary" : "Compaction";
 }
 
+/** A summary the model wrote, and what its request used (so its cost is counted). */
+export interface SummaryReply {
+  /** The summary text. */
+  text: string;
+  /** Tokens of the summarising request, as the provider reported them. */
+  usage: Usage;
+}
+
 /**
  * Asks the model for a summary of `messages` (no tools offered).
  *
  * @param messages What to summarise.
  * @param options Provider, prompt and instructions.
- * @returns The summary text.
+ * @returns The summary text and the request's usage.
  */
 export async function summarise(
   messages: readonly Message[],
   options: SummariseOptions,
-): Promise<string> {
+): Promise<SummaryReply> {
   const task = SUMMARY_TASKS[options.kind];
   const extra = options.instructions ? `\n\nAdditional instructions: ${options.instructions}` : "";
   const text = `${task}${extra}\n\n<conversation>\n${
@@ -278,5 +287,5 @@ export async function summarise(
   if (!summary) {
     throw new Error(`${summaryName(options.kind)} failed: the model returned an empty summary`);
   }
-  return summary;
+  return { text: summary, usage: step.value.usage };
 }

@@ -90,6 +90,11 @@ export interface ToolResultBlock {
   content: ResultPart[];
   /** True when the tool failed; the model sees the parts as an error. */
   isError: boolean;
+  /**
+   * How long the tool ran, in ms (from its start to its result); absent for
+   * a call never started and in sessions stored before it was recorded.
+   */
+  durationMs?: number;
 }
 
 /** How a system block combines with earlier ones. */

@@ -1,7 +1,7 @@
 import type { ContentBlock, ToolResultBlock, ToolUseBlock } from "./content.ts";
 import type { ProviderConfig } from "./config.ts";
 import { contextMessages } from "./conversation.ts";
-import type { Message } from "./message.ts";
+import { type Message, runContinuesAfter } from "./message.ts";
 
 /** Tool-call ids every provider accepts: Anthropic's pattern, bounded like OpenAI's 40 characters. */
 const PORTABLE_ID = /^[A-Za-z0-9_-]{1,40}$/;
@@ -92,7 +92,7 @@ export function withoutUnanswered(context: readonly Message[]): Message[] {
       let first = out.length;
       while (isPlainUser(out[first - 1])) first--;
       // User messages after tool results are steering, answered by the same run.
-      if (first < out.length && out[first - 1]?.role !== "tool") dropUnansweredUsers();
+      if (first < out.length && !runContinuesAfter(out[first - 1])) dropUnansweredUsers();
     }
     out.push(message);
   }

@@ -88,10 +88,13 @@ export class Conversation {
    * Appends a tool message holding results, in the order given.
    *
    * @param results One result per call of the preceding assistant message.
+   * @param aborted Whether the run was interrupted while the tools ran (marks the message).
    * @returns The message added.
    */
-  addToolResults(results: ToolResultBlock[]): Message {
-    return this.#push({ role: "tool", content: results, timestamp: now() });
+  addToolResults(results: ToolResultBlock[], aborted = false): Message {
+    const message: Message = { role: "tool", content: results, timestamp: now() };
+    if (aborted) message.stopReason = "aborted";
+    return this.#push(message);
   }
 
   /**

@@ -66,15 +66,22 @@ export interface Message {
   content: ContentBlock[];
   /** ISO 8601 time the message was created. */
   timestamp: string;
-  /** Assistant messages: why generation stopped. */
+  /**
+   * Assistant messages: why generation stopped. Tool messages: `aborted`
+   * when the run was interrupted while its tools ran (nothing followed).
+   */
   stopReason?: StopReason;
   /** Assistant messages that failed: what went wrong (never contains a key). */
   errorMessage?: string;
-  /** Assistant messages: tokens the provider reported. */
+  /**
+   * Assistant messages: tokens the provider reported. A compaction summary,
+   * or a prompt carrying a branch summary: those of the request(s) that
+   * wrote the summary (so a session's cost counts them).
+   */
   usage?: Usage;
-  /** Assistant messages: the wire protocol that produced it (for cross-model hand-off). */
+  /** Assistant messages (and the summaries above): the wire protocol that produced it (for cross-model hand-off). */
   api?: ApiName;
-  /** Assistant messages: the model that produced it. */
+  /** Assistant messages (and the summaries above): the model that produced it. */
   model?: string;
   /** Opaque JSON the library never interprets and always round-trips. */
   metadata?: string;
@@ -99,4 +106,24 @@ export function messageText(message: Message): string {
     if (block.type === "text") parts.push(block.text);
   }
   return parts.join("\n\n");
+}
+
+/**
+ * Whether the run goes on after `message`: it holds tool results of a run
+ * not interrupted, so a user message right after it steers that run
+ * (answered by it) instead of starting one.
+ *
+ * @example
+ * ```ts
+ * import { runContinuesAfter } from "@panto/lib";
+ * const results = { role: "tool" as const, content: [], timestamp: "" };
+ * console.assert(runContinuesAfter(results));
+ * console.assert(!runContinuesAfter({ ...results, stopReason: "aborted" }));
+ * ```
+ *
+ * @param message The message before the user message (`undefined`: none).
+ * @returns Whether a user message after it steers.
+ */
+export function runContinuesAfter(message: Message | undefined): boolean {
+  return message?.role === "tool" && message.stopReason !== "aborted";
 }

@@ -15,7 +15,7 @@
 export * from "./usage.ts";
 export type * from "./content.ts";
 export type { Message, Role, StopReason } from "./message.ts";
-export { messageText, ROLES, STOP_REASONS } from "./message.ts";
+export { messageText, ROLES, runContinuesAfter, STOP_REASONS } from "./message.ts";
 export { type AssistantDetails, Conversation } from "./conversation.ts";
 export * from "./config.ts";
 export type * from "./events.ts";
@@ -56,9 +56,11 @@ export { redactUrl } from "./session/redact_url.ts";
 export {
   Agent,
   type AgentOptions,
+  type BranchSummary,
   type CompactionResult,
   type CompactOptions,
   type RunOptions,
+  type SummarySpend,
   type UserMessage,
 } from "./agent.ts";
 export type {
@@ -68,6 +70,7 @@ export type {
   StreamMessage,
 } from "./providers/provider.ts";
 export { registerProvider } from "./providers/registry.ts";
+export { DEFAULT_MAX_RETRIES } from "./providers/retry.ts";
 export {
   type ScriptedProvider,
   scriptedProvider,

@@ -135,7 +135,10 @@ export interface ControllerState {
   queue: QueueState;
   /** Messages in the conversation (system prompt included). */
   messageCount: number;
-  /** Tokens used by the session so far. */
+  /**
+   * Tokens used by the session so far: every branch of its tree, and the
+   * requests that wrote compactions and branch summaries.
+   */
   usage: Usage;
   /** Its cost in USD, when the model's prices are known. */
   cost?: number;

@@ -13,15 +13,19 @@ import {
   type PromptResources,
 } from "../skills/prompt_commands.ts";
 import {
+  addUsage,
   type Agent,
+  type BranchSummary,
   type CompactionResult,
   Conversation,
+  emptyUsage,
   type ImageBlock,
   type Message,
   messageText,
   Pricing,
   PricingRegistry,
   type ReasoningLevel,
+  runContinuesAfter,
   type RunOptions,
   type Session,
   type SessionInfo,
@@ -111,6 +115,22 @@ function branchSummaryText(summary: string): string {
     `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
 }
 
+/** Tokens spent, and on which model (a message, or a summary's request). */
+type Spend = Pick<Message, "usage" | "api" | "model">;
+
+/**
+ * The session's messages off its active path, for its total usage. A tree
+ * that cannot be read (a damaged branch) counts as none: the total is a
+ * figure in the footer, not a reason to refuse the session.
+ */
+async function messagesOffPath(session: Session): Promise<Message[]> {
+  try {
+    return await session.messagesOffPath();
+  } catch {
+    return [];
+  }
+}
+
 /** An unanswered prompt as the user wrote it, if any. */
 function danglingPrompt(message: Message | undefined): TypedPrompt | undefined {
   return message ? typedPrompt(message) : undefined;
@@ -133,7 +153,7 @@ function unansweredPrompt(messages: readonly Message[]): Message | undefined {
   }
   const prompt = context[at];
   // A user message after tool results steered the run: the run's prompt was answered.
-  if (prompt?.role !== "user" || context[at - 1]?.role === "tool") return undefined;
+  if (prompt?.role !== "user" || runContinuesAfter(context[at - 1])) return undefined;
   return prompt.content.some((block) => block.type === "compaction_summary") ? undefined : prompt;
 }
 
@@ -239,7 +259,9 @@ export class SessionController {
   /** Context for the next prompt (`!shell` output). */
   #context: string[] = [];
   /** The summary of the branch left by the last move in the tree, for the next prompt of this session. */
-  #branchSummary: string | undefined;
+  #branchSummary: BranchSummary | undefined;
+  /** The session's messages on other branches than the active one: their usage counts in its total. */
+  #offPath: readonly Message[] = [];
   #pendingName: string | undefined;
   #name: string | undefined;
   #dangling: TypedPrompt | undefined;
@@ -294,6 +316,7 @@ export class SessionController {
         startup.conversation,
       );
       const controller = new SessionController(startup, args, agent);
+      controller.#offPath = await messagesOffPath(startup.session);
       controller.#keybindingActions = options.keybindingActions;
       controller.#contextTexts = await contextFileTexts(startup.contextFiles, startup.cwd);
       controller.#mcp = await startMcpServers(
@@ -816,7 +839,7 @@ export class SessionController {
       to = path.at(-2) ?? null;
       loaded = await session.branchFrom(to);
     }
-    let summary: string | undefined;
+    let summary: BranchSummary | undefined;
     if (options.summarise) {
       try {
         summary = await this.#summariseLeft(from, to, signal, options.instructions);
@@ -827,7 +850,7 @@ export class SessionController {
     }
     await this.#adopt(session, loaded.conversation, prompt, "branch");
     this.#branchSummary = summary;
-    return summary;
+    return summary?.summary;
   }
 
   /** The model's summary of what moving from leaf `from` to leaf `to` leaves behind, if anything. */
@@ -836,7 +859,7 @@ export class SessionController {
     to: string | null,
     signal: AbortSignal,
     instructions: string | undefined,
-  ): Promise<string | undefined> {
+  ): Promise<BranchSummary | undefined> {
     const stored = await this.store.loadTree?.(this.session.id);
     if (!stored) return undefined;
     const left = abandonedEntries(stored.entries, from, to).map((entry) => entry.message);
@@ -871,6 +894,9 @@ export class SessionController {
     }
     const session = this.session;
     await this.store.rename(session.id, name);
+    // The name belongs to the session, not to a branch: a later /tree move re-reads it from the info.
+    if (name === "") delete session.info.name;
+    else session.info.name = name;
     // Another session may have been opened while the store wrote: the name is not its.
     if (this.session !== session) return;
     this.#name = name;
@@ -1043,13 +1069,21 @@ export class SessionController {
 
   /**
    * A snapshot: session, model, activity, queue, size, usage and cost.
+   * Usage and cost are the whole session's: every branch, compactions and
+   * branch summaries included (the active branch's size is the agent's
+   * conversation).
    *
    * @returns The state.
    */
   state(): ControllerState {
     const conversation = this.#agent.conversation;
     const provider = this.#agent.config.provider;
-    const usage = conversation.totalUsage();
+    // A branch summary not sent yet is paid for already.
+    const spent = [...this.#offPath, ...conversation.messages, ...this.#pendingSpend()];
+    const usage = spent.reduce(
+      (total, item) => item.usage ? addUsage(total, item.usage) : total,
+      emptyUsage(),
+    );
     const state: ControllerState = {
       sessionId: this.session.id,
       persisted: this.session.persisted,
@@ -1068,7 +1102,7 @@ export class SessionController {
     const name = this.#pendingName ?? this.#name;
     if (name !== undefined) state.sessionName = name;
     if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
-    const cost = this.#cost(conversation.messages);
+    const cost = this.#cost(spent);
     if (cost !== undefined) state.cost = cost;
     return state;
   }
@@ -1078,7 +1112,7 @@ export class SessionController {
    * message that does not name one: the model in use); `undefined` when
    * neither the model in use nor any message's model has a known price.
    */
-  #cost(messages: readonly Message[]): number | undefined {
+  #cost(messages: readonly Spend[]): number | undefined {
     let total = this.#pricing(this.#selection.provider.model) ? 0 : undefined;
     for (const message of messages) {
       if (!message.usage) continue;
@@ -1086,6 +1120,11 @@ export class SessionController {
       if (pricing) total = (total ?? 0) + pricing.cost(message.usage);
     }
     return total;
+  }
+
+  /** What the branch summary waiting for the next prompt used, if any. */
+  #pendingSpend(): Spend[] {
+    return this.#branchSummary === undefined ? [] : [this.#branchSummary.spent];
   }
 
   /**
@@ -1214,12 +1253,17 @@ export class SessionController {
     images: readonly ImageBlock[],
   ): Promise<UserMessage> {
     const context = this.#context.splice(0).map(textBlock);
-    const summary = this.#branchSummary === undefined
-      ? []
-      : [textBlock(branchSummaryText(this.#branchSummary))];
+    const branch = this.#branchSummary;
     this.#branchSummary = undefined;
+    const summary = branch === undefined ? [] : [textBlock(branchSummaryText(branch.summary))];
+    // The summary's request is paid for with this prompt: stored on it, counted in the session's cost.
+    const spent = branch === undefined ? {} : { spent: branch.spent };
     if (typeof message !== "string") {
-      return { ...message, attachments: [...message.attachments ?? [], ...context, ...summary] };
+      return {
+        ...message,
+        attachments: [...message.attachments ?? [], ...context, ...summary],
+        ...spent,
+      };
     }
     let expanded;
     try {
@@ -1235,6 +1279,7 @@ export class SessionController {
       text: message,
       images: [...images],
       attachments: [...expanded.blocks, ...context, ...summary],
+      ...spent,
     };
   }
 
@@ -1391,7 +1436,9 @@ export class SessionController {
       conversation,
     );
     agent.setHooks(this.#toolHooks);
+    const offPath = await messagesOffPath(session);
     this.#agent = agent;
+    this.#offPath = offPath;
     this.#name = session.info.name;
     this.#dangling = dangling;
     this.#branchSummary = undefined;

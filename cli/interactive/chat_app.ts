@@ -1,4 +1,10 @@
-import { type Agent, estimateContextTokens, type ImageBlock, messageText } from "@panto/lib";
+import {
+  type Agent,
+  DEFAULT_MAX_RETRIES,
+  estimateContextTokens,
+  type ImageBlock,
+  messageText,
+} from "@panto/lib";
 import {
   type Component,
   Container,
@@ -16,6 +22,7 @@ import {
   type TUI,
 } from "@panto/tui";
 import { Footer } from "./components/footer.ts";
+import { NoticeLine, noticeStyle } from "./components/notice_line.ts";
 import { PendingQueue } from "./components/pending_queue.ts";
 import type { ToolUse } from "./components/tool_use.ts";
 import { Welcome } from "./components/welcome.ts";
@@ -27,7 +34,7 @@ import { ChatAutocomplete } from "./autocomplete.ts";
 import { gitBranch } from "./git_branch.ts";
 import { type CommandContext, type SlashCommand, slashCommands } from "./slash_commands.ts";
 import { type PickerOptions, showPicker } from "./picker.ts";
-import { type TranscriptImages, TranscriptView } from "./transcript_view.ts";
+import { INTERRUPTED, type TranscriptImages, TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { showTranscriptViewer } from "./transcript_viewer.ts";
 import { errorMessage } from "../error_message.ts";
@@ -125,6 +132,8 @@ export class ChatApp implements CommandContext {
   #view: TranscriptView;
   #renderer: TurnRenderer | undefined;
   #shellTool: ToolUse | undefined;
+  /** The one line passing states share (a retry, ctrl+t); gone at the next prompt. */
+  #transient: NoticeLine | undefined;
   #status = new Container();
   #hint = new Container();
   #hintTimer: ReturnType<typeof setTimeout> | undefined;
@@ -287,9 +296,29 @@ export class ChatApp implements CommandContext {
    * tool error text and extensions' strings: terminal controls are stripped.
    */
   notify(text: string, level: "info" | "warning" | "error" = "info"): void {
-    const color = level === "error" ? "error" : level === "warning" ? "warning" : "muted";
+    this.#append(this.#view.notice(text, level));
+  }
+
+  /**
+   * Shows a passing state (a retry, thinking shown or hidden) on the
+   * transcript's one transient line: the newest replaces the one before (in
+   * place while it is still the last line), and the next prompt clears it.
+   */
+  notifyTransient(text: string, level: "info" | "warning" | "error" = "info"): void {
     const safe = sanitizeTerminalText(text);
-    this.#append(new Text(safe, { style: (line) => this.theme.fg(color, line) }));
+    const current = this.#transient;
+    if (current !== undefined && this.transcript.children.at(-1) === current) {
+      current.setText(safe, noticeStyle(this.theme, level));
+      return this.tui.requestRender();
+    }
+    this.#clearTransient();
+    this.#transient = new NoticeLine(safe, noticeStyle(this.theme, level));
+    this.#append(this.#transient);
+  }
+
+  #clearTransient(): void {
+    if (this.#transient !== undefined) this.#remove(this.#transient);
+    this.#transient = undefined;
   }
 
   /** The theme in use: its name and colours. */
@@ -341,7 +370,7 @@ export class ChatApp implements CommandContext {
   /** Shows or hides thinking blocks. */
   toggleThinking(): void {
     this.#view.setShowThinking(!this.#view.showThinking);
-    this.notify(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.", "info");
+    this.notifyTransient(this.#view.showThinking ? "Thinking shown." : "Thinking hidden.");
   }
 
   /** Shows or hides thinking blocks, without a notice. */
@@ -394,12 +423,15 @@ export class ChatApp implements CommandContext {
   #onControllerEvent(event: ControllerEvent): void {
     switch (event.type) {
       case "user_prompt":
+        this.#clearTransient();
         this.#append(this.#view.user(event.text, event.images));
         this.#startLoader("Working");
-        this.#renderer = new TurnRenderer(this.#view, {
-          append: (c) => this.#append(c),
-          remove: (c) => this.#remove(c),
-        }, (t, l) => this.notify(t, l));
+        this.#renderer = new TurnRenderer(
+          this.#view,
+          { append: (c) => this.#append(c), remove: (c) => this.#remove(c) },
+          (t, l, transient) => transient ? this.notifyTransient(t, l) : this.notify(t, l),
+          this.agent.config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES,
+        );
         return;
       case "run_end":
         this.#renderer = undefined;
@@ -408,7 +440,7 @@ export class ChatApp implements CommandContext {
         if (this.controller.danglingPrompt !== undefined) {
           this.#offerUnanswered(event.status === "aborted");
         } else if (event.status === "aborted") {
-          this.notify("Interrupted. The partial answer was kept.", "warning");
+          this.notify(INTERRUPTED, "warning");
         }
         return this.#updateFooter();
       case "notice":
@@ -470,6 +502,7 @@ export class ChatApp implements CommandContext {
   /** Another session is current: its welcome (and, unless new, its history) on a fresh screen. */
   #showSession(reason: "new" | "switch" | "fork" | "branch"): void {
     this.transcript.clear();
+    this.#transient = undefined;
     // The old conversation stays in the terminal's history instead of being drawn over.
     this.tui.keepScreenInHistory();
     this.#view = new TranscriptView(
@@ -911,11 +944,11 @@ export class ChatApp implements CommandContext {
     };
     if (this.#branch) data.branch = this.#branch;
     if (state.cost !== undefined) data.cost = state.cost;
-    if (provider.contextWindow) {
-      data.contextPercent = Math.round(
-        100 * estimateContextTokens(this.agent.conversation.messages) / provider.contextWindow,
-      );
-    }
+    // Totals are the session's; the context is the active branch's.
+    const context = estimateContextTokens(this.agent.conversation.messages);
+    const window = provider.contextWindow;
+    data.contextPercent = window ? Math.round(100 * context / window) : undefined;
+    data.contextTokens = window ? undefined : context;
     this.#footer.update(data);
     this.tui.requestRender();
   }

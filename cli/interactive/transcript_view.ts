@@ -1,4 +1,3 @@
-import type { ImagePart, Message, ResultPart } from "@panto/lib";
 import {
   type Component,
   Container,
@@ -7,9 +6,18 @@ import {
   NO_IMAGES,
   sanitizeTerminalText,
   TerminalTextSanitizer,
+  Text,
   type Theme,
 } from "@panto/tui";
+import {
+  type ImagePart,
+  type Message,
+  type ResultPart,
+  runContinuesAfter,
+  type ToolResultBlock,
+} from "@panto/lib";
 import { AssistantMessage } from "./components/assistant_message.ts";
+import { type NoticeLevel, noticeStyle } from "./components/notice_line.ts";
 import { CompactionSummary } from "./components/compaction_summary.ts";
 import { Thinking } from "./components/thinking.ts";
 import { ToolUse } from "./components/tool_use.ts";
@@ -36,6 +44,9 @@ export interface TranscriptImages {
   /** An image changed by itself (a JPEG converted for Kitty): render again. */
   changed: () => void;
 }
+
+/** What an interrupted run with an answer (or tool results) says, live and resumed. */
+export const INTERRUPTED = "Interrupted. The partial answer was kept.";
 
 const PLACEHOLDERS_ONLY: TranscriptImages = {
   support: () => NO_IMAGES,
@@ -147,6 +158,11 @@ export class TranscriptView {
     return this.#tools.get(callId);
   }
 
+  /** A one-line notice (stripped of terminal controls), coloured by its level. */
+  notice(text: string, level: NoticeLevel = "info"): Component {
+    return new Text(sanitizeTerminalText(text), { style: noticeStyle(this.#theme, level) });
+  }
+
   /** A compaction summary. */
   compaction(summary: string, tokensBefore?: number, tokensAfter?: number): Component {
     const data = {
@@ -184,6 +200,7 @@ export class TranscriptView {
   history(messages: readonly Message[]): Component[] {
     const out: Component[] = [];
     let skip = 0;
+    let previous: Message | undefined;
     for (const message of messages) {
       if (skip > 0) {
         skip--;
@@ -213,7 +230,7 @@ export class TranscriptView {
             break;
           }
           case "tool_result":
-            this.showResult(block.toolUseId, block.content, block.isError);
+            this.#storedResult(block);
             break;
           case "compaction_summary":
             out.push(this.compaction(block.summary, block.tokensBefore));
@@ -221,8 +238,41 @@ export class TranscriptView {
             break;
         }
       }
+      const ended = this.#endNotice(message, previous);
+      if (ended) out.push(ended);
+      previous = message;
     }
     return out;
+  }
+
+  /** A stored result on its call, with how long the tool ran when that was stored. */
+  #storedResult(block: ToolResultBlock): void {
+    this.showResult(block.toolUseId, block.content, block.isError);
+    if (block.durationMs !== undefined) {
+      this.toolFor(block.toolUseId)?.setDuration(block.durationMs);
+    }
+  }
+
+  /**
+   * What the live chat said when `message` ended its run: interrupted (with
+   * or without an answer: an empty one after tool results is not the first), or failed.
+   */
+  #endNotice(message: Message, previous: Message | undefined): Component | undefined {
+    if (message.stopReason === "aborted") {
+      const answered = message.role === "tool" || message.content.length > 0 ||
+        runContinuesAfter(previous);
+      return this.notice(
+        answered ? INTERRUPTED : "Interrupted before any answer.",
+        "warning",
+      );
+    }
+    if (message.role === "assistant" && message.stopReason === "error") {
+      return this.notice(
+        `The request failed: ${message.errorMessage ?? "no reason given"}`,
+        "error",
+      );
+    }
+    return undefined;
   }
 
   #filled(block: StreamedBlock, text: string): Component {

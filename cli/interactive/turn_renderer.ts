@@ -11,6 +11,19 @@ export interface TranscriptSink {
   remove(component: Component): void;
 }
 
+/** Shows a one-line notice; a `transient` one replaces the previous transient one. */
+export type Notify = (
+  text: string,
+  level: "info" | "warning" | "error",
+  transient?: boolean,
+) => void;
+
+/** A delay as the retry notice says it: whole seconds, tenths below ten. */
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${s >= 10 || Number.isInteger(s) ? Math.round(s) : s.toFixed(1)}s`;
+}
+
 /**
  * Routes one run's events to components: one component per streamed block,
  * one tool-use instance per call id (parallel calls each own theirs).
@@ -18,23 +31,27 @@ export interface TranscriptSink {
 export class TurnRenderer {
   readonly #view: TranscriptView;
   readonly #transcript: TranscriptSink;
-  readonly #notify: (text: string, level: "info" | "warning" | "error") => void;
+  readonly #notify: Notify;
+  readonly #maxRetries: number;
   /** Components of the assistant message being streamed, by block index. */
   #blocks = new Map<number, StreamedBlock & { tool?: ToolUse }>();
 
   /**
    * @param view Builds components (through the UI events).
    * @param transcript Where components are appended (and removed from).
-   * @param notify Shows a one-line notice.
+   * @param notify Shows a one-line notice (`transient`: on the one line passing states share).
+   * @param maxRetries How many retries the agent makes (counted in the retry notice).
    */
   constructor(
     view: TranscriptView,
     transcript: TranscriptSink,
-    notify: (text: string, level: "info" | "warning" | "error") => void,
+    notify: Notify,
+    maxRetries: number,
   ) {
     this.#view = view;
     this.#transcript = transcript;
     this.#notify = notify;
+    this.#maxRetries = maxRetries;
   }
 
   /** Applies one event. */
@@ -72,10 +89,11 @@ export class TurnRenderer {
       case "provider_retry":
         if (event.discardedPartial) this.#discardPartial();
         this.#notify(
-          `${event.error.message} — retrying in ${
-            (event.delayMs / 1000).toFixed(1)
-          }s (attempt ${event.attempt})`,
+          `Retrying (${event.attempt}/${this.#maxRetries}) in ${
+            seconds(event.delayMs)
+          }: ${event.error.message}`,
           "warning",
+          true,
         );
         return;
       case "compaction":

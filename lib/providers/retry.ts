@@ -7,7 +7,17 @@ import type { RetryConfig } from "../config.ts";
 import type { ProviderError } from "../errors.ts";
 import { toAbortError } from "./http.ts";
 
-/** Attempts after the first when the config does not say. */
+/**
+ * Attempts after the first when the config does not say.
+ *
+ * @example
+ * ```ts
+ * import { type Config, DEFAULT_MAX_RETRIES } from "@panto/lib";
+ * const retries = (config: Config) => config.retry?.maxRetries ?? DEFAULT_MAX_RETRIES;
+ * const provider = { api: "openai-chat", baseUrl: "http://127.0.0.1:9", model: "m", reasoning: "off" } as const;
+ * console.assert(retries({ provider }) === 4);
+ * ```
+ */
 export const DEFAULT_MAX_RETRIES = 4;
 /** First backoff delay (ms) when the config does not say. */
 export const DEFAULT_BASE_DELAY_MS = 1000;

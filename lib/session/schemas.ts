@@ -48,6 +48,7 @@ export const contentBlockSchema = z.discriminatedUnion("type", [
     toolName: z.string(),
     content: z.array(resultPartSchema),
     isError: z.boolean(),
+    durationMs: z.number().exactOptional(),
   }),
   z.looseObject({
     type: z.literal("system"),

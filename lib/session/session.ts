@@ -1,4 +1,5 @@
 import { Conversation } from "../conversation.ts";
+import type { Message } from "../message.ts";
 import { foldSummary, summarizeBatch } from "./serialize.ts";
 import {
   newEntryId,
@@ -8,7 +9,6 @@ import {
   type TreeNode,
   treeNodes,
 } from "./tree.ts";
-import type { Message } from "../message.ts";
 import type { LoadedSession, PersistentMessage, SessionInfo, SessionStore } from "./types.ts";
 import { splitUnanswered } from "./unanswered.ts";
 
@@ -117,6 +117,27 @@ export class Session {
     const leafId = this.#leaf === undefined ? tree.leafId : this.#leaf;
     const path = pathTo(tree.entries, leafId).map((entry) => entry.id);
     return { roots: treeNodes(tree.entries, leafId), leafId, path };
+  }
+
+  /**
+   * The messages stored on other branches than the active path (the entries
+   * `/tree` left behind), e.g. to count what the whole session cost.
+   *
+   * @example
+   * ```ts
+   * import { NullStore } from "@panto/lib";
+   * const session = new NullStore().create();
+   * console.assert((await session.messagesOffPath()).length === 0);
+   * ```
+   *
+   * @returns Those messages, in storage order.
+   * @throws {Error} When the session was written but its store no longer has it.
+   */
+  async messagesOffPath(): Promise<Message[]> {
+    const tree = await this.#readTree();
+    const leafId = this.#leaf === undefined ? tree.leafId : this.#leaf;
+    const onPath = new Set(pathTo(tree.entries, leafId).map((entry) => entry.id));
+    return tree.entries.filter((entry) => !onPath.has(entry.id)).map((entry) => entry.message);
   }
 
   /**

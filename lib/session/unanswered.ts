@@ -1,4 +1,4 @@
-import type { Message } from "../message.ts";
+import { type Message, runContinuesAfter } from "../message.ts";
 
 /** Stored messages read back as a conversation to resume, and the prompt left unanswered. */
 export interface ResumableMessages {
@@ -39,7 +39,7 @@ export function splitUnanswered(stored: readonly Message[]): ResumableMessages {
   stored.forEach((message, index) => {
     if (message.role === "system") return;
     if (message.role === "tool") {
-      previous = "tool";
+      previous = runContinuesAfter(message) ? "tool" : "other";
       awaiting = undefined;
     } else if (message.role === "assistant" || isCompaction(message)) {
       previous = "other";

@@ -188,7 +188,11 @@ hookTest(
     assert.match(JSON.stringify(server.requests[1]!.body), /echo: hi \[checked call_1\]/);
     const stored = store.stored(agent.sessionId).map((p) => p.message);
     const toolMessage = stored.find((m) => m.role === "tool")!;
-    assert.deepEqual(toolMessage.content, [{
+    const [result, ...more] = toolMessage.content;
+    assert.ok(result?.type === "tool_result" && more.length === 0);
+    const { durationMs, ...rest } = result;
+    assert.equal(typeof durationMs, "number", "how long the tool ran");
+    assert.deepEqual([rest], [{
       type: "tool_result",
       toolUseId: "call_1",
       toolName: "echo",

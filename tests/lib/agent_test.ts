@@ -324,9 +324,9 @@ forEachApi("aborting during a tool stops it and records an error result", async 
   await drain(stream);
   assert.equal(stream.state, "aborted");
   assert.equal(started, 1, "the second call is not started after the abort");
-  const [tool, marker] = agent.conversation.messages.slice(-2);
-  assert.deepEqual([marker?.stopReason, marker?.content], ["aborted", []], "the turn is closed");
-  const results = tool!.content;
+  const tool = agent.conversation.messages.at(-1)!;
+  assert.equal(tool.stopReason, "aborted", "the turn is closed: its results say it was aborted");
+  const results = tool.content;
   assert.equal(results.length, 2, "every call gets a result so the conversation stays valid");
   assert.ok(results.every((b) => b.type === "tool_result" && b.isError));
   assert.equal(server.requests.length, 1, "no request is sent after the abort");
@@ -352,7 +352,7 @@ forEachApi("a tool that stops soon after an abort keeps its own result", async (
   const stream = agent.run("count", { signal: controller.signal });
   await drain(stream);
   assert.equal(stream.state, "aborted");
-  const result = agent.conversation.messages.at(-2)!.content[0];
+  const result = agent.conversation.messages.at(-1)!.content[0];
   assert.ok(result?.type === "tool_result");
   assert.deepEqual(result.content, [{ type: "text", text: "1 2 3" }]);
 });

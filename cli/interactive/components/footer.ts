@@ -27,14 +27,16 @@ export interface FooterData {
   model?: string;
   /** Reasoning level, shown after the model (e.g. "high"). */
   thinking?: string;
-  /** Input tokens used in the session. */
+  /** Input tokens used in the session (all its branches). */
   tokensIn?: number;
-  /** Output tokens used in the session. */
+  /** Output tokens used in the session (all its branches). */
   tokensOut?: number;
-  /** Cost so far in US dollars. */
+  /** The session's cost so far in US dollars. */
   cost?: number;
-  /** Share of the context window in use, 0–100. */
-  contextPercent?: number;
+  /** Share of the context window the active branch fills, 0–100. */
+  contextPercent?: number | undefined;
+  /** Tokens of the active branch's context, shown when the share is not known (no window size). */
+  contextTokens?: number | undefined;
   /** What the chat waits for, e.g. "waiting for approval" (undefined clears it). */
   waiting?: string | undefined;
 }
@@ -120,7 +122,7 @@ export class Footer extends CachedComponent {
 
   #stats(): string {
     const theme = this.#theme;
-    const { tokensIn, tokensOut, cost, contextPercent } = this.#data;
+    const { tokensIn, tokensOut, cost, contextPercent, contextTokens } = this.#data;
     const parts: string[] = [];
     if (tokensIn !== undefined) parts.push(theme.fg("muted", `↑${formatTokens(tokensIn)}`));
     if (tokensOut !== undefined) parts.push(theme.fg("muted", `↓${formatTokens(tokensOut)}`));
@@ -128,6 +130,8 @@ export class Footer extends CachedComponent {
     if (contextPercent !== undefined) {
       const percent = Math.round(contextPercent);
       parts.push(theme.fg(contextColor(percent), `${percent}% ctx`));
+    } else if (contextTokens !== undefined) {
+      parts.push(theme.fg("muted", `${formatTokens(contextTokens)} ctx`));
     }
     return parts.join(" ");
   }

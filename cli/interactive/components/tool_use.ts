@@ -112,6 +112,8 @@ export class ToolUse implements Component {
   #isError = false;
   #startedAt: number | undefined;
   #endedAt: number | undefined;
+  /** How long a stored call ran (a resumed transcript has no clock to read). */
+  #storedMs: number | undefined;
   #images: readonly Component[] = [];
   #lines: readonly string[] = [];
   #width = -1;
@@ -206,6 +208,12 @@ export class ToolUse implements Component {
     this.#changed(0);
   }
 
+  /** Sets how long the call ran, as stored with its result (for a call not watched live). */
+  setDuration(ms: number): void {
+    this.#storedMs = ms;
+    this.#changed(0);
+  }
+
   /** Shows images under the result (a read image's), drawn or as placeholders. */
   setImages(images: readonly Component[]): void {
     this.#images = images;
@@ -266,7 +274,8 @@ export class ToolUse implements Component {
       isError: this.#isError,
       expanded: this.#expanded,
       collapsedLines: this.#collapsedLines,
-      elapsedMs: started === undefined ? undefined : (this.#endedAt ?? this.#now()) - started,
+      elapsedMs: this.#storedMs ??
+        (started === undefined ? undefined : (this.#endedAt ?? this.#now()) - started),
     };
   }
 

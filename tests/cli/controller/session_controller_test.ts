@@ -791,3 +791,59 @@ Deno.test("controller: cost prices each message at its own model; a new session 
     { models },
   );
 });
+
+Deno.test("controller: the session's name is the session's: a move in the tree keeps it", async () => {
+  await withController(async ({ server, controller }) => {
+    server.enqueue(text("A1"));
+    await controller.prompt("q1");
+    server.enqueue(text("A2"));
+    await controller.prompt("q2");
+    await controller.nameSession("Parser work");
+    const a1 = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === "A1")!;
+    await controller.branch(a1.id);
+    assert.equal(controller.state().sessionName, "Parser work");
+    await controller.branch(null);
+    assert.equal(controller.state().sessionName, "Parser work", "even before the first entry");
+  });
+});
+
+Deno.test("controller: usage and cost are the whole session's: every branch and the branch summary", async () => {
+  const models = {
+    fast: { provider: "fakeopenai", model: "fast-model", price: { input: 1e6, output: 1e6 } },
+  };
+  await withController(
+    async ({ server, controller }) => {
+      const outputTokens = () => controller.state().usage.outputTokens;
+      server.enqueue(text("A1"));
+      await controller.prompt("q1");
+      server.enqueue(text("A2"));
+      await controller.prompt("q2");
+      const both = { cost: controller.state().cost!, tokens: outputTokens() };
+      assert.ok(both.cost > 0 && both.tokens > 0);
+      const a1 = allNodes((await controller.sessionTree()).roots).find((n) => n.preview === "A1")!;
+
+      server.enqueue(text("They asked q2."));
+      await controller.branch(a1.id, { summarise: true });
+      const summarised = { cost: controller.state().cost!, tokens: outputTokens() };
+      assert.ok(summarised.cost > both.cost, "the branch left and the summary still count");
+      assert.ok(summarised.tokens > both.tokens);
+
+      server.enqueue(text("A3"));
+      await controller.prompt("q3");
+      const total = { cost: controller.state().cost!, tokens: outputTokens() };
+      assert.ok(total.cost > summarised.cost && total.tokens > summarised.tokens);
+
+      // Read back from the store, the summary's usage is on the prompt it went with.
+      const id = controller.session.id;
+      await controller.newSession();
+      assert.equal(controller.state().cost, 0);
+      await controller.switchSession(id);
+      assert.ok(Math.abs(controller.state().cost! - total.cost) < 1e-9);
+      assert.equal(outputTokens(), total.tokens);
+      await controller.branch(a1.id);
+      assert.ok(Math.abs(controller.state().cost! - total.cost) < 1e-9, "on any branch");
+    },
+    [],
+    { models },
+  );
+});

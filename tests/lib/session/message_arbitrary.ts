@@ -63,7 +63,8 @@ const block: fc.Arbitrary<ContentBlock> = fc.oneof(
     toolName: text,
     content: fc.array(resultPart, { maxLength: 3 }),
     isError: fc.boolean(),
-  }),
+    durationMs: count,
+  }, ["durationMs"]),
   loose({
     type: fc.constant("system" as const),
     text,

@@ -58,3 +58,10 @@ Deno.test("footer: what the chat waits for follows the location, and goes when c
   const alone = new Footer({ waiting: "waiting for approval of bash" }, PLAIN);
   assert.equal(alone.render(60)[0], "· waiting for approval of bash");
 });
+
+Deno.test("footer: without a window size, the active branch's context shows in tokens", () => {
+  const footer = new Footer({ tokensIn: 12_000, tokensOut: 300, contextTokens: 4_200 });
+  assert.match(plain(footer.render(60)[0] ?? ""), /^↑12k ↓300 4\.2k ctx/);
+  footer.update({ contextPercent: 3, contextTokens: undefined });
+  assert.match(plain(footer.render(60)[0] ?? ""), /^↑12k ↓300 3% ctx/);
+});
