@@ -68,7 +68,7 @@ export interface PostgresStoreOptions {
    * Connections in the pool this store opens from `url`. Default 4. While
    * the store holds a session (a turn runs), one of them is kept for the
    * advisory lock that tells other processes it is alive. A given client
-   * needs 2 or more.
+   * needs 2 or more (a store that writes keeps one).
    */
   maxConnections?: number;
 }
@@ -439,6 +439,9 @@ export class PostgresStore implements SessionStore {
   ): Promise<void> {
     const sql = await this.#ready();
     const pending = this.#pending.get(sessionId) ?? { created: new Date().toISOString() };
+    // Before the row can name the lock (a holder must never name a lock nobody holds), and
+    // outside the transaction: waiting for a connection while holding one could starve the pool.
+    await this.#lock();
     await sql.begin(async (tx) => {
       refuseIfFenced(this.#location, await readFence(tx));
       await tx`
@@ -471,8 +474,6 @@ export class PostgresStore implements SessionStore {
           ? holder
           : { pid: Deno.pid, instance: this.#instance, since: new Date().toISOString() };
         mine.key = this.#key;
-        // Before the row names the lock: a holder must never name a lock nobody holds.
-        await this.#lock();
         await tx`
           UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
             held_until = NULL
@@ -676,7 +677,7 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * Takes this store's advisory lock, once, on a connection kept for it:
+   * Takes this store's advisory lock, once (at its first write), on a connection kept for it:
    * while the lock is held the sessions naming it are held, and when the
    * process dies the server ends the connection and drops the lock.
    */
