@@ -141,7 +141,8 @@ const CASES: Record<string, (w: World) => Promise<void>> = {
   "names the fix when asked for another owner's sessions, and never re-scopes": async (
     { alice },
   ) => {
-    const fix = /scoped to owner alice; it cannot \w+ (the sessions of |sessions for )?bob: use the unscoped store/;
+    const fix =
+      /scoped to owner alice; it cannot \w+ (the sessions of |sessions for )?bob: use the unscoped store/;
     assert.throws(() => alice.list({ ownerId: "bob" }), fix);
     assert.throws(() => alice.search("zebra", { ownerId: "bob" }), fix);
     await assert.rejects(() => alice.resolve("shared-b1", { ownerId: "bob" }), fix);
