@@ -3,7 +3,6 @@ import postgres from "postgres";
 import {
   PostgresStore,
   SessionInUseError,
-  SessionNotFoundError,
   SessionStoreError,
 } from "@panto/lib";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
