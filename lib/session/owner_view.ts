@@ -176,9 +176,7 @@ export class OwnerView implements SessionStore {
     messages: readonly PersistentMessage[],
     options?: AppendOptions,
   ): Promise<void> {
-    await this.#require(sessionId);
-    this.#written.add(sessionId);
-    await this.#store.appendMessages(sessionId, messages, options);
+    await this.#store.appendMessages(await this.#writing(sessionId), messages, options);
   }
 
   /**
@@ -194,9 +192,7 @@ export class OwnerView implements SessionStore {
     messages: readonly PersistentMessage[],
     options?: AppendOptions,
   ): Promise<void> {
-    await this.#require(sessionId);
-    this.#written.add(sessionId);
-    await this.#store.replaceConversation(sessionId, messages, options);
+    await this.#store.replaceConversation(await this.#writing(sessionId), messages, options);
   }
 
   /**
@@ -320,6 +316,13 @@ export class OwnerView implements SessionStore {
     if (!await this.#owns(id)) {
       throw new SessionNotFoundError(id, `the sessions of owner ${this.ownerId}`);
     }
+  }
+
+  /** Session `id`, checked as this owner's and recorded as written through this view. */
+  async #writing(id: string): Promise<string> {
+    await this.#require(id);
+    this.#written.add(id);
+    return id;
   }
 
   /** A session the store opened, re-opened with this view as its store. */
