@@ -92,6 +92,7 @@ export {
   type RepairReport,
 } from "./session/jsonl_store.ts";
 export { SQLiteStore, type SQLiteStoreOptions } from "./session/sqlite_store.ts";
+export { OwnerView } from "./session/owner_view.ts";
 export {
   type MigrateOptions,
   migrateSessions,

@@ -43,9 +43,10 @@ import {
   type TreeIndex,
   writeTreeIndex,
 } from "./jsonl_tree_index.ts";
+import { OwnerView } from "./owner_view.ts";
 import {
+  addPending,
   checkExpectedCount,
-  draftSession,
   emptySessionInfo,
   type PendingSession,
   saveFailure,
@@ -55,7 +56,9 @@ import type {
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
+  ResolveOptions,
   SearchHit,
+  SearchOptions,
   SessionInfo,
   SessionStore,
 } from "./types.ts";
@@ -205,9 +208,32 @@ export class FileSystemJSONLStore implements SessionStore {
    */
   create(options: CreateSessionOptions = {}): Session {
     this.#assertOpen();
-    const { pending, info } = draftSession(options);
-    this.#pending.set(info.id, pending);
-    return new Session(info, this, false, options.metadata);
+    return new Session(addPending(this.#pending, options), this, false, options.metadata);
+  }
+
+  /**
+   * One owner's view of this store: it reaches that owner's sessions only,
+   * and has no store-wide administration (see {@linkcode OwnerView}).
+   *
+   * @param ownerId The owner.
+   * @returns The view, sharing this store's files and locks.
+   */
+  forOwner(ownerId: string): OwnerView {
+    return new OwnerView(this, ownerId);
+  }
+
+  /**
+   * The owner of a session, stored (its header's) or created and not written yet.
+   *
+   * @param id The session id.
+   * @returns The owner, `undefined` when it has none (or the header cannot be read), `null`
+   *   when there is no such session.
+   */
+  async ownerOf(id: string): Promise<string | undefined | null> {
+    this.#assertOpen();
+    const summary = await this.#summary(checkSessionId(id));
+    if (summary) return summary.info.ownerId;
+    return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
   }
 
   /**
@@ -237,15 +263,22 @@ export class FileSystemJSONLStore implements SessionStore {
    * The session with this id, or the only one whose id starts with it.
    *
    * @param idOrPrefix An id or a prefix of one.
+   * @param options Whose sessions to look in (`ownerId`; default everyone's).
    * @returns The session, or `null` when none matches.
-   * @throws {AmbiguousSessionIdError} When several match.
+   * @throws {AmbiguousSessionIdError} When several match (naming only those in scope).
    */
-  async resolve(idOrPrefix: string): Promise<Session | null> {
+  async resolve(idOrPrefix: string, options: ResolveOptions = {}): Promise<Session | null> {
     this.#assertOpen();
     checkSessionId(idOrPrefix);
+    const inScope = (info: SessionInfo | null) =>
+      info !== null && (options.ownerId === undefined || info.ownerId === options.ownerId);
     const exact = await this.#info(idOrPrefix);
-    if (exact) return new Session(exact, this);
-    const matches = (await this.#storedIds()).filter((id) => id.startsWith(idOrPrefix)).sort();
+    if (exact && inScope(exact)) return new Session(exact, this);
+    let matches = (await this.#storedIds()).filter((id) => id.startsWith(idOrPrefix)).sort();
+    if (options.ownerId !== undefined) {
+      const infos = await Promise.all(matches.map((id) => this.#info(id)));
+      matches = matches.filter((_, index) => inScope(infos[index] ?? null));
+    }
     if (matches.length > 1) {
       throw new AmbiguousSessionIdError(
         idOrPrefix,
@@ -542,15 +575,16 @@ export class FileSystemJSONLStore implements SessionStore {
    * sessions are skipped.
    *
    * @param query The text to find.
-   * @param options How many hits to return (default 50).
+   * @param options How many hits to return (default 50), and in whose sessions (`ownerId`).
    * @returns The hits.
    */
-  async search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const needle = query.trim().toLowerCase();
     const limit = options.limit ?? 50;
     const hits: SearchHit[] = [];
     if (needle === "") return hits;
-    for (const info of await this.list()) {
+    const owner = options.ownerId === undefined ? {} : { ownerId: options.ownerId };
+    for (const info of await this.list(owner)) {
       const parsed = await this.#readParsed(info.id).catch(() => null);
       if (!parsed || parsed.problems.length > 0) continue;
       for (const [index, { message }] of parsed.messages.entries()) {

@@ -32,9 +32,10 @@ import {
   replacementBranch,
   treeIds,
 } from "./tree_store.ts";
+import { OwnerView } from "./owner_view.ts";
 import {
+  addPending,
   checkExpectedCount,
-  draftSession,
   listedInfo,
   type PendingSession,
   saveFailure,
@@ -46,7 +47,9 @@ import type {
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
+  ResolveOptions,
   SearchHit,
+  SearchOptions,
   SessionInfo,
   SessionState,
   SessionStore,
@@ -61,16 +64,13 @@ export interface PostgresStoreOptions {
   url?: string;
   /** An existing client to use instead of `url` (the store never ends it). */
   client?: PostgresClient;
-  /** Connections in the pool this store opens from `url`. Default 4. */
-  maxConnections?: number;
-  /** Scope every operation to this owner's sessions (multi-user services). */
-  ownerId?: string;
   /**
-   * How long a writer holds a session after its last append, in ms (default
-   * 5 minutes): another writer is refused meanwhile, and may take the
-   * session over once a crashed holder's lease runs out.
+   * Connections in the pool this store opens from `url`. Default 4. While
+   * the store holds a session (a turn runs), one of them is kept for the
+   * advisory lock that tells other processes it is alive. A given client
+   * needs 2 or more (a store that writes keeps one).
    */
-  leaseMs?: number;
+  maxConnections?: number;
 }
 
 /** A versioned schema change; never edit a released one, append a new one. */
@@ -140,14 +140,18 @@ const MIGRATIONS: readonly Migration[] = [{
 /** Rows a backfill reads at a time. */
 const BACKFILL_BATCH = 500;
 
-/** A lease's holder, as `panto_sessions.holder` keeps it. */
+/**
+ * A session's holder, as `panto_sessions.holder` keeps it: the store
+ * holds the session-level advisory lock `key` on a connection of its own
+ * while it lives, so the server lets go of it when the process dies.
+ */
 interface StoredHolder {
   pid: number;
   instance: string;
   since: string;
+  /** The advisory lock's two keys (`pg_advisory_lock(int4, int4)`); absent from older holders. */
+  key?: [number, number];
 }
-
-const DEFAULT_LEASE_MS = 5 * 60_000;
 
 /** Key of the advisory lock that serialises migrations across processes. */
 const MIGRATION_LOCK = 7_302_513_980_114_261;
@@ -155,16 +159,20 @@ const MIGRATION_LOCK = 7_302_513_980_114_261;
 const SEARCH_TEXT_LIMIT = 100_000;
 const AMBIGUITY_SHOWN = 5;
 
-/** Migrations already run per client, so owner views share one run. */
+/** Migrations already run per client, so stores sharing a client share one run. */
 const migrated = new WeakMap<PostgresClient, Promise<void>>();
 
 /**
  * Sessions in PostgreSQL, for services whose processes and hosts share one
  * database. Each append is one transaction that locks the session row
  * (`SELECT … FOR UPDATE`), so concurrent writers on any number of
- * connections never interleave a batch or reuse a sequence number. An
- * optional owner id scopes a store to one user's sessions. Migrations run
- * in a transaction under an advisory lock on first use.
+ * connections never interleave a batch or reuse a sequence number.
+ * `forOwner` gives one user's view (a capability: it reaches that owner's
+ * sessions only). A writer holds a session while its turn runs by naming
+ * a session-level advisory lock it keeps on a connection of its own: when
+ * the process dies the server drops the lock, and the session reads as
+ * `interrupted` at once. Migrations run in a transaction under an
+ * advisory lock on first use.
  *
  * @example
  * ```ts ignore
@@ -178,31 +186,30 @@ const migrated = new WeakMap<PostgresClient, Promise<void>>();
  * ```
  */
 export class PostgresStore implements SessionStore {
-  /** The owner this store is scoped to, if any. */
-  readonly ownerId: string | undefined;
-  /** The client: given, shared by `forOwner`, or made on first use. */
+  /** The client: given, or made on first use. */
   #client: PostgresClient | undefined;
   readonly #connect: () => Promise<PostgresClient>;
-  #ownsClient: boolean;
+  readonly #ownsClient: boolean;
   #pending = new Map<string, PendingSession>();
-  /** Sessions this store holds a lease on. */
+  /** Sessions this store holds. */
   #held = new Set<string>();
-  /** Tells this store's leases from those of other stores, in this process or another. */
+  /** Tells this store's holds from those of other stores, in this process or another. */
   readonly #instance = crypto.randomUUID();
-  #leaseMs: number;
+  /** This store's advisory lock keys: random, so no two live stores share them. */
+  readonly #key: [number, number] = [randomKey(), randomKey()];
+  /** The connection holding the advisory lock, taken when the store first holds a session. */
+  #lockConnection: Promise<postgres.ReservedSql> | undefined;
   #closed = false;
   #opening: Promise<PostgresClient> | undefined;
-  /** For `forOwner` views: the parent's client. */
-  #shared: (() => Promise<PostgresClient>) | undefined;
   /** The database, for messages: the URL without its password. */
-  #location: string;
+  readonly #location: string;
   /** Text that must not appear in messages: the URL as given and its password. */
-  #secrets: string[];
+  readonly #secrets: string[];
 
   /**
    * Creates the store (connections open lazily, on first use).
    *
-   * @param options A URL or a client, and an optional owner scope.
+   * @param options A URL or a client.
    */
   constructor(options: PostgresStoreOptions) {
     if (!options.client && options.url === undefined) {
@@ -219,13 +226,6 @@ export class PostgresStore implements SessionStore {
       const { default: connect } = await import("postgres");
       return connect(url, { max, onnotice: () => {} });
     };
-    this.ownerId = options.ownerId;
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  }
-
-  /** Who this store is, as a lease records it. */
-  #holder(): Omit<StoredHolder, "since"> {
-    return { pid: Deno.pid, instance: this.#instance };
   }
 
   /** The schema version this code writes. */
@@ -234,24 +234,29 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * A view of this store scoped to one owner, sharing its connections.
+   * One owner's view of this store: it reaches that owner's sessions only,
+   * and has no store-wide administration (see {@linkcode OwnerView}).
    * Closing the view does not close the pool.
    *
    * @param ownerId The owner.
-   * @returns The scoped store.
+   * @returns The view, sharing this store's connections.
    */
-  forOwner(ownerId: string): PostgresStore {
-    // The view never connects itself (its URL is unused): it borrows this store's client.
-    const view = new PostgresStore({
-      url: "postgres://shared-client",
-      ownerId,
-      leaseMs: this.#leaseMs,
-    });
-    view.#ownsClient = false;
-    view.#shared = () => this.#clientNow();
-    view.#location = this.#location;
-    view.#secrets = this.#secrets;
-    return view;
+  forOwner(ownerId: string): OwnerView {
+    return new OwnerView(this, ownerId);
+  }
+
+  /**
+   * The owner of a session, stored or created and not written yet.
+   *
+   * @param id The session id.
+   * @returns The owner, `undefined` when it has none, `null` when there is no such session.
+   */
+  async ownerOf(id: string): Promise<string | undefined | null> {
+    checkSessionId(id);
+    const sql = await this.#ready();
+    const [row] = await sql`SELECT owner_id FROM panto_sessions WHERE id = ${id}`;
+    if (!row) return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
+    return row.owner_id === null ? undefined : String(row.owner_id);
   }
 
   /**
@@ -269,38 +274,25 @@ export class PostgresStore implements SessionStore {
   /**
    * A new session handle; nothing is written until the first assistant message.
    *
-   * @param options Metadata, working directory, and owner (defaults to the store's).
+   * @param options Metadata, working directory, and owner.
    * @returns The session.
-   * @throws {Error} When `ownerId` differs from the store's scope.
    */
   create(options: CreateSessionOptions = {}): Session {
     this.#assertOpen();
-    const ownerId = options.ownerId ?? this.ownerId;
-    if (this.ownerId !== undefined && ownerId !== this.ownerId) {
-      throw new Error(
-        `This store is scoped to owner ${this.ownerId}; it cannot create sessions for ${ownerId}`,
-      );
-    }
-    const { pending, info } = draftSession(
-      ownerId === undefined ? options : { ...options, ownerId },
-    );
-    this.#pending.set(info.id, pending);
-    return new Session(info, this, false, options.metadata);
+    return new Session(addPending(this.#pending, options), this, false, options.metadata);
   }
 
   /**
-   * Sessions, newest modified first: the store's owner's, or (unscoped)
-   * everyone's or `options.ownerId`'s.
+   * Sessions, newest modified first: everyone's or `options.ownerId`'s.
    *
    * @param options Limit and owner filter.
    * @returns The sessions.
    */
   async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
     const sql = await this.#ready();
-    const owner = this.ownerId ?? options.ownerId;
     const rows = await sql`
-      SELECT * FROM panto_sessions
-      WHERE ${owner === undefined ? sql`true` : sql`owner_id = ${owner}`}
+      SELECT *, ${heldNow(sql)} AS held FROM panto_sessions
+      WHERE ${owned(sql, options.ownerId)}
       ORDER BY modified DESC, id DESC LIMIT ${options.limit ?? null}`;
     return rows.map((row) => listedInfo(row, toInfo));
   }
@@ -309,20 +301,21 @@ export class PostgresStore implements SessionStore {
    * The session with this id, or the only one whose id starts with it.
    *
    * @param idOrPrefix An id or a prefix of one.
-   * @returns The session, or `null` when none matches (in this owner's sessions).
-   * @throws {AmbiguousSessionIdError} When several match.
+   * @param options Whose sessions to look in (`ownerId`; default everyone's).
+   * @returns The session, or `null` when none matches.
+   * @throws {AmbiguousSessionIdError} When several match (naming only those in scope).
    */
-  async resolve(idOrPrefix: string): Promise<Session | null> {
+  async resolve(idOrPrefix: string, options: ResolveOptions = {}): Promise<Session | null> {
     checkSessionId(idOrPrefix);
     const sql = await this.#ready();
-    const [exact] = await sql`SELECT * FROM panto_sessions WHERE id = ${idOrPrefix} AND ${
-      this.#owned(sql)
-    }`;
+    const scope = owned(sql, options.ownerId);
+    const [exact] = await sql`SELECT *, ${heldNow(sql)} AS held FROM panto_sessions
+      WHERE id = ${idOrPrefix} AND ${scope}`;
     if (exact) return new Session(toInfo(exact), this);
     const pattern = `${idOrPrefix.replaceAll("_", "\\_")}%`;
     const matches = await sql`
-      SELECT *, count(*) OVER () AS total FROM panto_sessions
-      WHERE id LIKE ${pattern} AND ${this.#owned(sql)} ORDER BY id LIMIT ${AMBIGUITY_SHOWN}`;
+      SELECT *, ${heldNow(sql)} AS held, count(*) OVER () AS total FROM panto_sessions
+      WHERE id LIKE ${pattern} AND ${scope} ORDER BY id LIMIT ${AMBIGUITY_SHOWN}`;
     if (matches.length > 1) {
       const ids = matches.map((row) => String(row.id));
       throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(matches[0]!.total));
@@ -331,7 +324,7 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * The most recently modified session (of this owner).
+   * The most recently modified session.
    *
    * @returns It, or `null` when there are none.
    */
@@ -344,7 +337,7 @@ export class PostgresStore implements SessionStore {
    * The conversation on the active path. A record that does not decode throws.
    *
    * @param id The session id.
-   * @returns The conversation, or `null` for an unknown id (or another owner's).
+   * @returns The conversation, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the session and message number.
    */
   async load(id: string): Promise<Conversation | null> {
@@ -357,15 +350,13 @@ export class PostgresStore implements SessionStore {
    * stored). Rows written before the tree read as one chain.
    *
    * @param id The session id.
-   * @returns The tree, or `null` for an unknown id (or another owner's).
+   * @returns The tree, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the session and message number.
    */
   async loadTree(id: string): Promise<StoredTree | null> {
     checkSessionId(id);
     const sql = await this.#ready();
-    const [session] = await sql`SELECT metadata FROM panto_sessions WHERE id = ${id} AND ${
-      this.#owned(sql)
-    }`;
+    const [session] = await sql`SELECT metadata FROM panto_sessions WHERE id = ${id}`;
     if (!session) return null;
     const rows = await sql`
       SELECT seq, message, entry_id, parent_id, wire, label FROM panto_messages
@@ -377,15 +368,15 @@ export class PostgresStore implements SessionStore {
 
   /**
    * A new session holding the path from a root to `entryId`, recording
-   * this one as its parent session (and its owner).
+   * this one as its parent session (its owner is kept).
    *
    * @param id The session to fork.
    * @param entryId The last entry to copy (an id from its tree).
    * @returns The new session.
-   * @throws {SessionNotFoundError} When there is no such session (of this owner).
+   * @throws {SessionNotFoundError} When there is no such session.
    */
   fork(id: string, entryId: string): Promise<Session> {
-    return forkSession(this, id, entryId, this.#where());
+    return forkSession(this, id, entryId, this.#location);
   }
 
   /**
@@ -394,7 +385,6 @@ export class PostgresStore implements SessionStore {
    *
    * @param sessionId The session.
    * @param messages The messages, in order.
-   * @throws {SessionNotFoundError} When the session belongs to another owner.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
   async appendMessages(
@@ -454,7 +444,7 @@ export class PostgresStore implements SessionStore {
     checkSessionId(sessionId);
     const sql = await this.#ready();
     const [row] = await sql`
-      SELECT message_count, holder, held_until > now() AS held
+      SELECT message_count, holder, ${heldNow(sql)} AS held
       FROM panto_sessions WHERE id = ${sessionId}`;
     if (!row) return;
     const holder = row.holder as StoredHolder | null;
@@ -472,11 +462,10 @@ export class PostgresStore implements SessionStore {
     writtenAt?: string,
   ): Promise<void> {
     const sql = await this.#ready();
-    const pending = this.#pending.get(sessionId) ??
-      {
-        created: new Date().toISOString(),
-        ...(this.ownerId === undefined ? {} : { ownerId: this.ownerId }),
-      };
+    const pending = this.#pending.get(sessionId) ?? { created: new Date().toISOString() };
+    // Before the row can name the lock (a holder must never name a lock nobody holds), and
+    // outside the transaction: waiting for a connection while holding one could starve the pool.
+    await this.#lock();
     await sql.begin(async (tx) => {
       refuseIfFenced(this.#location, await readFence(tx));
       await tx`
@@ -489,11 +478,9 @@ export class PostgresStore implements SessionStore {
                 ${pending.parentSessionId ?? null})
         ON CONFLICT (id) DO NOTHING`;
       const [row] = await tx`
-        SELECT owner_id, message_count, state, holder, held_until > now() AS held
+        SELECT message_count, state, holder, ${heldNow(tx)} AS held
         FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
-      if (!row || (this.ownerId !== undefined && row.owner_id !== this.ownerId)) {
-        throw new SessionNotFoundError(sessionId, this.#where());
-      }
+      if (!row) throw new SessionNotFoundError(sessionId, this.#location);
       const holder = row.holder as StoredHolder | null;
       if (row.held && holder && holder.instance !== this.#instance) {
         throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
@@ -507,12 +494,13 @@ export class PostgresStore implements SessionStore {
       );
       // Held while the turn runs; free between turns.
       if (batch.state?.status === "running") {
-        const mine = row.held && holder
+        const mine: StoredHolder = row.held && holder
           ? holder
-          : { ...this.#holder(), since: new Date().toISOString() };
+          : { pid: Deno.pid, instance: this.#instance, since: new Date().toISOString() };
+        mine.key = this.#key;
         await tx`
           UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
-            held_until = now() + ${`${this.#leaseMs} milliseconds`}::interval
+            held_until = NULL
           WHERE id = ${sessionId}`;
         this.#held.add(sessionId);
       } else {
@@ -559,10 +547,10 @@ export class PostgresStore implements SessionStore {
    * occur. Best matches first, each with a `ts_headline` snippet.
    *
    * @param query Words to find.
-   * @param options How many hits to return (default 50).
+   * @param options How many hits to return (default 50), and in whose sessions (`ownerId`).
    * @returns The hits.
    */
-  async search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const words = searchWords(query).trim();
     if (words === "") return [];
     const sql = await this.#ready();
@@ -571,7 +559,7 @@ export class PostgresStore implements SessionStore {
         ts_headline('simple', m.search_text, q, 'StartSel="",StopSel="",MaxWords=24,MinWords=8') AS snippet
       FROM panto_messages m JOIN panto_sessions s ON s.id = m.session_id,
         plainto_tsquery('simple', ${words}) q
-      WHERE m.search_vector @@ q AND ${this.#owned(sql, sql`s.owner_id`)}
+      WHERE m.search_vector @@ q AND ${owned(sql, options.ownerId, sql`s.owner_id`)}
       ORDER BY ts_rank(m.search_vector, q) DESC, s.modified DESC, m.seq
       LIMIT ${options.limit ?? 50}`;
     return rows.map(searchHitFromRow);
@@ -582,20 +570,18 @@ export class PostgresStore implements SessionStore {
    *
    * @param id The session.
    * @param name The new name (`""` clears it).
-   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   * @throws {SessionNotFoundError} When there is no such session.
    */
   async rename(id: string, name: string): Promise<void> {
     checkSessionId(id);
     const count = await this.#fencedWrite(async (tx) => {
       const { count } = await tx`
-        UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id} AND ${
-        this.#owned(tx)
-      }`;
+        UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id}`;
       return count;
     });
     if (count > 0) return;
     const pending = this.#pending.get(id);
-    if (!pending) throw new SessionNotFoundError(id, this.#where());
+    if (!pending) throw new SessionNotFoundError(id, this.#location);
     pending.name = name;
   }
 
@@ -605,16 +591,14 @@ export class PostgresStore implements SessionStore {
    * @param id The session.
    * @param entryId The entry, an id from its tree.
    * @param label The label (`null` or `""`: none).
-   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   * @throws {SessionNotFoundError} When there is no such session.
    * @throws {Error} When the entry is not in the session.
    */
   async setLabel(id: string, entryId: string, label: string | null): Promise<void> {
     checkSessionId(id);
     await this.#fencedWrite(async (tx) => {
-      const [session] = await tx`SELECT 1 FROM panto_sessions WHERE id = ${id} AND ${
-        this.#owned(tx)
-      }`;
-      if (!session) throw new SessionNotFoundError(id, this.#where());
+      const [session] = await tx`SELECT 1 FROM panto_sessions WHERE id = ${id}`;
+      if (!session) throw new SessionNotFoundError(id, this.#location);
       // Rows from before the tree have no entry id: theirs is their position.
       const { count } = await tx`
         UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
@@ -628,17 +612,17 @@ export class PostgresStore implements SessionStore {
    * Deletes a session and its messages.
    *
    * @param id The session.
-   * @throws {SessionNotFoundError} When there is no such session (for this owner).
+   * @throws {SessionNotFoundError} When there is no such session.
    */
   async delete(id: string): Promise<void> {
     checkSessionId(id);
     const count = await this.#fencedWrite(async (tx) => {
-      const { count } = await tx`DELETE FROM panto_sessions WHERE id = ${id} AND ${
-        this.#owned(tx)
-      }`;
+      const { count } = await tx`DELETE FROM panto_sessions WHERE id = ${id}`;
       return count;
     });
-    if (!this.#pending.delete(id) && count === 0) throw new SessionNotFoundError(id, this.#where());
+    if (!this.#pending.delete(id) && count === 0) {
+      throw new SessionNotFoundError(id, this.#location);
+    }
   }
 
   /**
@@ -650,14 +634,14 @@ export class PostgresStore implements SessionStore {
   async export(id: string): Promise<string> {
     const conversation = await this.load(id);
     const sql = await this.#ready();
-    const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id} AND ${this.#owned(sql)}`;
-    if (!conversation || !row) throw new SessionNotFoundError(id, this.#where());
+    const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id}`;
+    if (!conversation || !row) throw new SessionNotFoundError(id, this.#location);
     return exportMarkdown(toInfo(row), conversation);
   }
 
   /**
-   * Lets go of a session this store writes (its lease), so another writer
-   * may take it at once; the next append takes it again.
+   * Lets go of a session this store writes, so another writer may take it
+   * at once; the next append takes it again.
    *
    * @param id The session.
    */
@@ -670,11 +654,15 @@ export class PostgresStore implements SessionStore {
       WHERE id = ${id} AND holder->>'instance' = ${this.#instance}`;
   }
 
-  /** Releases the sessions' leases, then ends the connection pool if this store opened it. */
+  /**
+   * Lets go of the sessions it holds and of its advisory lock, then ends
+   * the connection pool if this store opened it.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     await Promise.allSettled([...this.#held].map((id) => this.release(id)));
     this.#closed = true;
+    await this.#unlock().catch(() => {});
     if (!this.#ownsClient) return;
     const client = this.#client ?? await this.#opening?.catch(() => undefined);
     await client?.end({ timeout: 5 });
@@ -712,16 +700,35 @@ export class PostgresStore implements SessionStore {
     if (this.#closed) throw new Error(`The session store is closed`);
   }
 
-  #where(): string {
-    return this.ownerId === undefined ? "the database" : `the sessions of owner ${this.ownerId}`;
+  /**
+   * Takes this store's advisory lock, once (at its first write), on a connection kept for it:
+   * while the lock is held the sessions naming it are held, and when the
+   * process dies the server ends the connection and drops the lock.
+   */
+  async #lock(): Promise<void> {
+    this.#lockConnection ??= (async () => {
+      const reserved = await (await this.#clientNow()).reserve();
+      await reserved`SELECT pg_advisory_lock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
+      return reserved;
+    })();
+    try {
+      await this.#lockConnection;
+    } catch (error) {
+      this.#lockConnection = undefined;
+      throw error;
+    }
   }
 
-  /** The owner condition of this store (`true` when unscoped). */
-  #owned(
-    sql: PostgresClient | postgres.TransactionSql,
-    column = sql`owner_id`,
-  ): postgres.PendingQuery<postgres.Row[]> {
-    return this.ownerId === undefined ? sql`true` : sql`${column} = ${this.ownerId}`;
+  /** Drops the advisory lock and gives its connection back to the pool. */
+  async #unlock(): Promise<void> {
+    const reserved = await this.#lockConnection;
+    this.#lockConnection = undefined;
+    if (!reserved) return;
+    try {
+      await reserved`SELECT pg_advisory_unlock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
+    } finally {
+      reserved.release();
+    }
   }
 
   /**
@@ -774,10 +781,10 @@ export class PostgresStore implements SessionStore {
     return new Error(text);
   }
 
-  /** The client, connecting (or borrowing the parent's) the first time. */
+  /** The client, connecting the first time. */
   async #clientNow(): Promise<PostgresClient> {
     if (this.#client) return this.#client;
-    this.#opening ??= this.#shared ? this.#shared() : this.#connect();
+    this.#opening ??= this.#connect();
     this.#client = await this.#opening;
     return this.#client;
   }
@@ -847,14 +854,45 @@ function toInfo(row: Row): SessionInfo {
   if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
   if (row.wire !== null) info.wire = decodeWire(row.wire);
   const state = storedState(row.state);
-  const leased = row.held_until instanceof Date && row.held_until.getTime() > Date.now();
-  // Running with no live lease: the writer died mid-turn.
+  // Running with no live holder: the writer died mid-turn.
   if (state) {
-    info.state = state.status === "running" && !leased
+    info.state = state.status === "running" && row.held !== true
       ? { ...state, status: "interrupted" }
       : state;
   }
   return info;
+}
+
+/**
+ * Whether a session row's holder is alive, as SQL: the advisory lock its
+ * holder names is granted in this database (the server drops it with the
+ * holder's connection). A holder from before the locks has no key: its
+ * lease time says.
+ */
+function heldNow(
+  sql: PostgresClient | postgres.TransactionSql,
+): postgres.PendingQuery<postgres.Row[]> {
+  return sql`(holder IS NOT NULL AND CASE WHEN holder ? 'key' THEN EXISTS (
+      SELECT 1 FROM pg_locks l
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND l.classid::bigint = (holder->'key'->>0)::bigint
+        AND l.objid::bigint = (holder->'key'->>1)::bigint)
+    ELSE coalesce(held_until > now(), false) END)`;
+}
+
+/** The condition keeping one owner's rows (`true` for everyone's). */
+function owned(
+  sql: PostgresClient | postgres.TransactionSql,
+  ownerId: string | undefined,
+  column = sql`owner_id`,
+): postgres.PendingQuery<postgres.Row[]> {
+  return ownerId === undefined ? sql`true` : sql`${column} = ${ownerId.toWellFormed()}`;
+}
+
+/** A random advisory lock key: a non-negative int4, so `pg_locks` shows it as it is. */
+function randomKey(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1;
 }
 
 function storedState(value: unknown): SessionState | undefined {

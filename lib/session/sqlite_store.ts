@@ -29,9 +29,10 @@ import {
 } from "./tree_store.ts";
 import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
+import { OwnerView } from "./owner_view.ts";
 import {
+  addPending,
   checkExpectedCount,
-  draftSession,
   listedInfo,
   type PendingSession,
   saveFailure,
@@ -43,7 +44,9 @@ import type {
   CreateSessionOptions,
   ListSessionsOptions,
   PersistentMessage,
+  ResolveOptions,
   SearchHit,
+  SearchOptions,
   SessionInfo,
   SessionState,
   SessionStore,
@@ -198,9 +201,33 @@ export class SQLiteStore implements SessionStore {
    */
   create(options: CreateSessionOptions = {}): Session {
     this.#assertOpen();
-    const { pending, info } = draftSession(options);
-    this.#pending.set(info.id, pending);
-    return new Session(info, this, false, options.metadata);
+    return new Session(addPending(this.#pending, options), this, false, options.metadata);
+  }
+
+  /**
+   * One owner's view of this store: it reaches that owner's sessions only,
+   * and has no store-wide administration (see {@linkcode OwnerView}).
+   *
+   * @param ownerId The owner.
+   * @returns The view, sharing this store's database and locks.
+   */
+  forOwner(ownerId: string): OwnerView {
+    return new OwnerView(this, ownerId);
+  }
+
+  /**
+   * The owner of a session, stored or created and not written yet.
+   *
+   * @param id The session id.
+   * @returns The owner, `undefined` when it has none, `null` when there is no such session.
+   */
+  ownerOf(id: string): Promise<string | undefined | null> {
+    return this.#run(() => {
+      checkSessionId(id);
+      const row = this.#get("SELECT owner_id FROM sessions WHERE id = ?", id);
+      if (!row) return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
+      return row.owner_id === null ? undefined : String(row.owner_id);
+    });
   }
 
   /**
@@ -211,10 +238,11 @@ export class SQLiteStore implements SessionStore {
    */
   async list(options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
     const infos = await this.#run(() => {
-      const owner = options.ownerId === undefined ? "" : "WHERE owner_id = ?";
+      const owner = ownerFilter(options.ownerId);
       const rows = this.#all(
-        `SELECT ${SESSION_COLUMNS} FROM sessions ${owner} ORDER BY modified DESC, id DESC LIMIT ?`,
-        ...(options.ownerId === undefined ? [] : [options.ownerId.toWellFormed()]),
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE ${owner.sql}
+         ORDER BY modified DESC, id DESC LIMIT ?`,
+        ...owner.params,
         options.limit ?? -1,
       );
       return rows.map((row) => listedInfo(row, toInfo));
@@ -226,25 +254,34 @@ export class SQLiteStore implements SessionStore {
    * The session with this id, or the only one whose id starts with it.
    *
    * @param idOrPrefix An id or a prefix of one.
+   * @param options Whose sessions to look in (`ownerId`; default everyone's).
    * @returns The session, or `null` when none matches.
-   * @throws {AmbiguousSessionIdError} When several match.
+   * @throws {AmbiguousSessionIdError} When several match (naming only those in scope).
    */
-  async resolve(idOrPrefix: string): Promise<Session | null> {
+  async resolve(idOrPrefix: string, options: ResolveOptions = {}): Promise<Session | null> {
     const found = await this.#run(() => {
       checkSessionId(idOrPrefix);
-      const exact = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, idOrPrefix);
+      const owner = ownerFilter(options.ownerId);
+      const exact = this.#get(
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ? AND ${owner.sql}`,
+        idOrPrefix,
+        ...owner.params,
+      );
       if (exact) return toInfo(exact);
+      const prefixed = `FROM sessions WHERE substr(id, 1, ?) = ? AND ${owner.sql}`;
       const matches = this.#all(
-        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?`,
+        `SELECT ${SESSION_COLUMNS} ${prefixed} ORDER BY id LIMIT ?`,
         idOrPrefix.length,
         idOrPrefix,
+        ...owner.params,
         AMBIGUITY_SHOWN + 1,
       );
       if (matches.length > 1) {
         const total = this.#get(
-          "SELECT count(*) AS n FROM sessions WHERE substr(id, 1, ?) = ?",
+          `SELECT count(*) AS n ${prefixed}`,
           idOrPrefix.length,
           idOrPrefix,
+          ...owner.params,
         );
         const ids = matches.slice(0, AMBIGUITY_SHOWN).map((row) => String(row.id));
         throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(total?.n ?? ids.length));
@@ -461,18 +498,21 @@ export class SQLiteStore implements SessionStore {
    * (case and diacritics ignored), best matches first.
    *
    * @param query Words to find.
-   * @param options How many hits to return (default 50).
+   * @param options How many hits to return (default 50), and in whose sessions (`ownerId`).
    * @returns The hits, each with an FTS5 `snippet()`.
    */
-  search(query: string, options: { limit?: number } = {}): Promise<SearchHit[]> {
+  search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     return this.#run(() => {
       const match = ftsQuery(query);
       if (match === "") return [];
+      const owner = ownerFilter(options.ownerId, "s.owner_id");
       const rows = this.#all(
         `SELECT m.session_id, m.seq, m.role, snippet(message_text, 0, '', '', '…', 16) AS snippet
          FROM message_text JOIN messages m ON m.id = message_text.rowid
-         WHERE message_text MATCH ? ORDER BY rank LIMIT ?`,
+           JOIN sessions s ON s.id = m.session_id
+         WHERE message_text MATCH ? AND ${owner.sql} ORDER BY rank LIMIT ?`,
         match,
+        ...owner.params,
         options.limit ?? 50,
       );
       return rows.map(searchHitFromRow);
@@ -781,6 +821,16 @@ function toInfo(row: Row): SessionInfo {
   if (state) info.state = state;
   if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));
   return info;
+}
+
+/** The condition keeping one owner's rows (`1` for everyone's), and its parameters. */
+function ownerFilter(
+  ownerId: string | undefined,
+  column = "owner_id",
+): { sql: string; params: SQLInputValue[] } {
+  return ownerId === undefined
+    ? { sql: "1", params: [] }
+    : { sql: `${column} = ?`, params: [ownerId.toWellFormed()] };
 }
 
 /** Each term quoted, so user input is never FTS5 syntax: all terms must match. */

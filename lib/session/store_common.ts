@@ -75,6 +75,36 @@ export function draftSession(
 }
 
 /**
+ * Drafts a new session (as {@linkcode draftSession}) and records it as
+ * pending in `pending`, refusing an id already pending there: a second
+ * `create` with that id must not take over the first one's owner or name.
+ *
+ * @example
+ * ```ts
+ * import { addPending, type PendingSession } from "./store_common.ts";
+ * const pending = new Map<string, PendingSession>();
+ * const info = addPending(pending, { ownerId: "alice" });
+ * console.assert(pending.get(info.id)?.ownerId === "alice");
+ * ```
+ *
+ * @param pending The store's sessions not written yet.
+ * @param options `create`'s options.
+ * @returns The new session's list entry.
+ * @throws {Error} When `options.id` is already pending.
+ */
+export function addPending(
+  pending: Map<string, PendingSession>,
+  options: CreateSessionOptions,
+): SessionInfo {
+  const draft = draftSession(options);
+  if (pending.has(draft.info.id)) {
+    throw new Error(`Session ${draft.info.id} was already created: give another id, or none`);
+  }
+  pending.set(draft.info.id, draft.pending);
+  return draft.info;
+}
+
+/**
  * Decodes message rows (`seq`, `message` JSON), which must be numbered 0, 1, 2, … in order.
  * The record schemas must be loaded first.
  *

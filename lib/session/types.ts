@@ -50,7 +50,7 @@ export interface PersistentMessage {
  * What a session is doing, as its messages say: `running` from a prompt
  * until the answer that ends the turn, `error` after a turn that failed,
  * `idle` otherwise. A `running` session that no writer holds (no lock;
- * on PostgreSQL, no live lease) was cut off by a crash or a kill: the
+ * on PostgreSQL, no live holder connection) was cut off by a crash or a kill: the
  * built-in stores report it as `interrupted`.
  *
  * @example
@@ -177,6 +177,23 @@ export interface ListSessionsOptions {
   ownerId?: string;
 }
 
+/** Options for {@linkcode SessionStore.search}. */
+export interface SearchOptions {
+  /** Most hits to return (default 50). */
+  limit?: number;
+  /** Only hits in this owner's sessions (every built-in store filters). */
+  ownerId?: string;
+}
+
+/** Options for {@linkcode SessionStore.resolve}. */
+export interface ResolveOptions {
+  /**
+   * Only this owner's sessions: another owner's session is not found, and
+   * an ambiguity error names only this owner's ids (every built-in store scopes).
+   */
+  ownerId?: string;
+}
+
 /** One search match. */
 export interface SearchHit {
   /** The session it is in. */
@@ -199,7 +216,7 @@ export interface SessionStore {
   /** Sessions, newest modified first. */
   list(options?: ListSessionsOptions): Promise<SessionInfo[]>;
   /** The session whose id is, or starts with, `idOrPrefix`; `null` when none; throws when ambiguous. */
-  resolve(idOrPrefix: string): Promise<Session | null>;
+  resolve(idOrPrefix: string, options?: ResolveOptions): Promise<Session | null>;
   /** The most recently modified session. */
   latest(): Promise<Session | null>;
   /**
@@ -262,7 +279,7 @@ export interface SessionStore {
    */
   checkAppend?(sessionId: string, options?: AppendOptions): Promise<void>;
   /** Full-text search over message text. */
-  search(query: string, options?: { limit?: number }): Promise<SearchHit[]>;
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
   /** Gives a session a name. */
   rename(id: string, name: string): Promise<void>;
   /** Deletes a session. */

@@ -1,15 +1,17 @@
 // A writer process for fault tests. Usage:
-//   deno run -A append_child.ts <jsonl|sqlite> <dir-or-db> <session-id|new> <count> [bytes] [hold]
+//   deno run -A append_child.ts <jsonl|sqlite|postgres> <dir-db-or-url> <session-id|new> <count> [bytes] [hold]
 // Prints "session <id>" first, then each acknowledged append's sequence number
 // after its promise resolves. With "hold", it keeps the session open until
 // stdin closes. On failure it prints "error <message>" and exits 3.
-import { FileSystemJSONLStore, type SessionStore, SQLiteStore } from "@panto/lib";
+import { FileSystemJSONLStore, PostgresStore, type SessionStore, SQLiteStore } from "@panto/lib";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 const [kind, location, idArg, countArg, bytesArg, hold] = Deno.args;
-const store: SessionStore = kind === "sqlite"
-  ? new SQLiteStore({ path: location! })
-  : new FileSystemJSONLStore({ dir: location! });
+const stores: Record<string, () => SessionStore> = {
+  sqlite: () => new SQLiteStore({ path: location! }),
+  postgres: () => new PostgresStore({ url: location! }),
+};
+const store = stores[kind!]?.() ?? new FileSystemJSONLStore({ dir: location! });
 const count = Number(countArg ?? 100);
 const padding = "x".repeat(Number(bytesArg ?? 0));
 const encoder = new TextEncoder();
