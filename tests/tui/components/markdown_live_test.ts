@@ -61,6 +61,26 @@ const soupLine = fc.oneof(
 const soup = fc.tuple(fc.array(soupLine, { minLength: 2, maxLength: 7 }), fc.boolean())
   .map(([lines, newline]) => lines.join("\n") + (newline ? "\n" : ""));
 
+/**
+ * Three lines where marked's look-ahead decides a boundary: a paragraph
+ * line, a line that may or may not interrupt it, and a line that may
+ * underline, delimit or continue them (issue 24's `alpha`, `2. alpha`,
+ * `- alpha` among them), then maybe more.
+ */
+const boundary = fc.tuple(
+  fc.constantFrom(...LINE_KINDS.prose!, ...LINE_KINDS.reference!),
+  fc.constantFrom(
+    ...LINE_KINDS.ordered!,
+    ...LINE_KINDS.bullet!,
+    ...LINE_KINDS.table!,
+    ...LINE_KINDS.quote!,
+    ...LINE_KINDS.heading!,
+    ...LINE_KINDS.code!,
+  ),
+  fc.constantFrom(...LINE_KINDS.bullet!, ...LINE_KINDS.rule!, ...LINE_KINDS.table!, "- alpha"),
+  fc.constantFrom("", "\n", "\nalpha", "\n\nalpha", "\n  more"),
+).map(([first, second, third, rest]) => `${first}\n${second}\n${third}${rest}`);
+
 // --- whole documents ------------------------------------------------------
 
 const word = fc.constantFrom(
@@ -221,14 +241,21 @@ function checkBothWays(text: string, chunks: readonly number[], columns: number,
 Deno.test("markdown live = resumed: short documents of block-starting lines, every delta", () => {
   fc.assert(
     fc.property(soup, chunkSizes, width, fc.boolean(), checkBothWays),
-    { numRuns: runs(1500) },
+    { numRuns: runs(600) },
+  );
+});
+
+Deno.test("markdown live = resumed: three lines meeting at a boundary, every delta", () => {
+  fc.assert(
+    fc.property(boundary, chunkSizes, width, fc.boolean(), checkBothWays),
+    { numRuns: runs(300) },
   );
 });
 
 Deno.test("markdown live = resumed: whole documents of random blocks, every delta", () => {
   fc.assert(
     fc.property(document, chunkSizes, width, fc.boolean(), checkBothWays),
-    { numRuns: runs(150) },
+    { numRuns: runs(40) },
   );
 });
 
