@@ -93,11 +93,7 @@ interface OpenEntry {
   block: OpenBlock | null;
   /** Link reference definitions in the block when it opened. */
   definitions: Definition[];
-  /**
-   * Whether the block may hold a link definition (`]:`): the definitions of
-   * an open list or quote would not reach the rest of the document, so such
-   * a block is re-lexed on every change.
-   */
+  /** Whether the block's text held a `]:` (a link definition, maybe) when it was lexed. */
   defines: boolean;
 }
 
@@ -112,6 +108,17 @@ function openBlock(token: Token, start: number, context: BlockContext): OpenBloc
   return OpenParagraph.from(token, start, context) ?? OpenCode.from(token, start, context) ??
     OpenList.from(token, start, context) ?? OpenTable.from(token, start, context) ??
     OpenQuote.from(token, start, context);
+}
+
+/**
+ * What a block's rendering depends on: its source, and for a paragraph its
+ * text too (marked may lex the same lines as one paragraph or as a
+ * paragraph that took in an indented line as code, depending on what follows).
+ */
+function cacheKey(token: Token): string {
+  return token.type === "paragraph"
+    ? `${token.raw}\u0000${(token as Tokens.Paragraph).text}`
+    : token.raw;
 }
 
 /** A markdown source rendered incrementally; the lines array is updated in place. */
@@ -131,6 +138,8 @@ export class MarkdownDocument implements NestedDocument {
 
   /** Where the last two lines started when the blocks were last brought up to date. */
   #checkedLines = 0;
+  /** The source length then. */
+  #checkedLength = 0;
 
   /** Whether this document owns `style.links` (a nested one shares its parent's). */
   readonly #ownsLinks: boolean;
@@ -202,12 +211,30 @@ export class MarkdownDocument implements NestedDocument {
     }
     if (this.#changedAt !== Number.POSITIVE_INFINITY) this.#update();
     this.#checkedLines = this.#source.lastTwoLinesStart;
+    this.#checkedLength = this.#source.length;
   }
 
-  /** Brings the blocks up to date with the source changed from `#changedAt` on. */
+  /**
+   * Brings the blocks up to date with the source changed from `#changedAt`
+   * on. marked resolves a reference link with a definition anywhere in the
+   * document, so when the definitions change, the blocks that may use one
+   * are rendered again.
+   */
   #update(): void {
+    const links = this.#linksKey();
+    this.#updateBlocks();
+    if (this.#linksKey() === links) return;
+    const first = this.#closed.findIndex((block) => block.refers);
+    if (first !== -1) this.#relex(first);
+  }
+
+  #linksKey(): string {
+    return this.#ownsLinks ? JSON.stringify(this.#style.links) : "";
+  }
+
+  #updateBlocks(): void {
     const unsettled = this.#unsettled();
-    if (unsettled !== null || this.#open?.defines === true || this.#definesFromChange()) {
+    if (unsettled !== null || this.#openMayDefine()) {
       this.#relex(Math.min(unsettled ?? Number.POSITIVE_INFINITY, this.#firstAffected()));
       return;
     }
@@ -229,9 +256,10 @@ export class MarkdownDocument implements NestedDocument {
    * it, and a line still streaming can change its mind: `alpha`, `2. alpha`,
    * `-` lexes as a paragraph and two lists (the last two lines could head a
    * table), `alpha`, `2. alpha`, `- alpha` as one paragraph and a list. A
-   * boundary is settled once two complete lines follow it, or once the line
-   * after it starts in a way that settles it (see the patterns above); until
-   * then the blocks around it are re-lexed on every change.
+   * boundary is settled once two complete lines followed it when the blocks
+   * were last lexed, or once the line after it started in a way that
+   * settles it (see the patterns above); until then the blocks around it are
+   * re-lexed on every change.
    */
   #unsettled(): number | null {
     const open = this.#open;
@@ -258,7 +286,9 @@ export class MarkdownDocument implements NestedDocument {
   /** Whether `block` may still take in text from the content block starting at `next`. */
   #mayMerge(block: ClosedBlock, next: number, adjacent: boolean, young: boolean): boolean {
     if (block.reach === "none" || (!young && block.reach !== "title")) return false;
-    const line = this.#source.slice(next, next + LOOKED_AT);
+    // The line as it was lexed: a start that settles the boundary now may not have then, and
+    // the block above may have been lexed differently (marked looks ahead inside it too).
+    const line = this.#source.slice(next, Math.min(next + LOOKED_AT, this.#checkedLength));
     if (block.reach === "blank" && !adjacent) return young && !ENDS_LIST.test(line);
     if (!adjacent) return false;
     if (block.reach === "title" && TITLE_START.test(line)) return true;
@@ -289,26 +319,21 @@ export class MarkdownDocument implements NestedDocument {
     }
   }
 
-  /** Whether the text changed since the last update holds the `]:` of a link definition. */
-  #definesFromChange(): boolean {
+  /**
+   * Whether the open block is a list or quote that holds, or just received,
+   * the `]:` of a link definition: its definitions reach the document only
+   * when it is lexed as a whole.
+   */
+  #openMayDefine(): boolean {
+    const open = this.#open;
+    if (open === null || (open.type !== "list" && open.type !== "blockquote")) return false;
+    if (open.defines) return true;
     const from = Math.max(0, this.#changedAt - 1);
     return this.#source.slice(from, this.#source.length).includes("]:");
   }
 
-  /**
-   * Re-lexes from block `index` to the end. When that changes the link
-   * definitions, blocks above that may use them (marked resolves a
-   * reference to a definition anywhere in the document) are re-lexed too.
-   */
+  /** Re-lexes from block `index` to the end. */
   #relex(index: number): void {
-    const links = this.#ownsLinks ? JSON.stringify(this.#style.links) : "";
-    this.#relexFrom(index);
-    if (links === (this.#ownsLinks ? JSON.stringify(this.#style.links) : "")) return;
-    const first = this.#closed.findIndex((block, i) => i < index && block.refers);
-    if (first !== -1) this.#relexFrom(first);
-  }
-
-  #relexFrom(index: number): void {
     const from = this.#closed[index] ?? this.#open;
     const start = index === 0 ? 0 : from?.start ?? 0;
     const top = index === 0 ? 0 : from?.top ?? 0;
@@ -474,12 +499,13 @@ export class MarkdownDocument implements NestedDocument {
    */
   #cachedRender(token: Token): readonly string[] {
     const cacheable = Object.keys(this.#style.links).length === 0;
-    const cached = cacheable ? this.#rendered.get(token.raw) : undefined;
+    const key = cacheKey(token);
+    const cached = cacheable ? this.#rendered.get(key) : undefined;
     if (cached !== undefined) return cached;
     const lines = renderBlock(token, this.#width, this.#style);
     if (!cacheable) return lines;
     if (this.#rendered.size > 2 * this.#closed.length + 16) this.#rendered.clear();
-    this.#rendered.set(token.raw, lines);
+    this.#rendered.set(key, lines);
     return lines;
   }
 }
