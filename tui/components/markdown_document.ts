@@ -63,6 +63,8 @@ const ENDS_PARAGRAPH = /^ {0,3}(?:>|#{1,6}[ \t]|(?:[*+]|1[.)])[ \t]+[^ \t\n]|-[ 
 const ENDS_LIST = /^(?:[^\s*+\-\d]|[*+-][^ \t\n]|\d{1,9}[^\d.)\n]|\d{10})/;
 /** A first line that may be the title of a link definition above. */
 const TITLE_START = /^[ \t]*["'(]/;
+/** The start of a title that may span blank lines. */
+const QUOTED_TITLE_START = /^[ \t]*["(]/;
 /** Characters of a block's first line the patterns above look at. */
 const LOOKED_AT = 16;
 
@@ -136,6 +138,8 @@ export class MarkdownDocument implements NestedDocument {
   /** Rendered lines by block source, for the current width. */
   readonly #rendered = new Map<string, readonly string[]>();
 
+  /** A closed definition whose title may still span the blocks below it (see `#close`). */
+  #quotedTitle: number | null = null;
   /** Where the last two lines started when the blocks were last brought up to date. */
   #checkedLines = 0;
   /** The source length then. */
@@ -268,14 +272,14 @@ export class MarkdownDocument implements NestedDocument {
     const young = Math.min(this.#checkedLines, this.#source.lastTwoLinesStart);
     let next = open.start;
     let adjacent = true;
-    let found: number | null = null;
+    let found = this.#quotedTitle;
     for (let i = this.#closed.length - 1; i >= 0; i--) {
       const block = this.#closed[i]!;
       if (block.type === "space") {
         adjacent = false;
         continue;
       }
-      if (this.#mayMerge(block, next, adjacent, next >= young)) found = i;
+      if (this.#mayMerge(block, next, adjacent, next >= young)) found = Math.min(found ?? i, i);
       if (block.start < young) return found;
       next = block.start;
       adjacent = true;
@@ -338,6 +342,7 @@ export class MarkdownDocument implements NestedDocument {
     const start = index === 0 ? 0 : from?.start ?? 0;
     const top = index === 0 ? 0 : from?.top ?? 0;
     this.#closed.length = Math.min(index, this.#closed.length);
+    if ((this.#quotedTitle ?? -1) >= this.#closed.length) this.#quotedTitle = null;
     this.#open = null;
     this.#changedAt = Number.POSITIVE_INFINITY;
     this.#resetLinks();
@@ -394,9 +399,22 @@ export class MarkdownDocument implements NestedDocument {
     if (block !== null) this.#source.settle(block.settledOffset);
   }
 
+  /**
+   * Adds a finished block. A definition without a title right above a
+   * block that starts with `"` or `(` may take a title spanning any number
+   * of lines and blocks (blank lines included): it stays unsettled.
+   */
+  #close(block: ClosedBlock): void {
+    const above = this.#closed.at(-1);
+    const titled = above?.reach === "title" && above.end === block.start &&
+      QUOTED_TITLE_START.test(this.#source.slice(block.start, block.start + LOOKED_AT));
+    if (titled && this.#quotedTitle === null) this.#quotedTitle = this.#closed.length - 1;
+    this.#closed.push(block);
+  }
+
   #closeAt(token: Token, start: number): void {
     const top = this.#lines.length;
-    this.#closed.push({
+    this.#close({
       start,
       end: start + token.raw.length,
       top,
@@ -478,7 +496,7 @@ export class MarkdownDocument implements NestedDocument {
       for (const row of update.rows) lines.push(row);
       if (total === 0) lines.length = open.top;
       if (update.ended === undefined) return;
-      this.#closed.push({
+      this.#close({
         start: open.start,
         end: update.ended.end,
         top: open.top,

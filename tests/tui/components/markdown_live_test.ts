@@ -265,3 +265,15 @@ Deno.test("markdown live = resumed: an ordered item not at 1 stays paragraph tex
   const fresh = new Markdown(text, { theme: COLOR }).render(40);
   assert.equal(fresh.length, 6, "the paragraph holds `2. alpha`, the list is `- alpha`");
 });
+
+Deno.test("markdown live = resumed: a definition's title may span blank lines and blocks", () => {
+  const texts = [
+    '[r]: https://e.x/r\n"a\n\n# h\n\nb"\n\ntext [r]',
+    "[r]: https://e.x/r\n(a\n\n- b\n\n```\nc)\n```\n\n[r] text",
+    "[r]: https://e.x/r\n'a\nb'\n\n[r]",
+  ];
+  for (const text of texts) {
+    checkStream(text, [1], 40, markdown());
+    checkStream(text, [7, 3], 30, markdown());
+  }
+});
