@@ -142,8 +142,6 @@ export class MarkdownDocument implements NestedDocument {
   #quotedTitle: number | null = null;
   /** Where the last two lines started when the blocks were last brought up to date. */
   #checkedLines = 0;
-  /** The source length then. */
-  #checkedLength = 0;
 
   /** Whether this document owns `style.links` (a nested one shares its parent's). */
   readonly #ownsLinks: boolean;
@@ -215,7 +213,6 @@ export class MarkdownDocument implements NestedDocument {
     }
     if (this.#changedAt !== Number.POSITIVE_INFINITY) this.#update();
     this.#checkedLines = this.#source.lastTwoLinesStart;
-    this.#checkedLength = this.#source.length;
   }
 
   /**
@@ -292,7 +289,7 @@ export class MarkdownDocument implements NestedDocument {
     if (block.reach === "none" || (!young && block.reach !== "title")) return false;
     // The line as it was lexed: a start that settles the boundary now may not have then, and
     // the block above may have been lexed differently (marked looks ahead inside it too).
-    const line = this.#source.slice(next, Math.min(next + LOOKED_AT, this.#checkedLength));
+    const line = this.#source.slice(next, Math.min(next + LOOKED_AT, this.#changedAt));
     if (block.reach === "blank" && !adjacent) return young && !ENDS_LIST.test(line);
     if (!adjacent) return false;
     if (block.reach === "title" && TITLE_START.test(line)) return true;
