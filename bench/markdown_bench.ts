@@ -11,6 +11,7 @@
  *    one. pi gets our highlight.js colouring for code, so both colour it.
  *
  * Run: `deno run -A bench/markdown_bench.ts [lines=2000] [width=100]`
+ * (`BENCH_MD_PEER=0` times ours only, for before/after comparisons).
  *
  * @module
  */
@@ -24,6 +25,8 @@ import { createTheme } from "../tui/theme.ts";
 const LINES = Number(Deno.args[0] ?? 2000);
 const WIDTH = Number(Deno.args[1] ?? 100);
 const DELTA = 20;
+/** Whether pi-tui is timed too (it takes minutes; `BENCH_MD_PEER=0` skips it). */
+const PEER = Deno.env.get("BENCH_MD_PEER") !== "0";
 
 /** A varied answer: headings, paragraphs, lists, code, tables, quotes. */
 function answer(lineCount: number): string {
@@ -117,16 +120,17 @@ const panto = run("panto", text, (delta) => {
 });
 report(panto);
 
-let piText = "";
-const pi = new PiMarkdown("", 0, 0, piTheme);
-const piResult = run("pi-tui", text, (delta) => {
-  piText += delta;
-  pi.setText(piText);
-  return pi.render(WIDTH);
-});
-report(piResult);
-
-console.log(`ratio: pi-tui / panto = ${(piResult.totalMs / panto.totalMs).toFixed(1)}x`);
+if (PEER) {
+  let piText = "";
+  const pi = new PiMarkdown("", 0, 0, piTheme);
+  const piResult = run("pi-tui", text, (delta) => {
+    piText += delta;
+    pi.setText(piText);
+    return pi.render(WIDTH);
+  });
+  report(piResult);
+  console.log(`ratio: pi-tui / panto = ${(piResult.totalMs / panto.totalMs).toFixed(1)}x`);
+}
 
 // --- Part 2: one open block per kind, at several lengths. -----------------
 
@@ -271,16 +275,16 @@ const header = [
   ...SIZES.map((n) => `panto ${n}`),
   "5000/100",
   "panto mean 100/5000",
-  ...SIZES.map((n) => `pi-tui ${n}`),
+  ...(PEER ? SIZES.map((n) => `pi-tui ${n}`) : []),
 ];
 const rows: string[][] = [header];
 for (const [kind, { head, line, thinking = false }] of Object.entries(KINDS)) {
   const ours = SIZES.map((n) =>
     perDelta(() => pantoStreamer(thinking), head, line, n, PANTO_WARM_UP, Infinity)
   );
-  const peer = SIZES.map((n) =>
-    perDelta(() => piStreamer(thinking), head, line, n, 1, PEER_BUDGET_MS)
-  );
+  const peer = PEER
+    ? SIZES.map((n) => perDelta(() => piStreamer(thinking), head, line, n, 1, PEER_BUDGET_MS))
+    : [];
   const first = ours[0] ?? { median: 1, mean: 1 };
   const last = ours.at(-1) ?? first;
   rows.push([

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { Markdown } from "../../../tui/components/markdown.ts";
 import type { MarkdownOptions } from "../../../tui/components/markdown.ts";
 import { COLOR } from "./helpers.ts";
+import { checkStream } from "./markdown_stream_check.ts";
 
 const word = fc.constantFrom(
   "alpha",
@@ -124,58 +125,6 @@ const document = fc.array(fc.tuple(block, fc.constantFrom("\n\n", "\n\n", "\n", 
   minLength: 1,
   maxLength: 5,
 }).map((blocks) => blocks.map(([text, gap], i) => (i === 0 ? "" : gap) + text).join(""));
-
-/** Cuts `text` into consecutive deltas of the given sizes (repeated). */
-function deltas(text: string, sizes: readonly number[]): string[] {
-  const out: string[] = [];
-  for (let at = 0, i = 0; at < text.length; i++) {
-    const size = sizes[i % sizes.length] ?? 1;
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
-
-interface Streamed {
-  append(delta: string): void;
-  render(width: number): readonly string[];
-  firstLineChanged(): number | null;
-}
-
-/** Streams `text` and checks every frame against a fresh render of the text so far. */
-function checkStream(
-  text: string,
-  sizes: readonly number[],
-  width: number,
-  make: () => Streamed,
-): void {
-  const streamed = make();
-  let sofar = "";
-  let previous: string[] = [];
-  for (const delta of deltas(text, sizes)) {
-    streamed.append(delta);
-    sofar += delta;
-    const first = streamed.firstLineChanged();
-    const lines = [...streamed.render(width)];
-    const fresh = make();
-    fresh.append(sofar);
-    const label = `after ${JSON.stringify(sofar)} at width ${width}`;
-    assert.deepEqual(lines, [...fresh.render(width)], label);
-    const unchanged = first ?? Math.max(lines.length, previous.length);
-    for (let i = 0; i < Math.min(unchanged, previous.length); i++) {
-      assert.equal(
-        lines[i],
-        previous[i],
-        `line ${i} changed above the reported ${first}; ${label}`,
-      );
-    }
-    if (first === null) assert.equal(lines.length, previous.length, `null but grew; ${label}`);
-    else if (first < lines.length && first < previous.length) {
-      assert.notEqual(lines[first], previous[first], `line ${first} did not change; ${label}`);
-    }
-    previous = lines;
-  }
-}
 
 const markdown = (options: MarkdownOptions = {}) => () =>
   new Markdown("", { theme: COLOR, ...options });
