@@ -550,10 +550,11 @@ export class Agent {
         return this.#finish(channel, stopReason, requests, false);
       }
       channel.setState("dispatching_tools");
-      if (await this.#dispatch(calls, channel, signal)) {
+      const last = requests >= maxTurns;
+      if (await this.#dispatch(calls, channel, signal, last)) {
         return this.#finish(channel, "aborted", requests, false);
       }
-      if (requests >= maxTurns) return this.#finish(channel, stopReason, requests, true);
+      if (last) return this.#finish(channel, stopReason, requests, true);
       for (const steer of steering?.() ?? []) {
         channel.push({
           type: "steer_applied",
@@ -706,12 +707,14 @@ export class Agent {
    * Runs the calls and stores their results, each with how long its tool
    * ran (so a resumed transcript shows the durations the live one did).
    *
+   * @param last Whether the run stops after these results (its turn limit): they say so.
    * @returns Whether the run was aborted meanwhile (the stored results say so too).
    */
   async #dispatch(
     calls: ToolUseBlock[],
     channel: EventChannel,
     signal: AbortSignal,
+    last: boolean,
   ): Promise<boolean> {
     const runOne = async (modelCall: ToolUseBlock): Promise<ToolResultBlock> => {
       let startedAt: number | undefined;
@@ -750,7 +753,8 @@ export class Agent {
     }
     // Decided once: the stored mark and the run's end must agree.
     const aborted = signal.aborted;
-    await this.#persist([this.#conversation.addToolResults(results, aborted)]);
+    const ended = aborted ? "aborted" : last ? "max_turns" : undefined;
+    await this.#persist([this.#conversation.addToolResults(results, ended)]);
     return aborted;
   }
 

@@ -88,12 +88,13 @@ export class Conversation {
    * Appends a tool message holding results, in the order given.
    *
    * @param results One result per call of the preceding assistant message.
-   * @param aborted Whether the run was interrupted while the tools ran (marks the message).
+   * @param ended How the run ended right after them, if it did: interrupted while the
+   *   tools ran (`aborted`) or at its turn limit (`max_turns`); marks the message.
    * @returns The message added.
    */
-  addToolResults(results: ToolResultBlock[], aborted = false): Message {
+  addToolResults(results: ToolResultBlock[], ended?: "aborted" | "max_turns"): Message {
     const message: Message = { role: "tool", content: results, timestamp: now() };
-    if (aborted) message.stopReason = "aborted";
+    if (ended) message.stopReason = ended;
     return this.#push(message);
   }
 

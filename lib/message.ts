@@ -37,11 +37,14 @@ export const STOP_REASONS = [
   "pause_turn",
   "aborted",
   "error",
+  "max_turns",
 ] as const;
 
 /**
  * Why an assistant message ended. `aborted` and `error` mark partial
- * messages kept after a cancelled or failed request.
+ * messages kept after a cancelled or failed request. On tool results,
+ * `aborted` and `max_turns` say the run ended there (cancelled, or at its
+ * turn limit), so the turn is over.
  */
 export type StopReason = typeof STOP_REASONS[number];
 
@@ -125,5 +128,5 @@ export function messageText(message: Message): string {
  * @returns Whether a user message after it steers.
  */
 export function runContinuesAfter(message: Message | undefined): boolean {
-  return message?.role === "tool" && message.stopReason !== "aborted";
+  return message?.role === "tool" && message.stopReason === undefined;
 }

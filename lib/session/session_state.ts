@@ -7,7 +7,7 @@ type Running = Extract<SessionState, { status: "running" | "interrupted" }>;
  * The state after one more message, folded in the order messages are
  * stored. A prompt starts a turn, except one right after tool results (a
  * steering message), which continues it; a tool call or result keeps the
- * turn running (results marked `aborted` end it); an assistant message that ends the turn makes the session
+ * turn running (results marked `aborted` or `max_turns` end it); an assistant message that ends the turn makes the session
  * idle, one that failed makes it `error`. System entries and compaction
  * summaries change nothing. The same prompts start turns as
  * `splitUnanswered` counts.
@@ -44,8 +44,8 @@ export function nextState(
       if (message.stopReason !== "tool_use") return { status: "idle" };
       return turn(running, message, index, "tool_call");
     case "tool":
-      // Results stored by a run interrupted while its tools ran end that run.
-      if (message.stopReason === "aborted") return { status: "idle" };
+      // Results stored by a run interrupted while its tools ran, or stopped at its turn limit, end that run.
+      if (message.stopReason !== undefined) return { status: "idle" };
       return turn(running, message, index, "tool_result");
     default:
       if (running?.last === "tool_result") return running;

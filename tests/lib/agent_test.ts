@@ -6,7 +6,9 @@ import {
   type Config,
   ProviderError,
   ResultParts,
+  type SessionState,
 } from "@panto/lib";
+import { nextState } from "../../lib/session/session_state.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { MemoryStore } from "../support/memory_store.ts";
 import {
@@ -177,6 +179,14 @@ forEachApi("stops at the turn limit", async (server, api) => {
   assert.ok(last?.type === "run_complete");
   assert.equal(last.turnLimitReached, true);
   assert.equal(server.requests.length, 2);
+  // The results say the run ended there: the turn is over, the session idle, not held.
+  const messages = agent.conversation.messages;
+  assert.equal(messages.at(-1)?.stopReason, "max_turns");
+  const state = messages.reduce<SessionState | undefined>(
+    (s, m, i) => nextState(s, m, i),
+    undefined,
+  );
+  assert.deepEqual(state, { status: "idle" });
 });
 
 forEachApi(
