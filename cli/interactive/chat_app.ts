@@ -608,8 +608,9 @@ export class ChatApp implements CommandContext {
     }
     if (keys.matches(data, "app.expandTools")) {
       // Expanding lines already in the terminal's history would show nothing: read them there.
-      if (!this.#view.expanded && this.#lastToolScrolledAway()) this.#openTranscript("lastMark");
-      else this.#view.setExpanded(!this.#view.expanded);
+      if (!this.#view.expanded && this.#lastCollapsibleScrolledAway()) {
+        this.#openTranscript("lastMark");
+      } else this.#view.setExpanded(!this.#view.expanded);
       return true;
     }
     if (keys.matches(data, "app.toggleThinking")) {
@@ -646,10 +647,13 @@ export class ChatApp implements CommandContext {
     this.#viewer = showTranscriptViewer(this.tui, source, start);
   }
 
-  /** Whether the last tool call shown starts above the screen's top row (in the terminal's history). */
-  #lastToolScrolledAway(): boolean {
-    const tool = this.transcript.children.findLast((child) => this.#view.isToolCall(child));
-    const line = tool === undefined ? null : this.transcript.lineOf(tool);
+  /**
+   * Whether the last thing ctrl+o would expand (a tool call, a compaction
+   * summary) starts above the screen's top row, in the terminal's history.
+   */
+  #lastCollapsibleScrolledAway(): boolean {
+    const item = this.transcript.children.findLast((child) => this.#view.isCollapsible(child));
+    const line = item === undefined ? null : this.transcript.lineOf(item);
     const offset = this.tui.lineOf(this.transcript);
     return line !== null && offset !== null && offset + line < this.tui.firstLineOnScreen;
   }

@@ -65,6 +65,7 @@ export class TranscriptView {
   readonly #tools = new Map<string, ToolUse>();
   /** The components of tool calls as mounted (an extension may have wrapped them). */
   readonly #toolComponents = new WeakSet<Component>();
+  readonly #summaryComponents = new WeakSet<Component>();
   #showThinking: boolean;
   readonly #thinking: Thinking[] = [];
   readonly #collapsible: { setExpanded(expanded: boolean): void }[] = [];
@@ -153,6 +154,11 @@ export class TranscriptView {
     return this.#toolComponents.has(component);
   }
 
+  /** Whether ctrl+o expands `component`: a tool call's or a compaction summary's. */
+  isCollapsible(component: Component): boolean {
+    return this.#toolComponents.has(component) || this.#summaryComponents.has(component);
+  }
+
   /** The tool-use component created for `callId`, if any. */
   toolFor(callId: string): ToolUse | undefined {
     return this.#tools.get(callId);
@@ -173,7 +179,9 @@ export class TranscriptView {
     const inner = new CompactionSummary(data, this.#theme);
     inner.setExpanded(this.#expanded);
     this.#collapsible.push(inner);
-    return this.#events.create(UI_EVENTS.compaction, data, () => inner);
+    const component = this.#events.create(UI_EVENTS.compaction, data, () => inner);
+    this.#summaryComponents.add(component);
+    return component;
   }
 
   /** Expands or collapses every tool call and summary (ctrl+o). */

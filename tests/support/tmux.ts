@@ -121,6 +121,21 @@ export class TmuxSession {
     );
   }
 
+  /**
+   * The screen once it equals `expected`, or the last one seen at the
+   * deadline (for the caller's assertion to show the difference): a redraw
+   * may still be under way when the condition before it is met.
+   */
+  async screenOnceEqual(expected: readonly string[], timeoutMs = 20_000): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    let last = await this.screen();
+    while (last.join("\n") !== expected.join("\n") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      last = await this.screen();
+    }
+    return last;
+  }
+
   /** Resizes the window. */
   async resize(cols: number, rows: number): Promise<void> {
     await this.tmux("resize-window", "-t", "0", "-x", String(cols), "-y", String(rows));

@@ -95,7 +95,8 @@ Deno.test({
       assert.match(call[0]!, /bash \$ seq/, "T went back to the tool call");
 
       await tmux.keys("q");
-      const back = await tmux.waitUntilGone(STATUS);
+      await tmux.waitUntilGone(STATUS);
+      const back = await tmux.screenOnceEqual(screenBefore);
       assert.deepEqual(back, screenBefore, "the screen as before, the editor on the last rows");
       assert.deepEqual(await tmux.history(), historyBefore, "history byte-identical");
 
@@ -116,7 +117,9 @@ Deno.test({
       assert.match(resized[19]!, STATUS, "the status line on the last of 20 rows");
       assert.ok(resized.every((row) => row.length <= 80));
       await tmux.keys("q");
-      const chat = await tmux.waitUntilGone(STATUS);
+      await tmux.waitUntilGone(STATUS);
+      // The chat is drawn again after the viewer is gone: wait for its footer, then check where it is.
+      const chat = await tmux.waitFor(/fast · thinking off/);
       assert.match(chat[19]!, /fast · thinking off/, "the footer on the last row");
       assert.match(chat.join("\n"), /Answer 3, point 30\./);
     });

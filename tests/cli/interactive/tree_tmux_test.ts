@@ -57,6 +57,11 @@ async function openTree(tmux: TmuxSession): Promise<string[]> {
   return panelRows(await tmux.waitFor(/╰─ ↑↓ move/));
 }
 
+/** The rows of the panel titled `title`, once drawn whole (its closing border on screen too). */
+async function panelOf(tmux: TmuxSession, title: RegExp): Promise<string[]> {
+  return panelRows(await tmux.waitFor(new RegExp(`${title.source}[\\s\\S]*\\n╰─`)));
+}
+
 /** The bordered panel's rows on `screen`. */
 function panelRows(screen: string[]): string[] {
   const top = screen.findIndex((line) => line.startsWith("╭─"));
@@ -70,12 +75,12 @@ async function backToAnswerOne(tmux: TmuxSession): Promise<string[]> {
   await openTree(tmux);
   await tmux.type("Answer one.");
   await tmux.keys("Enter");
-  return panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+  return await panelOf(tmux, /╭─ Summarise the branch you leave\?/);
 }
 
 /** Answers the question a move that leaves a branch asks: no summary. */
 async function noSummary(tmux: TmuxSession): Promise<void> {
-  const rows = panelRows(await tmux.waitFor(/╭─ Summarise the branch you leave\?/));
+  const rows = await panelOf(tmux, /╭─ Summarise the branch you leave\?/);
   assert.match(rows[2]!, /› No summary/, "no summary is the default");
   await tmux.keys("Enter");
 }
@@ -277,7 +282,7 @@ treeTest(
       await tmux.keys("Down");
       await tmux.keys("Down");
       await tmux.keys("Enter");
-      return panelRows(await tmux.waitFor(/╭─ What should the summary of the branch keep\?/));
+      return await panelOf(tmux, /╭─ What should the summary of the branch keep\?/);
     };
 
     // Esc in the box: no summary asked for, the session stays where it was.
@@ -319,11 +324,11 @@ treeTest(
     await openTree(tmux);
     await tmux.type("first question");
     await tmux.keys("C-l");
-    let rows = panelRows(await tmux.waitFor(/╭─ Label for you: first question/));
+    let rows = await panelOf(tmux, /╭─ Label for you: first question/);
     assert.match(rows.at(-1)!, /enter save · empty removes it · esc back/);
     await tmux.type("the start");
     await tmux.keys("Enter");
-    rows = panelRows(await tmux.waitFor(/╭─ Session tree/));
+    rows = await panelOf(tmux, /╭─ Session tree/);
     assert.ok(
       rows.some((r) => /› ● you: first question\s+the start\s+│$/.test(r)),
       rows.join("\n"),
@@ -352,7 +357,7 @@ treeTest(
     // At the current point: the whole conversation.
     await tmux.type("/fork");
     await tmux.keys("Enter");
-    const rows = panelRows(await tmux.waitFor(/╭─ Fork from \(● active path\)/));
+    const rows = await panelOf(tmux, /╭─ Fork from \(● active path\)/);
     assert.ok(rows.some((r) => /› ● agent: Answer two\.\s+current/.test(r)), rows.join("\n"));
     await tmux.keys("Enter");
     const screen = (await tmux.waitFor(/Forked into session (\S+)/)).join("\n");
