@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { editTool } from "../cli/tools/edit.ts";
+import { editTool } from "../lib/tools/edit.ts";
 import { knob, loadAverage, median } from "./cli_harness.ts";
 
 const RUNS = knob("BENCH_EDIT_RUNS", 5);

@@ -1,14 +1,8 @@
 import { join } from "node:path";
-import {
-  FileSystemJSONLStore,
-  NullStore,
-  PostgresStore,
-  redactUrl,
-  type SessionStore,
-  SessionStoreError,
-  SessionStoreMigratedError,
-  SQLiteStore,
-} from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { NullStore, redactUrl, type SessionStore, SessionStoreError, SessionStoreMigratedError } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { errorMessage } from "./error_message.ts";
 import { UsageError } from "./errors.ts";
 

@@ -51,6 +51,7 @@ export { pathTo } from "./session/tree.ts";
 export { NullStore } from "./session/null_store.ts";
 export { type ModelChoice, modelsMatchingSession, wireIdentity } from "./session/session_models.ts";
 export { redactUrl } from "./session/redact_url.ts";
+export { looksLikeSecret, redactSecrets } from "./redact_secrets.ts";
 export {
   Agent,
   type AgentOptions,
@@ -81,12 +82,6 @@ export { isAbortError, type SseRequest, streamSse } from "./providers/http.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
 export {
-  FileSystemJSONLStore,
-  type FileSystemJSONLStoreOptions,
-  type RepairReport,
-} from "./session/jsonl_store.ts";
-export { SQLiteStore, type SQLiteStoreOptions } from "./session/sqlite_store.ts";
-export {
   type MigrateOptions,
   migrateSessions,
   type MigrationProgress,
@@ -97,17 +92,4 @@ export { type ImportReport, importSession, readSessionFile } from "./session/ses
 export type { ImportedSession, ImportFormat } from "./session/import_tree.ts";
 export { exportJsonl } from "./session/jsonl_export.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
-export {
-  DEFAULT_IMAGE_MAX_PIXELS,
-  DEFAULT_IMAGE_MAX_SIDE,
-  type DownsizedImage,
-  downsizeImage,
-  type DownsizeOptions,
-  ImageError,
-} from "./image.ts";
-export {
-  type PostgresClient,
-  PostgresStore,
-  type PostgresStoreOptions,
-} from "./session/postgres_store.ts";
 export { estimateContextTokens, estimateTokens } from "./compaction.ts";

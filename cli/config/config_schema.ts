@@ -14,7 +14,7 @@ import { ENV_NAME_PATTERN } from "../env.ts";
 import { UsageError } from "../errors.ts";
 import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
 import { HEADER_NAME_PATTERN, isHttpUrl, isSafeHeaderValue, NAME_PATTERN } from "./plain_config.ts";
-import { redactSecrets } from "./redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 
 /** A provider entry as written in a config file. */
 export interface ProviderEntry {

@@ -29,7 +29,7 @@ import { type PickerOptions, showPicker } from "./picker.ts";
 import { type TranscriptImages, TranscriptView } from "./transcript_view.ts";
 import { TurnRenderer } from "./turn_renderer.ts";
 import { errorMessage } from "../error_message.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { formatBytes } from "@panto/lib/tools";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { type Copied, copyText } from "./clipboard_text.ts";
 import { join, relative } from "node:path";

@@ -4,7 +4,7 @@ import { parseConfigFile } from "../config/parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "../config/read_regular_file.ts";
 import { errorMessage } from "../error_message.ts";
 import { UsageError } from "../errors.ts";
-import type { McpServers } from "./mcp_servers.ts";
+import type { McpServers } from "@panto/lib/mcp";
 
 /** What {@linkcode startMcpServers} needs of the command line. */
 export interface McpArgs {

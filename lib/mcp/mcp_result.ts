@@ -1,4 +1,4 @@
-import type { ResultPart } from "@panto/lib";
+import type { ResultPart } from "../content.ts";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../tools/image_types.ts";
 import {
   DEFAULT_MAX_BYTES,

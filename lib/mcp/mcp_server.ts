@@ -6,10 +6,10 @@ import {
   type Progress,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Tool, ToolContext, ToolOutput, ToolSource } from "@panto/lib";
+import type { Tool, ToolContext, ToolOutput, ToolSource } from "../tool.ts";
 import { resolve } from "node:path";
-import type { McpServerSettings } from "../config/panto_config.ts";
-import { redactSecrets } from "../config/redact_secrets.ts";
+import type { McpServerSettings } from "./mcp_settings.ts";
+import { redactSecrets } from "../redact_secrets.ts";
 import { errorMessage } from "../error_message.ts";
 import { type McpCallResult, mcpResultParts } from "./mcp_result.ts";
 import { mcpToolNames } from "./mcp_tool_name.ts";

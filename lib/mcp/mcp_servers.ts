@@ -1,5 +1,5 @@
-import type { Agent } from "@panto/lib";
-import type { McpServerSettings } from "../config/panto_config.ts";
+import type { Agent } from "../agent.ts";
+import type { McpServerSettings } from "./mcp_settings.ts";
 import { McpServer, type McpServerOptions } from "./mcp_server.ts";
 import type { McpServerStatus } from "./mcp_status.ts";
 

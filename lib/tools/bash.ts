@@ -1,4 +1,4 @@
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,

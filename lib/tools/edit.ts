@@ -1,4 +1,4 @@
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import { applyReplacement, editDiff, type Replacement } from "./edit_diff.ts";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveToolPath } from "./panto_files.ts";

@@ -1,4 +1,4 @@
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { globMatcher } from "./glob_match.ts";
 import { truncateText } from "./truncate.ts";

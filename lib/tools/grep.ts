@@ -1,4 +1,4 @@
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { LineMatcher, MatchTimeout } from "./line_matcher.ts";
 import { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";

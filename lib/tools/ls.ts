@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import type { FileToolOptions } from "./file_tool_options.ts";
 import { truncateText } from "./truncate.ts";
 import { resolveToolPath } from "./panto_files.ts";

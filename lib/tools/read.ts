@@ -1,9 +1,9 @@
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { FileLines } from "./file_lines.ts";
 import { imageMediaType, MAX_IMAGE_BYTES } from "./image_types.ts";
-import { readAtMost } from "../read_at_most.ts";
+import { readAtMost } from "./read_at_most.ts";
 import { resolveToolPath } from "./panto_files.ts";
 import { DEFAULT_MAX_BYTES, formatBytes, truncateLine } from "./truncate.ts";
 

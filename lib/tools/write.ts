@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
+import { ResultParts, type Tool, type ToolOutput } from "../tool.ts";
 import { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 import { resolveToolPath } from "./panto_files.ts";
 

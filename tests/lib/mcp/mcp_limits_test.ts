@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Agent } from "@panto/lib";
-import { McpServers } from "../../../cli/mcp/mcp_servers.ts";
+import { McpServers } from "../../../lib/mcp/mcp_servers.ts";
 
 /** The server's answer to `flood`: 8 MB of text in 160,000 lines. */
 const FLOOD = `${"z".repeat(49)}\n`.repeat(160_000);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { mcpResultParts } from "../../../cli/mcp/mcp_result.ts";
-import { mcpToolName, mcpToolNames } from "../../../cli/mcp/mcp_tool_name.ts";
+import { mcpResultParts } from "../../../lib/mcp/mcp_result.ts";
+import { mcpToolName, mcpToolNames } from "../../../lib/mcp/mcp_tool_name.ts";
 import { parseConfigFile } from "../../../cli/config/parse_config_file.ts";
 import { UsageError } from "../../../cli/errors.ts";
 

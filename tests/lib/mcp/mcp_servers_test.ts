@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Agent, type Tool } from "@panto/lib";
-import { McpServers } from "../../../cli/mcp/mcp_servers.ts";
+import { McpServers } from "../../../lib/mcp/mcp_servers.ts";
 import type { McpServerSettings } from "../../../cli/config/panto_config.ts";
 import {
   PIXEL_PNG,

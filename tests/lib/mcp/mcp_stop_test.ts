@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { McpServerSettings } from "../../../cli/config/panto_config.ts";
-import { McpServers } from "../../../cli/mcp/mcp_servers.ts";
+import { McpServers } from "../../../lib/mcp/mcp_servers.ts";
 import { childEnv } from "../../support/child_env.ts";
 import { wrappedServerCommand } from "../../support/mcp_test_server.ts";
 import { HAS_PROC, isGone, readPid, waitUntilGone } from "../../support/processes.ts";

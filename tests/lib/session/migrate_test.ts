@@ -1,14 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  FileSystemJSONLStore,
-  migrateSessions,
-  PostgresStore,
-  type SessionStore,
-  SessionStoreError,
-  SessionStoreMigratedError,
-  SQLiteStore,
-} from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { migrateSessions, type SessionStore, SessionStoreError, SessionStoreMigratedError } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { assistant, everyKindOfMessage, persistent, user } from "./fixtures.ts";
 

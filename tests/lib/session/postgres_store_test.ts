@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import {
-  PostgresStore,
-  SessionInUseError,
-  SessionNotFoundError,
-  SessionStoreError,
-} from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SessionInUseError, SessionNotFoundError, SessionStoreError } from "@panto/lib";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { runConformance } from "./conformance.ts";
 import { checkUnreadableSummaryListed } from "./unreadable_row.ts";

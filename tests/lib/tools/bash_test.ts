@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bashTool, splitBashResult } from "../../../cli/tools/bash.ts";
+import { bashTool, splitBashResult } from "../../../lib/tools/bash.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const hasProc = await Deno.stat("/proc/self/stat").then(() => true, () => false);

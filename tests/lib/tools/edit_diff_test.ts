@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { applyReplacement, editDiff } from "../../../cli/tools/edit_diff.ts";
+import { applyReplacement, editDiff } from "../../../lib/tools/edit_diff.ts";
 
 const never = new AbortController().signal;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { editTool } from "../../../cli/tools/edit.ts";
-import { applyReplacement, editDiff } from "../../../cli/tools/edit_diff.ts";
+import { editTool } from "../../../lib/tools/edit.ts";
+import { applyReplacement, editDiff } from "../../../lib/tools/edit_diff.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const SOURCE = [

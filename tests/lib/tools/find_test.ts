@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { findTool } from "../../../cli/tools/find.ts";
-import { MAX_WALK_DEPTH } from "../../../cli/tools/walk_files.ts";
+import { findTool } from "../../../lib/tools/find.ts";
+import { MAX_WALK_DEPTH } from "../../../lib/tools/walk_files.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const PROJECT = {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { braceExpand, Minimatch } from "minimatch";
-import { globMatcher } from "../../../cli/tools/glob_match.ts";
+import { globMatcher } from "../../../lib/tools/glob_match.ts";
 
 /**
  * What find and grep matched with before: minimatch, dot files included,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { grepTool } from "../../../cli/tools/grep.ts";
-import { MAX_WALK_DEPTH } from "../../../cli/tools/walk_files.ts";
+import { grepTool } from "../../../lib/tools/grep.ts";
+import { MAX_WALK_DEPTH } from "../../../lib/tools/walk_files.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const PROJECT = {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lsTool } from "../../../cli/tools/ls.ts";
+import { lsTool } from "../../../lib/tools/ls.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 Deno.test("ls: entries sorted case-insensitively, directories marked, dotfiles shown", async () => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { editTool } from "../../../cli/tools/edit.ts";
-import type { FileToolOptions } from "../../../cli/tools/file_tool_options.ts";
-import { findTool } from "../../../cli/tools/find.ts";
-import { grepTool } from "../../../cli/tools/grep.ts";
-import { lsTool } from "../../../cli/tools/ls.ts";
-import { readTool } from "../../../cli/tools/read.ts";
-import { writeTool } from "../../../cli/tools/write.ts";
+import { editTool } from "../../../lib/tools/edit.ts";
+import type { FileToolOptions } from "../../../lib/tools/file_tool_options.ts";
+import { findTool } from "../../../lib/tools/find.ts";
+import { grepTool } from "../../../lib/tools/grep.ts";
+import { lsTool } from "../../../lib/tools/ls.ts";
+import { readTool } from "../../../lib/tools/read.ts";
+import { writeTool } from "../../../lib/tools/write.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const CONFIG = '{"defaultModel":"m"}\n';

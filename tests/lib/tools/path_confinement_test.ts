@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Tool } from "@panto/lib";
-import { builtinTools } from "../../../cli/tools/builtin_tools.ts";
+import { builtinTools } from "../../../lib/tools/builtin_tools.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 /** A directory outside the project holding secret.txt. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readTool } from "../../../cli/tools/read.ts";
+import { readTool } from "../../../lib/tools/read.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 const GB = 1024 * 1024 * 1024;

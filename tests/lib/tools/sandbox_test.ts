@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { bashTool } from "../../../cli/tools/bash.ts";
-import { sandboxedCommand, SandboxError } from "../../../cli/tools/sandbox.ts";
+import { bashTool } from "../../../lib/tools/bash.ts";
+import { sandboxedCommand, SandboxError } from "../../../lib/tools/sandbox.ts";
 import { call, withProject } from "./tool_fixture.ts";
 import { commandRuns } from "../../support/command_runs.ts";
 import { withInstalledPanto } from "../../support/installed_panto.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { builtinTools } from "../../../cli/tools/builtin_tools.ts";
+import { builtinTools } from "../../../lib/tools/builtin_tools.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 /** Makes a named pipe with mkfifo; false when the system has none. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatBytes, truncateLine, truncateText } from "../../../cli/tools/truncate.ts";
+import { formatBytes, truncateLine, truncateText } from "../../../lib/tools/truncate.ts";
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeTool } from "../../../cli/tools/write.ts";
+import { writeTool } from "../../../lib/tools/write.ts";
 import { call, withProject } from "./tool_fixture.ts";
 
 Deno.test("write: creates a file and its parent directories, reporting bytes", async () => {
