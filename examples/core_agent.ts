@@ -16,7 +16,12 @@ const provider = scriptedProvider([
 ]);
 const agent = new Agent({
   config: {
-    provider: { api: "openai-chat", baseUrl: "http://localhost/v1", model: "any", reasoning: "off" },
+    provider: {
+      api: "openai-chat",
+      baseUrl: "http://localhost/v1",
+      model: "any",
+      reasoning: "off",
+    },
   },
   provider,
 });
@@ -35,7 +40,11 @@ agent.registerTool({
 
 for await (const event of agent.run("What is 2 + 3?")) {
   if (event.type === "tool_dispatch_complete") {
-    console.log(`tool ${event.call.name} → ${event.result.map((part) => part.type === "text" ? part.text : "").join("")}`);
+    console.log(
+      `tool ${event.call.name} → ${
+        event.result.map((part) => part.type === "text" ? part.text : "").join("")
+      }`,
+    );
   }
 }
 const last = agent.conversation.messages.at(-1);

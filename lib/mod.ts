@@ -60,6 +60,13 @@ export {
   type RunOptions,
   type UserMessage,
 } from "./agent.ts";
+export {
+  AgentSession,
+  AgentSessionBusyError,
+  type AgentSessionEvent,
+  type PromptOutcome,
+  type QueueState,
+} from "./agent_session.ts";
 export type {
   AssistantResult,
   ProviderRequest,

@@ -30,7 +30,7 @@
  */
 export { builtinTools, type BuiltinToolsOptions } from "./builtin_tools.ts";
 export { type BashSandbox, bashTool, type BashToolOptions, splitBashResult } from "./bash.ts";
-export { editTool, type EditPlan, planEdit } from "./edit.ts";
+export { type EditPlan, editTool, planEdit } from "./edit.ts";
 export { applyReplacement, editDiff, type Replacement } from "./edit_diff.ts";
 export { findTool } from "./find.ts";
 export { grepTool, type GrepToolOptions } from "./grep.ts";
@@ -38,12 +38,12 @@ export { lsTool } from "./ls.ts";
 export { readTool } from "./read.ts";
 export { writeTool } from "./write.ts";
 export { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
-export { type PathAccess, pantoHomePaths, resolveToolPath } from "./panto_files.ts";
+export { pantoHomePaths, type PathAccess, resolveToolPath } from "./panto_files.ts";
 export { isInside, realPathOfExistingPrefix, resolveWorkspacePath } from "./workspace_path.ts";
 export {
   type CommandLine,
-  SandboxError,
   sandboxedCommand,
+  SandboxError,
   type SandboxPlaces,
   type SandboxSettings,
 } from "./sandbox.ts";
@@ -53,9 +53,9 @@ export {
   formatBytes,
   type TruncatedText,
   truncateLine,
+  type TruncateOptions,
   truncateText,
   truncationNotice,
-  type TruncateOptions,
 } from "./truncate.ts";
 export { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";
 export { IMAGE_MEDIA_TYPES, imageMediaType, MAX_IMAGE_BYTES } from "./image_types.ts";
