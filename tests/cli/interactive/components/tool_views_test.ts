@@ -15,7 +15,7 @@ import { readTool } from "../../../../lib/tools/read.ts";
 import { writeTool } from "../../../../lib/tools/write.ts";
 import { VirtualTerminal } from "../../../support/virtual_terminal.ts";
 import { assertFits, assertScreen, COLOR, plain } from "../../../tui/components/helpers.ts";
-import { call, withProject } from "../../tools/tool_fixture.ts";
+import { call, withProject } from "../../../lib/tools/tool_fixture.ts";
 
 const WIDTHS = [40, 80, 200] as const;
 
