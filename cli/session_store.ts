@@ -1,6 +1,12 @@
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { NullStore, redactUrl, type SessionStore, SessionStoreError, SessionStoreMigratedError } from "@panto/lib";
+import {
+  NullStore,
+  redactUrl,
+  type SessionStore,
+  SessionStoreError,
+  SessionStoreMigratedError,
+} from "@panto/lib";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { errorMessage } from "./error_message.ts";

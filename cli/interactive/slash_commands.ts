@@ -1,6 +1,12 @@
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { isAbortError, NullStore, REASONING_LEVELS, type ReasoningLevel, type SessionStore } from "@panto/lib";
+import {
+  isAbortError,
+  NullStore,
+  REASONING_LEVELS,
+  type ReasoningLevel,
+  type SessionStore,
+} from "@panto/lib";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { pickerModels } from "../models/model_choices.ts";
 import { UnknownModelError } from "../config/model_registry.ts";

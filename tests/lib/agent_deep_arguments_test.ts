@@ -4,7 +4,14 @@
 // the model gets an error result, the run goes on, the next request is
 // well formed and the session loads again.
 import assert from "node:assert/strict";
-import { Agent, type ApiStyle, Conversation, type PersistentMessage, ProviderError, SessionStoreError } from "@panto/lib";
+import {
+  Agent,
+  type ApiStyle,
+  Conversation,
+  type PersistentMessage,
+  ProviderError,
+  SessionStoreError,
+} from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { nestsDeeperThan, parseToolArguments } from "../../lib/providers/tool_arguments.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";

@@ -1,5 +1,18 @@
 import assert from "node:assert/strict";
-import { Agent, type AgentEvent, type AssistantResult, type Config, type ContentBlock, emptyUsage, ProviderError, type ProviderStreamEvent, registerProvider, scriptedProvider, type StreamMessage, type ToolUseBlock } from "@panto/lib";
+import {
+  Agent,
+  type AgentEvent,
+  type AssistantResult,
+  type Config,
+  type ContentBlock,
+  emptyUsage,
+  ProviderError,
+  type ProviderStreamEvent,
+  registerProvider,
+  scriptedProvider,
+  type StreamMessage,
+  type ToolUseBlock,
+} from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { streamForApi } from "../../lib/providers/registry.ts";
 import { MemoryStore } from "../support/memory_store.ts";

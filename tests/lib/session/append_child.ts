@@ -4,7 +4,7 @@
 // after its promise resolves. With "hold", it keeps the session open until
 // stdin closes. On failure it prints "error <message>" and exits 3.
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { type SessionStore } from "@panto/lib";
+import type { SessionStore } from "@panto/lib";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, user } from "./fixtures.ts";
 

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { SessionChangedError, SessionCorruptError, SessionInUseError, type SessionStore } from "@panto/lib";
+import {
+  SessionChangedError,
+  SessionCorruptError,
+  SessionInUseError,
+  type SessionStore,
+} from "@panto/lib";
 import { concatBytes } from "../../../lib/concat_bytes.ts";
 import { ChildWriter } from "./child_writer.ts";
 import { runConformance } from "./conformance.ts";

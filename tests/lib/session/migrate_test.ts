@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { migrateSessions, type SessionStore, SessionStoreError, SessionStoreMigratedError } from "@panto/lib";
+import {
+  migrateSessions,
+  type SessionStore,
+  SessionStoreError,
+  SessionStoreMigratedError,
+} from "@panto/lib";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";

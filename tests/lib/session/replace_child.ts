@@ -4,7 +4,7 @@
 // 2, … (every message of generation g says "gen g"), printing g after each
 // replacement resolves, until killed. On failure it prints "error <message>".
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { type SessionStore } from "@panto/lib";
+import type { SessionStore } from "@panto/lib";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, user } from "./fixtures.ts";
 

@@ -9,7 +9,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { modelsMatchingSession, type ProviderConfig, redactUrl, SessionStoreError, wireIdentity } from "@panto/lib";
+import {
+  modelsMatchingSession,
+  type ProviderConfig,
+  redactUrl,
+  SessionStoreError,
+  wireIdentity,
+} from "@panto/lib";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, PROVIDER, user } from "./fixtures.ts";
