@@ -11,7 +11,7 @@ import { SQLiteStore } from "@panto/lib/sqlite";
 import { pickerModels } from "../models/model_choices.ts";
 import { UnknownModelError } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
-import { formatMcpStatus } from "@panto/lib/mcp";
+import { formatMcpStatus } from "../mcp/format_mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
 import type { Theme } from "@panto/tui";
 import { formatTokens } from "./components/format_tokens.ts";

@@ -39,7 +39,7 @@ export async function startMcpServers(
   settings = { ...settings, ...args.mcpServers };
   if (Object.keys(settings).length === 0) return undefined;
   // The MCP SDK (a quarter of a -p run's memory) loads only when a server is configured.
-  const { McpServers } = await import("./mcp_servers.ts");
+  const { McpServers } = await import("@panto/lib/mcp");
   return McpServers.start(settings, { cwd, report });
 }
 

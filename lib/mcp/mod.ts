@@ -26,7 +26,7 @@
 export type { McpServerEntry, McpServerSettings } from "./mcp_settings.ts";
 export { McpServer, type McpServerOptions, type McpServerState } from "./mcp_server.ts";
 export { McpServers } from "./mcp_servers.ts";
-export { formatMcpStatus, type McpServerStatus } from "./mcp_status.ts";
+export type { McpServerStatus } from "./mcp_status.ts";
 export { mcpToolName, mcpToolNames } from "./mcp_tool_name.ts";
 export { type McpCallResult, type McpContent, mcpResultParts } from "./mcp_result.ts";
 export { DenoStdioTransport, type StdioServerCommand } from "./stdio_transport.ts";

@@ -30,7 +30,7 @@ Deno.test("a start loads neither CommonJS packages nor the MCP SDK", async () =>
 
 Deno.test("a start loads neither optique nor the tools' diff and glob packages", async () => {
   const loaded = await loadedAtStart();
-  assert.ok(loaded.some((s) => s.endsWith("/cli/tools/builtin_tools.ts")));
+  assert.ok(loaded.some((s) => s.endsWith("/lib/tools/builtin_tools.ts")));
   const heavy = loaded.filter((s) => /@optique|\/diff@|\/minimatch@/.test(s));
   assert.deepEqual(heavy, []);
 });
