@@ -41,6 +41,8 @@ type Activity = "running" | "compacting";
 /** Thrown when a prompt, a model switch or a compaction is asked for while something runs. */
 export class AgentSessionBusyError extends Error {
   /**
+   * The error for `action` asked for while `activity` runs.
+   *
    * @param action What was asked for, e.g. "switching models".
    * @param activity What runs.
    */
@@ -94,7 +96,11 @@ export class AgentSession {
   #closed = false;
   #work: Promise<unknown> = Promise.resolve();
 
-  /** @param agent The agent; the session assumes it is the only one running it. */
+  /**
+   * Drives `agent`.
+   *
+   * @param agent The agent; the session assumes it is the only one running it.
+   */
   constructor(agent: Agent) {
     this.agent = agent;
   }

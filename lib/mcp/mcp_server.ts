@@ -71,6 +71,13 @@ export class McpServer implements ToolSource {
   readonly #stderrDecoder = new TextDecoder();
   #ready: Promise<void> = Promise.resolve();
 
+  /**
+   * A server not yet started ({@linkcode McpServer.start} connects).
+   *
+   * @param server Its name: the prefix of its tools' names.
+   * @param settings How to reach it.
+   * @param options The working directory and where to report failures.
+   */
   constructor(server: string, settings: McpServerSettings, options: McpServerOptions) {
     this.server = server;
     this.name = `MCP server ${JSON.stringify(server)}`;

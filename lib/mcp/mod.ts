@@ -28,5 +28,3 @@ export { McpServer, type McpServerOptions, type McpServerState } from "./mcp_ser
 export { McpServers } from "./mcp_servers.ts";
 export type { McpServerStatus } from "./mcp_status.ts";
 export { mcpToolName, mcpToolNames } from "./mcp_tool_name.ts";
-export { type McpCallResult, type McpContent, mcpResultParts } from "./mcp_result.ts";
-export { DenoStdioTransport, type StdioServerCommand } from "./stdio_transport.ts";

@@ -28,6 +28,13 @@ async function run(command: string, args: string[], env: Record<string, string> 
   return stdout;
 }
 
+/** Whether `node` runs; when not, says the test is skipped and why. */
+async function nodeIsThere(): Promise<boolean> {
+  const there = await run("node", ["--version"]).then(() => true, () => false);
+  if (!there) console.log("skipped: node is not on PATH, so the core cannot be tried under Node");
+  return there;
+}
+
 const example = (name: string, ...args: string[]) =>
   run(Deno.execPath(), ["run", "-A", "--quiet", CONFIG, `examples/${name}`, ...args]);
 
@@ -36,11 +43,7 @@ Deno.test("core_agent: a tool call and an answer from the scripted model", async
 });
 
 Deno.test("core_agent runs under Node once bundled", async () => {
-  const node = await run("node", ["--version"]).catch(() => undefined);
-  if (node === undefined) {
-    console.log("skipped: node is not on PATH, so the core cannot be tried under Node");
-    return;
-  }
+  if (!await nodeIsThere()) return;
   const dir = await Deno.makeTempDir({ prefix: "panto_node_" });
   try {
     const bundle = `${dir}/core_agent.mjs`;
@@ -61,6 +64,36 @@ Deno.test("core_agent runs under Node once bundled", async () => {
     assert.equal(await run("node", [bundle]), "tool add → 5\nanswer: 2 + 3 = 5\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("every value of the core loads under Node once bundled", async () => {
+  if (!await nodeIsThere()) return;
+  // Inside the repository, so that the workspace resolves `@panto/lib`.
+  const probe = await Deno.makeTempFile({
+    dir: `${ROOT}tests`,
+    prefix: ".core_probe_",
+    suffix: ".ts",
+  });
+  const bundle = `${probe}.mjs`;
+  try {
+    await Deno.writeTextFile(
+      probe,
+      'import * as lib from "@panto/lib";\nconsole.log(typeof lib.Agent, typeof lib.AgentSession);\n',
+    );
+    await run(Deno.execPath(), [
+      "bundle",
+      "--quiet",
+      CONFIG,
+      "--platform=node",
+      "-o",
+      bundle,
+      probe,
+    ]);
+    assert.equal(await run("node", [bundle]), "function function\n");
+  } finally {
+    await Deno.remove(probe);
+    await Deno.remove(bundle).catch(() => {});
   }
 });
 
