@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { joinBytes } from "@panto/lib/tools";
+import { joinBytes } from "@panto/lib/fs";
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;

@@ -1,5 +1,5 @@
 import type { ImageBlock } from "@panto/lib";
-import { joinBytes } from "@panto/lib/tools";
+import { joinBytes } from "@panto/lib/fs";
 import { optionalEnv } from "../env.ts";
 import { MAX_IMAGE_BYTES } from "@panto/lib/tools";
 import { formatBytes } from "@panto/lib/tools";

@@ -1,7 +1,8 @@
 /**
  * `@panto/lib/tools`: panto's built-in tools — `read`, `write`, `edit`,
  * `bash`, `ls`, `grep`, `find` — confined to a working directory (and the
- * directories you allow), plus the helpers they are built from. They use
+ * directories you allow), plus the helpers they are built from (path
+ * confinement and bounded reads are `@panto/lib/fs`). They use
  * Deno's file and process APIs, so this entry point runs on Deno only.
  *
  * @example Give an agent the built-in tools, confined to a directory
@@ -39,7 +40,6 @@ export { readTool } from "./read.ts";
 export { writeTool } from "./write.ts";
 export { type FileToolOptions, notRegularFile } from "./file_tool_options.ts";
 export { pantoHomePaths, type PathAccess, resolveToolPath } from "./panto_files.ts";
-export { isInside, realPathOfExistingPrefix, resolveWorkspacePath } from "./workspace_path.ts";
 export {
   type CommandLine,
   sandboxedCommand,
@@ -59,4 +59,3 @@ export {
 } from "./truncate.ts";
 export { looksBinary, SNIFF_BYTES } from "./binary_sniff.ts";
 export { IMAGE_MEDIA_TYPES, imageMediaType, MAX_IMAGE_BYTES } from "./image_types.ts";
-export { joinBytes, readAtMost, readOpenFileAtMost } from "./read_at_most.ts";
