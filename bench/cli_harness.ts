@@ -8,7 +8,8 @@
  * @module
  */
 import { join } from "node:path";
-import { FileSystemJSONLStore, type PersistentMessage } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import type { PersistentMessage } from "@panto/lib";
 import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { piAssistantMessage } from "./pi_messages.ts";
 import { shellQuote, TmuxSession } from "../tests/support/tmux.ts";

@@ -1,5 +1,5 @@
 /**
- * The edit tool on big files, the figures `tests/cli/tools/edit_test.ts`
+ * The edit tool on big files, the figures `tests/lib/tools/edit_test.ts`
  * used to assert as time bounds (which failed on a busy machine): a
  * `replaceAll` on every line of a 50,000-line file (it took minutes when
  * the whole file was diffed), two misses in a 9 MB file (the
@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { editTool } from "../cli/tools/edit.ts";
+import { editTool } from "../lib/tools/edit.ts";
 import { knob, loadAverage, median } from "./cli_harness.ts";
 
 const RUNS = knob("BENCH_EDIT_RUNS", 5);

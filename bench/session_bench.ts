@@ -7,15 +7,15 @@
 // (--tree: only the tree row).
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   type Message,
   migrateSessions,
   type PersistentMessage,
-  PostgresStore,
   type SessionStore,
-  SQLiteStore,
 } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { SessionManager } from "./pi_coding_agent.ts";
 import { headerLine, messageLine } from "../lib/session/jsonl_format.ts";
 import { newSessionId } from "../lib/session/ids.ts";

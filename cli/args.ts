@@ -22,7 +22,7 @@ import { EXPORT_FORMATS, type ExportFormat } from "./export/export_formats.ts";
 import type { ModelsArgs } from "./commands/models.ts";
 import { type CompletionValues, suggesting } from "./completion_values.ts";
 import { MAIN_ENVIRONMENT, MAIN_EXAMPLES, SESSIONS_ACTIONS_HELP } from "./help_text.ts";
-import { redactSecrets } from "./config/redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 import { UsageError } from "./errors.ts";
 import { STORE_KINDS, type StoreFlags, type StoreKind } from "./session_store.ts";
 import { writeStderr } from "./stdio.ts";

@@ -1,11 +1,11 @@
 import { join, relative, resolve } from "node:path";
 import type { ImageBlock, TextBlock } from "@panto/lib";
-import { looksBinary, SNIFF_BYTES } from "./tools/binary_sniff.ts";
-import { imageMediaType, MAX_IMAGE_BYTES } from "./tools/image_types.ts";
-import { readAtMost } from "./read_at_most.ts";
+import { looksBinary, SNIFF_BYTES } from "@panto/lib/tools";
+import { imageMediaType, MAX_IMAGE_BYTES } from "@panto/lib/tools";
+import { readAtMost } from "@panto/lib/fs";
 import { readAsUser } from "./read_as_user.ts";
-import { formatBytes } from "./tools/truncate.ts";
-import { resolveWorkspacePath } from "./tools/workspace_path.ts";
+import { formatBytes } from "@panto/lib/tools";
+import { resolveWorkspacePath } from "@panto/lib/fs";
 
 /** The largest text file attached whole: a larger one is better paged through by the read tool. */
 export const MAX_ATTACHED_TEXT_BYTES = 256 * 1024;

@@ -59,7 +59,7 @@ async function modelAliases(pantoHome: string, cwd: string): Promise<CompletionV
 }
 
 async function sessionIds(flags: StoreFlags, pantoHome: string): Promise<CompletionValue[]> {
-  const store = openStore(flags, pantoHome);
+  const store = await openStore(flags, pantoHome);
   try {
     const sessions = await store.list({ limit: SESSION_LIMIT });
     return sessions.map((s) => ({

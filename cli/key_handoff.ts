@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { joinBytes } from "./read_at_most.ts";
+import { joinBytes } from "@panto/lib/fs";
 
 /** The variable naming where the program collects its withheld variables: `port:token`. */
 export const HANDOFF_VARIABLE = "PANTO_KEY_HANDOFF";

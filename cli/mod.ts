@@ -1,9 +1,22 @@
 /**
  * `@panto/cli`: the `panto` program, and the API its extensions are written
  * against: {@linkcode PantoApi}, the UI-event vocabulary (`on("tool", …)`)
- * and the types those refer to. The `@panto/lib` types (messages, tools…)
- * are re-exported as types so an extension can import everything it
- * names from here.
+ * and the event data those events carry. These are its own types only:
+ * import messages, tools and other library types from `@panto/lib`, and
+ * components from `@panto/tui`.
+ *
+ * @example An extension that adds a `/hello` command
+ * ```ts
+ * import type { PantoApi } from "@panto/cli";
+ *
+ * export default function hello(panto: PantoApi): void {
+ *   panto.registerCommand("hello", {
+ *     description: "Say hello",
+ *     run: (args, ctx) => ctx.notify(`Hello, ${args || "world"}!`),
+ *   });
+ * }
+ * console.assert(typeof hello === "function");
+ * ```
  *
  * @module
  */
@@ -19,5 +32,3 @@ export type { BuiltinUiEvents, UiEvent, UiEventHandler } from "./interactive/ui_
 export type { WelcomeData } from "./interactive/components/welcome.ts";
 export type { ToolUseData } from "./interactive/components/tool_use.ts";
 export type { CompactionData } from "./interactive/components/compaction_summary.ts";
-export type * from "@panto/lib";
-export type { Component } from "@panto/tui";

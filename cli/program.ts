@@ -49,7 +49,7 @@ async function parseFully(argv: readonly string[]): Promise<CliArgs> {
 
 async function sessionsCommand(args: SessionsCommandArgs): Promise<number> {
   const { runSessionsCommand } = await import("./commands/sessions.ts");
-  const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
+  const store = await openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
   try {
     return await runSessionsCommand(store, args, writeStdout);
   } catch (error) {

@@ -1,13 +1,11 @@
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   NullStore,
-  PostgresStore,
   redactUrl,
   type SessionStore,
   SessionStoreError,
   SessionStoreMigratedError,
-  SQLiteStore,
 } from "@panto/lib";
 import { errorMessage } from "./error_message.ts";
 import { UsageError } from "./errors.ts";
@@ -47,15 +45,17 @@ const FIXES: Record<StoreKind, string> = {
  * @param flags The store flags.
  * @param pantoHome panto's home directory.
  * @returns The store (close it when done: it holds locks and connections).
+ *   The SQLite and PostgreSQL stores load only when chosen, so a start
+ *   with the default store loads neither.
  * @throws {UsageError} When postgres is chosen without a URL, a URL is given
  *   for jsonl, or the store cannot be opened (an empty path, a file that is
  *   not a database, a newer schema).
  */
-export function openStore(flags: StoreFlags, pantoHome: string): SessionStore {
+export async function openStore(flags: StoreFlags, pantoHome: string): Promise<SessionStore> {
   if (flags.noSession) return new NullStore();
   const kind = flags.store ?? "jsonl";
   try {
-    return createStore(kind, flags, pantoHome);
+    return await createStore(kind, flags, pantoHome);
   } catch (error) {
     throw storeUsageError(kind, error);
   }
@@ -76,7 +76,7 @@ export async function openWritableStore(
   flags: StoreFlags,
   pantoHome: string,
 ): Promise<SessionStore> {
-  const store = openStore(flags, pantoHome);
+  const store = await openStore(flags, pantoHome);
   try {
     await store.checkWritable?.();
     return store;
@@ -86,7 +86,11 @@ export async function openWritableStore(
   }
 }
 
-function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): SessionStore {
+async function createStore(
+  kind: StoreKind,
+  flags: StoreFlags,
+  pantoHome: string,
+): Promise<SessionStore> {
   switch (kind) {
     case "jsonl":
       if (flags.storeUrl) {
@@ -95,9 +99,11 @@ function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): Ses
         );
       }
       return new FileSystemJSONLStore({ dir: storeLocation("jsonl", flags, pantoHome) });
-    case "sqlite":
+    case "sqlite": {
+      const { SQLiteStore } = await import("@panto/lib/sqlite");
       return new SQLiteStore({ path: storeLocation("sqlite", flags, pantoHome) });
-    case "postgres":
+    }
+    case "postgres": {
       if (!flags.storeUrl?.match(/^postgres(ql)?:\/\//)) {
         throw new UsageError(
           `--store postgres needs --store-url postgres://user:password@host:5432/database${
@@ -105,7 +111,9 @@ function createStore(kind: StoreKind, flags: StoreFlags, pantoHome: string): Ses
           }`,
         );
       }
+      const { PostgresStore } = await import("@panto/lib/postgres");
       return new PostgresStore({ url: flags.storeUrl });
+    }
   }
 }
 

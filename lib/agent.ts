@@ -476,7 +476,8 @@ export class Agent {
    *
    * @example Continue from an earlier entry without rebuilding the agent
    * ```ts
-   * import { Agent, scriptedProvider, SQLiteStore } from "@panto/lib";
+   * import { Agent, scriptedProvider } from "@panto/lib";
+   * import { SQLiteStore } from "@panto/lib/sqlite";
    * const store = new SQLiteStore({ path: ":memory:" });
    * const agent = new Agent({
    *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost:8080/v1", model: "any", reasoning: "off" } },

@@ -62,7 +62,7 @@ export interface DownsizedImage {
  *
  * @example Tell image failures apart
  * ```ts
- * import { downsizeImage, ImageError } from "@panto/lib";
+ * import { downsizeImage, ImageError } from "@panto/lib/images";
  * const failure = await downsizeImage({ mediaType: "image/png", data: btoa("<html>") })
  *   .catch((error: unknown) => error);
  * console.assert(failure instanceof ImageError);
@@ -114,7 +114,7 @@ export class ImageError extends Error {
  *
  * @example Downsize a tool's screenshot
  * ```ts
- * import { downsizeImage } from "@panto/lib";
+ * import { downsizeImage } from "@panto/lib/images";
  * // A 1×1 PNG is already small enough, so it comes back unchanged.
  * const pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
  * const image = await downsizeImage({ mediaType: "image/png", data: pixel });
@@ -123,7 +123,7 @@ export class ImageError extends Error {
  *
  * @example Refuse an image too large to decode
  * ```ts
- * import { downsizeImage, ImageError } from "@panto/lib";
+ * import { downsizeImage, ImageError } from "@panto/lib/images";
  * // The header of a 30000×30000 PNG; its pixels are never read.
  * const header = "iVBORw0KGgoAAAANSUhEUgAAdTAAAHUwAQAAAABOXMUX";
  * const refused = await downsizeImage({ mediaType: "image/png", data: header })

@@ -53,6 +53,7 @@ export { pathTo } from "./session/tree.ts";
 export { NullStore } from "./session/null_store.ts";
 export { type ModelChoice, modelsMatchingSession, wireIdentity } from "./session/session_models.ts";
 export { redactUrl } from "./session/redact_url.ts";
+export { looksLikeSecret, redactSecrets } from "./redact_secrets.ts";
 export {
   Agent,
   type AgentOptions,
@@ -63,6 +64,13 @@ export {
   type SummarySpend,
   type UserMessage,
 } from "./agent.ts";
+export {
+  AgentSession,
+  AgentSessionBusyError,
+  type AgentSessionEvent,
+  type PromptOutcome,
+  type QueueState,
+} from "./agent_session.ts";
 export type {
   AssistantResult,
   ProviderRequest,
@@ -72,6 +80,7 @@ export type {
 export { registerProvider } from "./providers/registry.ts";
 export { DEFAULT_MAX_RETRIES } from "./providers/retry.ts";
 export {
+  type ScriptedBlock,
   type ScriptedProvider,
   scriptedProvider,
   type ScriptedReply,
@@ -86,12 +95,6 @@ export { type SseEvent, SseParser } from "./providers/sse.ts";
 export { isAbortError, type SseRequest, streamSse } from "./providers/http.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
-export {
-  FileSystemJSONLStore,
-  type FileSystemJSONLStoreOptions,
-  type RepairReport,
-} from "./session/jsonl_store.ts";
-export { SQLiteStore, type SQLiteStoreOptions } from "./session/sqlite_store.ts";
 export { OwnerView } from "./session/owner_view.ts";
 export {
   type MigrateOptions,
@@ -104,17 +107,4 @@ export { type ImportReport, importSession, readSessionFile } from "./session/ses
 export type { ImportedSession, ImportFormat } from "./session/import_tree.ts";
 export { exportJsonl } from "./session/jsonl_export.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
-export {
-  DEFAULT_IMAGE_MAX_PIXELS,
-  DEFAULT_IMAGE_MAX_SIDE,
-  type DownsizedImage,
-  downsizeImage,
-  type DownsizeOptions,
-  ImageError,
-} from "./image.ts";
-export {
-  type PostgresClient,
-  PostgresStore,
-  type PostgresStoreOptions,
-} from "./session/postgres_store.ts";
 export { estimateContextTokens, estimateTokens } from "./compaction.ts";

@@ -3,6 +3,26 @@
  * input decoding, a theme and generic components (text, markdown, editor,
  * select list, loader). panto's chat components live in `@panto/cli`.
  *
+ * @example Lay components out and render them at a width
+ * ```ts
+ * import { Container, Text, visibleWidth } from "@panto/tui";
+ *
+ * const screen = new Container();
+ * const status = new Text("Ready");
+ * screen.addChild(new Text("漢字 are two columns wide each"));
+ * screen.addChild(status);
+ * console.assert(visibleWidth("漢字") === 4);
+ * screen.render(20);
+ * status.append(": 3 files");
+ * // Only the second line changed: the renderer rewrites that line alone.
+ * console.assert(screen.firstLineChanged() === 1);
+ * console.assert(screen.render(20).at(-1) === "Ready: 3 files");
+ * ```
+ *
+ * A terminal program hands a root component to a {@linkcode TUI} on a
+ * {@linkcode ProcessTerminal}; `tui/examples/demo.ts` (`deno task
+ * tui-demo`) is a small one.
+ *
  * @module
  */
 export type { Component } from "./component.ts";

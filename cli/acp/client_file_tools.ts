@@ -7,10 +7,10 @@
  * @module
  */
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import type { FileToolOptions } from "../tools/file_tool_options.ts";
-import { imageMediaType } from "../tools/image_types.ts";
-import { resolveToolPath } from "../tools/panto_files.ts";
-import { DEFAULT_MAX_BYTES, truncateLine } from "../tools/truncate.ts";
+import type { FileToolOptions } from "@panto/lib/tools";
+import { imageMediaType } from "@panto/lib/tools";
+import { resolveToolPath } from "@panto/lib/tools";
+import { DEFAULT_MAX_BYTES, truncateLine } from "@panto/lib/tools";
 
 /** What the client does with files (each when it offers it). */
 export interface ClientFiles {

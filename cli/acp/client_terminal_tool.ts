@@ -5,7 +5,7 @@
  * @module
  */
 import { ResultParts, type Tool, type ToolOutput } from "@panto/lib";
-import { DEFAULT_MAX_BYTES } from "../tools/truncate.ts";
+import { DEFAULT_MAX_BYTES } from "@panto/lib/tools";
 
 /** How a command ended in the client's terminal. */
 export interface TerminalRun {

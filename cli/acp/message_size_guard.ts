@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { joinBytes } from "../read_at_most.ts";
+import { joinBytes } from "@panto/lib/fs";
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;

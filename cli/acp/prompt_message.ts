@@ -7,7 +7,7 @@
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ImageBlock, UserMessage } from "@panto/lib";
 import { UsageError } from "../errors.ts";
-import { IMAGE_MEDIA_TYPES } from "../tools/image_types.ts";
+import { IMAGE_MEDIA_TYPES } from "@panto/lib/tools";
 
 /**
  * Builds the user message: text blocks in order; embedded text resources

@@ -24,7 +24,7 @@ const LIST_LIMIT = 200;
  * @returns The sessions as ACP describes them.
  */
 export async function listSessions(args: ChatArgs, cwd?: string | null): Promise<SessionInfo[]> {
-  const store = openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
+  const store = await openStore(args, resolvePantoHome(readEnv, Deno.cwd()));
   try {
     const infos = await store.list({ limit: LIST_LIMIT });
     return infos.filter((info) => info.cwd !== undefined && (!cwd || info.cwd === cwd))

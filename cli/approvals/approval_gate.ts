@@ -8,7 +8,7 @@
  * @module
  */
 import type { BeforeToolCallContext, ToolCall, ToolCallDecision } from "@panto/lib";
-import type { FileToolOptions } from "../tools/file_tool_options.ts";
+import type { FileToolOptions } from "@panto/lib/tools";
 import { AlwaysAllowed, alwaysScope } from "./always_allowed.ts";
 import { type ChangePreview, previewChange } from "./change_preview.ts";
 

@@ -5,12 +5,12 @@
  * @module
  */
 import type { ToolCall } from "@panto/lib";
-import { planEdit } from "../tools/edit.ts";
-import { editDiff } from "../tools/edit_diff.ts";
-import type { FileToolOptions } from "../tools/file_tool_options.ts";
-import { notRegularFile } from "../tools/file_tool_options.ts";
-import { resolveToolPath } from "../tools/panto_files.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { planEdit } from "@panto/lib/tools";
+import { editDiff } from "@panto/lib/tools";
+import type { FileToolOptions } from "@panto/lib/tools";
+import { notRegularFile } from "@panto/lib/tools";
+import { resolveToolPath } from "@panto/lib/tools";
+import { formatBytes } from "@panto/lib/tools";
 import { errorMessage } from "../error_message.ts";
 
 /** Files larger than this get no diff in the prompt (the edit tool takes up to 10 MB). */

@@ -1,5 +1,5 @@
 import type { SessionInfo, SessionStore } from "@panto/lib";
-import { FileSystemJSONLStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { sanitizeTerminalText } from "@panto/tui/sanitize";
 import { UsageError } from "../errors.ts";
 import type { StoreFlags, StoreKind } from "../session_store.ts";

@@ -61,7 +61,7 @@ export async function exportCommand(
  *
  * @example
  * ```ts
- * import { SQLiteStore } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * import { importCommand } from "./sessions_transfer.ts";
  * const store = new SQLiteStore({ path: ":memory:" });
  * const code = await importCommand(store, { action: "import", id: undefined, name: undefined,

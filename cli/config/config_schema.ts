@@ -10,7 +10,7 @@ import { didYouMean } from "../did_you_mean.ts";
 import { UsageError } from "../errors.ts";
 import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
 import { CONFIG_SHAPE, type ObjectShape, type Shape, type StringShape } from "./config_shape.ts";
-import { redactSecrets } from "./redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 
 /** A provider entry as written in a config file. */
 export interface ProviderEntry {

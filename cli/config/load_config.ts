@@ -17,7 +17,7 @@ import {
   MAX_SETTINGS_FILE_BYTES,
   readRegularTextFile,
 } from "./read_regular_file.ts";
-import { redactSecrets } from "./redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 
 /** Reads an environment variable; tests pass a map lookup, the program `readEnv`. */
 export type EnvLookup = (name: string) => string | undefined;

@@ -15,7 +15,7 @@ import { UsageError } from "../errors.ts";
 import type { EnvLookup } from "./load_config.ts";
 import type { ModelPricing, ModelSettings, PantoConfig } from "./panto_config.ts";
 import { applyBedrockEnvironment, hasCredentials } from "./provider_credentials.ts";
-import { redactSecrets } from "./redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 
 /** Command-line flags that affect which model is used and how. */
 export interface ModelFlags {

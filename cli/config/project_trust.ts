@@ -3,7 +3,7 @@ import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
 import { UsageError } from "../errors.ts";
 import type { McpServerSettings, PantoConfig, ProviderSettings } from "./panto_config.ts";
 import { FileRefusedError, readRegularTextFile } from "./read_regular_file.ts";
-import { redactSecrets } from "./redact_secrets.ts";
+import { redactSecrets } from "@panto/lib";
 
 /**
  * What to do with a project config whose security-relevant settings the

@@ -1,4 +1,4 @@
-import { readOpenFileAtMost } from "../read_at_most.ts";
+import { readOpenFileAtMost } from "@panto/lib/fs";
 import { formatByteSize } from "./byte_size.ts";
 
 /** Largest config, key bindings or AGENTS.md file panto reads (1 MiB). */

@@ -53,8 +53,8 @@ import { errorMessage } from "../error_message.ts";
 import { CliError, UsageError } from "../errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
 import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
-import type { McpServers } from "../mcp/mcp_servers.ts";
-import type { McpServerStatus } from "../mcp/mcp_status.ts";
+import type { McpServers } from "@panto/lib/mcp";
+import type { McpServerStatus } from "@panto/lib/mcp";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
 import type {
   ControllerEvent,

@@ -1,5 +1,5 @@
 import type { ResultPart } from "@panto/lib";
-import { bashTool } from "../tools/bash.ts";
+import { bashTool } from "@panto/lib/tools";
 
 /** What a `!command` printed. */
 export interface ShellResult {

@@ -2,7 +2,7 @@
 // written into the store as a new session, summed up in one line.
 import { importSession, readSessionFile, SessionImportError, type SessionStore } from "@panto/lib";
 import { readAsUser } from "../read_as_user.ts";
-import { readAtMost } from "../read_at_most.ts";
+import { readAtMost } from "@panto/lib/fs";
 
 /** The most of a file an import reads: a session larger than this is not one panto wrote or reads. */
 const IMPORT_LIMIT = 512 * 1024 * 1024;
@@ -26,7 +26,7 @@ export interface ImportedFile {
  *
  * @example
  * ```ts
- * import { SQLiteStore } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * import { importFile } from "./import_file.ts";
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/t.jsonl`, '{"type":"user","uuid":"a","parentUuid":null,' +

@@ -38,7 +38,7 @@ import { INTERRUPTED, type TranscriptImages, TranscriptView } from "./transcript
 import { TurnRenderer } from "./turn_renderer.ts";
 import { showTranscriptViewer } from "./transcript_viewer.ts";
 import { errorMessage } from "../error_message.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { formatBytes } from "@panto/lib/tools";
 import { type ClipboardImage, readClipboardImage } from "./clipboard_image.ts";
 import { type Copied, copyText } from "./clipboard_text.ts";
 import { join, relative } from "node:path";

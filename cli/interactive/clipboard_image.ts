@@ -1,8 +1,8 @@
 import type { ImageBlock } from "@panto/lib";
-import { joinBytes } from "../read_at_most.ts";
+import { joinBytes } from "@panto/lib/fs";
 import { optionalEnv } from "../env.ts";
-import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { MAX_IMAGE_BYTES } from "@panto/lib/tools";
+import { formatBytes } from "@panto/lib/tools";
 
 /** How long a clipboard tool may take to answer (ms). */
 const CLIPBOARD_TIMEOUT_MS = 5000;

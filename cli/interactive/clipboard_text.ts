@@ -8,7 +8,7 @@
  * @module
  */
 import { optionalEnv } from "../env.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { formatBytes } from "@panto/lib/tools";
 import { ClipboardError } from "./clipboard_image.ts";
 
 /** How long a clipboard tool may take (ms). */

@@ -1,17 +1,17 @@
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   isAbortError,
   NullStore,
   REASONING_LEVELS,
   type ReasoningLevel,
   type SessionStore,
-  SQLiteStore,
 } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { pickerModels } from "../models/model_choices.ts";
 import { UnknownModelError } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
-import { formatMcpStatus } from "../mcp/mcp_status.ts";
+import { formatMcpStatus } from "../mcp/format_mcp_status.ts";
 import { errorMessage } from "../error_message.ts";
 import type { Theme } from "@panto/tui";
 import { formatTokens } from "./components/format_tokens.ts";

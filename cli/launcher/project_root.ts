@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from "node:path";
 import { CONTEXT_FILE_NAMES } from "../system_prompt.ts";
-import { isInside } from "../tools/workspace_path.ts";
+import { isInside } from "@panto/lib/fs";
 
 /**
  * The project a working directory belongs to: the nearest directory at or

@@ -4,7 +4,7 @@ import { parseConfigFile } from "../config/parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "../config/read_regular_file.ts";
 import { errorMessage } from "../error_message.ts";
 import { UsageError } from "../errors.ts";
-import type { McpServers } from "./mcp_servers.ts";
+import type { McpServers } from "@panto/lib/mcp";
 
 /** What {@linkcode startMcpServers} needs of the command line. */
 export interface McpArgs {
@@ -39,7 +39,7 @@ export async function startMcpServers(
   settings = { ...settings, ...args.mcpServers };
   if (Object.keys(settings).length === 0) return undefined;
   // The MCP SDK (a quarter of a -p run's memory) loads only when a server is configured.
-  const { McpServers } = await import("./mcp_servers.ts");
+  const { McpServers } = await import("@panto/lib/mcp");
   return McpServers.start(settings, { cwd, report });
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { joinBytes } from "../read_at_most.ts";
+import { joinBytes } from "@panto/lib/fs";
 
 /** Most bytes of one input line: a prompt with a few 10 MiB images (base64) fits. */
 export const MAX_LINE_BYTES: number = 64 * 1024 * 1024;

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { type ImageBlock, REASONING_LEVELS } from "@panto/lib";
 import { describeIssue } from "../config/config_schema.ts";
 import { didYouMean } from "../did_you_mean.ts";
-import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../tools/image_types.ts";
-import { formatBytes } from "../tools/truncate.ts";
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "@panto/lib/tools";
+import { formatBytes } from "@panto/lib/tools";
 import { APPROVAL_OPTION_IDS } from "./rpc_approvals.ts";
 
 /** A command's optional correlation id, echoed in its response. */

@@ -10,7 +10,7 @@ import { SessionController } from "../controller/session_controller.ts";
 import type { NotifyLevel } from "../extensions/extension_api.ts";
 import { formatByteSize } from "../config/byte_size.ts";
 import { errorMessage } from "../error_message.ts";
-import { MAX_IMAGE_BYTES } from "../tools/image_types.ts";
+import { MAX_IMAGE_BYTES } from "@panto/lib/tools";
 import {
   BROKEN_PIPE_EXIT_CODE,
   interruptExitCode,

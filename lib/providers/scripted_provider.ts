@@ -9,8 +9,17 @@ import type {
   StreamMessage,
 } from "./provider.ts";
 
-/** A block an assistant message can hold. */
-type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
+/**
+ * A block a scripted reply can hold: what an assistant message holds.
+ *
+ * @example
+ * ```ts
+ * import type { ScriptedBlock } from "@panto/lib";
+ * const block: ScriptedBlock = { type: "text", text: "Done." };
+ * console.assert(block.type === "text");
+ * ```
+ */
+export type ScriptedBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
 
 /**
  * One scripted model reply in full: its content and what a server would
@@ -31,7 +40,7 @@ type AssistantBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUs
  */
 export interface ScriptedTurn {
   /** Text, or the blocks of the message. */
-  content: string | AssistantBlock[];
+  content: string | ScriptedBlock[];
   /** Tokens the reply reports (unset counts are 0; default: all 0). */
   usage?: Partial<Usage>;
   /** The stop reason returned (default: `tool_use` when it holds tool calls, else `end_turn`). */
@@ -51,7 +60,7 @@ export interface ScriptedTurn {
  * {@linkcode ScriptedTurn} with usage, stop reason, pacing or an abort
  * point, or the error the request fails with.
  */
-export type ScriptedReply = string | AssistantBlock[] | ScriptedTurn | ProviderError;
+export type ScriptedReply = string | ScriptedBlock[] | ScriptedTurn | ProviderError;
 
 /** A {@linkcode StreamMessage} that plays a script, with the requests it was given. */
 export type ScriptedProvider = StreamMessage & {
@@ -107,7 +116,7 @@ export function scriptedProvider(replies: readonly ScriptedReply[]): ScriptedPro
     }
     if (reply instanceof ProviderError) throw reply;
     const turn = asTurn(reply);
-    const content: AssistantBlock[] = typeof turn.content === "string"
+    const content: ScriptedBlock[] = typeof turn.content === "string"
       ? [{ type: "text", text: turn.content }]
       : structuredClone(turn.content);
     const usage = { ...emptyUsage(), ...turn.usage };
@@ -156,7 +165,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 /** The events a server would stream for one finished block. */
-function blockEvents(blockIndex: number, block: AssistantBlock): ProviderStreamEvent[] {
+function blockEvents(blockIndex: number, block: ScriptedBlock): ProviderStreamEvent[] {
   const complete: ProviderStreamEvent = { type: "block_complete", blockIndex, block };
   switch (block.type) {
     case "text":

@@ -138,7 +138,7 @@ const encoder = new TextEncoder();
  *
  * @example Persist and resume
  * ```ts
- * import { FileSystemJSONLStore } from "@panto/lib";
+ * import { FileSystemJSONLStore } from "@panto/lib/jsonl";
  * const dir = await Deno.makeTempDir();
  * const store = new FileSystemJSONLStore({ dir });
  * const session = store.create({ cwd: dir });

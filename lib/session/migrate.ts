@@ -76,7 +76,9 @@ interface Snapshot {
  *
  * @example
  * ```ts
- * import { FileSystemJSONLStore, migrateSessions, SQLiteStore } from "@panto/lib";
+ * import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+ * import { migrateSessions } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * const dir = await Deno.makeTempDir();
  * const source = new FileSystemJSONLStore({ dir });
  * const target = new SQLiteStore({ path: ":memory:" });

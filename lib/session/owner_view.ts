@@ -55,7 +55,7 @@ export type ScopableStore =
  *
  * @example
  * ```ts
- * import { SQLiteStore } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * const store = new SQLiteStore({ path: ":memory:" });
  * const alice = store.forOwner("alice");
  * const session = alice.create();

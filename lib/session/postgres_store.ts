@@ -176,7 +176,7 @@ const migrated = new WeakMap<PostgresClient, Promise<void>>();
  *
  * @example
  * ```ts ignore
- * import { PostgresStore } from "@panto/lib";
+ * import { PostgresStore } from "@panto/lib/postgres";
  * const store = new PostgresStore({ url: "postgres://app@db.internal/app" });
  * const alice = store.forOwner("alice");
  * const session = alice.create({ metadata: '{"channel":"web"}' });

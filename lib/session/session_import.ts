@@ -70,7 +70,8 @@ export interface ImportReport {
  *
  * @example
  * ```ts
- * import { importSession, readSessionFile, SQLiteStore } from "@panto/lib";
+ * import { importSession, readSessionFile } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * const store = new SQLiteStore({ path: ":memory:" });
  * const text = '{"type":"user","uuid":"a","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z",' +
  *   '"message":{"role":"user","content":"hello"}}\n';

@@ -118,7 +118,7 @@ const AMBIGUITY_SHOWN = 5;
  *
  * @example
  * ```ts
- * import { SQLiteStore } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * const store = new SQLiteStore({ path: ":memory:" });
  * const session = store.create();
  * const message = (role: "user" | "assistant", text: string) => ({

@@ -331,7 +331,8 @@ export interface SessionStore {
  *
  * @example
  * ```ts
- * import { type SavingSessionStore, SQLiteStore } from "@panto/lib";
+ * import type { SavingSessionStore } from "@panto/lib";
+ * import { SQLiteStore } from "@panto/lib/sqlite";
  * const store: SavingSessionStore = new SQLiteStore({ path: ":memory:" });
  * const session = store.create();
  * console.assert((await store.loadTree(session.id)) === null);

@@ -3,7 +3,7 @@
  * active path, naming it as its parent, the original left as it was.
  */
 import assert from "node:assert/strict";
-import { FileSystemJSONLStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { join } from "node:path";
 import { withFakeHome } from "../support/fake_config.ts";
 import { runPanto } from "../support/run_panto.ts";

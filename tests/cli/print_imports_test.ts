@@ -10,7 +10,8 @@
  * tools load theirs when they run. Nor zod: a plain config file is checked
  * without it, and the session schemas load with the first read of a stored
  * session. Nor any provider: the registry loads a built-in on its first
- * request. Nor themes: only the interactive chat reads them.
+ * request. Nor themes: only the interactive chat reads them. Nor the SQLite and
+ * PostgreSQL stores: they load when `--store` names one.
  */
 import assert from "node:assert/strict";
 import { staticGraph } from "../support/module_graph.ts";
@@ -30,7 +31,7 @@ Deno.test("a start loads neither CommonJS packages nor the MCP SDK", async () =>
 
 Deno.test("a start loads neither optique nor the tools' diff and glob packages", async () => {
   const loaded = await loadedAtStart();
-  assert.ok(loaded.some((s) => s.endsWith("/cli/tools/builtin_tools.ts")));
+  assert.ok(loaded.some((s) => s.endsWith("/lib/tools/builtin_tools.ts")));
   const heavy = loaded.filter((s) => /@optique|\/diff@|\/minimatch@/.test(s));
   assert.deepEqual(heavy, []);
 });
@@ -57,4 +58,13 @@ Deno.test("a start loads no theme code", async () => {
     /\/tui\/(theme|builtin_themes|theme_file)\.ts$|\/cli\/themes\//.test(s)
   );
   assert.deepEqual(themes, []);
+});
+
+Deno.test("a start loads the SQLite and PostgreSQL stores only when one is chosen", async () => {
+  const loaded = await loadedAtStart();
+  assert.ok(loaded.some((s) => s.endsWith("/cli/session_store.ts")));
+  const stores = loaded.filter((s) =>
+    /\/lib\/session\/(sqlite|postgres)_store\.ts$|^node:sqlite$/.test(s)
+  );
+  assert.deepEqual(stores, []);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Conversation, FileSystemJSONLStore } from "@panto/lib";
+import { Conversation } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { withFakeHome, writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FileSystemJSONLStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { withFakeHome } from "../support/fake_config.ts";
 import type { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { runPanto } from "../support/run_panto.ts";

@@ -9,7 +9,6 @@ import {
   Agent,
   type AgentEvent,
   type Config,
-  FileSystemJSONLStore,
   type Message,
   messageText,
   ProviderError,
@@ -18,6 +17,7 @@ import {
   type ScriptedReply,
   type Tool,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 
 const CONFIG: Config = {
   provider: { api: "openai-chat", baseUrl: "http://localhost:1/v1", model: "m", reasoning: "off" },

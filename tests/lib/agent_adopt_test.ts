@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  Agent,
-  type Config,
-  messageText,
-  ResultParts,
-  scriptedProvider,
-  SQLiteStore,
-} from "@panto/lib";
+import { Agent, type Config, messageText, ResultParts, scriptedProvider } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 
 const CONFIG: Config = {
   provider: { api: "openai-chat", baseUrl: "http://localhost:1/v1", model: "m", reasoning: "off" },

@@ -8,11 +8,11 @@ import {
   Agent,
   type ApiStyle,
   Conversation,
-  FileSystemJSONLStore,
   type PersistentMessage,
   ProviderError,
   SessionStoreError,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { nestsDeeperThan, parseToolArguments } from "../../lib/providers/tool_arguments.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { drain, echoTool, fakeServerConfig, textTurn } from "../support/agent_fixtures.ts";

@@ -3,7 +3,6 @@ import fc from "fast-check";
 import {
   Agent,
   type Config,
-  FileSystemJSONLStore,
   type Message,
   type PersistentMessage,
   ResultParts,
@@ -13,8 +12,9 @@ import {
   SessionInUseError,
   type SessionStore,
   SessionStoreError,
-  SQLiteStore,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { MemoryStore } from "../support/memory_store.ts";
 import { drain } from "../support/agent_fixtures.ts";
 

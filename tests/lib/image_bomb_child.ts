@@ -1,7 +1,7 @@
 // Refuses one crafted image bomb and prints what it cost: the time, the error
 // message and how far the process's peak resident memory rose above its
 // resident memory before (an upper bound on the growth): see image_bomb_test.ts.
-import { downsizeImage } from "../../lib/mod.ts";
+import { downsizeImage } from "../../lib/images.ts";
 import { craftPng } from "../support/crafted_png.ts";
 
 const BOMBS: Record<string, () => Promise<Uint8Array>> = {

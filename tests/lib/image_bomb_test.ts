@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { imageSize } from "image-size";
 import jpeg from "jpeg-js";
-import { downsizeImage, ImageError } from "../../lib/mod.ts";
+import { downsizeImage, ImageError } from "../../lib/images.ts";
 import { craftPng, ihdrChunk } from "../support/crafted_png.ts";
 
 const PNG = "image/png";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
-import { downsizeImage, ImageError } from "../../lib/mod.ts";
+import { downsizeImage, ImageError } from "../../lib/images.ts";
 
 type Rgba = [number, number, number, number];
 type Painter = (x: number, y: number) => Rgba;

@@ -6,7 +6,6 @@ import {
   type Config,
   type ContentBlock,
   emptyUsage,
-  FileSystemJSONLStore,
   ProviderError,
   type ProviderStreamEvent,
   registerProvider,
@@ -14,6 +13,7 @@ import {
   type StreamMessage,
   type ToolUseBlock,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { streamForApi } from "../../lib/providers/registry.ts";
 import { MemoryStore } from "../support/memory_store.ts";
 import { drain, echoTool } from "../support/agent_fixtures.ts";

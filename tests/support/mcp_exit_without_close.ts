@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { McpServers } from "../../cli/mcp/mcp_servers.ts";
+import { McpServers } from "../../lib/mcp/mcp_servers.ts";
 
 if (import.meta.main) {
   const servers = McpServers.start(JSON.parse(Deno.args[0]!), {

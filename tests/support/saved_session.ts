@@ -12,7 +12,7 @@ import { openStore } from "../../cli/session_store.ts";
  */
 export async function savedMessages(home: string): Promise<Message[]> {
   const flags = { store: undefined, storeUrl: undefined, sessionDir: undefined, noSession: false };
-  const store = openStore(flags, home);
+  const store = await openStore(flags, home);
   try {
     const [session] = await store.list();
     assert.ok(session, "a session was saved");

@@ -125,7 +125,11 @@ export class Pager implements Component {
   /** A message for the status line (pattern not found, wrapped), until the next key. */
   #message = "";
 
-  /** @param options The content, the screen's height and what closing does. */
+  /**
+   * A pager over `options.lines`, at its top.
+   *
+   * @param options The content, the screen's height and what closing does.
+   */
   constructor(options: PagerOptions) {
     this.#options = options;
     this.#theme = options.theme ?? defaultTheme();

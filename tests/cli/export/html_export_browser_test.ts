@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Message, type PersistentMessage, SQLiteStore } from "@panto/lib";
+import type { Message, PersistentMessage } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import puppeteer from "puppeteer-core";
 import { renderExport } from "../../../cli/export/session_export.ts";
 

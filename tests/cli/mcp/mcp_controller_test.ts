@@ -9,7 +9,7 @@ import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import { SessionController } from "../../../cli/controller/session_controller.ts";
 import { UsageError } from "../../../cli/errors.ts";
-import { formatMcpStatus } from "../../../cli/mcp/mcp_status.ts";
+import { formatMcpStatus } from "../../../cli/mcp/format_mcp_status.ts";
 import { handleCommand } from "../../../cli/rpc/rpc_handlers.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";

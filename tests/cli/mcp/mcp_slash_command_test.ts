@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type CommandContext, slashCommands } from "../../../cli/interactive/slash_commands.ts";
-import type { McpServerStatus } from "../../../cli/mcp/mcp_status.ts";
+import type { McpServerStatus } from "../../../lib/mcp/mcp_status.ts";
 
 async function runMcp(statuses: McpServerStatus[]): Promise<string[]> {
   const shown: string[] = [];

@@ -6,7 +6,7 @@
  *
  * Usage: deno run … bash_env_runner.ts <root> <command> [withheld,names] [shell]
  */
-import { bashTool } from "../../../cli/tools/bash.ts";
+import { bashTool } from "../../../lib/tools/bash.ts";
 import { runShellCommand } from "../../../cli/controller/shell_command.ts";
 import { withholdFromCommands } from "../../../cli/env.ts";
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { keyVariables } from "../../../cli/tools/child_env.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { runPanto } from "../../support/run_panto.ts";
-import { withProject } from "./tool_fixture.ts";
+import { withProject } from "../../lib/tools/tool_fixture.ts";
 
 const SECRETS: Record<string, string> = {
   ANTHROPIC_API_KEY: "sk-ant-SECRET-env-1",

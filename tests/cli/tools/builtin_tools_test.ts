@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { builtinTools, selectTools } from "../../../cli/tools/builtin_tools.ts";
+import { builtinTools } from "../../../lib/tools/builtin_tools.ts";
+import { selectTools } from "../../../cli/tools/select_tools.ts";
 import { UsageError } from "../../../cli/errors.ts";
 
 const all = builtinTools({ root: "/tmp" });

@@ -3,7 +3,10 @@
 // Prints "session <id>" first, then each acknowledged append's sequence number
 // after its promise resolves. With "hold", it keeps the session open until
 // stdin closes. On failure it prints "error <message>" and exits 3.
-import { FileSystemJSONLStore, PostgresStore, type SessionStore, SQLiteStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import type { SessionStore } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
+import { PostgresStore } from "@panto/lib/postgres";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 const [kind, location, idArg, countArg, bytesArg, hold] = Deno.args;

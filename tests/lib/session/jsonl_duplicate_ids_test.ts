@@ -3,7 +3,8 @@
 // the later entry a new id, the lines after it follow, and the session loads.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FileSystemJSONLStore, type PersistentMessage, SessionCorruptError } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { type PersistentMessage, SessionCorruptError } from "@panto/lib";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 /** The entries with explicit ids and parents, as an embedder appending by hand may give them. */

@@ -4,7 +4,8 @@
 // a session, and is removed by the next list, writer or repair.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FileSystemJSONLStore, SessionStoreError } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { SessionStoreError } from "@panto/lib";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FileSystemJSONLStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { readListIndex } from "../../../lib/session/jsonl_list_index.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
 

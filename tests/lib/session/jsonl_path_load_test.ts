@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import { FileSystemJSONLStore, SessionCorruptError } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { SessionCorruptError } from "@panto/lib";
 import { pathTo } from "../../../lib/session/tree.ts";
 import { persistent, user } from "./fixtures.ts";
 

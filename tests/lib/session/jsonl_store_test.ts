@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   SessionChangedError,
   SessionCorruptError,
   SessionInUseError,

@@ -4,7 +4,7 @@
 // the same conversation and writes a sound index again.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { FileSystemJSONLStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 type Index = Record<string, unknown> & {

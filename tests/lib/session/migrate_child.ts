@@ -1,13 +1,10 @@
 // A migration in its own process, for the kill-and-resume test. Usage:
 //   deno run -A migrate_child.ts <jsonl|sqlite|postgres> <from> <jsonl|sqlite|postgres> <to>
 // Prints "copied <id>" after each session is copied and verified.
-import {
-  FileSystemJSONLStore,
-  migrateSessions,
-  PostgresStore,
-  type SessionStore,
-  SQLiteStore,
-} from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { migrateSessions, type SessionStore } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 
 const [fromKind, from, toKind, to] = Deno.args;
 const open = (kind: string | undefined, location: string): SessionStore =>

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   migrateSessions,
-  PostgresStore,
   type SavingSessionStore,
   type SessionStore,
   SessionStoreError,
   SessionStoreMigratedError,
-  SQLiteStore,
 } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { assistant, everyKindOfMessage, persistent, user } from "./fixtures.ts";
 

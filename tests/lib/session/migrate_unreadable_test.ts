@@ -6,15 +6,15 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   migrateSessions,
-  PostgresStore,
   type SessionStore,
   SessionStoreError,
   SessionStoreMigratedError,
-  SQLiteStore,
 } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
 

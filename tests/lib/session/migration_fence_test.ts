@@ -3,15 +3,15 @@
 // refused, naming the new store; a turn never lands in the old store unseen.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   migrateSessions,
-  PostgresStore,
   SessionInUseError,
   type SessionStore,
   SessionStoreMigratedError,
-  SQLiteStore,
 } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { FileLock } from "../../../lib/session/file_lock.ts";
 import { newSessionId } from "../../../lib/session/ids.ts";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";

@@ -4,16 +4,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   AmbiguousSessionIdError,
-  FileSystemJSONLStore,
   migrateSessions,
   type OwnerView,
-  PostgresStore,
   type Session,
   SessionNotFoundError,
   type SessionStore,
   SessionStoreError,
-  SQLiteStore,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { assistant, persistent, user } from "./fixtures.ts";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { PostgresStore, SessionInUseError, SessionStoreError } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SessionInUseError, SessionStoreError } from "@panto/lib";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";
 import { ChildWriter } from "./child_writer.ts";
 import { runConformance } from "./conformance.ts";

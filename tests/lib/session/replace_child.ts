@@ -3,7 +3,9 @@
 // Replaces the session's conversation again and again with generation 0, 1,
 // 2, … (every message of generation g says "gen g"), printing g after each
 // replacement resolves, until killed. On failure it prints "error <message>".
-import { FileSystemJSONLStore, type SessionStore, SQLiteStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import type { SessionStore } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 const [kind, location, id, bytes] = Deno.args;

@@ -3,14 +3,9 @@
 // model is sent back as thinking) and the compaction's kept-message count.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  Agent,
-  type Config,
-  Conversation,
-  FileSystemJSONLStore,
-  type SessionStore,
-  SQLiteStore,
-} from "@panto/lib";
+import { Agent, type Config, Conversation, type SessionStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { drain, fakeServerConfig, textTurn } from "../../support/agent_fixtures.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 

@@ -8,16 +8,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   exportJsonl,
-  FileSystemJSONLStore,
   importSession,
   type PersistentMessage,
-  PostgresStore,
   readSessionFile,
   SessionImportError,
   type SessionStore,
-  SQLiteStore,
   type TreeEntry,
 } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";
 import { assistant, everyKindOfMessage, user, WIRE } from "./fixtures.ts";
 

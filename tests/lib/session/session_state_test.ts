@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FileSystemJSONLStore, type SessionStore, SQLiteStore } from "@panto/lib";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
+import type { SessionStore } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { nextState } from "../../../lib/session/session_state.ts";
 import { ChildWriter } from "./child_writer.ts";
 import { assistant, persistent, user } from "./fixtures.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SQLiteStore } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, user } from "./fixtures.ts";
 
 Deno.test("Session.info previews the last user message as the store lists it (code points, well-formed)", async () => {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { SessionCorruptError, SessionInUseError, SQLiteStore } from "@panto/lib";
+import { SessionCorruptError, SessionInUseError } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { ChildWriter } from "./child_writer.ts";
 import { runConformance } from "./conformance.ts";
 import { checkUnreadableSummaryListed } from "./unreadable_row.ts";

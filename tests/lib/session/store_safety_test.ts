@@ -8,16 +8,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  FileSystemJSONLStore,
   modelsMatchingSession,
-  PostgresStore,
   type ProviderConfig,
   redactUrl,
   SessionStoreError,
-  SQLiteStore,
   wireIdentity,
 } from "@panto/lib";
+import { PostgresStore } from "@panto/lib/postgres";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { assistant, persistent, PROVIDER, user } from "./fixtures.ts";
 
 const VICTIM_TEXT = "precious data\n";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Agent, type Message, messageText, SQLiteStore } from "@panto/lib";
+import { Agent, type Message, messageText } from "@panto/lib";
+import { SQLiteStore } from "@panto/lib/sqlite";
 import { splitUnanswered } from "../../../lib/session/unanswered.ts";
 import { drain, fakeServerConfig, textTurn } from "../../support/agent_fixtures.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Theme } from "@panto/tui";
-import { splitBashResult } from "../../../tools/bash.ts";
+import { splitBashResult } from "@panto/lib/tools";
 import {
   formatDuration,
   indented,

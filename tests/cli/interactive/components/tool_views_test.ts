@@ -6,16 +6,16 @@ import assert from "node:assert/strict";
 import type { Tool } from "@panto/lib";
 import { ToolUse } from "../../../../cli/interactive/components/tool_use.ts";
 import { parseEditDiff } from "../../../../cli/interactive/components/tools/edit_view.ts";
-import { bashTool } from "../../../../cli/tools/bash.ts";
-import { editTool } from "../../../../cli/tools/edit.ts";
-import { findTool } from "../../../../cli/tools/find.ts";
-import { grepTool } from "../../../../cli/tools/grep.ts";
-import { lsTool } from "../../../../cli/tools/ls.ts";
-import { readTool } from "../../../../cli/tools/read.ts";
-import { writeTool } from "../../../../cli/tools/write.ts";
+import { bashTool } from "../../../../lib/tools/bash.ts";
+import { editTool } from "../../../../lib/tools/edit.ts";
+import { findTool } from "../../../../lib/tools/find.ts";
+import { grepTool } from "../../../../lib/tools/grep.ts";
+import { lsTool } from "../../../../lib/tools/ls.ts";
+import { readTool } from "../../../../lib/tools/read.ts";
+import { writeTool } from "../../../../lib/tools/write.ts";
 import { VirtualTerminal } from "../../../support/virtual_terminal.ts";
 import { assertFits, assertScreen, COLOR, plain } from "../../../tui/components/helpers.ts";
-import { call, withProject } from "../../tools/tool_fixture.ts";
+import { call, withProject } from "../../../lib/tools/tool_fixture.ts";
 
 const WIDTHS = [40, 80, 200] as const;
 

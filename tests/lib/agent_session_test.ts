@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import {
+  Agent,
+  AgentSession,
+  AgentSessionBusyError,
+  type AgentSessionEvent,
+  messageText,
+  ResultParts,
+  scriptedProvider,
+  type ScriptedReply,
+} from "@panto/lib";
+
+const PROVIDER = {
+  api: "openai-chat",
+  baseUrl: "http://localhost/v1",
+  model: "first-model",
+  reasoning: "off",
+} as const;
+
+/** An agent on a script, its session, and every event the session reported. */
+function chatOn(replies: readonly ScriptedReply[]) {
+  const provider = scriptedProvider(replies);
+  const agent = new Agent({
+    config: { provider: PROVIDER, compaction: { keepRecentTokens: 10 } },
+    provider,
+  });
+  const chat = new AgentSession(agent);
+  const events: AgentSessionEvent[] = [];
+  chat.subscribe((event) => events.push(event));
+  return { provider, agent, chat, events };
+}
+
+/** A tool whose call waits until `release` is called, so a test can act while a run is busy. */
+function gate() {
+  const { promise, resolve } = Promise.withResolvers<void>();
+  const started = Promise.withResolvers<void>();
+  return {
+    release: () => resolve(),
+    started: started.promise,
+    tool: {
+      decl: { name: "wait", description: "Waits", inputSchema: { type: "object" } },
+      execute: async () => {
+        started.resolve();
+        await promise;
+        return ResultParts.fromText("waited");
+      },
+    },
+  };
+}
+
+const CALL_WAIT: ScriptedReply = [{ type: "tool_use", id: "c1", name: "wait", input: {} }];
+
+Deno.test("a prompt resolves with its outcome; a second prompt meanwhile is refused", async () => {
+  const { agent, chat } = chatOn([CALL_WAIT, "done waiting"]);
+  const { tool, release, started } = gate();
+  agent.registerTool(tool);
+  const first = chat.prompt("wait for me");
+  await started;
+  assert.equal(chat.busy, true);
+  await assert.rejects(chat.prompt("me too"), AgentSessionBusyError);
+  assert.throws(() => chat.setModel({ ...PROVIDER, model: "other" }), AgentSessionBusyError);
+  release();
+  assert.deepEqual(await first, { status: "done", turnLimitReached: false });
+  assert.equal(chat.busy, false);
+  assert.equal(messageText(agent.conversation.messages.at(-1)!), "done waiting");
+});
+
+Deno.test("follow-ups run after the current run, in order, each awaitable", async () => {
+  const { agent, chat, events } = chatOn([CALL_WAIT, "one", "two", "three"]);
+  const { tool, release, started } = gate();
+  agent.registerTool(tool);
+  const first = chat.prompt("first");
+  await started;
+  const second = chat.followUp("second");
+  const third = chat.followUp("third");
+  assert.deepEqual(chat.queue.followUp.map((m) => m.text), ["second", "third"]);
+  release();
+  assert.equal((await first).status, "done");
+  assert.equal((await second).status, "done");
+  assert.equal((await third).status, "done");
+  const prompts = events.flatMap((e) => e.type === "prompt" ? [[e.message.text, e.followUp]] : []);
+  assert.deepEqual(prompts, [["first", false], ["second", true], ["third", true]]);
+  const answers = agent.conversation.messages.filter((m) => m.role === "assistant").map(
+    messageText,
+  );
+  assert.deepEqual(answers.slice(-3), ["one", "two", "three"]);
+  await chat.idle();
+});
+
+Deno.test("steering reaches the running run at its next tool boundary", async () => {
+  const { provider, agent, chat, events } = chatOn([CALL_WAIT, "steered"]);
+  const { tool, release, started } = gate();
+  agent.registerTool(tool);
+  const run = chat.prompt("start");
+  await started;
+  chat.steer("only the top level");
+  release();
+  await run;
+  assert.ok(events.some((e) => e.type === "steer_applied"));
+  const lastSent = provider.requests[1]!.messages.at(-1)!;
+  assert.equal(lastSent.role, "user");
+  assert.equal(messageText(lastSent), "only the top level");
+  assert.equal(provider.requests.length, 2, "no extra run for the steering message");
+});
+
+Deno.test("setModel switches the model for the next run and reports it", async () => {
+  const { provider, chat, events } = chatOn(["a", "b"]);
+  await chat.prompt("one");
+  chat.setModel({ ...PROVIDER, model: "second-model" });
+  await chat.prompt("two");
+  assert.deepEqual(provider.requests.map((r) => r.config.model), ["first-model", "second-model"]);
+  assert.ok(
+    events.some((e) => e.type === "config_changed" && e.config.provider.model === "second-model"),
+  );
+});
+
+Deno.test("takeQueue empties the queue and its follow-ups resolve aborted", async () => {
+  const { agent, chat } = chatOn([CALL_WAIT, "done"]);
+  const { tool, release, started } = gate();
+  agent.registerTool(tool);
+  const first = chat.prompt("first");
+  await started;
+  const dropped = chat.followUp("never sent");
+  chat.steer("nor this");
+  assert.deepEqual(chat.takeQueue().map((m) => m.text), ["nor this", "never sent"]);
+  assert.deepEqual(await dropped, { status: "aborted", turnLimitReached: false });
+  release();
+  await first;
+  await chat.idle();
+  assert.equal(agent.conversation.messages.filter((m) => m.role === "user").length, 1);
+});
+
+Deno.test("abort ends the run as aborted; a failing run is an outcome, not a rejection", async () => {
+  const { agent, chat } = chatOn([CALL_WAIT]);
+  const { tool, started } = gate();
+  agent.registerTool(tool);
+  const run = chat.prompt("start");
+  await started;
+  chat.abort();
+  assert.equal((await run).status, "aborted");
+  const failed = await chat.prompt("the script has no reply for this");
+  assert.equal(failed.status, "failed");
+  assert.match(String(failed.error), /has no reply/);
+});
+
+Deno.test("compact summarises older messages between runs and reports it", async () => {
+  const long = "word ".repeat(200);
+  const { chat, events } = chatOn([long, long, "SUMMARY of the chat", "SUMMARY of the turn"]);
+  await chat.prompt(`first ${long}`);
+  await chat.prompt(`second ${long}`);
+  const result = await chat.compact({ instructions: "keep it short" });
+  assert.ok(result);
+  assert.match(result.summary, /SUMMARY of the chat/);
+  assert.ok(result.tokensAfter < result.tokensBefore);
+  const types = events.map((e) => e.type).filter((t) => t.startsWith("compaction_"));
+  assert.deepEqual(types, ["compaction_start", "compaction_end"]);
+});
