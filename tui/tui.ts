@@ -16,6 +16,7 @@ import {
   expandTabs,
   SGR_RESET,
   sliceColumns,
+  stripEscapes,
   truncateToWidth,
   visibleWidth,
 } from "./text_width.ts";
@@ -174,6 +175,29 @@ function completeEscapeBefore(text: string, start: number, end: number): boolean
   return false;
 }
 
+/** Whether a drawn line shows nothing (a blank line between blocks). */
+function blank(text: string): boolean {
+  return stripEscapes(text).trim() === "";
+}
+
+/** The lines in `[from, to)` that start a block: not blank, after a blank line. */
+function blockStarts(text: (line: number) => string, from: number, to: number): number[] {
+  const starts: number[] = [];
+  for (let line = Math.max(1, from); line < to; line++) {
+    if (blank(text(line - 1)) && !blank(text(line))) starts.push(line);
+  }
+  return starts;
+}
+
+/** The words of the block starting at `start` (up to the next blank line or `end`), whatever their wrapping. */
+function blockWords(text: (line: number) => string, start: number, end: number): string {
+  const words: string[] = [];
+  for (let line = start; line < end && !blank(text(line)); line++) {
+    words.push(stripEscapes(text(line)).trim());
+  }
+  return words.join(" ").split(/\s+/).join(" ");
+}
+
 /** Debug counters of a {@linkcode TUI}. */
 export interface RenderStats {
   /** Frames that produced output. */
@@ -328,6 +352,13 @@ export class TUI extends Container {
    * the terminal may show earlier lines above it; they are left alone.
    */
   #top = 0;
+  /**
+   * Rows above line `#top` on the screen that show no line of the content
+   * as it is now: blank rows put there so the last line stays on the
+   * bottom row, or the tail of a line drawn before a resize. They leave the
+   * screen first when it scrolls (into history: their text is not there yet).
+   */
+  #lead = 0;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
   #out = "";
@@ -628,7 +659,7 @@ export class TUI extends Container {
     this.#rows = rows;
     const lines = this.render(width);
     const firstBaseChange = this.#updateBase(lines, lastRenderCut(this));
-    const overlayTop = Math.max(this.#top, lines.length - rows);
+    const overlayTop = this.#viewportTop(lines.length);
     const overlays = this.#placeOverlays(overlayTop);
     const length = Math.max(lines.length, ...overlays.map((o) => o.firstLine + o.lines.length));
     const composed = (line: number) => this.#compose(line, overlays);
@@ -646,6 +677,7 @@ export class TUI extends Container {
       }
       this.#update(length, composed, start);
     }
+    this.#anchorBottom(length, composed);
     this.#invalidateNext = false;
     this.#repaintNext = false;
     this.#resumeNext = false;
@@ -661,9 +693,14 @@ export class TUI extends Container {
     };
     this.#placeCursor(this.#cursorTarget(overlays));
     // Overlays sit on the screen: if the screen moved under them, place them again.
-    if (overlays.length > 0 && overlayTop !== Math.max(this.#top, lines.length - rows)) {
+    if (overlays.length > 0 && overlayTop !== this.#viewportTop(lines.length)) {
       this.requestRender();
     }
+  }
+
+  /** The content line overlays take as the screen's top row, for content `length` lines long. */
+  #viewportTop(length: number): number {
+    return Math.max(this.#top - this.#lead, length - this.#rows);
   }
 
   /** Copies the new raw lines from the container's cut and sanitizes changed ones. */
@@ -837,7 +874,7 @@ export class TUI extends Container {
     const old = this.#screen.length;
     const grown = length - old;
     if (grown <= 0 || grown >= this.#rows) return;
-    const top = Math.max(this.#top, length - this.#rows);
+    const top = this.#topWhenShown(length - 1);
     if (start < top) return;
     const lowest = Math.max(start, top);
     let tailStart = old;
@@ -889,7 +926,7 @@ export class TUI extends Container {
     changed: number,
     top: number,
   ): number | null {
-    const end = Math.min(this.#screen.length, top + this.#rows);
+    const end = Math.min(this.#screen.length, top + this.#rows - this.#lead);
     const shifted = top + length - this.#screen.length;
     const matches = (from: number, to: number) => {
       let count = 0;
@@ -1026,6 +1063,7 @@ export class TUI extends Container {
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
     this.#top = Math.max(0, length - this.#rows);
+    this.#lead = 0;
   }
 
   /**
@@ -1064,7 +1102,18 @@ export class TUI extends Container {
           : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept)));
     }
     let rowOfTop = 0;
-    if (located !== null) {
+    let first = oldTop;
+    const anchor = located === null || previous.columns === this.#width
+      ? null
+      : this.#blockAnchor(located, length, composed, previous.columns);
+    if (anchor !== null) {
+      // The rows above the first block that starts on screen keep the old lines, as the
+      // terminal re-wrapped them (their text is in no other row); the block and what
+      // follows are drawn at the new width.
+      [first, top, rowOfTop] = [anchor.oldLine, anchor.line, anchor.row];
+      this.#out += `\x1b[${rowOfTop + 1};1H`;
+      this.#cursorLine = first;
+    } else if (located !== null) {
       // The rows above hold the end of a split line or lines pulled back from history.
       rowOfTop = located.row;
       this.#out += `\x1b[${rowOfTop + 1};1H`;
@@ -1075,9 +1124,61 @@ export class TUI extends Container {
       this.#out += HOME;
       this.#cursorLine = oldTop;
     }
-    this.#top = oldTop;
+    this.#top = first;
+    this.#lead = rowOfTop;
     this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - rowOfTop);
     this.#diff(length, composed, this.#top);
+  }
+
+  /**
+   * After a width change, the first block (lines after a blank one: a
+   * paragraph, a message) that starts on screen, found again in the new
+   * content: the old line it started on (its row from the cursor report)
+   * and the new line it starts on. Found by the block's words, which do
+   * not depend on the width, and checked against the blocks after it; the
+   * best supported place wins. `null` when no block starts on screen or
+   * none is found.
+   */
+  #blockAnchor(
+    located: { line: number; row: number },
+    length: number,
+    composed: (line: number) => string,
+    oldColumns: number,
+  ): { oldLine: number; line: number; row: number } | null {
+    const old = (line: number) => this.#screen[line] ?? "";
+    const oldStarts = blockStarts(old, located.line, this.#screen.length);
+    // The lines on screen fill at most this many lines at the new width (and fewer at a wider one).
+    const span = (this.#screen.length - located.line + this.#rows) *
+      (Math.ceil(oldColumns / this.#width) + 1);
+    const newStarts = blockStarts(composed, Math.max(0, length - span), length);
+    const oldWords = oldStarts.map((start) => blockWords(old, start, this.#screen.length));
+    const newWords = newStarts.map((start) => blockWords(composed, start, length));
+    let row = located.row;
+    let line = located.line;
+    for (const [at, oldStart] of oldStarts.entries()) {
+      for (; line < oldStart; line++) row += this.#rowsAt(old(line));
+      if (row >= this.#rows) return null;
+      let best: { line: number; support: number } | null = null;
+      for (const [index, newStart] of newStarts.entries()) {
+        let support = 0;
+        while (
+          at + support < oldWords.length && index + support < newWords.length &&
+          oldWords[at + support] === newWords[index + support]
+        ) {
+          support++;
+        }
+        if (support > 0 && (best === null || support >= best.support)) {
+          best = { line: newStart, support };
+        }
+      }
+      if (best !== null) return { oldLine: oldStart, line: best.line, row };
+    }
+    return null;
+  }
+
+  /** How many rows the terminal splits a line drawn on screen into at the current width. */
+  #rowsAt(text: string): number {
+    return Math.max(1, Math.ceil(this.#shownWidth(text) / this.#width));
   }
 
   /**
@@ -1090,8 +1191,7 @@ export class TUI extends Container {
     let top = Math.max(this.#screen.length, this.#cursorLine + 1);
     let used = 0;
     while (top > this.#top) {
-      const text = this.#screen[top - 1] ?? "";
-      const rows = Math.max(1, Math.ceil(this.#shownWidth(text) / this.#width));
+      const rows = this.#rowsAt(this.#screen[top - 1] ?? "");
       if (used + rows > this.#rows) break;
       used += rows;
       top--;
@@ -1106,8 +1206,7 @@ export class TUI extends Container {
    * the new width, stacked up.
    */
   #locate(report: ScreenPosition): { line: number; row: number } {
-    const rowsOf = (line: number) =>
-      Math.max(1, Math.ceil(this.#shownWidth(this.#screen[line] ?? "") / this.#width));
+    const rowsOf = (line: number) => this.#rowsAt(this.#screen[line] ?? "");
     let line = this.#cursorLine;
     // On a split line the cursor is in the part holding its column.
     let row = report.row - Math.min(rowsOf(line) - 1, Math.floor(this.#cursorCol / this.#width));
@@ -1136,7 +1235,7 @@ export class TUI extends Container {
     top: number,
     composed: (line: number) => string,
     shown: (line: number) => string | undefined,
-    rowCount = Math.min(this.#screen.length - this.#top, this.#rows),
+    rowCount = Math.min(this.#screen.length - this.#top, this.#rows - this.#lead),
   ): void {
     const rows: string[] = [];
     for (let row = 0; row < rowCount; row++) rows.push(shown(this.#top + row) ?? UNKNOWN_ROW);
@@ -1181,7 +1280,39 @@ export class TUI extends Container {
     else this.#out += "\r";
     this.#cursorLine = target;
     this.#cursorCol = 0;
-    this.#top = Math.max(this.#top, target - this.#rows + 1);
+    const top = this.#topWhenShown(target);
+    this.#lead = Math.max(0, this.#lead - Math.max(0, target - this.#bottomLine()));
+    this.#top = top;
+  }
+
+  /** The content line on the bottom row (counting lead rows above `#top`). */
+  #bottomLine(): number {
+    return this.#top - this.#lead + this.#rows - 1;
+  }
+
+  /** What `#top` becomes when content line `line` is brought onto the screen (the screen scrolls). */
+  #topWhenShown(line: number): number {
+    const scrolled = Math.max(0, line - this.#bottomLine());
+    return this.#top + Math.max(0, scrolled - this.#lead);
+  }
+
+  /**
+   * Keeps the last line on the bottom row once the content fills the
+   * screen: when it ends higher (lines went away, a wider screen holds
+   * them in fewer rows), blank rows are inserted at the top (`CSI n L`;
+   * the blank rows at the bottom drop off) rather than lines already in
+   * history shown again. Images on screen are drawn again where they go.
+   */
+  #anchorBottom(length: number, composed: (line: number) => string): void {
+    if (this.#top === 0) return;
+    const gap = this.#bottomLine() - (this.#screen.length - 1);
+    if (gap <= 0) return;
+    this.#removeImages(this.#top, () => false);
+    const up = this.#cursorLine - (this.#top - this.#lead);
+    this.#out += (up > 0 ? `\x1b[${up}A` : "") + `\r\x1b[${gap}L`;
+    this.#lead += gap;
+    this.#cursorLine = this.#top - this.#lead;
+    this.#diff(length, composed, this.#top);
   }
 
   #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {
