@@ -359,6 +359,14 @@ export class TUI extends Container {
    * screen first when it scrolls (into history: their text is not there yet).
    */
   #lead = 0;
+  /** How many of the lead rows, from the top, are blank: deleted rather than scrolled into history. */
+  #blankLead = 0;
+  /**
+   * Whether the row of line `#top` is only a guess (a resize the terminal did
+   * not report the cursor after): blank rows are then not inserted above it,
+   * since rows the terminal pulled back from history could be pushed off the bottom.
+   */
+  #rowGuessed = false;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
   #out = "";
@@ -1064,6 +1072,8 @@ export class TUI extends Container {
     this.#cursorLine = Math.max(0, length - 1);
     this.#top = Math.max(0, length - this.#rows);
     this.#lead = 0;
+    this.#blankLead = 0;
+    this.#rowGuessed = false;
   }
 
   /**
@@ -1089,7 +1099,8 @@ export class TUI extends Container {
     const oldLength = this.#screen.length;
     const report = this.#cursorReport;
     const located = report === null ? null : this.#locate(report);
-    const oldTop = located?.line ?? this.#topAfterResize();
+    const resized = previous.rows !== this.#rows || previous.columns !== this.#width;
+    const oldTop = located?.line ?? (resized ? this.#topAfterResize() : this.#top);
     const kept = this.#firstDifference(length, composed, 0);
     let top = oldTop;
     if (kept < oldTop) {
@@ -1103,6 +1114,7 @@ export class TUI extends Container {
     }
     let rowOfTop = 0;
     let first = oldTop;
+    const reflowed = located === null && this.#reflowed(previous.columns);
     const anchor = located === null || previous.columns === this.#width
       ? null
       : this.#blockAnchor(located, length, composed, previous.columns);
@@ -1118,15 +1130,21 @@ export class TUI extends Container {
       rowOfTop = located.row;
       this.#out += `\x1b[${rowOfTop + 1};1H`;
       this.#cursorLine = oldTop;
-    } else if (this.#reflowed(previous.columns)) {
+    } else if (reflowed) {
       // Rows above the cursor hold split lines: cursor moves relative to it would be off.
       // Paint from the top-left corner instead (a cursor move, not an erase).
       this.#out += HOME;
       this.#cursorLine = oldTop;
     }
+    if (located !== null || reflowed) {
+      [this.#lead, this.#blankLead, this.#rowGuessed] = [rowOfTop, 0, false];
+    } else if (resized) {
+      // Painted relative to a cursor the terminal moved without saying where: rows are a
+      // guess until a frame paints from a known row.
+      [this.#lead, this.#blankLead, this.#rowGuessed] = [0, 0, true];
+    } // else a forced repaint: nothing moved, the rows above the first line stay as they are.
     this.#top = first;
-    this.#lead = rowOfTop;
-    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - rowOfTop);
+    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - this.#lead);
     this.#diff(length, composed, this.#top);
   }
 
@@ -1265,7 +1283,12 @@ export class TUI extends Container {
       this.#screen.length,
     );
     this.#eraseFrom(end);
-    if (end > this.#top) this.#moveTo(end - 1 + this.#rows);
+    // Rows above the first line on screen (blank, or old lines a resize left) go too.
+    if (end > this.#top || this.#lead > 0) {
+      // The cursor ends on the bottom row, so the rows are known again.
+      this.#moveTo(Math.max(end, this.#top) - 1 + this.#rows);
+      this.#rowGuessed = false;
+    }
     const blank = this.#top;
     this.#remap(0, composed, (line) => line >= blank ? "" : undefined);
     this.#diff(length, composed, this.#top);
@@ -1273,6 +1296,14 @@ export class TUI extends Container {
 
   /** Moves the cursor to column 0 of content line `target`; rows below the screen scroll it. */
   #moveTo(target: number): void {
+    // Blank rows put at the top are deleted, not scrolled: history gets no blank lines from them.
+    const blank = Math.min(this.#blankLead, target - this.#bottomLine());
+    if (blank > 0) {
+      this.#toRowZero(`\x1b[${blank}M`);
+      this.#lead -= blank;
+      this.#blankLead -= blank;
+      this.#cursorLine = this.#top - this.#lead;
+    }
     const from = this.#cursorLine;
     if (target < from) this.#out += `\x1b[${from - target}A\r`;
     // Line feeds, not cursor-down: at the bottom they scroll, so a row always exists.
@@ -1282,7 +1313,16 @@ export class TUI extends Container {
     this.#cursorCol = 0;
     const top = this.#topWhenShown(target);
     this.#lead = Math.max(0, this.#lead - Math.max(0, target - this.#bottomLine()));
+    this.#blankLead = Math.min(this.#blankLead, this.#lead);
     this.#top = top;
+  }
+
+  /** Moves the cursor to column 0 of the screen's top row and writes `sequence` there. */
+  #toRowZero(sequence: string): void {
+    const up = this.#cursorLine - (this.#top - this.#lead);
+    this.#out += (up > 0 ? `\x1b[${up}A` : "") + "\r" + sequence;
+    this.#cursorLine = this.#top - this.#lead;
+    this.#cursorCol = 0;
   }
 
   /** The content line on the bottom row (counting lead rows above `#top`). */
@@ -1304,15 +1344,17 @@ export class TUI extends Container {
    * history shown again. Images on screen are drawn again where they go.
    */
   #anchorBottom(length: number, composed: (line: number) => string): void {
-    if (this.#top === 0) return;
+    if (this.#top === 0 || this.#rowGuessed) return;
     const gap = this.#bottomLine() - (this.#screen.length - 1);
     if (gap <= 0) return;
     this.#removeImages(this.#top, () => false);
-    const up = this.#cursorLine - (this.#top - this.#lead);
-    this.#out += (up > 0 ? `\x1b[${up}A` : "") + `\r\x1b[${gap}L`;
+    this.#toRowZero(`\x1b[${gap}L`);
     this.#lead += gap;
+    this.#blankLead += gap;
     this.#cursorLine = this.#top - this.#lead;
     this.#diff(length, composed, this.#top);
+    // A cursor left on a blank row would be taken for a line's after the next resize.
+    if (this.#cursorLine < this.#top) this.#moveTo(this.#top);
   }
 
   #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {

@@ -172,16 +172,20 @@ function plainLines(leaves: readonly Lines[], columns: number): string[] {
 
 /**
  * Whether `screen` shows content lines from some line on, ending with the
- * last one and blank rows below it. The slice starts on the top row, or,
- * once the terminal was resized (it may pull old rows back from history or
- * keep rows the engine no longer knows), on any row.
+ * last one and blank rows below it. The slice starts on the top row or
+ * below blank rows (put there so a shrunk screen stays on the bottom rows),
+ * or, once the terminal was resized (it may pull old rows back from history
+ * or keep rows the engine no longer knows), on any row.
  */
 function showsTail(
   screen: readonly string[],
   content: readonly string[],
   anyRow: boolean,
 ): boolean {
-  const firstRows = anyRow ? screen.map((_, row) => row) : [0];
+  const leadingBlank = screen.findIndex((line) => line !== "");
+  const firstRows = screen.map((_, row) => row).filter((row) =>
+    anyRow || leadingBlank === -1 || row <= leadingBlank
+  );
   for (const row of firstRows) {
     for (let start = 0; start <= content.length; start++) {
       const shown = content.slice(start, start + screen.length - row);
