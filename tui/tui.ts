@@ -367,6 +367,12 @@ export class TUI extends Container {
    * since rows the terminal pulled back from history could be pushed off the bottom.
    */
   #rowGuessed = false;
+  /** How many of the transcript's last lines the children below it cover (see `#shownChange`). */
+  #covered = 0;
+  /** The content line where the covered lines start (the first one not shown). */
+  #coverAt = 0;
+  /** How many lines the root's children after the first had at the last frame. */
+  #bottomLength = 0;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
   #out = "";
@@ -662,14 +668,19 @@ export class TUI extends Container {
       this.#raw.length = 0;
       this.#sanitized.clear();
     }
-    const childEnds = lastRenderChildEnds(this);
+    const childEnds = lastRenderChildEnds(this).map((end) => this.#shownEnd(end));
     this.#width = width;
     this.#rows = rows;
     const lines = this.render(width);
-    const firstBaseChange = this.#updateBase(lines, lastRenderCut(this));
-    const overlayTop = this.#viewportTop(lines.length);
+    const firstBaseChange = this.#shownChange(
+      this.#updateBase(lines, lastRenderCut(this)),
+      lines.length,
+      this.#historyNext || !this.#painted || this.#resumeNext,
+    );
+    const shownLength = lines.length - this.#covered;
+    const overlayTop = this.#viewportTop(shownLength);
     const overlays = this.#placeOverlays(overlayTop);
-    const length = Math.max(lines.length, ...overlays.map((o) => o.firstLine + o.lines.length));
+    const length = Math.max(shownLength, ...overlays.map((o) => o.firstLine + o.lines.length));
     const composed = (line: number) => this.#compose(line, overlays);
 
     if (!this.#painted || this.#resumeNext) {
@@ -701,9 +712,54 @@ export class TUI extends Container {
     };
     this.#placeCursor(this.#cursorTarget(overlays));
     // Overlays sit on the screen: if the screen moved under them, place them again.
-    if (overlays.length > 0 && overlayTop !== this.#viewportTop(lines.length)) {
+    if (overlays.length > 0 && overlayTop !== this.#viewportTop(shownLength)) {
       this.requestRender();
     }
+  }
+
+  /**
+   * Transient UI never moves the transcript. The root's first child is the
+   * transcript; what its other children (editor, footer, a picker in the
+   * editor's place, a completion list) add when they grow on a full screen
+   * is drawn over the transcript's last rows instead of scrolling it into
+   * history: those lines are _covered_ (not shown, not in history) and come
+   * back, in place, when the children below shrink again. A transcript that
+   * grows meanwhile scrolls as usual, its covered lines first. Updates the
+   * cover for content `length` lines long and returns the first line shown
+   * that may differ because of the content's change at `change` (content
+   * line) or the cover's own change. `reset` drops the cover (a fresh
+   * screen).
+   */
+  #shownChange(change: number, length: number, reset: boolean): number {
+    const ends = lastRenderChildEnds(this);
+    const transcriptEnd = ends.length > 1 ? ends[0]! : length;
+    const bottom = length - transcriptEnd;
+    const grown = bottom - this.#bottomLength;
+    const before = { at: this.#coverAt, covered: this.#covered };
+    let covered = reset ? 0 : this.#covered;
+    if (grown < 0) covered = Math.max(0, covered + grown);
+    else if (grown > 0 && !reset) {
+      const overflow = length - covered - 1 - this.#bottomLine();
+      covered += Math.max(0, Math.min(grown, overflow));
+    }
+    // Only lines on screen can be covered: the ones above are history already.
+    this.#covered = Math.max(0, Math.min(covered, transcriptEnd - this.#top));
+    this.#coverAt = transcriptEnd - this.#covered;
+    this.#bottomLength = bottom;
+    let shown = change < this.#coverAt
+      ? change
+      : Math.max(this.#coverAt, change - this.#covered);
+    if (before.covered > 0 || this.#covered > 0) {
+      if (before.at !== this.#coverAt || before.covered !== this.#covered) {
+        shown = Math.min(shown, before.at, this.#coverAt);
+      }
+    }
+    return shown;
+  }
+
+  /** Where content line `end` (a child's end at the last frame) was shown, the cover taken out. */
+  #shownEnd(end: number): number {
+    return end <= this.#coverAt ? end : Math.max(this.#coverAt, end - this.#covered);
   }
 
   /** The content line overlays take as the screen's top row, for content `length` lines long. */
@@ -789,7 +845,7 @@ export class TUI extends Container {
   }
 
   #compose(line: number, overlays: readonly PlacedOverlay[]): string {
-    let text = this.#base[line] ?? "";
+    let text = this.#base[line < this.#coverAt ? line : line + this.#covered] ?? "";
     // An image under an overlay would cover it (Kitty) or be cut into: hidden meanwhile.
     if (overlays.length > 0 && this.#imageUnder(line, text, overlays)) text = "";
     for (const overlay of overlays) {
@@ -1362,7 +1418,8 @@ export class TUI extends Container {
     if (focusedOverlay !== undefined) return focusedOverlay.marker;
     if (overlays.length > 0 || this.#markers.size === 0) return null;
     const line = Math.max(...this.#markers.keys());
-    return { line, col: this.#markers.get(line)! };
+    if (line >= this.#coverAt && line < this.#coverAt + this.#covered) return null;
+    return { line: line < this.#coverAt ? line : line - this.#covered, col: this.#markers.get(line)! };
   }
 
   /** Shows the hardware cursor at the marker (for IMEs), or hides it. */
