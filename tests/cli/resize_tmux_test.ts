@@ -6,6 +6,8 @@
  * rows of the screen.
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FileSystemJSONLStore } from "@panto/lib";
 import { writeFakeConfig } from "../support/fake_config.ts";
 import { FakeLlmServer } from "../support/fake_llm_server.ts";
 import { PANTO_SH_COMMAND, pantoPaneEnv, tmuxAvailable, TmuxSession } from "../support/tmux.ts";
@@ -42,22 +44,27 @@ async function joinedHistory(tmux: TmuxSession): Promise<string[]> {
   return (await tmux.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "0")).split("\n");
 }
 
+/** The screen as tmux shows it, one string per row. */
+async function screenRows(tmux: TmuxSession): Promise<string[]> {
+  return (await tmux.screen()).slice(0, -1); // capture-pane ends each row with a newline
+}
+
 /** Waits until the screen stops changing. */
 async function settle(tmux: TmuxSession): Promise<string[]> {
   let last = "";
   for (let i = 0; i < 60; i++) {
     await new Promise((r) => setTimeout(r, 150));
-    const screen = await tmux.screen();
+    const screen = await screenRows(tmux);
     const text = screen.join("\n");
     if (text === last && !text.includes("esc to cancel")) return screen;
     last = text;
   }
-  return await tmux.screen();
+  return await screenRows(tmux);
 }
 
 /** Asserts every word once and the editor (its rules) and footer on the screen's last rows. */
 async function assertIntact(tmux: TmuxSession, what: string): Promise<void> {
-  const screen = (await settle(tmux)).slice(0, -1); // capture-pane ends each row with a newline
+  const screen = await settle(tmux);
   const history = await joinedHistory(tmux);
   const dump = history.map((line, i) => `${i}: ${line}`).join("\n");
   const { duplicated, missing } = wordCounts(history);
@@ -68,7 +75,6 @@ async function assertIntact(tmux: TmuxSession, what: string): Promise<void> {
       missing.slice(0, 20).join(" ")
     }\n${dump}`,
   );
-  if (Deno.env.get("SOFT")) return;
   const rules = screen.flatMap((line, i) => /^─+$/.test(line) ? [i] : []);
   assert.ok(rules.length >= 2, `${what}: the editor's rules are on screen:\n${screen.join("\n")}`);
   const below = screen.slice(rules.at(-1)! + 1);
@@ -121,5 +127,81 @@ Deno.test({
         await tmux.resize(cols!, rows!);
         await assertIntact(tmux, `at ${cols}x${rows}`);
       }
+    }),
+});
+
+Deno.test({
+  name: "tmux resize: narrowing and widening while the answer streams keep every word once",
+  ignore: !tmuxAvailable,
+  fn: () =>
+    inPane(120, 30, async (tmux, server) => {
+      server.enqueue({
+        kind: "slow",
+        delayMs: 40,
+        chunkSize: 48,
+        source: { kind: "turn", blocks: [{ type: "text", text: PARAGRAPHS.join("\n\n") }] },
+      });
+      await tmux.type("tell me a lot");
+      await tmux.keys("Enter");
+      // Resize at several points of the stream, each once some more of it has arrived.
+      for (const [at, cols, rows] of [[20, 80, 30], [35, 60, 30], [50, 120, 30], [65, 40, 24]]) {
+        await tmux.waitFor(new RegExp(`w${at}x\\d+`), { inHistory: true, timeoutMs: 60_000 });
+        await tmux.resize(cols!, rows!);
+      }
+      await tmux.waitFor(/w100x\d+/, { timeoutMs: 60_000 });
+      await assertIntact(tmux, "after the stream");
+    }),
+});
+
+/** Saves `count` finished sessions started in `cwd`, as earlier panto runs would have. */
+async function saveSessions(home: string, cwd: string, count: number): Promise<void> {
+  const store = new FileSystemJSONLStore({ dir: join(home, "sessions") });
+  const entry = (role: "user" | "assistant", text: string) => ({
+    message: {
+      role,
+      content: [{ type: "text" as const, text }],
+      timestamp: new Date().toISOString(),
+    },
+    conversation: [],
+    toolsAvailable: [],
+  });
+  for (let i = 1; i <= count; i++) {
+    await store.create({ cwd }).append([
+      entry("user", `earlier question ${i}`),
+      entry("assistant", "ok"),
+    ]);
+  }
+  await store.close();
+}
+
+Deno.test({
+  name:
+    "tmux picker: a tall picker opened and closed after a long answer leaves the screen as it was",
+  ignore: !tmuxAvailable,
+  fn: () =>
+    inPane(100, 30, async (tmux, server, home) => {
+      await saveSessions(home, await Deno.realPath(home), 15);
+      await longAnswer(tmux, server);
+      const before = await settle(tmux);
+      const historyBefore = await joinedHistory(tmux);
+      await assertIntact(tmux, "after the answer");
+
+      await tmux.type("/sessions");
+      await tmux.keys("Enter");
+      const open = await tmux.waitFor(/╭─ Sessions in/);
+      const top = open.findIndex((line) => line.startsWith("╭─ Sessions in"));
+      assert.ok(top > 5, `the picker is drawn over the bottom rows:\n${open.join("\n")}`);
+      // Nothing moved: the rows above the picker are the ones that were there.
+      assert.deepEqual(open.slice(0, top), before.slice(0, top));
+      assert.deepEqual(
+        (await joinedHistory(tmux)).slice(0, historyBefore.length - before.length),
+        historyBefore.slice(0, historyBefore.length - before.length),
+        "no answer line was pushed into the scrollback",
+      );
+
+      await tmux.keys("Escape");
+      await tmux.waitUntilGone(/╭─ Sessions in/);
+      assert.deepEqual(await settle(tmux), before, "closing it restores the screen exactly");
+      await assertIntact(tmux, "after the picker closed");
     }),
 });
