@@ -675,7 +675,8 @@ export class TUI extends Container {
     const firstBaseChange = this.#shownChange(
       this.#updateBase(lines, lastRenderCut(this)),
       lines.length,
-      this.#historyNext || !this.#painted || this.#resumeNext,
+      // The terminal moves rows on a resize: covered lines are shown again, where they go.
+      this.#historyNext || !this.#painted || this.#resumeNext || resized,
     );
     const shownLength = lines.length - this.#covered;
     const overlayTop = this.#viewportTop(shownLength);
@@ -728,7 +729,7 @@ export class TUI extends Container {
    * cover for content `length` lines long and returns the first line shown
    * that may differ because of the content's change at `change` (content
    * line) or the cover's own change. `reset` drops the cover (a fresh
-   * screen).
+   * screen, a resize).
    */
   #shownChange(change: number, length: number, reset: boolean): number {
     const ends = lastRenderChildEnds(this);
@@ -1404,13 +1405,17 @@ export class TUI extends Container {
     const gap = this.#bottomLine() - (this.#screen.length - 1);
     if (gap <= 0) return;
     this.#removeImages(this.#top, () => false);
+    const cursorLine = this.#cursorLine;
     this.#toRowZero(`\x1b[${gap}L`);
     this.#lead += gap;
     this.#blankLead += gap;
     this.#cursorLine = this.#top - this.#lead;
     this.#diff(length, composed, this.#top);
-    // A cursor left on a blank row would be taken for a line's after the next resize.
-    if (this.#cursorLine < this.#top) this.#moveTo(this.#top);
+    // Back to the line it was on: one left on a blank row would be taken for a line's
+    // after the next resize.
+    if (this.#cursorLine < this.#top) {
+      this.#moveTo(Math.min(Math.max(cursorLine, this.#top), this.#screen.length - 1));
+    }
   }
 
   #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {
