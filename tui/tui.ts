@@ -722,14 +722,14 @@ export class TUI extends Container {
    * Transient UI never moves the transcript. The root's first child is the
    * transcript; what its other children (editor, footer, a picker in the
    * editor's place, a completion list) add when they grow on a full screen
-   * is drawn over the transcript's last rows instead of scrolling it into
-   * history: those lines are _covered_ (not shown, not in history) and come
-   * back, in place, when the children below shrink again. A transcript that
-   * grows meanwhile scrolls as usual, its covered lines first. Updates the
-   * cover for content `length` lines long and returns the first line shown
-   * that may differ because of the content's change at `change` (content
-   * line) or the cover's own change. `reset` drops the cover (a fresh
-   * screen, a resize).
+   * while the transcript does not change is drawn over the transcript's
+   * last rows instead of scrolling it into history: those lines are
+   * _covered_ (not shown, not in history) and come back, in place, when the
+   * children below shrink again, or as the transcript grows (it scrolls as
+   * usual, its covered lines first). Updates the cover for content `length`
+   * lines long and returns the first line shown that may differ because of
+   * the content's change at `change` (content line) or the cover's own
+   * change. `reset` drops the cover (a fresh screen, a resize).
    */
   #shownChange(change: number, length: number, reset: boolean): number {
     const ends = lastRenderChildEnds(this);
@@ -737,9 +737,12 @@ export class TUI extends Container {
     const bottom = length - transcriptEnd;
     const grown = bottom - this.#bottomLength;
     const before = { at: this.#coverAt, covered: this.#covered };
+    const transcriptGrown = transcriptEnd - (before.at + before.covered);
     let covered = reset ? 0 : this.#covered;
     if (grown < 0) covered = Math.max(0, covered + grown);
-    else if (grown > 0 && !reset) {
+    if (transcriptGrown > 0) covered = Math.max(0, covered - transcriptGrown);
+    const transcriptKept = transcriptGrown === 0 && change >= transcriptEnd;
+    if (grown > 0 && transcriptKept && !reset) {
       const overflow = length - covered - 1 - this.#bottomLine();
       covered += Math.max(0, Math.min(grown, overflow));
     }

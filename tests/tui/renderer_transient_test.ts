@@ -127,6 +127,15 @@ Deno.test("transient: the transcript streams under an open picker; after it clos
     c.transcript.append(`line ${i}`);
     await t.frame();
   }
+  // The stream scrolled the covered lines back first: the newest line is right above the picker.
+  assert.deepEqual(t.terminal.screenLines().slice(-6), [
+    "line 44",
+    "╭─ Model",
+    "│ fast",
+    "│ smart",
+    "╰─",
+    "footer",
+  ]);
   close();
   await t.frame();
   assert.deepEqual(t.terminal.screenLines().slice(-3), ["line 44", ">", "footer"]);
