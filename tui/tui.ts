@@ -750,9 +750,7 @@ export class TUI extends Container {
     this.#covered = Math.max(0, Math.min(covered, transcriptEnd - this.#top));
     this.#coverAt = transcriptEnd - this.#covered;
     this.#bottomLength = bottom;
-    let shown = change < this.#coverAt
-      ? change
-      : Math.max(this.#coverAt, change - this.#covered);
+    let shown = change < this.#coverAt ? change : Math.max(this.#coverAt, change - this.#covered);
     if (before.covered > 0 || this.#covered > 0) {
       if (before.at !== this.#coverAt || before.covered !== this.#covered) {
         shown = Math.min(shown, before.at, this.#coverAt);
@@ -1404,7 +1402,8 @@ export class TUI extends Container {
    * history shown again. Images on screen are drawn again where they go.
    */
   #anchorBottom(length: number, composed: (line: number) => string): void {
-    if (this.#top === 0 || this.#rowGuessed) return;
+    // Nothing of the content on screen: nothing to keep on the bottom row.
+    if (this.#top === 0 || this.#rowGuessed || this.#screen.length <= this.#top) return;
     const gap = this.#bottomLine() - (this.#screen.length - 1);
     if (gap <= 0) return;
     this.#removeImages(this.#top, () => false);
@@ -1427,7 +1426,10 @@ export class TUI extends Container {
     if (overlays.length > 0 || this.#markers.size === 0) return null;
     const line = Math.max(...this.#markers.keys());
     if (line >= this.#coverAt && line < this.#coverAt + this.#covered) return null;
-    return { line: line < this.#coverAt ? line : line - this.#covered, col: this.#markers.get(line)! };
+    return {
+      line: line < this.#coverAt ? line : line - this.#covered,
+      col: this.#markers.get(line)!,
+    };
   }
 
   /** Shows the hardware cursor at the marker (for IMEs), or hides it. */
