@@ -367,6 +367,13 @@ export class TUI extends Container {
    * since rows the terminal pulled back from history could be pushed off the bottom.
    */
   #rowGuessed = false;
+  /**
+   * Whether lines went to history since the screen was last fresh: the
+   * screen is then all ours (content, lead rows) and the last line belongs
+   * on the bottom row. A fresh screen (the first paint, a replaced
+   * transcript) starts at its top, as any program's output.
+   */
+  #filled = false;
   /** How many of the transcript's last lines the children below it cover (see `#shownChange`). */
   #covered = 0;
   /** The content line where the covered lines start (the first one not shown). */
@@ -744,10 +751,17 @@ export class TUI extends Container {
     const transcriptKept = transcriptGrown === 0 && change >= transcriptEnd;
     if (grown > 0 && transcriptKept && !reset) {
       const overflow = length - covered - 1 - this.#bottomLine();
-      covered += Math.max(0, Math.min(grown, overflow));
+      // At least one row of the transcript stays in view (it is what the UI is about).
+      const spare = transcriptEnd - this.#top - 1 - covered;
+      covered += Math.max(0, Math.min(grown, overflow, spare));
     }
-    // Only lines on screen can be covered: the ones above are history already.
-    this.#covered = Math.max(0, Math.min(covered, transcriptEnd - this.#top));
+    // Only lines on screen can be covered: the ones above are history already. And a
+    // screen that scrolls past covered lines would skip them: they are shown first.
+    covered = Math.max(0, Math.min(covered, transcriptEnd - this.#top));
+    while (covered > 0 && this.#topWhenShown(length - covered - 1) > transcriptEnd - covered) {
+      covered--;
+    }
+    this.#covered = covered;
     this.#coverAt = transcriptEnd - this.#covered;
     this.#bottomLength = bottom;
     let shown = change < this.#coverAt ? change : Math.max(this.#coverAt, change - this.#covered);
@@ -1132,6 +1146,7 @@ export class TUI extends Container {
     this.#lead = 0;
     this.#blankLead = 0;
     this.#rowGuessed = false;
+    this.#filled = this.#top > 0;
   }
 
   /**
@@ -1347,6 +1362,7 @@ export class TUI extends Container {
       this.#moveTo(Math.max(end, this.#top) - 1 + this.#rows);
       this.#rowGuessed = false;
     }
+    this.#filled = false;
     const blank = this.#top;
     this.#remap(0, composed, (line) => line >= blank ? "" : undefined);
     this.#diff(length, composed, this.#top);
@@ -1370,6 +1386,7 @@ export class TUI extends Container {
     this.#cursorLine = target;
     this.#cursorCol = 0;
     const top = this.#topWhenShown(target);
+    if (target > this.#bottomLine()) this.#filled = true;
     this.#lead = Math.max(0, this.#lead - Math.max(0, target - this.#bottomLine()));
     this.#blankLead = Math.min(this.#blankLead, this.#lead);
     this.#top = top;
@@ -1403,7 +1420,7 @@ export class TUI extends Container {
    */
   #anchorBottom(length: number, composed: (line: number) => string): void {
     // Nothing of the content on screen: nothing to keep on the bottom row.
-    if (this.#top === 0 || this.#rowGuessed || this.#screen.length <= this.#top) return;
+    if (!this.#filled || this.#rowGuessed || this.#screen.length <= this.#top) return;
     const gap = this.#bottomLine() - (this.#screen.length - 1);
     if (gap <= 0) return;
     this.#removeImages(this.#top, () => false);

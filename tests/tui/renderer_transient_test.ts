@@ -6,6 +6,7 @@
  * component restores the screen exactly.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { Component } from "../../tui/component.ts";
 import { TUI } from "../../tui/tui.ts";
 import { VirtualTerminal } from "../support/virtual_terminal.ts";
@@ -230,4 +231,48 @@ Deno.test("transient: width changes keep every word once, the footer on the bott
     );
     assert.deepEqual(t.terminal.screenLines().slice(-2), [">", "footer"], `${columns}x${rows}`);
   }
+});
+
+Deno.test("transient property: a transcript and a bottom growing and shrinking in any order keep every transcript line once", async () => {
+  const step = fc.oneof(
+    fc.record({ kind: fc.constant("append" as const), count: fc.integer({ min: 1, max: 4 }) }),
+    fc.record({ kind: fc.constant("bottom" as const), size: fc.integer({ min: 1, max: 9 }) }),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(step, { maxLength: 25 }),
+      fc.integer({ min: 3, max: 10 }),
+      fc.integer({ min: 0, max: 12 }),
+      async (steps, rows, initial) => {
+        await using t = screen(20, rows);
+        const lines = numbered(initial, "t");
+        const transcript = new Lines(lines);
+        const bottom = new Lines(["> "]);
+        t.tui.addChild(transcript);
+        t.tui.addChild(bottom);
+        await t.frame();
+        for (const s of steps) {
+          if (s.kind === "append") {
+            const added = Array.from({ length: s.count }, (_, i) => `t ${lines.length + i}`);
+            lines.push(...added);
+            transcript.append(...added);
+          } else {
+            // The bottom fits on the screen with a transcript row to spare (a picker's list is
+            // capped by the screen's height): lines added above a taller one land in history.
+            const size = Math.min(s.size, rows - 2);
+            bottom.set(Array.from({ length: size }, (_, i) => `> ${i}`));
+          }
+          await t.frame();
+        }
+        bottom.set(["> "]);
+        await t.frame();
+        assert.deepEqual(notOnce(t.terminal.allLines(), lines), { duplicated: [], missing: [] });
+        // Once lines are in history the bottom stays on the last row; before, it follows them.
+        const shown = t.terminal.screenLines();
+        const scrolled = t.terminal.scrollbackLines().length > 0;
+        assert.equal(scrolled ? shown.at(-1) : shown.findLast((line) => line !== ""), ">");
+      },
+    ),
+    { numRuns: 150 },
+  );
 });
