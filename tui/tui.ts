@@ -17,6 +17,7 @@ import {
   expandTabs,
   SGR_RESET,
   sliceColumns,
+  stripEscapes,
   truncateToWidth,
   visibleWidth,
 } from "./text_width.ts";
@@ -175,6 +176,29 @@ function completeEscapeBefore(text: string, start: number, end: number): boolean
   return false;
 }
 
+/** Whether a drawn line shows nothing (a blank line between blocks). */
+function blank(text: string): boolean {
+  return stripEscapes(text).trim() === "";
+}
+
+/** The lines in `[from, to)` that start a block: not blank, after a blank line. */
+function blockStarts(text: (line: number) => string, from: number, to: number): number[] {
+  const starts: number[] = [];
+  for (let line = Math.max(1, from); line < to; line++) {
+    if (blank(text(line - 1)) && !blank(text(line))) starts.push(line);
+  }
+  return starts;
+}
+
+/** The words of the block starting at `start` (up to the next blank line or `end`), whatever their wrapping. */
+function blockWords(text: (line: number) => string, start: number, end: number): string {
+  const words: string[] = [];
+  for (let line = start; line < end && !blank(text(line)); line++) {
+    words.push(stripEscapes(text(line)).trim());
+  }
+  return words.join(" ").split(/\s+/).join(" ");
+}
+
 /** Debug counters of a {@linkcode TUI}. */
 export interface RenderStats {
   /** Frames that produced output. */
@@ -330,6 +354,34 @@ export class TUI extends Container {
    * the terminal may show earlier lines above it; they are left alone.
    */
   #top = 0;
+  /**
+   * Rows above line `#top` on the screen that show no line of the content
+   * as it is now: blank rows put there so the last line stays on the
+   * bottom row, or the tail of a line drawn before a resize. They leave the
+   * screen first when it scrolls (into history: their text is not there yet).
+   */
+  #lead = 0;
+  /** How many of the lead rows, from the top, are blank: deleted rather than scrolled into history. */
+  #blankLead = 0;
+  /**
+   * Whether the row of line `#top` is only a guess (a resize the terminal did
+   * not report the cursor after): blank rows are then not inserted above it,
+   * since rows the terminal pulled back from history could be pushed off the bottom.
+   */
+  #rowGuessed = false;
+  /**
+   * Whether lines went to history since the screen was last fresh: the
+   * screen is then all ours (content, lead rows) and the last line belongs
+   * on the bottom row. A fresh screen (the first paint, a replaced
+   * transcript) starts at its top, as any program's output.
+   */
+  #filled = false;
+  /** How many of the transcript's last lines the children below it cover (see `#shownChange`). */
+  #covered = 0;
+  /** The content line where the covered lines start (the first one not shown). */
+  #coverAt = 0;
+  /** How many lines the root's children after the first had at the last frame. */
+  #bottomLength = 0;
   #cursorShown: boolean | null = null;
   #overlayRange: { first: number; last: number } | null = null;
   /** A component shown alone on the alternate screen: no frame touches the normal one meanwhile. */
@@ -692,14 +744,20 @@ export class TUI extends Container {
       this.#raw.length = 0;
       this.#sanitized.clear();
     }
-    const childEnds = lastRenderChildEnds(this);
+    const childEnds = lastRenderChildEnds(this).map((end) => this.#shownEnd(end));
     this.#width = width;
     this.#rows = rows;
     const lines = this.render(width);
-    const firstBaseChange = this.#updateBase(lines, lastRenderCut(this));
-    const overlayTop = Math.max(this.#top, lines.length - rows);
+    const firstBaseChange = this.#shownChange(
+      this.#updateBase(lines, lastRenderCut(this)),
+      lines.length,
+      // The terminal moves rows on a resize: covered lines are shown again, where they go.
+      this.#historyNext || !this.#painted || this.#resumeNext || resized,
+    );
+    const shownLength = lines.length - this.#covered;
+    const overlayTop = this.#viewportTop(shownLength);
     const overlays = this.#placeOverlays(overlayTop);
-    const length = Math.max(lines.length, ...overlays.map((o) => o.firstLine + o.lines.length));
+    const length = Math.max(shownLength, ...overlays.map((o) => o.firstLine + o.lines.length));
     const composed = (line: number) => this.#compose(line, overlays);
 
     if (!this.#painted || this.#resumeNext) {
@@ -715,6 +773,7 @@ export class TUI extends Container {
       }
       this.#update(length, composed, start);
     }
+    this.#anchorBottom(length, composed);
     this.#invalidateNext = false;
     this.#repaintNext = false;
     this.#resumeNext = false;
@@ -730,9 +789,67 @@ export class TUI extends Container {
     };
     this.#placeCursor(this.#cursorTarget(overlays));
     // Overlays sit on the screen: if the screen moved under them, place them again.
-    if (overlays.length > 0 && overlayTop !== Math.max(this.#top, lines.length - rows)) {
+    if (overlays.length > 0 && overlayTop !== this.#viewportTop(shownLength)) {
       this.requestRender();
     }
+  }
+
+  /**
+   * Transient UI never moves the transcript. The root's first child is the
+   * transcript; what its other children (editor, footer, a picker in the
+   * editor's place, a completion list) add when they grow on a full screen
+   * while the transcript does not change is drawn over the transcript's
+   * last rows instead of scrolling it into history: those lines are
+   * _covered_ (not shown, not in history) and come back, in place, when the
+   * children below shrink again, or as the transcript grows (it scrolls as
+   * usual, its covered lines first). Updates the cover for content `length`
+   * lines long and returns the first line shown that may differ because of
+   * the content's change at `change` (content line) or the cover's own
+   * change. `reset` drops the cover (a fresh screen, a resize).
+   */
+  #shownChange(change: number, length: number, reset: boolean): number {
+    const ends = lastRenderChildEnds(this);
+    const transcriptEnd = ends.length > 1 ? ends[0]! : length;
+    const bottom = length - transcriptEnd;
+    const grown = bottom - this.#bottomLength;
+    const before = { at: this.#coverAt, covered: this.#covered };
+    const transcriptGrown = transcriptEnd - (before.at + before.covered);
+    let covered = reset ? 0 : this.#covered;
+    if (grown < 0) covered = Math.max(0, covered + grown);
+    if (transcriptGrown > 0) covered = Math.max(0, covered - transcriptGrown);
+    const transcriptKept = transcriptGrown === 0 && change >= transcriptEnd;
+    if (grown > 0 && transcriptKept && !reset) {
+      const overflow = length - covered - 1 - this.#bottomLine();
+      // At least one row of the transcript stays in view (it is what the UI is about).
+      const spare = transcriptEnd - this.#top - 1 - covered;
+      covered += Math.max(0, Math.min(grown, overflow, spare));
+    }
+    // Only lines on screen can be covered: the ones above are history already. And a
+    // screen that scrolls past covered lines would skip them: they are shown first.
+    covered = Math.max(0, Math.min(covered, transcriptEnd - this.#top));
+    while (covered > 0 && this.#topWhenShown(length - covered - 1) > transcriptEnd - covered) {
+      covered--;
+    }
+    this.#covered = covered;
+    this.#coverAt = transcriptEnd - this.#covered;
+    this.#bottomLength = bottom;
+    let shown = change < this.#coverAt ? change : Math.max(this.#coverAt, change - this.#covered);
+    if (before.covered > 0 || this.#covered > 0) {
+      if (before.at !== this.#coverAt || before.covered !== this.#covered) {
+        shown = Math.min(shown, before.at, this.#coverAt);
+      }
+    }
+    return shown;
+  }
+
+  /** Where content line `end` (a child's end at the last frame) was shown, the cover taken out. */
+  #shownEnd(end: number): number {
+    return end <= this.#coverAt ? end : Math.max(this.#coverAt, end - this.#covered);
+  }
+
+  /** The content line overlays take as the screen's top row, for content `length` lines long. */
+  #viewportTop(length: number): number {
+    return Math.max(this.#top - this.#lead, length - this.#rows);
   }
 
   /** Copies the new raw lines from the container's cut and sanitizes changed ones. */
@@ -813,7 +930,7 @@ export class TUI extends Container {
   }
 
   #compose(line: number, overlays: readonly PlacedOverlay[]): string {
-    let text = this.#base[line] ?? "";
+    let text = this.#base[line < this.#coverAt ? line : line + this.#covered] ?? "";
     // An image under an overlay would cover it (Kitty) or be cut into: hidden meanwhile.
     if (overlays.length > 0 && this.#imageUnder(line, text, overlays)) text = "";
     for (const overlay of overlays) {
@@ -906,7 +1023,7 @@ export class TUI extends Container {
     const old = this.#screen.length;
     const grown = length - old;
     if (grown <= 0 || grown >= this.#rows) return;
-    const top = Math.max(this.#top, length - this.#rows);
+    const top = this.#topWhenShown(length - 1);
     if (start < top) return;
     const lowest = Math.max(start, top);
     let tailStart = old;
@@ -958,7 +1075,7 @@ export class TUI extends Container {
     changed: number,
     top: number,
   ): number | null {
-    const end = Math.min(this.#screen.length, top + this.#rows);
+    const end = Math.min(this.#screen.length, top + this.#rows - this.#lead);
     const shifted = top + length - this.#screen.length;
     const matches = (from: number, to: number) => {
       let count = 0;
@@ -1095,6 +1212,10 @@ export class TUI extends Container {
     this.stats.linesWritten += length - first;
     this.#cursorLine = Math.max(0, length - 1);
     this.#top = Math.max(0, length - this.#rows);
+    this.#lead = 0;
+    this.#blankLead = 0;
+    this.#rowGuessed = false;
+    this.#filled = this.#top > 0;
   }
 
   /**
@@ -1120,7 +1241,8 @@ export class TUI extends Container {
     const oldLength = this.#screen.length;
     const report = this.#cursorReport;
     const located = report === null ? null : this.#locate(report);
-    const oldTop = located?.line ?? this.#topAfterResize();
+    const resized = previous.rows !== this.#rows || previous.columns !== this.#width;
+    const oldTop = located?.line ?? (resized ? this.#topAfterResize() : this.#top);
     const kept = this.#firstDifference(length, composed, 0);
     let top = oldTop;
     if (kept < oldTop) {
@@ -1133,20 +1255,90 @@ export class TUI extends Container {
           : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept)));
     }
     let rowOfTop = 0;
-    if (located !== null) {
+    let first = oldTop;
+    const reflowed = located === null && this.#reflowed(previous.columns);
+    const anchor = located === null || previous.columns === this.#width
+      ? null
+      : this.#blockAnchor(located, length, composed, previous.columns);
+    if (anchor !== null) {
+      // The rows above the first block that starts on screen keep the old lines, as the
+      // terminal re-wrapped them (their text is in no other row); the block and what
+      // follows are drawn at the new width.
+      [first, top, rowOfTop] = [anchor.oldLine, anchor.line, anchor.row];
+      this.#out += `\x1b[${rowOfTop + 1};1H`;
+      this.#cursorLine = first;
+    } else if (located !== null) {
       // The rows above hold the end of a split line or lines pulled back from history.
       rowOfTop = located.row;
       this.#out += `\x1b[${rowOfTop + 1};1H`;
       this.#cursorLine = oldTop;
-    } else if (this.#reflowed(previous.columns)) {
+    } else if (reflowed) {
       // Rows above the cursor hold split lines: cursor moves relative to it would be off.
       // Paint from the top-left corner instead (a cursor move, not an erase).
       this.#out += HOME;
       this.#cursorLine = oldTop;
     }
-    this.#top = oldTop;
-    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - rowOfTop);
+    if (located !== null || reflowed) {
+      [this.#lead, this.#blankLead, this.#rowGuessed] = [rowOfTop, 0, false];
+    } else if (resized) {
+      // Painted relative to a cursor the terminal moved without saying where: rows are a
+      // guess until a frame paints from a known row.
+      [this.#lead, this.#blankLead, this.#rowGuessed] = [0, 0, true];
+    } // else a forced repaint: nothing moved, the rows above the first line stay as they are.
+    this.#top = first;
+    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - this.#lead);
     this.#diff(length, composed, this.#top);
+  }
+
+  /**
+   * After a width change, the first block (lines after a blank one: a
+   * paragraph, a message) that starts on screen, found again in the new
+   * content: the old line it started on (its row from the cursor report)
+   * and the new line it starts on. Found by the block's words, which do
+   * not depend on the width, and checked against the blocks after it; the
+   * best supported place wins. `null` when no block starts on screen or
+   * none is found.
+   */
+  #blockAnchor(
+    located: { line: number; row: number },
+    length: number,
+    composed: (line: number) => string,
+    oldColumns: number,
+  ): { oldLine: number; line: number; row: number } | null {
+    const old = (line: number) => this.#screen[line] ?? "";
+    const oldStarts = blockStarts(old, located.line, this.#screen.length);
+    // The lines on screen fill at most this many lines at the new width (and fewer at a wider one).
+    const span = (this.#screen.length - located.line + this.#rows) *
+      (Math.ceil(oldColumns / this.#width) + 1);
+    const newStarts = blockStarts(composed, Math.max(0, length - span), length);
+    const oldWords = oldStarts.map((start) => blockWords(old, start, this.#screen.length));
+    const newWords = newStarts.map((start) => blockWords(composed, start, length));
+    let row = located.row;
+    let line = located.line;
+    for (const [at, oldStart] of oldStarts.entries()) {
+      for (; line < oldStart; line++) row += this.#rowsAt(old(line));
+      if (row >= this.#rows) return null;
+      let best: { line: number; support: number } | null = null;
+      for (const [index, newStart] of newStarts.entries()) {
+        let support = 0;
+        while (
+          at + support < oldWords.length && index + support < newWords.length &&
+          oldWords[at + support] === newWords[index + support]
+        ) {
+          support++;
+        }
+        if (support > 0 && (best === null || support >= best.support)) {
+          best = { line: newStart, support };
+        }
+      }
+      if (best !== null) return { oldLine: oldStart, line: best.line, row };
+    }
+    return null;
+  }
+
+  /** How many rows the terminal splits a line drawn on screen into at the current width. */
+  #rowsAt(text: string): number {
+    return Math.max(1, Math.ceil(this.#shownWidth(text) / this.#width));
   }
 
   /**
@@ -1159,8 +1351,7 @@ export class TUI extends Container {
     let top = Math.max(this.#screen.length, this.#cursorLine + 1);
     let used = 0;
     while (top > this.#top) {
-      const text = this.#screen[top - 1] ?? "";
-      const rows = Math.max(1, Math.ceil(this.#shownWidth(text) / this.#width));
+      const rows = this.#rowsAt(this.#screen[top - 1] ?? "");
       if (used + rows > this.#rows) break;
       used += rows;
       top--;
@@ -1175,8 +1366,7 @@ export class TUI extends Container {
    * the new width, stacked up.
    */
   #locate(report: ScreenPosition): { line: number; row: number } {
-    const rowsOf = (line: number) =>
-      Math.max(1, Math.ceil(this.#shownWidth(this.#screen[line] ?? "") / this.#width));
+    const rowsOf = (line: number) => this.#rowsAt(this.#screen[line] ?? "");
     let line = this.#cursorLine;
     // On a split line the cursor is in the part holding its column.
     let row = report.row - Math.min(rowsOf(line) - 1, Math.floor(this.#cursorCol / this.#width));
@@ -1205,7 +1395,7 @@ export class TUI extends Container {
     top: number,
     composed: (line: number) => string,
     shown: (line: number) => string | undefined,
-    rowCount = Math.min(this.#screen.length - this.#top, this.#rows),
+    rowCount = Math.min(this.#screen.length - this.#top, this.#rows - this.#lead),
   ): void {
     const rows: string[] = [];
     for (let row = 0; row < rowCount; row++) rows.push(shown(this.#top + row) ?? UNKNOWN_ROW);
@@ -1235,7 +1425,13 @@ export class TUI extends Container {
       this.#screen.length,
     );
     this.#eraseFrom(end);
-    if (end > this.#top) this.#moveTo(end - 1 + this.#rows);
+    // Rows above the first line on screen (blank, or old lines a resize left) go too.
+    if (end > this.#top || this.#lead > 0) {
+      // The cursor ends on the bottom row, so the rows are known again.
+      this.#moveTo(Math.max(end, this.#top) - 1 + this.#rows);
+      this.#rowGuessed = false;
+    }
+    this.#filled = false;
     const blank = this.#top;
     this.#remap(0, composed, (line) => line >= blank ? "" : undefined);
     this.#diff(length, composed, this.#top);
@@ -1243,6 +1439,14 @@ export class TUI extends Container {
 
   /** Moves the cursor to column 0 of content line `target`; rows below the screen scroll it. */
   #moveTo(target: number): void {
+    // Blank rows put at the top are deleted, not scrolled: history gets no blank lines from them.
+    const blank = Math.min(this.#blankLead, target - this.#bottomLine());
+    if (blank > 0) {
+      this.#toRowZero(`\x1b[${blank}M`);
+      this.#lead -= blank;
+      this.#blankLead -= blank;
+      this.#cursorLine = this.#top - this.#lead;
+    }
     const from = this.#cursorLine;
     if (target < from) this.#out += `\x1b[${from - target}A\r`;
     // Line feeds, not cursor-down: at the bottom they scroll, so a row always exists.
@@ -1250,7 +1454,56 @@ export class TUI extends Container {
     else this.#out += "\r";
     this.#cursorLine = target;
     this.#cursorCol = 0;
-    this.#top = Math.max(this.#top, target - this.#rows + 1);
+    const top = this.#topWhenShown(target);
+    if (target > this.#bottomLine()) this.#filled = true;
+    this.#lead = Math.max(0, this.#lead - Math.max(0, target - this.#bottomLine()));
+    this.#blankLead = Math.min(this.#blankLead, this.#lead);
+    this.#top = top;
+  }
+
+  /** Moves the cursor to column 0 of the screen's top row and writes `sequence` there. */
+  #toRowZero(sequence: string): void {
+    const up = this.#cursorLine - (this.#top - this.#lead);
+    this.#out += (up > 0 ? `\x1b[${up}A` : "") + "\r" + sequence;
+    this.#cursorLine = this.#top - this.#lead;
+    this.#cursorCol = 0;
+  }
+
+  /** The content line on the bottom row (counting lead rows above `#top`). */
+  #bottomLine(): number {
+    return this.#top - this.#lead + this.#rows - 1;
+  }
+
+  /** What `#top` becomes when content line `line` is brought onto the screen (the screen scrolls). */
+  #topWhenShown(line: number): number {
+    const scrolled = Math.max(0, line - this.#bottomLine());
+    return this.#top + Math.max(0, scrolled - this.#lead);
+  }
+
+  /**
+   * Keeps the last line on the bottom row once the content fills the
+   * screen: when it ends higher (lines went away, a wider screen holds
+   * them in fewer rows), blank rows are inserted at the top (`CSI n L`;
+   * the blank rows at the bottom drop off) rather than lines already in
+   * history shown again. Images on screen are drawn again where they go.
+   */
+  #anchorBottom(length: number, composed: (line: number) => string): void {
+    // Nothing of the content on screen: nothing to keep on the bottom row.
+    if (!this.#filled || this.#rowGuessed || this.#screen.length <= this.#top) return;
+    const gap = this.#bottomLine() - (this.#screen.length - 1);
+    if (gap <= 0) return;
+    this.#removeImages(this.#top, () => false);
+    const cursorLine = this.#cursorLine;
+    this.#toRowZero(`\x1b[${gap}L`);
+    this.#lead += gap;
+    this.#blankLead += gap;
+    this.#cursorLine = this.#top - this.#lead;
+    this.#diff(length, composed, this.#top);
+    // Back to the line it was on: one left on a blank row would be taken for a line's
+    // after the next resize.
+    if (this.#cursorLine < this.#top) {
+      this.#moveTo(Math.min(Math.max(cursorLine, this.#top), this.#screen.length - 1));
+    }
   }
 
   #cursorTarget(overlays: readonly PlacedOverlay[]): { line: number; col: number } | null {
@@ -1258,7 +1511,11 @@ export class TUI extends Container {
     if (focusedOverlay !== undefined) return focusedOverlay.marker;
     if (overlays.length > 0 || this.#markers.size === 0) return null;
     const line = Math.max(...this.#markers.keys());
-    return { line, col: this.#markers.get(line)! };
+    if (line >= this.#coverAt && line < this.#coverAt + this.#covered) return null;
+    return {
+      line: line < this.#coverAt ? line : line - this.#covered,
+      col: this.#markers.get(line)!,
+    };
   }
 
   /** Shows the hardware cursor at the marker (for IMEs), or hides it. */

@@ -1,9 +1,9 @@
 /**
  * Projects, sessions and pickers in a real pty (tmux): `-c` continues the
  * latest session of the directory it starts in (and says so when there is
- * none), a picker is a bordered panel at the bottom of a full screen with
- * every transcript line above it intact, and `-r` on an empty screen draws
- * its picker at the top.
+ * none), a picker is a bordered panel drawn over the bottom rows of a full
+ * screen, the transcript above it unmoved and back whole when it closes,
+ * and `-r` on an empty screen draws its picker at the top.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -93,6 +93,7 @@ Deno.test({
         await tmux.keys("Enter");
         await tmux.waitFor(/Row 40 of the answer\./);
         await tmux.waitFor(/^─+$/m);
+        const before = await tmux.screen();
 
         await tmux.type("/model");
         await tmux.keys("Enter");
@@ -102,15 +103,20 @@ Deno.test({
         assert.ok(bottom > top, screen.join("\n"));
         assert.match(screen[bottom]!, /↑↓ move · type to filter · enter select · esc cancel/);
         for (const row of screen.slice(top + 1, bottom)) assert.match(row, /^│ .* │$/);
-        // Above the panel: the answer, whole rows, the last one included, nothing drawn over.
+        // Above the panel: the answer, whole rows, on the rows they were on, nothing drawn over.
         const above = screen.slice(0, top).filter((line) => line.trim() !== "");
         assert.ok(above.length >= 10, screen.join("\n"));
         for (const line of above) assert.match(line, /^\s*Row \d+ of the answer\.$/, line);
-        assert.ok(above.some((line) => line.includes("Row 40 of the answer.")));
+        assert.deepEqual(screen.slice(0, top), before.slice(0, top), screen.join("\n"));
         assert.ok(!screen.some((line) => /^─+$/.test(line)), "the editor gives its place");
         await tmux.keys("Escape");
         await tmux.waitFor(/^─+$/m);
-        assert.ok(!(await tmux.screen()).some((line) => line.startsWith("╭─")));
+        const after = await tmux.screen();
+        assert.ok(!after.some((line) => line.startsWith("╭─")));
+        assert.ok(
+          after.some((line) => line.includes("Row 40 of the answer.")),
+          "the last row is back",
+        );
       });
 
       await inPane(home, project, "-r", async (tmux) => {

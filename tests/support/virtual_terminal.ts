@@ -211,6 +211,23 @@ export class VirtualTerminal implements Terminal {
     return this.#range(0, this.#xterm.buffer.active.length);
   }
 
+  /**
+   * Scrollback followed by the screen, rows the emulator split at a
+   * narrower width joined back into the lines they were (as tmux's
+   * `capture-pane -J`).
+   */
+  joinedLines(): string[] {
+    const buffer = this.#xterm.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y);
+      const text = line?.translateToString(true) ?? "";
+      if (line?.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    return lines.map((line) => line.trimEnd());
+  }
+
   /** Cursor position on the screen (0-based). */
   cursor(): { x: number; y: number } {
     const buffer = this.#xterm.buffer.active;

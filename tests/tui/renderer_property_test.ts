@@ -172,16 +172,36 @@ function plainLines(leaves: readonly Lines[], columns: number): string[] {
 
 /**
  * Whether `screen` shows content lines from some line on, ending with the
- * last one and blank rows below it. The slice starts on the top row, or,
- * once the terminal was resized (it may pull old rows back from history or
- * keep rows the engine no longer knows), on any row.
+ * last one and blank rows below it, where the last lines of the first
+ * child (the transcript, lines before `transcriptEnd`) may be left out
+ * (covered by the children below it when they grew). The slice starts on
+ * the top row or below blank rows (put there so a shrunk screen stays on
+ * the bottom rows), or, once the terminal was resized (it may pull old rows
+ * back from history or keep rows the engine no longer knows), on any row.
  */
 function showsTail(
   screen: readonly string[],
   content: readonly string[],
   anyRow: boolean,
+  transcriptEnd: number,
 ): boolean {
-  const firstRows = anyRow ? screen.map((_, row) => row) : [0];
+  for (let covered = 0; covered <= transcriptEnd; covered++) {
+    const shown = [...content.slice(0, transcriptEnd - covered), ...content.slice(transcriptEnd)];
+    if (showsSliceTail(screen, shown, anyRow)) return true;
+  }
+  return false;
+}
+
+/** {@linkcode showsTail} with nothing left out. */
+function showsSliceTail(
+  screen: readonly string[],
+  content: readonly string[],
+  anyRow: boolean,
+): boolean {
+  const leadingBlank = screen.findIndex((line) => line !== "");
+  const firstRows = screen.map((_, row) => row).filter((row) =>
+    anyRow || leadingBlank === -1 || row <= leadingBlank
+  );
   for (const row of firstRows) {
     for (let start = 0; start <= content.length; start++) {
       const shown = content.slice(start, start + screen.length - row);
@@ -219,8 +239,12 @@ Deno.test("renderer property: the screen shows the content's tail, whatever the 
             resized ||= edit.kind === "resize";
             await frame(tui, terminal);
             const content = plainLines(leaves, terminal.columns);
+            // With more than one child at the root, the first is the transcript.
+            const transcriptEnd = tree.length === 1
+              ? 0
+              : plainLines(leaves.slice(0, tree[0]!.length), terminal.columns).length;
             assert.ok(
-              showsTail(terminal.screenLines(), content, resized),
+              showsTail(terminal.screenLines(), content, resized, transcriptEnd),
               `after edit ${step}: ${JSON.stringify(edit)}\nscreen: ${
                 JSON.stringify(terminal.screenLines())
               }\ncontent: ${JSON.stringify(content)}`,

@@ -159,7 +159,7 @@ Deno.test("renderer: an edit above the screen is frozen, counted, and the screen
   assert.deepEqual(t.terminal.screenLines(), expectedScreen(body.lines, 5));
 });
 
-Deno.test("renderer: shrinking content that fills the screen clears rows, pulls nothing back", async () => {
+Deno.test("renderer: shrinking content that fills the screen keeps it on the bottom rows, pulls nothing back", async () => {
   await using t = startTui(20, 5);
   const body = new Lines(numbered(12));
   const editor = new Lines(["> a", "  b", "  c"]);
@@ -169,12 +169,18 @@ Deno.test("renderer: shrinking content that fills the screen clears rows, pulls 
   const scrollback = t.terminal.scrollbackLines();
   editor.set(["> "]);
   await frame(t.tui, t.terminal);
-  // Showing line 9 again would put a second copy of it into history later.
-  assert.deepEqual(t.terminal.screenLines(), ["line 10", "line 11", ">", "", ""]);
+  // Showing line 9 again would put a second copy of it into history later: blank rows
+  // go on top instead, so the editor stays on the bottom row.
+  assert.deepEqual(t.terminal.screenLines(), ["", "", "line 10", "line 11", ">"]);
   assert.deepEqual(t.terminal.scrollbackLines(), scrollback);
   body.append("line 12");
   await frame(t.tui, t.terminal);
-  assert.deepEqual(t.terminal.screenLines(), ["line 10", "line 11", "line 12", ">", ""]);
+  assert.deepEqual(t.terminal.screenLines(), ["", "line 10", "line 11", "line 12", ">"]);
+  body.append("line 13", "line 14");
+  await frame(t.tui, t.terminal);
+  assert.deepEqual(t.terminal.screenLines(), ["line 11", "line 12", "line 13", "line 14", ">"]);
+  // The blank rows were deleted, not scrolled: history goes on with line 10, no blank between.
+  assert.deepEqual(t.terminal.scrollbackLines(), [...scrollback, "line 10"]);
 });
 
 Deno.test("renderer: resize repaints the visible screen only and keeps scrollback", async () => {
@@ -197,9 +203,9 @@ Deno.test("renderer: resize repaints the visible screen only and keeps scrollbac
   const resizeBytes = t.terminal.writes.at(-1)!.length;
   assert.ok(resizeBytes <= 6 * (20 + 8) + 40, `resize wrote ${resizeBytes} bytes`);
   // The terminal split lines 34-39 in two and pushed 34-36 into history: the screen
-  // shows the rest, re-rendered, and no line twice.
+  // shows the rest, re-rendered, on the bottom rows, and no line twice.
   const expected = byWidth.render(20).slice(37);
-  assert.deepEqual(t.terminal.screenLines(), [...expected, "", "", ""]);
+  assert.deepEqual(t.terminal.screenLines(), ["", "", "", ...expected]);
   for (let i = 0; i < 40; i++) {
     const copies = t.terminal.allLines().filter((line) => line.startsWith(`line ${i} `));
     assert.equal(copies.length, 1, `line ${i} appears ${copies.length} times`);
