@@ -140,7 +140,16 @@ Deno.test("system prompt: AGENTS.md files panto may not read are skipped without
       console.log(JSON.stringify(prompt.agentsFiles));`;
     await Deno.writeTextFile(`${base}/probe.ts`, script);
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", `--allow-read=${base}/repo`, `${base}/probe.ts`, `${base}/repo`],
+      args: [
+        "run",
+        "--no-prompt",
+        // The checkout's config resolves the workspace's entry points (`@panto/lib/fs`).
+        "--config",
+        new URL("../../deno.json", import.meta.url).pathname,
+        `--allow-read=${base}/repo`,
+        `${base}/probe.ts`,
+        `${base}/repo`,
+      ],
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
