@@ -9,6 +9,7 @@ import { Container, lastRenderChildEnds, lastRenderCut } from "./container.ts";
 import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
+import { compactForeground } from "./sgr_compact.ts";
 import { sgrStateAt } from "./sgr_state.ts";
 import { imageRemoval, type ImageRow, parseImageRow } from "./terminal_image.ts";
 import type { ScreenPosition, Terminal } from "./terminal.ts";
@@ -87,7 +88,7 @@ function sanitizeStyled(line: string, width: number): SanitizedLine {
   const truncated = visibleWidth(text) > width;
   if (truncated) text = truncateToWidth(text, width);
   if (!text.includes("\x1b")) text = trimSpaces(text);
-  else if (!text.endsWith(SGR_RESET)) text += SGR_RESET;
+  else text = compactForeground(text.endsWith(SGR_RESET) ? text : text + SGR_RESET);
   return { text, marker, truncated };
 }
 
@@ -129,6 +130,8 @@ function surelyNarrow(code: number): boolean {
  * row; a full rewrite from column 0 is immune to that.
  */
 function lineUpdate(previous: string, text: string, width: number): string {
+  // A blank row (inserted, or cleared before) needs no clearing.
+  if (previous === "") return text;
   const shared = Math.min(previous.length, text.length);
   let cut = 0;
   while (
@@ -549,7 +552,7 @@ export class TUI extends Container {
     if (!this.#started) return;
     for (const hook of [...this.#inputHooks]) {
       if (hook(sequence) === true) {
-        this.requestRender();
+        this.#renderSoon();
         return;
       }
     }
@@ -561,7 +564,20 @@ export class TUI extends Container {
     if (target?.handleInput === undefined) return;
     if (parseKey(sequence)?.event === "release" && target.wantsKeyRelease !== true) return;
     target.handleInput(sequence);
+    this.#renderSoon();
+  }
+
+  /**
+   * Schedules a frame for what the user typed: on the next microtask even
+   * inside the frame interval, so echo never waits behind a streaming
+   * answer's frame pacing (a keystroke is worth one extra frame).
+   */
+  #renderSoon(): void {
     this.requestRender();
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    queueMicrotask(() => this.#runScheduled());
   }
 
   #closeOverlay(entry: OverlayEntry): void {
