@@ -144,17 +144,32 @@ function lineUpdate(previous: string, text: string, width: number): string {
   if (cut > 0 && cut < text.length && !surelyNarrow(text.charCodeAt(cut))) cut--;
   const escape = text.lastIndexOf("\x1b", cut - 1);
   if (escape !== -1 && !completeEscapeBefore(text, escape, cut)) cut = escape;
-  if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;
+  if (cut < MIN_KEPT_PREFIX) return covers(text, previous) ? text : CLEAR_LINE + text;
   const column = visibleWidth(text.slice(0, cut));
   // Styles active at the cut must be re-applied: the terminal's state is reset between lines.
   const style = escape === -1 ? "" : sgrStateAt(text.slice(0, cut));
-  const tail = style === null ? sliceColumns(text, column, Infinity) : style + text.slice(cut);
+  const tail = style === null
+    ? sliceColumns(text, column, Infinity)
+    // The colour active at the cut is often replaced at once by the next token's.
+    : style === ""
+    ? text.slice(cut)
+    : compactForeground(style + text.slice(cut));
   const newWidth = visibleWidth(text);
   // Erase what the old line had beyond the new one (never at the last column: in the
   // pending-wrap state that would erase the last character).
   const mayBeShorter = NON_ASCII.test(previous) || visibleWidth(previous) > newWidth;
   const erase = mayBeShorter && newWidth < width ? CLEAR_TO_LINE_END : "";
   return `\x1b[${column + 1}G${tail}${erase}`;
+}
+
+/**
+ * Whether writing `text` from column 0 hides every character of
+ * `previous`, so the row needs no clearing first: both ASCII (their widths
+ * are certain) and `text` at least as wide.
+ */
+function covers(text: string, previous: string): boolean {
+  return !NON_ASCII.test(previous) && !NON_ASCII.test(text) &&
+    visibleWidth(text) >= visibleWidth(previous);
 }
 
 /**
