@@ -12,6 +12,7 @@ import { FileSystemJSONLStore, type PersistentMessage } from "@panto/lib";
 import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { piAssistantMessage } from "./pi_messages.ts";
 import { shellQuote, TmuxSession } from "../tests/support/tmux.ts";
+import { modeFlags } from "../cli/launcher/launch.ts";
 
 /**
  * An integer knob from the environment, or `fallback` when unset.
@@ -258,6 +259,14 @@ async function piNodeArgv(version: string, prefix: string | undefined): Promise<
     return `node ${nodeVersion} is older than pi's engines (>=20.6.0)`;
   }
   return ["node", join(packageDir, "dist/cli.js")];
+}
+
+/** panto with the Deno flags its launcher gives a start with `args` (`modeFlags`); pi as it is. */
+export function asLaunched(program: Program, args: readonly string[]): Program {
+  const [deno, subcommand, ...rest] = program.argv;
+  return program.name === "panto" && subcommand === "run"
+    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
+    : program;
 }
 
 // --- conversations -------------------------------------------------------------

@@ -43,6 +43,7 @@ import {
   ANSWER_END,
   type AnswerBlock,
   answerStream,
+  asLaunched,
   errorText,
   knob,
   loadAverage,
@@ -346,7 +347,7 @@ async function measureShape(
     for (const program of programs) {
       if (failures.has(program.name)) continue;
       try {
-        const result = await measureStream(program, cwd, server, plan);
+        const result = await measureStream(asLaunched(program, []), cwd, server, plan);
         if (DUMP_DIR) {
           const file = `${scenario.name}-${shape.name}-${program.name.replace(/\W+/g, "_")}-${
             round + 1
