@@ -100,7 +100,8 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
  * 16 MiB a half, and the chat's RSS with it: 25–30 MiB more after a long
  * streamed answer, for no less CPU): at most 1 MiB a half in print mode
  * (`-p`), which answers once and exits (about 8 MiB less), 2 MiB in the
- * modes that run on.
+ * modes that run on. Those also get `gc` (`--expose-gc`): the chat collects
+ * once it goes idle after a burst of work (`cli/interactive/idle_gc.ts`).
  *
  * @param args panto's arguments.
  * @returns The `deno run` flags.
@@ -113,7 +114,10 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
  */
 export function modeFlags(args: readonly string[]): string[] {
   const print = args.some((arg) => arg === "-p" || arg === "--print");
-  return [LAZY_DYNAMIC_IMPORTS, `--v8-flags=--max-semi-space-size=${print ? 1 : 2}`];
+  return [
+    LAZY_DYNAMIC_IMPORTS,
+    print ? "--v8-flags=--max-semi-space-size=1" : "--v8-flags=--max-semi-space-size=2,--expose-gc",
+  ];
 }
 
 const LAZY_DYNAMIC_IMPORTS = "--unstable-lazy-dynamic-imports";

@@ -156,7 +156,7 @@ Deno.test("launcher: SIGTERM reaches the program, which exits 143 and saves the 
 Deno.test("launcher: every mode reads dynamic imports when they run and gets a small young generation, print mode the smallest", () => {
   const lazy = "--unstable-lazy-dynamic-imports";
   const print = [lazy, "--v8-flags=--max-semi-space-size=1"];
-  const others = [lazy, "--v8-flags=--max-semi-space-size=2"];
+  const others = [lazy, "--v8-flags=--max-semi-space-size=2,--expose-gc"];
   assert.deepEqual(modeFlags(["-p", "hello"]), print);
   assert.deepEqual(modeFlags(["--mode", "json", "--print", "hello"]), print);
   assert.deepEqual(modeFlags(["hello"]), others);
