@@ -22,14 +22,16 @@
  * its own `Q<5 digits>` token, so an answer line on two rows was repainted
  * into the scrollback, and one on no row was wiped from it. Ten keystrokes
  * typed while each answer streams are timed from send-keys until the editor
- * shows them (wall time, capture-pane polled back to back).
+ * shows them (wall time, capture-pane polled back to back). Last, resident
+ * memory after resuming a session of 10,000 messages.
  *
  * Run: `deno run -A bench/stream_shapes_bench.ts`. Knobs (environment):
  * `BENCH_SHAPES_RUNS` (1; medians over runs, duplicates the most of any run),
  * `BENCH_SHAPES` (comma-separated shape names, all by default),
  * `BENCH_SHAPES_SCENARIOS` (`bench,issue` by default),
  * `BENCH_SHAPES_HISTORY` (earlier messages, 300), `BENCH_SHAPES_LINES` (1000),
- * `BENCH_SHAPES_TABLE_ROWS` (300), `BENCH_QUICK=1` (sizes ÷5: a smoke run),
+ * `BENCH_SHAPES_TABLE_ROWS` (300), `BENCH_SHAPES_LONG_SESSION` (10000; 0
+ * skips it), `BENCH_QUICK=1` (sizes ÷5: a smoke run),
  * `BENCH_SHAPES_DUMP=DIR` (writes each pane's final history there),
  * `BENCH_PI_NODE_PREFIX` (where pi is npm-installed; else `pi` on PATH),
  * `BENCH_SHAPES_PI_DENO=1` (adds pi run by Deno).
@@ -62,6 +64,8 @@ const QUICK = Deno.env.get("BENCH_QUICK") === "1";
 const scale = (n: number) => QUICK ? Math.max(2, Math.round(n / 5)) : n;
 const RUNS = knob("BENCH_SHAPES_RUNS", 1);
 const HISTORY_MESSAGES = knob("BENCH_SHAPES_HISTORY", scale(300), 2);
+/** Messages of the long session whose resident memory is measured (0: not measured). */
+const LONG_SESSION = knob("BENCH_SHAPES_LONG_SESSION", scale(10_000), 0);
 const LINES = knob("BENCH_SHAPES_LINES", scale(1000), 10);
 const TABLE_ROWS = knob("BENCH_SHAPES_TABLE_ROWS", scale(300), 2);
 const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX");
@@ -488,6 +492,40 @@ function printScenario(results: Results, programs: Program[]): void {
   ]);
 }
 
+/**
+ * Resident memory with a long session resumed: a session of
+ * {@linkcode LONG_SESSION} messages, then a one-line answer, measured 1 s
+ * after it (the whole history is in the terminal's scrollback by then,
+ * which is where scrolling it happens).
+ */
+async function printLongSession(
+  programs: Program[],
+  cwd: string,
+  server: FakeLlmServer,
+): Promise<void> {
+  const plan: StreamPlan = {
+    reply: answerStream([{ type: "text", text: `Done.\n\n${ANSWER_END}` }], 20),
+    deltaMs: 1,
+    historyMessages: LONG_SESSION,
+    pane: PANE,
+  };
+  const rows: string[][] = [];
+  for (const program of programs) {
+    try {
+      const result = await measureStream(asLaunched(program, []), cwd, server, plan);
+      rows.push([
+        program.name,
+        ms(result.resumeMs),
+        `${(result.idleRssKiB / 1024).toFixed(0)} MiB`,
+      ]);
+    } catch (error) {
+      rows.push([program.name, `n/a (${errorText(error)})`, ""]);
+    }
+  }
+  console.log(`\na resumed session of ${LONG_SESSION} messages, then a one-line answer:`);
+  printMarkdownTable(["program", "resume to ready", "RSS 1 s after the answer"], rows);
+}
+
 async function commit(): Promise<string> {
   const out = await new Deno.Command("git", {
     args: ["rev-parse", "--short", "HEAD"],
@@ -546,6 +584,7 @@ async function main(): Promise<void> {
       );
       printScenario(results, programs);
     }
+    if (LONG_SESSION > 0) await printLongSession(programs, cwd, server);
   } finally {
     await server.close();
     await Deno.remove(root, { recursive: true }).catch(() => {});
