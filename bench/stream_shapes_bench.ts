@@ -4,7 +4,8 @@
  * run, through the machinery of `cli_bench.ts` (`cli_harness.ts`): both
  * programs in a 120×40 tmux pane against one fake LLM server, each with a
  * private HOME. Shapes: one fenced TypeScript block of 1,000 lines, one
- * paragraph of about 1,000 wrapped lines, 500 short paragraphs with inline
+ * paragraph of about 1,000 wrapped lines, one paragraph of 1,000 lines each
+ * ending with a newline, 500 short paragraphs with inline
  * styles, a 1,000-item list, a table of 300 rows × 8 columns wider than the
  * pane, and a 1,000-line thinking block followed by a short answer. Two
  * scenarios: `bench` resumes 300 earlier messages and streams 20-character
@@ -158,6 +159,14 @@ function paragraph(lines: number): string {
   return sentences.join(" ");
 }
 
+/** One paragraph of `lines` source lines, each ending with a newline (soft breaks), as in issue 24. */
+function paragraphLines(lines: number): string {
+  return Array.from(
+    { length: lines },
+    (_, i) => `${token(i)} says that step ${i} keeps the cache warm and the cut near the tail`,
+  ).join("\n");
+}
+
 function shortParagraphs(lines: number): string {
   const styles = [
     (t: string, n: number) => `Paragraph ${t} sets **flag ${n}** before the build runs.`,
@@ -211,6 +220,11 @@ function shapes(): Shape[] {
   return [
     { name: "code", what: `${LINES}-line fenced TypeScript block`, blocks: text(codeBlock(LINES)) },
     { name: "paragraph", what: `one ~${LINES}-row paragraph`, blocks: text(paragraph(LINES)) },
+    {
+      name: "paragraph_lines",
+      what: `one paragraph of ${LINES} lines, each ending with a newline`,
+      blocks: text(paragraphLines(LINES)),
+    },
     {
       name: "short_paragraphs",
       what: `${Math.ceil(LINES / 2)} short paragraphs, inline styles`,
