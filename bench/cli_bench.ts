@@ -40,12 +40,12 @@
  * @module
  */
 import { join } from "node:path";
-import { modeFlags } from "../cli/launcher/launch.ts";
 import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { tmuxAvailable } from "../tests/support/tmux.ts";
 import {
   ANSWER_END,
   answerStream,
+  asLaunched,
   drainReplies,
   errorText,
   knob,
@@ -167,14 +167,6 @@ async function measureVersion(program: Program, cwd: string): Promise<number> {
 }
 
 const PRINT_TOKEN = "PRINT-OK";
-
-/** panto with the Deno flags its launcher gives a start with `args` (`modeFlags`); pi as it is. */
-function asLaunched(program: Program, args: readonly string[]): Program {
-  const [deno, subcommand, ...rest] = program.argv;
-  return program.name === "panto" && subcommand === "run"
-    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
-    : program;
-}
 
 /** `-p` wall time (ms) and, when GNU time is there, peak RSS (MiB). */
 async function measurePrint(

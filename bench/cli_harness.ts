@@ -13,6 +13,7 @@ import type { PersistentMessage } from "@panto/lib";
 import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { piAssistantMessage } from "./pi_messages.ts";
 import { shellQuote, TmuxSession } from "../tests/support/tmux.ts";
+import { modeFlags } from "../cli/launcher/launch.ts";
 
 /**
  * An integer knob from the environment, or `fallback` when unset.
@@ -51,8 +52,12 @@ export interface Program {
   welcome: RegExp;
   /** What its footer ends with once the prompt is ready (the model's name, for panto with the thinking level). */
   footerModel: string;
-  /** Saves a new copy of a conversation of `messages` messages; returns the arguments that resume it. */
-  freshHistory: (messages: number) => Promise<string[]>;
+  /**
+   * Saves a new copy of a conversation of `messages` messages, the last
+   * answer replaced by `lastAnswer` when given; returns the arguments that
+   * resume it.
+   */
+  freshHistory: (messages: number, lastAnswer?: string) => Promise<string[]>;
 }
 
 /** A column that could not be run, and why. */
@@ -140,9 +145,9 @@ async function preparePanto(
     welcome: /panto \d+\.\d+\.\d+/,
     // The footer ends with the alias and the thinking level.
     footerModel: "fake · thinking off",
-    freshHistory: async (messages) => [
+    freshHistory: async (messages, lastAnswer) => [
       "-r",
-      await writePantoHistory(join(pantoHome, "sessions"), cwd, server, messages),
+      await writePantoHistory(join(pantoHome, "sessions"), cwd, server, messages, lastAnswer),
     ],
   };
 }
@@ -186,31 +191,31 @@ async function preparePi(
     env: { ...TERMINAL_ENV, HOME: home, DENO_DIR: denoCache, PI_OFFLINE: "1" },
     welcome: /pi v\d+\.\d+\.\d+/,
     footerModel: "fake-model",
-    freshHistory: async (messages) => [
+    freshHistory: async (messages, lastAnswer) => [
       "--session",
-      await writePiHistory(join(home, "history"), cwd, messages),
+      await writePiHistory(join(home, "history"), cwd, messages, lastAnswer),
     ],
   };
 }
 
 /**
- * pi on Deno, plus pi on node when `nodePrefix` holds an
- * `npm install --prefix` of the pinned version (else a column saying why not).
+ * panto, then pi on Deno (unless `withPiDeno` is false), then pi on node when
+ * `nodePrefix`, or the `pi` command on PATH, is an npm install of the pinned
+ * version (else a column saying why not).
  */
 export async function preparePrograms(
   root: string,
   cwd: string,
   server: FakeLlmServer,
   nodePrefix: string | undefined,
+  withPiDeno = true,
 ): Promise<{ programs: Program[]; columns: (Program | Unavailable)[]; piVersion: string }> {
   const denoCache = await denoDir();
   const spec = await piSpecifier();
   const piVersion = spec.slice(spec.lastIndexOf("@") + 1);
   const piDeno = [Deno.execPath(), "run", "-q", "-A", spec];
-  const programs: Program[] = [
-    await preparePanto(root, cwd, server, denoCache),
-    await preparePi("pi (deno)", piDeno, root, cwd, server, denoCache),
-  ];
+  const programs: Program[] = [await preparePanto(root, cwd, server, denoCache)];
+  if (withPiDeno) programs.push(await preparePi("pi (deno)", piDeno, root, cwd, server, denoCache));
   const columns: (Program | Unavailable)[] = [...programs];
   const nodeArgv = await piNodeArgv(piVersion, nodePrefix);
   if (typeof nodeArgv === "string") columns.push({ name: "pi (node)", reason: nodeArgv });
@@ -222,12 +227,25 @@ export async function preparePrograms(
   return { programs, columns, piVersion };
 }
 
-/** pi run by node from an `npm install --prefix` directory, or why it cannot be. */
+/**
+ * The package directory of the `pi` command on PATH (npm links it to
+ * `<package>/dist/cli.js`), if there is one.
+ */
+async function piOnPath(): Promise<string | undefined> {
+  const bin = await run("sh", ["-c", "command -v pi"]).catch(() => "");
+  if (!bin) return undefined;
+  const cli = await Deno.realPath(bin).catch(() => undefined);
+  return cli?.endsWith("/dist/cli.js") ? cli.slice(0, -"/dist/cli.js".length) : undefined;
+}
+
+/** pi run by node from an `npm install --prefix` directory or PATH, or why it cannot be. */
 async function piNodeArgv(version: string, prefix: string | undefined): Promise<string[] | string> {
-  if (!prefix) {
-    return `set BENCH_PI_NODE_PREFIX=DIR after npm install --prefix DIR @mariozechner/pi-coding-agent@${version}`;
+  const packageDir = prefix
+    ? join(prefix, "node_modules/@mariozechner/pi-coding-agent")
+    : await piOnPath();
+  if (!packageDir) {
+    return `no pi on PATH; set BENCH_PI_NODE_PREFIX=DIR after npm install --prefix DIR @mariozechner/pi-coding-agent@${version}`;
   }
-  const packageDir = join(prefix, "node_modules/@mariozechner/pi-coding-agent");
   const installed = await Deno.readTextFile(join(packageDir, "package.json")).then(
     (text) => JSON.parse(text).version as string,
     () => undefined,
@@ -244,13 +262,22 @@ async function piNodeArgv(version: string, prefix: string | undefined): Promise<
   return ["node", join(packageDir, "dist/cli.js")];
 }
 
+/** panto with the Deno flags its launcher gives a start with `args` (`modeFlags`); pi as it is. */
+export function asLaunched(program: Program, args: readonly string[]): Program {
+  const [deno, subcommand, ...rest] = program.argv;
+  return program.name === "panto" && subcommand === "run"
+    ? { ...program, argv: [deno!, subcommand, ...modeFlags(args), ...rest] }
+    : program;
+}
+
 // --- conversations -------------------------------------------------------------
 
 function historyQuestion(n: number): string {
   return `Question ${n}: how does step ${n} of the build work?`;
 }
 
-function historyAnswer(n: number, last: boolean): string {
+function historyAnswer(n: number, last: boolean, lastAnswer: string | undefined): string {
+  if (last && lastAnswer !== undefined) return `${lastAnswer}\n\n${HISTORY_END}`;
   return [
     `Step ${n} compiles the **module graph** and writes \`out/${n}.js\`.`,
     "",
@@ -284,6 +311,7 @@ async function writePantoHistory(
   cwd: string,
   server: FakeLlmServer,
   count: number,
+  lastAnswer: string | undefined,
 ): Promise<string> {
   const store = new FileSystemJSONLStore({ dir });
   try {
@@ -291,7 +319,7 @@ async function writePantoHistory(
     const messages: PersistentMessage[] = [];
     for (let i = 0; i < count; i += 2) {
       const timestamp = new Date().toISOString();
-      const text = historyAnswer(i / 2, i + 2 >= count);
+      const text = historyAnswer(i / 2, i + 2 >= count, lastAnswer);
       messages.push(
         {
           message: {
@@ -327,7 +355,12 @@ async function writePantoHistory(
 }
 
 /** A pi session file (format v3, as pi's SessionManager writes it). */
-async function writePiHistory(dir: string, cwd: string, count: number): Promise<string> {
+async function writePiHistory(
+  dir: string,
+  cwd: string,
+  count: number,
+  lastAnswer: string | undefined,
+): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
   const id = crypto.randomUUID();
   const timestamp = new Date().toISOString();
@@ -341,7 +374,9 @@ async function writePiHistory(dir: string, cwd: string, count: number): Promise<
   for (let i = 0; i < count; i += 2) {
     const content = (text: string) => [{ type: "text", text }];
     append({ role: "user", content: content(historyQuestion(i / 2)), timestamp: Date.now() });
-    append(piAssistantMessage(historyAnswer(i / 2, i + 2 >= count), "fake-model", "fake"));
+    append(
+      piAssistantMessage(historyAnswer(i / 2, i + 2 >= count, lastAnswer), "fake-model", "fake"),
+    );
   }
   const file = join(dir, `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`);
   await Deno.writeTextFile(file, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
@@ -582,6 +617,8 @@ export interface StreamResult {
   history: string[];
   /** What {@linkcode StreamPlan.probe} returned (empty without one). */
   probed: number[];
+  /** Resident memory of the process tree 1 s after the pane went quiet, in KiB. */
+  idleRssKiB: number;
 }
 
 /** How one answer is streamed into a resumed session. */
@@ -591,6 +628,8 @@ export interface StreamPlan {
   deltaMs: number;
   /** Earlier messages in the resumed session. */
   historyMessages: number;
+  /** The resumed session's last answer, instead of the usual short one. */
+  lastAnswer?: string;
   pane: PaneSize;
   /** Runs right after Enter, while the answer streams (e.g. types and times keystrokes). */
   probe?: (tmux: TmuxSession) => Promise<number[]>;
@@ -608,7 +647,7 @@ export async function measureStream(
   plan: StreamPlan,
 ): Promise<StreamResult> {
   const log = await Deno.makeTempFile({ dir: cwd, prefix: ".pane-" });
-  const resumeArgs = await program.freshHistory(plan.historyMessages);
+  const resumeArgs = await program.freshHistory(plan.historyMessages, plan.lastAnswer);
   const { tmux, spawnedAt } = await startInPane(program, resumeArgs, cwd, plan.pane);
   try {
     await tmux.tmux("pipe-pane", "-o", "-t", "0", `cat >> ${shellQuote(log)}`);
@@ -636,6 +675,8 @@ export async function measureStream(
     const done = new RegExp(`${ANSWER_END}[\\s\\S]*\\b${program.footerModel}$`);
     const seenAt = await waitForScreen(tmux, done, 300_000, 50);
     if (!await settle(log)) throw new Error(`${program.name} never went idle after the answer`);
+    await sleep(1000);
+    const idleRssKiB = await rssKiB(pid);
     return {
       resumeMs,
       cpuMs: await cpuMs(pid) - cpuBefore,
@@ -643,6 +684,7 @@ export async function measureStream(
       wallMs: seenAt - start,
       history: await tmux.history(),
       probed,
+      idleRssKiB,
     };
   } finally {
     await tmux.close();

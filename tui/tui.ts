@@ -10,6 +10,7 @@ import { FullScreen, type FullScreenHandle } from "./full_screen.ts";
 import { Keybindings } from "./keybindings.ts";
 import { parseKey } from "./keys.ts";
 import { compositeLine, layoutOverlay, type OverlayOptions, overlayWidth } from "./overlay.ts";
+import { compactForeground } from "./sgr_compact.ts";
 import { sgrStateAt } from "./sgr_state.ts";
 import { imageRemoval, type ImageRow, parseImageRow } from "./terminal_image.ts";
 import type { ScreenPosition, Terminal } from "./terminal.ts";
@@ -89,7 +90,7 @@ function sanitizeStyled(line: string, width: number): SanitizedLine {
   const truncated = visibleWidth(text) > width;
   if (truncated) text = truncateToWidth(text, width);
   if (!text.includes("\x1b")) text = trimSpaces(text);
-  else if (!text.endsWith(SGR_RESET)) text += SGR_RESET;
+  else text = compactForeground(text.endsWith(SGR_RESET) ? text : text + SGR_RESET);
   return { text, marker, truncated };
 }
 
@@ -131,6 +132,8 @@ function surelyNarrow(code: number): boolean {
  * row; a full rewrite from column 0 is immune to that.
  */
 function lineUpdate(previous: string, text: string, width: number): string {
+  // A blank row (inserted, or cleared before) needs no clearing.
+  if (previous === "") return text;
   const shared = Math.min(previous.length, text.length);
   let cut = 0;
   while (
@@ -143,17 +146,32 @@ function lineUpdate(previous: string, text: string, width: number): string {
   if (cut > 0 && cut < text.length && !surelyNarrow(text.charCodeAt(cut))) cut--;
   const escape = text.lastIndexOf("\x1b", cut - 1);
   if (escape !== -1 && !completeEscapeBefore(text, escape, cut)) cut = escape;
-  if (cut < MIN_KEPT_PREFIX) return CLEAR_LINE + text;
+  if (cut < MIN_KEPT_PREFIX) return covers(text, previous) ? text : CLEAR_LINE + text;
   const column = visibleWidth(text.slice(0, cut));
   // Styles active at the cut must be re-applied: the terminal's state is reset between lines.
   const style = escape === -1 ? "" : sgrStateAt(text.slice(0, cut));
-  const tail = style === null ? sliceColumns(text, column, Infinity) : style + text.slice(cut);
+  const tail = style === null
+    ? sliceColumns(text, column, Infinity)
+    // The colour active at the cut is often replaced at once by the next token's.
+    : style === ""
+    ? text.slice(cut)
+    : compactForeground(style + text.slice(cut));
   const newWidth = visibleWidth(text);
   // Erase what the old line had beyond the new one (never at the last column: in the
   // pending-wrap state that would erase the last character).
   const mayBeShorter = NON_ASCII.test(previous) || visibleWidth(previous) > newWidth;
   const erase = mayBeShorter && newWidth < width ? CLEAR_TO_LINE_END : "";
   return `\x1b[${column + 1}G${tail}${erase}`;
+}
+
+/**
+ * Whether writing `text` from column 0 hides every character of
+ * `previous`, so the row needs no clearing first: both ASCII (their widths
+ * are certain) and `text` at least as wide.
+ */
+function covers(text: string, previous: string): boolean {
+  return !NON_ASCII.test(previous) && !NON_ASCII.test(text) &&
+    visibleWidth(text) >= visibleWidth(previous);
 }
 
 /**
@@ -644,7 +662,7 @@ export class TUI extends Container {
     if (!this.#started) return;
     for (const hook of [...this.#inputHooks]) {
       if (hook(sequence) === true) {
-        this.requestRender();
+        this.#renderSoon();
         return;
       }
     }
@@ -657,7 +675,20 @@ export class TUI extends Container {
     if (target?.handleInput === undefined) return;
     if (parseKey(sequence)?.event === "release" && target.wantsKeyRelease !== true) return;
     target.handleInput(sequence);
+    this.#renderSoon();
+  }
+
+  /**
+   * Schedules a frame for what the user typed: on the next microtask even
+   * inside the frame interval, so echo never waits behind a streaming
+   * answer's frame pacing (a keystroke is worth one extra frame).
+   */
+  #renderSoon(): void {
     this.requestRender();
+    if (this.#timer === undefined) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    queueMicrotask(() => this.#runScheduled());
   }
 
   #closeOverlay(entry: OverlayEntry): void {

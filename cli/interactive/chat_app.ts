@@ -48,6 +48,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../approvals/approval_gate
 import { showApprovalDialog } from "./approval_dialog.ts";
 import { shellLine } from "../controller/shell_command.ts";
 import { captureKey } from "./key_capture.ts";
+import { collectGarbageSoon } from "./idle_gc.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -436,6 +437,7 @@ export class ChatApp implements CommandContext {
       case "run_end":
         this.#renderer = undefined;
         this.#stopLoader();
+        collectGarbageSoon();
         if (event.failure) this.notify(event.failure.message, "error");
         if (this.controller.danglingPrompt !== undefined) {
           this.#offerUnanswered(event.status === "aborted");
@@ -446,6 +448,7 @@ export class ChatApp implements CommandContext {
       case "notice":
         return this.notify(event.text, event.level);
       case "session_changed":
+        collectGarbageSoon();
         return this.#showSession(event.reason);
       case "model_changed":
         this.#showHint(`Model ${event.alias} (${event.model}) · thinking ${event.reasoning}`);

@@ -96,10 +96,12 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
  * (`--unstable-lazy-dynamic-imports`: what a start does not run stays
  * unread — the terminal UI, print, RPC and ACP modes, the full argument
  * parser, `panto sessions` — about 3 to 5 MiB less memory in each mode; see
- * docs/benchmarks.md). Print mode (`-p`) answers once and exits, so V8's
- * young generation also stays at most 1 MiB a half there (V8 grows it to 16;
- * about 8 MiB less); the other modes run on and keep V8's default, which
- * collects less often.
+ * docs/benchmarks.md). V8's young generation stays small (V8 grows it to
+ * 16 MiB a half, and the chat's RSS with it: 25–30 MiB more after a long
+ * streamed answer, for no less CPU): at most 1 MiB a half in print mode
+ * (`-p`), which answers once and exits (about 8 MiB less), 2 MiB in the
+ * modes that run on. Those also get `gc` (`--expose-gc`): the chat collects
+ * once it goes idle after a burst of work (`cli/interactive/idle_gc.ts`).
  *
  * @param args panto's arguments.
  * @returns The `deno run` flags.
@@ -107,12 +109,15 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
  * @example
  * ```ts
  * import { modeFlags } from "./launch.ts";
- * console.assert(modeFlags(["-p", "hi"]).length === 2 && modeFlags([]).length === 1);
+ * console.assert(modeFlags(["-p", "hi"])[1] === "--v8-flags=--max-semi-space-size=1");
  * ```
  */
 export function modeFlags(args: readonly string[]): string[] {
   const print = args.some((arg) => arg === "-p" || arg === "--print");
-  return [LAZY_DYNAMIC_IMPORTS, ...(print ? ["--v8-flags=--max-semi-space-size=1"] : [])];
+  return [
+    LAZY_DYNAMIC_IMPORTS,
+    print ? "--v8-flags=--max-semi-space-size=1" : "--v8-flags=--max-semi-space-size=2,--expose-gc",
+  ];
 }
 
 const LAZY_DYNAMIC_IMPORTS = "--unstable-lazy-dynamic-imports";

@@ -7,6 +7,7 @@
  * @module
  */
 import { ProviderError } from "../errors.ts";
+import { type BodyReader, bodyReader } from "./body_reader.ts";
 import { classifyHttpErrorRedacting, hostOf, redactSecrets } from "./error_classification.ts";
 import { RequestGuard } from "./request_guard.ts";
 import { type SseEvent, SseParser } from "./sse.ts";
@@ -57,7 +58,10 @@ export interface BodyFraming {
 
 /** Decodes one reply's body into events, chunk by chunk (the shape of {@linkcode SseParser}). */
 export interface BodyDecoder {
-  /** The events the next bytes complete; throws a `ProviderError` for a malformed body. */
+  /**
+   * The events the next bytes complete; throws a `ProviderError` for a
+   * malformed body. `chunk`'s buffer is reused once this returns: keep a copy.
+   */
   push(chunk: Uint8Array): SseEvent[];
   /** The events the end of the body completes; throws a `ProviderError` for a body cut short. */
   end(): SseEvent[];
@@ -127,13 +131,13 @@ export async function* streamFramed(
   const secrets = [...secretValues(req.headers), ...req.secrets ?? []];
   const guard = new RequestGuard(req.signal, req.idleTimeoutMs);
   let phase: Phase = "response headers";
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reader: BodyReader | undefined;
   let finished = false;
   try {
     const body = requestBody(req, host);
     const headers = req.sign ? await guard.wait(req.sign(body)) : req.headers;
     const { response, url } = await postFollowingRedirects(req, { body, headers }, framing, guard);
-    reader = response.body?.getReader();
+    reader = response.body ? bodyReader(response.body) : undefined;
     if (reader) guard.watch(reader);
     if (!response.ok) {
       phase = "the error body";
@@ -145,9 +149,9 @@ export async function* streamFramed(
     phase = "the next chunk";
     const decoder = await guard.wait(framing.decoder(url));
     for (;;) {
-      const { done, value } = await guard.wait(reader.read());
-      if (done) break;
-      const events = decoder.push(value);
+      const chunk = await guard.wait(reader.read());
+      if (chunk.done) break;
+      const events = decoder.push(chunk.value);
       if (events.length > 0) yield events;
     }
     finished = true;
@@ -374,16 +378,16 @@ function isPermissionDenial(error: unknown): boolean {
 
 /** Reads at most {@linkcode MAX_ERROR_BODY_BYTES} of an error body as text. */
 async function readBounded(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: BodyReader,
   guard: RequestGuard,
 ): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
   let total = 0;
   while (total < MAX_ERROR_BODY_BYTES) {
-    const { done, value } = await guard.wait(reader.read());
-    if (done) return text + decoder.decode();
-    const kept = value.subarray(0, MAX_ERROR_BODY_BYTES - total);
+    const chunk = await guard.wait(reader.read());
+    if (chunk.done) return text + decoder.decode();
+    const kept = chunk.value.subarray(0, MAX_ERROR_BODY_BYTES - total);
     total += kept.length;
     text += decoder.decode(kept, { stream: true });
   }

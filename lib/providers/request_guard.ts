@@ -30,7 +30,7 @@ export class RequestGuard {
   readonly #caller: AbortSignal;
   readonly #idleTimeoutMs: number;
   readonly #onAbort = () => this.#stop();
-  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #reader: { cancel(): Promise<void> } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the current wait began (`performance.now()`), or `undefined` between waits. */
   #waitingSince: number | undefined;
@@ -56,7 +56,7 @@ export class RequestGuard {
    *
    * @param reader The response body's reader.
    */
-  watch(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  watch(reader: { cancel(): Promise<void> }): void {
     this.#reader = reader;
     if (this.stopped) void reader.cancel().catch(() => {});
   }
