@@ -369,10 +369,14 @@ function translateError(error: unknown, context: ErrorContext): unknown {
   return new ProviderError("network", `${what}: ${detail}`, { cause: error });
 }
 
-/** Deno refused an operation for want of a permission (`--allow-net`), directly or as the cause. */
+/**
+ * Deno refused an operation for want of a permission (`--allow-net`),
+ * directly or as the cause. Told by the error's name, so the core runs
+ * where there is no `Deno` (Node, Bun).
+ */
 function isPermissionDenial(error: unknown): boolean {
   const denied = (e: unknown) =>
-    e instanceof Deno.errors.NotCapable || e instanceof Deno.errors.PermissionDenied;
+    e instanceof Error && (e.name === "NotCapable" || e.name === "PermissionDenied");
   return denied(error) || (error instanceof Error && denied(error.cause));
 }
 
