@@ -96,15 +96,6 @@ export { isAbortError, type SseRequest, streamSse } from "./providers/http.ts";
 export type { Stream, StreamState } from "./stream.ts";
 export * from "./session/errors.ts";
 export { OwnerView } from "./session/owner_view.ts";
-export {
-  type MigrateOptions,
-  migrateSessions,
-  type MigrationProgress,
-  type MigrationReport,
-} from "./session/migrate.ts";
 export { type MigrationFence, SessionStoreMigratedError } from "./session/migration_fence.ts";
-export { type ImportReport, importSession, readSessionFile } from "./session/session_import.ts";
-export type { ImportedSession, ImportFormat } from "./session/import_tree.ts";
-export { exportJsonl } from "./session/jsonl_export.ts";
 export { type Price, Pricing, PricingRegistry } from "./pricing.ts";
 export { estimateContextTokens, estimateTokens } from "./compaction.ts";

@@ -10,7 +10,7 @@
 import type { BeforeToolCallContext, ToolCall, ToolCallDecision } from "@panto/lib";
 import type { FileToolOptions } from "@panto/lib/tools";
 import { AlwaysAllowed, alwaysScope } from "./always_allowed.ts";
-import { type ChangePreview, previewChange } from "./change_preview.ts";
+import type { ChangePreview } from "./change_preview.ts";
 
 /**
  * The answer to an approval question: run it once, run it and its like for
@@ -132,6 +132,8 @@ export class ApprovalGate {
     // An "always" given to the question before may cover this call now.
     if (!this.needsApproval(call)) return undefined;
     signal.throwIfAborted();
+    // The diff code loads with the first question, not at every start.
+    const { previewChange } = await import("./change_preview.ts");
     const preview = await previewChange(call, this.#files, signal);
     const request: ApprovalRequest = {
       call,

@@ -1,4 +1,5 @@
-import { migrateSessions, type SessionStore } from "@panto/lib";
+import { type SessionStore } from "@panto/lib";
+import { migrateSessions } from "@panto/lib/transfer";
 import { resolvePantoHome } from "../config/load_config.ts";
 import { readEnv } from "../env.ts";
 import { UsageError } from "../errors.ts";

@@ -5,16 +5,15 @@
  *
  * @module
  */
-import { isAbsolute, relative } from "node:path";
 import { loadPromptSetup, type PromptSetup } from "../app_setup.ts";
 import type { ChatArgs } from "../args.ts";
-import { shownPath as homeShown } from "../config/config_layers.ts";
 import { loadConfig } from "../config/load_config.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
-import { optionalEnv, readEnv } from "../env.ts";
+import { readEnv } from "../env.ts";
 import { loadCatalogModels } from "../models/catalog.ts";
 import { modelProviders, usableCatalogProviders } from "../models/usable_models.ts";
+import { contextFileTexts } from "./context_file_texts.ts";
 
 /** What a reload would apply. */
 export interface ReloadPlan {
@@ -69,36 +68,4 @@ export async function readReloadPlan(args: ChatArgs, dirs: ReloadDirs): Promise<
   ]);
   const setup = await loadPromptSetup(args, config, dirs);
   return { config, setup, contextTexts: await contextFileTexts(setup.contextFiles, dirs.cwd) };
-}
-
-/**
- * The context files' texts by the name the user knows them by (relative to
- * the working directory, else with `~`), to tell which of them changed.
- *
- * @param paths The context files' absolute paths.
- * @param cwd The working directory.
- * @returns Shown path → text (`""` when it can no longer be read).
- *
- * @example
- * ```ts ignore
- * const texts = await contextFileTexts(["/work/app/AGENTS.md"], "/work/app");
- * console.log(Object.keys(texts)); // ["AGENTS.md"]
- * ```
- */
-export async function contextFileTexts(
-  paths: readonly string[],
-  cwd: string,
-): Promise<Record<string, string>> {
-  const entries = await Promise.all(paths.map(async (path) => {
-    const text = await Deno.readTextFile(path).catch(() => "");
-    return [shownPath(path, cwd), text] as const;
-  }));
-  return Object.fromEntries(entries);
-}
-
-function shownPath(path: string, cwd: string): string {
-  const inside = relative(cwd, path);
-  return inside && !inside.startsWith("..") && !isAbsolute(inside)
-    ? inside
-    : homeShown(path, optionalEnv("HOME"));
 }

@@ -63,8 +63,9 @@ import type {
   RunOutcome,
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
-import { contextFileTexts, readReloadPlan, type ReloadPlan } from "./reload_plan.ts";
-import { configFingerprint, type ReloadSnapshot, restartNotices } from "./reload_summary.ts";
+import { contextFileTexts } from "./context_file_texts.ts";
+import type { ReloadPlan } from "./reload_plan.ts";
+import type { ReloadSnapshot } from "./reload_summary.ts";
 import { withheldVariables } from "../tools/child_env.ts";
 import { abandonedEntries } from "./abandoned_branch.ts";
 import { forkEntries } from "./fork_entries.ts";
@@ -949,6 +950,8 @@ export class SessionController {
       untrustedProject: this.#untrustedProject,
       keybindingActions: this.#keybindingActions,
     };
+    // `/reload`'s modules load when the user first reloads.
+    const { readReloadPlan } = await import("./reload_plan.ts");
     const plan = await readReloadPlan(this.#args, dirs);
     // Untrusted project extensions fail the reload here, before anything is applied.
     if (this.#extensionSurface) await extensionsToLoad(dirs, this.#args);
@@ -984,6 +987,7 @@ export class SessionController {
     const notices = [...plan.config.notices, ...plan.setup.notices];
     const modelNotice = this.#reselectModel();
     if (modelNotice) notices.push(modelNotice);
+    const { restartNotices } = await import("./reload_summary.ts");
     notices.push(...restartNotices(before, plan.config));
     const extensionNotice = await this.#reloadExtensions();
     if (extensionNotice) notices.push(extensionNotice);
@@ -991,7 +995,8 @@ export class SessionController {
   }
 
   /** What `/reload` compares, with the view's theme name. */
-  reloadSnapshot(theme: string): ReloadSnapshot {
+  async reloadSnapshot(theme: string): Promise<ReloadSnapshot> {
+    const { configFingerprint } = await import("./reload_summary.ts");
     return {
       config: configFingerprint(this.#config),
       theme,

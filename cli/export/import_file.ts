@@ -1,6 +1,7 @@
 // `/import FILE` and `panto sessions import FILE`: a session file read and
 // written into the store as a new session, summed up in one line.
-import { importSession, readSessionFile, SessionImportError, type SessionStore } from "@panto/lib";
+import { SessionImportError, type SessionStore } from "@panto/lib";
+import { importSession, readSessionFile } from "@panto/lib/transfer";
 import { readAsUser } from "../read_as_user.ts";
 import { readAtMost } from "@panto/lib/fs";
 

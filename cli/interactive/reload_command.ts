@@ -29,7 +29,7 @@ import { startTheme } from "./theme_command.ts";
 export async function reload(ctx: CommandContext): Promise<void> {
   if (!ctx.ensureIdle("reloading")) return;
   const { controller } = ctx;
-  const before = controller.reloadSnapshot(ctx.activeTheme.name);
+  const before = await controller.reloadSnapshot(ctx.activeTheme.name);
   let plan: ReloadPlan;
   try {
     plan = await controller.readReload();
@@ -51,7 +51,7 @@ export async function reload(ctx: CommandContext): Promise<void> {
   }
   if (theme.problem === undefined) ctx.setTheme(theme.name, theme.theme);
   else notices.push(themeProblem(theme.problem, ctx.activeTheme.name));
-  ctx.notify(summarizeReload(before, controller.reloadSnapshot(ctx.activeTheme.name)));
+  ctx.notify(summarizeReload(before, await controller.reloadSnapshot(ctx.activeTheme.name)));
   for (const notice of notices) ctx.notify(notice, "warning");
 }
 

@@ -7,16 +7,8 @@
  *
  * @module
  */
-import { basename, dirname, sep as SEPARATOR } from "node:path";
-import {
-  FrontMatterError,
-  parseFrontMatterYaml,
-  splitFrontMatter,
-  stringField,
-} from "./front_matter.ts";
-import { readHead } from "./read_head.ts";
+import { sep as SEPARATOR } from "node:path";
 import { SkillCache, type SkillReading } from "./skill_cache.ts";
-import { skillDescriptionProblems, skillNameProblems } from "./skill_checks.ts";
 
 /** Whose a skill or prompt template is: the user's (every project) or this project's. */
 export type ResourceScope = "user" | "project";
@@ -73,7 +65,7 @@ export interface SkillDiscovery {
 }
 
 /** A candidate file, the place it was found in and its `stat`. */
-interface Candidate {
+export interface Candidate {
   path: string;
   place: SkillPlace;
   info: Deno.FileInfo;
@@ -136,8 +128,13 @@ export async function discoverSkills(
   return { skills: [...byName.values()], warnings };
 }
 
-/** Reads a candidate the cache has no (current) reading of, and records it. */
+/**
+ * Reads a candidate the cache has no (current) reading of, and records it.
+ * The reading code (YAML front matter, checks) loads with the first file
+ * read: a start whose skills are all cached loads none of it.
+ */
 async function readAndRemember(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
+  const { readSkill } = await import("./read_skill.ts");
   const reading = await readSkill(candidate);
   cache.put(candidate.path, candidate.info, reading);
   return reading;
@@ -187,62 +184,6 @@ function findCandidates(
     );
   }
   return { candidates, warnings };
-}
-
-/** Reads one candidate's front matter: the skill, unless it is no usable one, and the warnings. */
-async function readSkill(candidate: Candidate): Promise<SkillReading> {
-  const { path, place } = candidate;
-  const warnings: string[] = [];
-  const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
-  const skill = await skillOf(path, place, candidate.info, warn);
-  return skill ? { skill, warnings } : { warnings };
-}
-
-async function skillOf(
-  path: string,
-  place: SkillPlace,
-  info: Deno.FileInfo,
-  warn: (problem: string) => void,
-): Promise<Skill | undefined> {
-  const head = readHead(path, info);
-  if (!head) return undefined;
-  const parts = splitFrontMatter(head.text);
-  if (!parts) {
-    warn(
-      "it has no YAML front matter (a first line `---`, then `name:` and `description:`, then `---`): not loaded",
-    );
-    return undefined;
-  }
-  let fields: Record<string, unknown>;
-  try {
-    fields = await parseFrontMatterYaml(parts.yaml);
-  } catch (error) {
-    if (!(error instanceof FrontMatterError)) throw error;
-    warn(`it ${error.message}: not loaded`);
-    return undefined;
-  }
-  const isSkillFile = basename(path) === "SKILL.md";
-  const directory = isSkillFile ? basename(dirname(path)) : basename(path, ".md");
-  const description = stringField(fields, "description");
-  skillDescriptionProblems(description).forEach(warn);
-  let name = stringField(fields, "name");
-  if (name === undefined) {
-    warn(`it has no name (add \`name: ${directory}\` to its front matter): using "${directory}"`);
-    name = directory;
-  } else skillNameProblems(name, directory).forEach(warn);
-  if (description === undefined) return undefined;
-  if (/\s/.test(name)) {
-    warn(`its name "${name}" has spaces, so /skill:name cannot name it: not loaded`);
-    return undefined;
-  }
-  return {
-    name,
-    description,
-    filePath: path,
-    baseDir: dirname(path),
-    scope: place.scope,
-    modelInvocable: fields["disable-model-invocation"] !== true,
-  };
 }
 
 /** A directory's entries by name: which of two skills with one name wins must not depend on the file system's order. */

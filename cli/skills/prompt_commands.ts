@@ -7,9 +7,7 @@
  * @module
  */
 import type { Skill } from "./discover_skills.ts";
-import { readMarkdownBody } from "./front_matter.ts";
-import { type PromptTemplate, templateBody } from "./prompt_templates.ts";
-import { splitCommandArgs, substituteArgs } from "./template_args.ts";
+import type { PromptTemplate } from "./prompt_templates.ts";
 
 /** The skills and prompt templates of a session. */
 export interface PromptResources {
@@ -85,7 +83,13 @@ export async function expandPromptCommand(
     return skill && await skillMessage(skill, args);
   }
   const template = resources.templates.find((t) => t.name === name);
-  return template && substituteArgs(await templateBody(template), splitCommandArgs(args));
+  if (!template) return undefined;
+  // Filling in a template loads with the first one used.
+  const [{ templateBody }, { splitCommandArgs, substituteArgs }] = await Promise.all([
+    import("./read_template.ts"),
+    import("./template_args.ts"),
+  ]);
+  return substituteArgs(await templateBody(template), splitCommandArgs(args));
 }
 
 /**
@@ -94,6 +98,7 @@ export async function expandPromptCommand(
  * then the arguments.
  */
 async function skillMessage(skill: Skill, args: string): Promise<string> {
+  const { readMarkdownBody } = await import("./front_matter.ts");
   const body = await readMarkdownBody(skill.filePath, `the skill ${skill.name}`);
   const block = `<skill name="${skill.name}" location="${skill.filePath}">\n` +
     `References are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;

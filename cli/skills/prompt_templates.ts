@@ -6,16 +6,8 @@
  *
  * @module
  */
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { ResourceScope } from "./discover_skills.ts";
-import {
-  FrontMatterError,
-  parseFrontMatterYaml,
-  readMarkdownBody,
-  splitFrontMatter,
-  stringField,
-} from "./front_matter.ts";
-import { readHead } from "./read_head.ts";
 
 /** A directory of prompt templates (`*.md` directly in it; not searched deeper, as in pi). */
 export interface TemplatePlace {
@@ -41,8 +33,6 @@ export interface PromptTemplate {
 
 /** Most templates read over all places. */
 export const MAX_TEMPLATES = 2000;
-/** Longest description taken from a body's first line. */
-const FIRST_LINE_CHARS = 60;
 
 /**
  * Finds the prompt templates of the places, earlier places first; of two
@@ -69,7 +59,11 @@ export async function discoverTemplates(
 ): Promise<{ templates: PromptTemplate[]; warnings: string[] }> {
   const byName = new Map<string, PromptTemplate>();
   const warnings: string[] = [];
-  for (const { path, place } of templateFiles(places)) {
+  const files = templateFiles(places);
+  if (files.length === 0) return { templates: [], warnings };
+  // The front-matter code loads once there is a template to read.
+  const { readTemplate } = await import("./read_template.ts");
+  for (const { path, place } of files) {
     const template = await readTemplate(path, place.scope, warnings);
     if (!template) continue;
     const winner = byName.get(template.name);
@@ -84,27 +78,6 @@ export async function discoverTemplates(
     byName.set(template.name, template);
   }
   return { templates: [...byName.values()], warnings };
-}
-
-/**
- * A template's body, read in full when it is used.
- *
- * @param template The template.
- * @returns Its body without the front matter.
- * @throws {Error} When the file cannot be read any more, naming it.
- *
- * @example
- * ```ts
- * import { templateBody } from "./prompt_templates.ts";
- * const filePath = Deno.makeTempFileSync({ suffix: ".md" });
- * Deno.writeTextFileSync(filePath, "---\ndescription: d\n---\nHello $1");
- * const body = await templateBody({ name: "t", description: "d", filePath, scope: "user" });
- * console.assert(body === "Hello $1");
- * Deno.removeSync(filePath);
- * ```
- */
-export async function templateBody(template: PromptTemplate): Promise<string> {
-  return await readMarkdownBody(template.filePath, `the prompt template /${template.name}`);
 }
 
 function templateFiles(places: readonly TemplatePlace[]): { path: string; place: TemplatePlace }[] {
@@ -128,42 +101,4 @@ function markdownFiles(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-async function readTemplate(
-  path: string,
-  scope: ResourceScope,
-  warnings: string[],
-): Promise<PromptTemplate | undefined> {
-  const head = readHead(path);
-  if (!head) return undefined;
-  const name = basename(path, ".md");
-  if (/\s/.test(name) || name === "") {
-    warnings.push(`Prompt template ${path}: its file name has spaces, so no /command can name it`);
-    return undefined;
-  }
-  const parts = splitFrontMatter(head.text);
-  let fields: Record<string, unknown> = {};
-  try {
-    if (parts) fields = await parseFrontMatterYaml(parts.yaml);
-  } catch (error) {
-    if (!(error instanceof FrontMatterError)) throw error;
-    warnings.push(`Prompt template ${path}: it ${error.message}: not loaded`);
-    return undefined;
-  }
-  const body = parts?.body ?? head.text;
-  const hint = stringField(fields, "argument-hint");
-  return {
-    name,
-    description: stringField(fields, "description") ?? firstLine(body),
-    ...(hint ? { argumentHint: hint } : {}),
-    filePath: path,
-    scope,
-  };
-}
-
-/** pi's fallback description: the first non-empty line, cut at 60 characters. */
-function firstLine(body: string): string {
-  const line = body.split("\n").find((l) => l.trim())?.trim() ?? "";
-  return line.length > FIRST_LINE_CHARS ? `${line.slice(0, FIRST_LINE_CHARS)}...` : line;
 }

@@ -15,7 +15,7 @@ export type ImportFormat = "panto" | "pi" | "claude-code";
  *
  * @example
  * ```ts
- * import type { ImportedSession } from "@panto/lib";
+ * import type { ImportedSession } from "@panto/lib/transfer";
  * const empty: ImportedSession = { format: "pi", entries: [], labels: [], skipped: {} };
  * console.assert(empty.entries.length === 0);
  * ```

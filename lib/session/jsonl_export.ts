@@ -15,7 +15,7 @@ import type { SessionInfo } from "./types.ts";
  *
  * @example
  * ```ts
- * import { exportJsonl } from "@panto/lib";
+ * import { exportJsonl } from "@panto/lib/transfer";
  * const info = { id: "s", created: "2026-01-01T00:00:00Z", modified: "2026-01-01T00:00:00Z",
  *   messageCount: 0, lastUserMessage: "" };
  * const text = exportJsonl(info, { entries: [], leafId: null });

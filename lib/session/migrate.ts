@@ -77,7 +77,7 @@ interface Snapshot {
  * @example
  * ```ts
  * import { FileSystemJSONLStore } from "@panto/lib/jsonl";
- * import { migrateSessions } from "@panto/lib";
+ * import { migrateSessions } from "@panto/lib/transfer";
  * import { SQLiteStore } from "@panto/lib/sqlite";
  * const dir = await Deno.makeTempDir();
  * const source = new FileSystemJSONLStore({ dir });

@@ -15,7 +15,7 @@ import type { SessionStore } from "./types.ts";
  *
  * @example
  * ```ts
- * import { readSessionFile } from "@panto/lib";
+ * import { readSessionFile } from "@panto/lib/transfer";
  * const text = '{"type":"user","uuid":"a","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z",' +
  *   '"message":{"role":"user","content":"hello"}}\n';
  * const session = await readSessionFile(text, "transcript.jsonl");
@@ -70,7 +70,7 @@ export interface ImportReport {
  *
  * @example
  * ```ts
- * import { importSession, readSessionFile } from "@panto/lib";
+ * import { importSession, readSessionFile } from "@panto/lib/transfer";
  * import { SQLiteStore } from "@panto/lib/sqlite";
  * const store = new SQLiteStore({ path: ":memory:" });
  * const text = '{"type":"user","uuid":"a","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z",' +

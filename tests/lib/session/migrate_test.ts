@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import {
-  migrateSessions,
   type SavingSessionStore,
   type SessionStore,
   SessionStoreError,
   SessionStoreMigratedError,
 } from "@panto/lib";
+import { migrateSessions } from "@panto/lib/transfer";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, type PostgresCluster, startPostgres } from "../../support/postgres.ts";

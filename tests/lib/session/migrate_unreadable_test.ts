@@ -7,12 +7,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import {
-  migrateSessions,
-  type SessionStore,
-  SessionStoreError,
-  SessionStoreMigratedError,
-} from "@panto/lib";
+import { type SessionStore, SessionStoreError, SessionStoreMigratedError } from "@panto/lib";
+import { migrateSessions } from "@panto/lib/transfer";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { postgresAvailable, startPostgres } from "../../support/postgres.ts";

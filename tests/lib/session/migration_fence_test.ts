@@ -4,12 +4,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import {
-  migrateSessions,
-  SessionInUseError,
-  type SessionStore,
-  SessionStoreMigratedError,
-} from "@panto/lib";
+import { SessionInUseError, type SessionStore, SessionStoreMigratedError } from "@panto/lib";
+import { migrateSessions } from "@panto/lib/transfer";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
 import { FileLock } from "../../../lib/session/file_lock.ts";

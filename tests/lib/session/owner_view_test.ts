@@ -4,13 +4,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   AmbiguousSessionIdError,
-  migrateSessions,
   type OwnerView,
   type Session,
   SessionNotFoundError,
   type SessionStore,
   SessionStoreError,
 } from "@panto/lib";
+import { migrateSessions } from "@panto/lib/transfer";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";

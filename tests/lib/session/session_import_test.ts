@@ -7,14 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  exportJsonl,
-  importSession,
   type PersistentMessage,
-  readSessionFile,
   SessionImportError,
   type SessionStore,
   type TreeEntry,
 } from "@panto/lib";
+import { exportJsonl, importSession, readSessionFile } from "@panto/lib/transfer";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
