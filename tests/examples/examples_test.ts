@@ -28,12 +28,17 @@ async function run(command: string, args: string[], env: Record<string, string> 
   return stdout;
 }
 
-/** Whether `node` runs; when not, says the test is skipped and why. */
-async function nodeIsThere(): Promise<boolean> {
-  const there = await run("node", ["--version"]).then(() => true, () => false);
-  if (!there) console.log("skipped: node is not on PATH, so the core cannot be tried under Node");
+/** Whether `command --version` runs; when not, says which tests skip and why. */
+async function runtimeIsThere(command: string): Promise<boolean> {
+  const there = await run(command, ["--version"]).then(() => true, () => false);
+  if (!there) {
+    console.log(`skipped: ${command} is not on PATH, so the core cannot be tried under ${command}`);
+  }
   return there;
 }
+
+const NODE = await runtimeIsThere("node");
+const BUN = await runtimeIsThere("bun");
 
 const example = (name: string, ...args: string[]) =>
   run(Deno.execPath(), ["run", "-A", "--quiet", CONFIG, `examples/${name}`, ...args]);
@@ -42,59 +47,67 @@ Deno.test("core_agent: a tool call and an answer from the scripted model", async
   assert.equal(await example("core_agent.ts"), "tool add → 5\nanswer: 2 + 3 = 5\n");
 });
 
-Deno.test("core_agent runs under Node once bundled", async () => {
-  if (!await nodeIsThere()) return;
-  const dir = await Deno.makeTempDir({ prefix: "panto_node_" });
-  try {
-    const bundle = `${dir}/core_agent.mjs`;
-    await run(Deno.execPath(), [
-      "bundle",
-      "--quiet",
-      CONFIG,
-      "--platform=node",
-      "-o",
-      bundle,
-      "examples/core_agent.ts",
-    ]);
-    assert.doesNotMatch(
-      await Deno.readTextFile(bundle),
-      /\bDeno\.(?!land)\w/,
-      "no Deno API in the bundle",
-    );
-    assert.equal(await run("node", [bundle]), "tool add → 5\nanswer: 2 + 3 = 5\n");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("every value of the core loads under Node once bundled", async () => {
-  if (!await nodeIsThere()) return;
-  // Inside the repository, so that the workspace resolves `@panto/lib`.
-  const probe = await Deno.makeTempFile({
-    dir: `${ROOT}tests`,
-    prefix: ".core_probe_",
-    suffix: ".ts",
+for (const [runtime, available] of [["node", NODE], ["bun", BUN]] as const) {
+  Deno.test({
+    name: `core_agent runs under ${runtime} once bundled`,
+    ignore: !available,
+    fn: async () => {
+      const dir = await Deno.makeTempDir({ prefix: `panto_${runtime}_` });
+      try {
+        const bundle = `${dir}/core_agent.mjs`;
+        await run(Deno.execPath(), [
+          "bundle",
+          "--quiet",
+          CONFIG,
+          "--platform=node",
+          "-o",
+          bundle,
+          "examples/core_agent.ts",
+        ]);
+        assert.doesNotMatch(
+          await Deno.readTextFile(bundle),
+          /\bDeno\.(?!land)\w/,
+          "no Deno API in the bundle",
+        );
+        assert.equal(await run(runtime, [bundle]), "tool add → 5\nanswer: 2 + 3 = 5\n");
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
   });
-  const bundle = `${probe}.mjs`;
-  try {
-    await Deno.writeTextFile(
-      probe,
-      'import * as lib from "@panto/lib";\nconsole.log(typeof lib.Agent, typeof lib.AgentSession);\n',
-    );
-    await run(Deno.execPath(), [
-      "bundle",
-      "--quiet",
-      CONFIG,
-      "--platform=node",
-      "-o",
-      bundle,
-      probe,
-    ]);
-    assert.equal(await run("node", [bundle]), "function function\n");
-  } finally {
-    await Deno.remove(probe);
-    await Deno.remove(bundle).catch(() => {});
-  }
+}
+
+Deno.test({
+  name: "every value of the core loads under Node once bundled",
+  ignore: !NODE,
+  fn: async () => {
+    // Inside the repository, so that the workspace resolves `@panto/lib`.
+    const probe = await Deno.makeTempFile({
+      dir: `${ROOT}tests`,
+      prefix: ".core_probe_",
+      suffix: ".ts",
+    });
+    const bundle = `${probe}.mjs`;
+    try {
+      await Deno.writeTextFile(
+        probe,
+        'import * as lib from "@panto/lib";\nconsole.log(typeof lib.Agent, typeof lib.AgentSession);\n',
+      );
+      await run(Deno.execPath(), [
+        "bundle",
+        "--quiet",
+        CONFIG,
+        "--platform=node",
+        "-o",
+        bundle,
+        probe,
+      ]);
+      assert.equal(await run("node", [bundle]), "function function\n");
+    } finally {
+      await Deno.remove(probe);
+      await Deno.remove(bundle).catch(() => {});
+    }
+  },
 });
 
 Deno.test("builtin_tools: writes and reads inside its directory, refuses outside", async () => {
