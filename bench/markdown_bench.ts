@@ -17,7 +17,7 @@
  */
 import { Markdown as PiMarkdown } from "./pi_tui.ts";
 import type { MarkdownTheme } from "./pi_tui.ts";
-import { Thinking } from "../cli/interactive/components/thinking.ts";
+import { Thinking } from "../cli/chat/components/thinking.ts";
 import { highlightCode } from "../tui/components/code_highlight.ts";
 import { Markdown } from "../tui/components/markdown.ts";
 import { createTheme } from "../tui/theme.ts";

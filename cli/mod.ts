@@ -28,7 +28,7 @@ export type {
   PantoApi,
   PantoExtension,
 } from "./extensions/extension_api.ts";
-export type { BuiltinUiEvents, UiEvent, UiEventHandler } from "./interactive/ui_events.ts";
-export type { WelcomeData } from "./interactive/components/welcome.ts";
-export type { ToolUseData } from "./interactive/components/tool_use.ts";
-export type { CompactionData } from "./interactive/components/compaction_summary.ts";
+export type { BuiltinUiEvents, UiEvent, UiEventHandler } from "./chat/ui_events.ts";
+export type { WelcomeData } from "./chat/components/welcome.ts";
+export type { ToolUseData } from "./chat/components/tool_use.ts";
+export type { CompactionData } from "./chat/components/compaction_summary.ts";

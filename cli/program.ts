@@ -1,18 +1,18 @@
 import { AmbiguousSessionIdError, InvalidSessionIdError, SessionCorruptError } from "@panto/lib";
-import type { CliArgs, SessionsCommandArgs } from "./args.ts";
+import type { CliArgs, SessionsCommandArgs } from "./setup/args.ts";
 import type { ModelsArgs } from "./commands/models.ts";
-import { type ChatArgs, quickChatArgs } from "./chat_args.ts";
+import { type ChatArgs, quickChatArgs } from "./setup/chat_args.ts";
 import { SessionController } from "./controller/session_controller.ts";
 import { resolvePantoHome } from "./config/load_config.ts";
-import { readEnv, takeHandedOverVariables } from "./env.ts";
-import { permissionMessage } from "./permission_message.ts";
-import { CliError, UsageError } from "./errors.ts";
-import { interruptExitCode, listenForInterrupts } from "./interrupt_signals.ts";
-import { refuseApproval, runPrintMode } from "./print_mode.ts";
+import { readEnv, takeHandedOverVariables } from "./shared/env.ts";
+import { permissionMessage } from "./shared/permission_message.ts";
+import { CliError, UsageError } from "./shared/errors.ts";
+import { interruptExitCode, listenForInterrupts } from "./shared/interrupt_signals.ts";
+import { refuseApproval, runPrintMode } from "./print/print_mode.ts";
 import { installApprovals } from "./approvals/install_approvals.ts";
-import { promptsFromWords } from "./prompt_words.ts";
-import { openStore, storeFailureAsUsage } from "./session_store.ts";
-import { readStdinText, writeStderr, writeStdout } from "./stdio.ts";
+import { promptsFromWords } from "./setup/prompt_words.ts";
+import { openStore, storeFailureAsUsage } from "./setup/session_store.ts";
+import { readStdinText, writeStderr, writeStdout } from "./shared/stdio.ts";
 
 /**
  * The `panto` program.
@@ -31,7 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.mode === "acp") return await acpMode(args);
   if (args.print) return await printMode(args);
   // The terminal UI loads only for the interactive mode.
-  const { runInteractive } = await import("./interactive/run_interactive.ts");
+  const { runInteractive } = await import("./chat/run_interactive.ts");
   return await runInteractive(args);
 }
 
@@ -41,8 +41,8 @@ export async function main(argv: readonly string[]): Promise<number> {
  */
 async function parseFully(argv: readonly string[]): Promise<CliArgs> {
   const [{ parseArgs }, { completionValues }] = await Promise.all([
-    import("./args.ts"),
-    import("./completion_values.ts"),
+    import("./setup/args.ts"),
+    import("./setup/completion_values.ts"),
   ]);
   return parseArgs(argv, await completionValues(argv));
 }

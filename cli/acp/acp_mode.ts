@@ -17,15 +17,15 @@ import {
   RequestError,
 } from "@agentclientprotocol/sdk";
 import { isAbortError } from "@panto/lib";
-import type { ChatArgs } from "../args.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import { formatByteSize } from "../config/byte_size.ts";
-import { errorMessage } from "../error_message.ts";
-import { CliError } from "../errors.ts";
+import { errorMessage } from "../shared/error_message.ts";
+import { CliError } from "../shared/errors.ts";
 import {
   interruptExitCode,
   type InterruptSignal,
   listenForInterrupts,
-} from "../interrupt_signals.ts";
+} from "../shared/interrupt_signals.ts";
 import { logToClient } from "./client_log.ts";
 import { VERSION } from "../version.ts";
 import { AcpSession } from "./acp_session.ts";

@@ -24,13 +24,13 @@ import {
   REASONING_LEVELS,
   type ToolCallDecision,
 } from "@panto/lib";
-import type { ChatArgs } from "../args.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import { modelChoices } from "../config/model_registry.ts";
 import type { McpServerSettings } from "../config/panto_config.ts";
 import type { ControllerEvent, RunOutcomeEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import type { NotifyLevel } from "../extensions/extension_api.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { logToClient } from "./client_log.ts";
 import { type ClientFiles, clientFileTools } from "./client_file_tools.ts";
 import { clientBashTool, type ClientTerminal } from "./client_terminal_tool.ts";

@@ -6,7 +6,7 @@
  */
 import type { ContentBlock } from "@agentclientprotocol/sdk";
 import type { ImageBlock, UserMessage } from "@panto/lib";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { IMAGE_MEDIA_TYPES } from "@panto/lib/tools";
 
 /**

@@ -5,11 +5,11 @@
  */
 import type { SessionInfo } from "@agentclientprotocol/sdk";
 import type { SessionInfo as StoredSession } from "@panto/lib";
-import type { ChatArgs } from "../args.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import { resolvePantoHome } from "../config/load_config.ts";
-import { readEnv } from "../env.ts";
-import { openStore } from "../session_store.ts";
-import { sessionTitle } from "../session_title.ts";
+import { readEnv } from "../shared/env.ts";
+import { openStore } from "../setup/session_store.ts";
+import { sessionTitle } from "../shared/session_title.ts";
 
 /** Most sessions listed (newest first); the protocol's paging is not offered. */
 const LIST_LIMIT = 200;

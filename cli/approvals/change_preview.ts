@@ -11,7 +11,7 @@ import type { FileToolOptions } from "@panto/lib/tools";
 import { notRegularFile } from "@panto/lib/tools";
 import { resolveToolPath } from "@panto/lib/tools";
 import { formatBytes } from "@panto/lib/tools";
-import { errorMessage } from "../error_message.ts";
+import { errorMessage } from "../shared/error_message.ts";
 
 /** Files larger than this get no diff in the prompt (the edit tool takes up to 10 MB). */
 const MAX_PREVIEW_BYTES = 1024 * 1024;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ChatArgs } from "../args.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import { ApprovalGate, type AskApproval } from "./approval_gate.ts";
 

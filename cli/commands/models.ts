@@ -4,7 +4,7 @@ import { cachedCatalogModels, catalogProviders, loadCatalogModels } from "../mod
 import { CATALOG_GENERATED, CATALOG_SOURCE } from "../models/catalog/index.ts";
 import type { CatalogModel, CatalogProvider } from "../models/catalog_types.ts";
 import { hasCredentials } from "../config/provider_credentials.ts";
-import { optionalEnv } from "../env.ts";
+import { optionalEnv } from "../shared/env.ts";
 import { usableCatalogProviders } from "../models/usable_models.ts";
 
 /** Parsed arguments of `panto models`. */

@@ -1,10 +1,10 @@
 import type { SessionInfo, SessionStore } from "@panto/lib";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import { sanitizeTerminalText } from "@panto/tui/sanitize";
-import { UsageError } from "../errors.ts";
-import type { StoreFlags, StoreKind } from "../session_store.ts";
-import { sessionTitle } from "../session_title.ts";
-import { startedIn } from "../sessions_here.ts";
+import { UsageError } from "../shared/errors.ts";
+import type { StoreFlags, StoreKind } from "../setup/session_store.ts";
+import { sessionTitle } from "../shared/session_title.ts";
+import { startedIn } from "../setup/sessions_here.ts";
 import { migrateCommand } from "./sessions_migrate.ts";
 import { exportCommand, importCommand } from "./sessions_transfer.ts";
 import type { ExportFormat } from "../export/export_formats.ts";

@@ -1,14 +1,14 @@
 import { type SessionStore } from "@panto/lib";
 import { migrateSessions } from "@panto/lib/transfer";
 import { resolvePantoHome } from "../config/load_config.ts";
-import { readEnv } from "../env.ts";
-import { UsageError } from "../errors.ts";
+import { readEnv } from "../shared/env.ts";
+import { UsageError } from "../shared/errors.ts";
 import {
   openWritableStore,
   type StoreFlags,
   type StoreKind,
   storeLocation,
-} from "../session_store.ts";
+} from "../setup/session_store.ts";
 import type { SessionsArgs } from "./sessions.ts";
 
 /**

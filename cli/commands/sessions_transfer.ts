@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { SessionStore } from "@panto/lib";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { type ExportFormat, exportFormatFor } from "../export/export_formats.ts";
 import { renderExport, writeExport } from "../export/session_export.ts";
 import { importFile } from "../export/import_file.ts";

@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { PantoConfig } from "./panto_config.ts";
 
 /** What {@linkcode applyKeybindings} rebinds: the terminal UI's keybinding table. */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { errorMessage } from "../error_message.ts";
+import { errorMessage } from "../shared/error_message.ts";
 import { parseJsonc } from "./jsonc.ts";
 import { readRegularTextFile } from "./read_regular_file.ts";
 import type { ConfigPath } from "./write_config_value.ts";

@@ -6,8 +6,8 @@ import type {
   ReasoningLevel,
   RetryConfig,
 } from "@panto/lib";
-import { didYouMean } from "../did_you_mean.ts";
-import { UsageError } from "../errors.ts";
+import { didYouMean } from "../shared/did_you_mean.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
 import { CONFIG_SHAPE, type ObjectShape, type Shape, type StringShape } from "./config_shape.ts";
 import { redactSecrets } from "@panto/lib";

@@ -9,7 +9,7 @@
  * @module
  */
 import { API_STYLES, REASONING_LEVELS, REASONING_PARAMS } from "@panto/lib";
-import { ENV_NAME_PATTERN } from "../env.ts";
+import { ENV_NAME_PATTERN } from "../shared/env.ts";
 
 /** A rule over a whole object (one field depends on another): the problem, or `undefined`. */
 export type ShapeRule = (

@@ -1,9 +1,9 @@
 import { join, resolve } from "node:path";
-import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
+import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "./ad_hoc_provider.ts";
 import { catalogProviders } from "../models/catalog.ts";
 import { shownPath } from "./config_layers.ts";
-import { didYouMean } from "../did_you_mean.ts";
-import { CliError, UsageError } from "../errors.ts";
+import { didYouMean } from "../shared/did_you_mean.ts";
+import { CliError, UsageError } from "../shared/errors.ts";
 import type { ConfigFile, ProviderEntry } from "./config_schema.ts";
 import { parseConfigFile } from "./parse_config_file.ts";
 import type { PantoConfig, ProviderSettings } from "./panto_config.ts";

@@ -8,10 +8,10 @@ import {
 import { cachedCatalogModel, catalogProvider, catalogProviders } from "../models/catalog.ts";
 import type { CatalogModel } from "../models/catalog_types.ts";
 import { BUILTIN_PROVIDERS, providerList } from "./load_config.ts";
-import { adHocProvider } from "../ad_hoc_provider.ts";
-import { didYouMean } from "../did_you_mean.ts";
-import { keyEnvFlag, readEnv } from "../env.ts";
-import { UsageError } from "../errors.ts";
+import { adHocProvider } from "./ad_hoc_provider.ts";
+import { didYouMean } from "../shared/did_you_mean.ts";
+import { keyEnvFlag, readEnv } from "../shared/env.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { EnvLookup } from "./load_config.ts";
 import type { ModelPricing, ModelSettings, PantoConfig } from "./panto_config.ts";
 import { applyBedrockEnvironment, hasCredentials } from "./provider_credentials.ts";

@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { ConfigFile } from "./config_schema.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { isPlainConfig } from "./plain_config.ts";

@@ -4,7 +4,7 @@
 // (config_shape.ts), recognizes them, and whatever it does not vouch for (a
 // doubtful value, a mistake) goes to the schema, which accepts it or says
 // what is wrong. It may leave a valid file to the schema, never pass one the
-// schema rejects: a property test (tests/cli/plain_config_test.ts) holds the
+// schema rejects: a property test (tests/cli/config/plain_config_test.ts) holds the
 // two together.
 import type { ConfigFile } from "./config_schema.ts";
 import { CONFIG_SHAPE, type Shape, type StringShape } from "./config_shape.ts";

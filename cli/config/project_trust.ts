@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "../ad_hoc_provider.ts";
-import { UsageError } from "../errors.ts";
+import { DEFAULT_BASE_URL, DEFAULT_KEY_ENV } from "./ad_hoc_provider.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { McpServerSettings, PantoConfig, ProviderSettings } from "./panto_config.ts";
 import { FileRefusedError, readRegularTextFile } from "./read_regular_file.ts";
 import { redactSecrets } from "@panto/lib";

@@ -1,10 +1,10 @@
-import { readEnv } from "../env.ts";
+import { readEnv } from "../shared/env.ts";
 import {
   formatUntrustedExtensions,
   trustProjectExtensions,
   untrustedProjectExtensions,
 } from "../extensions/extension_trust.ts";
-import { readTerminalLine, writeStderr } from "../stdio.ts";
+import { readTerminalLine, writeStderr } from "../shared/stdio.ts";
 import { type ResourceDirs, untrustedSkillsIn } from "../skills/load_resources.ts";
 import { formatUntrustedSkills, trustProjectSkills } from "../skills/skill_trust.ts";
 import { loadConfigLayers, type LoadConfigOptions, resolvePantoHome } from "./load_config.ts";

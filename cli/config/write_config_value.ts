@@ -2,7 +2,7 @@ import type { Edit, Range } from "jsonc-parser";
 
 type JsoncParser = typeof import("jsonc-parser");
 import { dirname } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { parseConfigFile } from "./parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "./read_regular_file.ts";

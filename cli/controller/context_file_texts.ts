@@ -7,7 +7,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { shownPath as homeShown } from "../config/config_layers.ts";
-import { optionalEnv } from "../env.ts";
+import { optionalEnv } from "../shared/env.ts";
 
 /**
  * The context files' texts by the name the user knows them by (relative to

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { loadPromptSetup, type PromptSetup } from "../app_setup.ts";
-import type { ChatArgs } from "../args.ts";
+import { loadPromptSetup, type PromptSetup } from "../setup/app_setup.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import { loadConfig } from "../config/load_config.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
-import { readEnv } from "../env.ts";
+import { readEnv } from "../shared/env.ts";
 import { loadCatalogModels } from "../models/catalog.ts";
 import { modelProviders, usableCatalogProviders } from "../models/usable_models.ts";
 import { contextFileTexts } from "./context_file_texts.ts";

@@ -1,6 +1,6 @@
 import { ProviderError } from "@panto/lib";
-import { turnFailureMessage } from "../error_message.ts";
-import { CliError } from "../errors.ts";
+import { turnFailureMessage } from "../shared/error_message.ts";
+import { CliError } from "../shared/errors.ts";
 import type { RunFailure } from "./controller_events.ts";
 
 /**

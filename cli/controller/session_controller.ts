@@ -36,10 +36,10 @@ import {
   type TreeNode,
   type UserMessage,
 } from "@panto/lib";
-import { loadStartup, type SetupOptions, type Startup } from "../app_setup.ts";
-import type { ChatArgs } from "../args.ts";
-import { expandAttachments } from "../attachments.ts";
-import { optionalEnv, withholdFromCommands } from "../env.ts";
+import { loadStartup, type SetupOptions, type Startup } from "../setup/app_setup.ts";
+import type { ChatArgs } from "../setup/args.ts";
+import { expandAttachments } from "./attachments.ts";
+import { optionalEnv, withholdFromCommands } from "../shared/env.ts";
 import { agentConfig } from "../config/agent_config.ts";
 import { cycleChoices } from "../models/model_choices.ts";
 import {
@@ -49,10 +49,10 @@ import {
 } from "../config/model_registry.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
-import { errorMessage } from "../error_message.ts";
-import { CliError, UsageError } from "../errors.ts";
+import { errorMessage } from "../shared/error_message.ts";
+import { CliError, UsageError } from "../shared/errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
-import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "../load_extensions.ts";
+import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "./load_extensions.ts";
 import type { McpServers } from "@panto/lib/mcp";
 import type { McpServerStatus } from "@panto/lib/mcp";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
@@ -74,7 +74,7 @@ import { runFailure } from "./run_failure.ts";
 import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
 import { type TypedPrompt, typedPrompt } from "./typed_prompt.ts";
 
-export type { SetupOptions } from "../app_setup.ts";
+export type { SetupOptions } from "../setup/app_setup.ts";
 
 /**
  * What the controller is doing: a run, a compaction, a `!shell` command, a
@@ -206,7 +206,7 @@ export class ControllerBusyError extends CliError {
  *
  * @example Run a prompt and print the answer
  * ```ts ignore
- * import { type ChatArgs, parseArgs } from "../args.ts";
+ * import { type ChatArgs, parseArgs } from "../setup/args.ts";
  * import { SessionController } from "./session_controller.ts";
  * const controller = await SessionController.open(parseArgs(["-m", "fast"]) as ChatArgs);
  * controller.subscribe((event) => {

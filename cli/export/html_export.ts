@@ -16,7 +16,7 @@ import type {
 } from "@panto/lib";
 import { pathTo } from "@panto/lib";
 import { HIGHLIGHT_DARK_CSS, HIGHLIGHT_LIGHT_CSS } from "./highlight_css.ts";
-import { escapeMarkup } from "../escape_markup.ts";
+import { escapeMarkup } from "../shared/escape_markup.ts";
 
 /**
  * Renders a session as a self-contained HTML page (see the module comment).

@@ -2,7 +2,7 @@
 // written into the store as a new session, summed up in one line.
 import { SessionImportError, type SessionStore } from "@panto/lib";
 import { importSession, readSessionFile } from "@panto/lib/transfer";
-import { readAsUser } from "../read_as_user.ts";
+import { readAsUser } from "../shared/read_as_user.ts";
 import { readAtMost } from "@panto/lib/fs";
 
 /** The most of a file an import reads: a session larger than this is not one panto wrote or reads. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, extname, join, resolve } from "node:path";
-import { CliError, UsageError } from "../errors.ts";
+import { CliError, UsageError } from "../shared/errors.ts";
 
 /** File name endings of loadable extension modules. */
 export const EXTENSION_SUFFIXES: readonly string[] = [".ts", ".mts", ".js", ".mjs"];

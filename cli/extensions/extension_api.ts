@@ -17,7 +17,7 @@
  * @module
  */
 import type { Message, Tool } from "@panto/lib";
-import type { BuiltinUiEvents, UiEventHandler } from "../interactive/ui_events.ts";
+import type { BuiltinUiEvents, UiEventHandler } from "../chat/ui_events.ts";
 
 /** How a notification is shown: plain, highlighted as a warning, or as an error. */
 export type NotifyLevel = "info" | "warning" | "error";

@@ -8,12 +8,7 @@ import { basename, extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Message, ResultParts, type Tool, type ToolOutput } from "@panto/lib";
 import { type Component, matchesKey } from "@panto/tui";
-import {
-  UI_EVENTS,
-  type UiEvent,
-  type UiEventHandler,
-  type UiEvents,
-} from "../interactive/ui_events.ts";
+import { UI_EVENTS, type UiEvent, type UiEventHandler, type UiEvents } from "../chat/ui_events.ts";
 import type {
   ExtensionCommand,
   ExtensionContext,
@@ -21,7 +16,7 @@ import type {
   NotifyLevel,
   PantoApi,
 } from "./extension_api.ts";
-import { errorMessage } from "../error_message.ts";
+import { errorMessage } from "../shared/error_message.ts";
 
 /** What the app gives the {@linkcode ExtensionHost}. */
 export interface ExtensionHostOptions {
@@ -134,7 +129,7 @@ interface CommandEntry extends ExtensionCommandInfo {
  *
  * @example
  * ```ts ignore
- * import { UiEvents } from "../interactive/ui_events.ts";
+ * import { UiEvents } from "../chat/ui_events.ts";
  * import { ExtensionHost } from "./extension_host.ts";
  * const host = new ExtensionHost({
  *   version: "0.1.0",

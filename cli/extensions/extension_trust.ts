@@ -8,7 +8,7 @@
  * @module
  */
 import { basename, dirname, relative } from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { isTrusted, rememberTrust, type UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { projectExtensionDirectory, projectExtensionModules } from "./discover.ts";
 import { localModules } from "./local_modules.ts";

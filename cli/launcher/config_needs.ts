@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from "node:path";
-import { ENV_NAME_PATTERN } from "../env.ts";
+import { ENV_NAME_PATTERN } from "../shared/env.ts";
 
 /** What panto's config files and flags ask for beyond the project and `$PANTO_HOME`. */
 export interface ConfigNeeds {

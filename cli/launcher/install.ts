@@ -26,7 +26,7 @@ const OWNED_DENO = /^deno-[0-9A-Za-z.+-]+$/;
 /**
  * The launcher's own permissions: read files, read the environment (to
  * start the program without the key variables), listen on loopback (to hand
- * the keys over: `cli/key_handoff.ts`), start Deno.
+ * the keys over: `cli/launcher/key_handoff.ts`), start Deno.
  */
 export const LAUNCHER_FLAGS: readonly string[] = [
   "--quiet",

@@ -6,7 +6,7 @@
  * wherever it points, the key
  * variables the config and flags name — and runs the program (`cli/main.ts`)
  * with exactly those permissions, handing it the key variables outside its
- * environment (`cli/key_handoff.ts`). The launcher itself only reads files
+ * environment (`cli/launcher/key_handoff.ts`). The launcher itself only reads files
  * and variables, listens on loopback for the handoff and starts Deno:
  * `deno run --allow-read --allow-env --allow-net=127.0.0.1 --allow-run
  * cli/launcher/launch.ts` (as `deno task panto` and `deno task install` do).
@@ -22,7 +22,7 @@ import { VERSION } from "../version.ts";
 import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./config_needs.ts";
 import { AWS_VARIABLES } from "../config/provider_credentials.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
-import { type KeyOffer, offerKeys } from "../key_handoff.ts";
+import { type KeyOffer, offerKeys } from "./key_handoff.ts";
 import { agentsFilesAbove, projectRoot } from "./project_root.ts";
 import { userResourceDirs } from "../skills/user_resource_dirs.ts";
 
@@ -101,7 +101,7 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
  * streamed answer, for no less CPU): at most 1 MiB a half in print mode
  * (`-p`), which answers once and exits (about 8 MiB less), 2 MiB in the
  * modes that run on. Those also get `gc` (`--expose-gc`): the chat collects
- * once it goes idle after a burst of work (`cli/interactive/idle_gc.ts`).
+ * once it goes idle after a burst of work (`cli/chat/idle_gc.ts`).
  *
  * @param args panto's arguments.
  * @returns The `deno run` flags.
@@ -210,7 +210,7 @@ export async function launch(args: readonly string[]): Promise<number> {
 
 /**
  * The key variables (and `tools.hideEnv` names) go to the program through
- * the handoff, not its environment (see `cli/key_handoff.ts`). A launcher
+ * the handoff, not its environment (see `cli/launcher/key_handoff.ts`). A launcher
  * started with an older `panto` script, which may read only a few
  * variables, cannot build the program's environment: it passes its own on
  * as it always did.

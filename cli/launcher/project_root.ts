@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from "node:path";
-import { CONTEXT_FILE_NAMES } from "../system_prompt.ts";
+import { CONTEXT_FILE_NAMES } from "../setup/system_prompt.ts";
 import { isInside } from "@panto/lib/fs";
 
 /**

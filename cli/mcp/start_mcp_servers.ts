@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import type { McpServerSettings, PantoConfig } from "../config/panto_config.ts";
 import { parseConfigFile } from "../config/parse_config_file.ts";
 import { FileRefusedError, readRegularTextFile } from "../config/read_regular_file.ts";
-import { errorMessage } from "../error_message.ts";
-import { UsageError } from "../errors.ts";
+import { errorMessage } from "../shared/error_message.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { McpServers } from "@panto/lib/mcp";
 
 /** What {@linkcode startMcpServers} needs of the command line. */

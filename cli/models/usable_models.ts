@@ -1,6 +1,6 @@
 import type { PantoConfig } from "../config/panto_config.ts";
 import { hasCredentials } from "../config/provider_credentials.ts";
-import { optionalEnv } from "../env.ts";
+import { optionalEnv } from "../shared/env.ts";
 import { cachedCatalogModels, catalogProviders } from "./catalog.ts";
 import type { CatalogModel, CatalogProvider } from "./catalog_types.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { ApprovalAnswer, ApprovalRequest } from "../approvals/approval_gate.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 
 /** The answers a client may give, as ACP names their kinds. */
 export const APPROVAL_OPTION_IDS = ["allow", "always", "reject"] as const;

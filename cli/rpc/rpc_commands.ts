@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { type ImageBlock, REASONING_LEVELS } from "@panto/lib";
 import { describeIssue } from "../config/config_schema.ts";
-import { didYouMean } from "../did_you_mean.ts";
+import { didYouMean } from "../shared/did_you_mean.ts";
 import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "@panto/lib/tools";
 import { formatBytes } from "@panto/lib/tools";
 import { APPROVAL_OPTION_IDS } from "./rpc_approvals.ts";

@@ -6,7 +6,7 @@
  */
 import { wireIdentity } from "@panto/lib";
 import { modelChoices } from "../config/model_registry.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import type { SessionController } from "../controller/session_controller.ts";
 import { RpcApprovals } from "./rpc_approvals.ts";
 import type { RpcCommand, RpcCommandType } from "./rpc_commands.ts";

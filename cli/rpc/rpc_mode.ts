@@ -4,19 +4,19 @@
  *
  * @module
  */
-import type { ChatArgs } from "../args.ts";
+import type { ChatArgs } from "../setup/args.ts";
 import type { ControllerEvent } from "../controller/controller_events.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import type { NotifyLevel } from "../extensions/extension_api.ts";
 import { formatByteSize } from "../config/byte_size.ts";
-import { errorMessage } from "../error_message.ts";
+import { errorMessage } from "../shared/error_message.ts";
 import { MAX_IMAGE_BYTES } from "@panto/lib/tools";
 import {
   BROKEN_PIPE_EXIT_CODE,
   interruptExitCode,
   type InterruptSignal,
   listenForInterrupts,
-} from "../interrupt_signals.ts";
+} from "../shared/interrupt_signals.ts";
 import { MAX_LINE_BYTES, readJsonLines } from "./json_lines.ts";
 import { handleCommand } from "./rpc_handlers.ts";
 import {

@@ -1,5 +1,5 @@
 import type { Skill } from "./discover_skills.ts";
-import { escapeMarkup } from "../escape_markup.ts";
+import { escapeMarkup } from "../shared/escape_markup.ts";
 
 /**
  * The system prompt's list of skills (the XML the Agent Skills integration

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { BUILTIN_THEMES, isBuiltinTheme, parseThemeFile, type ThemePalette } from "@panto/tui";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../shared/errors.ts";
 import { shownPath } from "../config/config_layers.ts";
 import { NAME_PATTERN } from "../config/config_shape.ts";
 import {

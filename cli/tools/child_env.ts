@@ -42,7 +42,7 @@ export function keyVariables(
 
 /**
  * What panto keeps from every process it starts (see `withholdFromCommands`
- * in `cli/env.ts`): the API key variables ({@linkcode keyVariables}) and the
+ * in `cli/shared/env.ts`): the API key variables ({@linkcode keyVariables}) and the
  * variables the user lists in `tools.hideEnv`.
  *
  * @param config The loaded config (its providers' `apiKeyEnv` and `tools.hideEnv`).

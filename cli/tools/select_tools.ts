@@ -1,6 +1,6 @@
 import type { Tool } from "@panto/lib";
-import { didYouMean } from "../did_you_mean.ts";
-import { UsageError } from "../errors.ts";
+import { didYouMean } from "../shared/did_you_mean.ts";
+import { UsageError } from "../shared/errors.ts";
 
 /**
  * The tools named by `--tools a,b,c` (in the given order), none for

@@ -56,7 +56,7 @@ export interface BashSandbox {
  * abort is kept in the result.
  * Commands inherit panto's environment — the user's, less the API key
  * variables the program withheld at start (`withholdFromCommands` in
- * `cli/env.ts`) — and are not confined to the working directory.
+ * `cli/shared/env.ts`) — and are not confined to the working directory.
  *
  * @param options Working directory, default timeout, shell.
  * @returns The tool.

@@ -1,7 +1,7 @@
 /** Reading back what the program saved, as a test sees it. */
 import assert from "node:assert/strict";
 import type { Message } from "@panto/lib";
-import { openStore } from "../../cli/session_store.ts";
+import { openStore } from "../../cli/setup/session_store.ts";
 
 /**
  * The messages, system prompt left out, of the one session saved in the

@@ -1,9 +1,9 @@
 /** `panto acp`'s flags and `tools.requireApproval` in the config. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { parseArgs } from "../../../cli/args.ts";
+import { parseArgs } from "../../../cli/setup/args.ts";
 import { loadConfig } from "../../../cli/config/load_config.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
 import { AcpTestClient } from "./acp_client.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { promptMessage } from "../../../cli/acp/prompt_message.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 
 const PNG = "iVBORw0KGgo=";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeConfigValue } from "../../../cli/config/write_config_value.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 
 /** Runs `fn` with a config file path in a fresh directory (the file holds `text` when given). */
 async function withConfig(

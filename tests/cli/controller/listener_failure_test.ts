@@ -4,7 +4,7 @@
  * failure is an error notice, and the next prompt runs.
  */
 import assert from "node:assert/strict";
-import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
+import { type ChatArgs, parseArgs } from "../../../cli/setup/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import { SessionController } from "../../../cli/controller/session_controller.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";

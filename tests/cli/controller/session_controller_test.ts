@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Conversation, type Message, messageText } from "@panto/lib";
-import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
+import { type ChatArgs, parseArgs } from "../../../cli/setup/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import {
   ControllerBusyError,
@@ -15,7 +15,7 @@ import {
 import { writeFakeConfig } from "../../support/fake_config.ts";
 import { FakeLlmServer, type FakeReply } from "../../support/fake_llm_server.ts";
 import { allNodes } from "../../support/tree_nodes.ts";
-import { TINY_PNG } from "../interactive/clipboard_fakes.ts";
+import { TINY_PNG } from "../chat/clipboard_fakes.ts";
 
 interface Fixture {
   server: FakeLlmServer;

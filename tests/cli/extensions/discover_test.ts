@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { discoverExtensions } from "../../../cli/extensions/discover.ts";
-import { CliError, UsageError } from "../../../cli/errors.ts";
+import { CliError, UsageError } from "../../../cli/shared/errors.ts";
 
 /** A temporary panto home and project with the given files (paths relative to the temp root). */
 async function withLayout(

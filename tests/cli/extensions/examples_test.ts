@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, type AgentEvent } from "@panto/lib";
 import type { Component } from "@panto/tui";
-import { ToolUse } from "../../../cli/interactive/components/tool_use.ts";
+import { ToolUse } from "../../../cli/chat/components/tool_use.ts";
 import { FakeLlmServer } from "../../support/fake_llm_server.ts";
 import { callTool, kittyCtrlShift, makeHarness } from "./host_harness.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { confirmProjectTrust } from "../../../cli/config/trust_prompt.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 import {
   formatUntrustedExtensions,
   settleExtensionTrust,

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Message, Tool } from "@panto/lib";
 import { ToolRegistrationError } from "@panto/lib";
 import type { Component } from "@panto/tui";
-import { UiEvents } from "../../../cli/interactive/ui_events.ts";
+import { UiEvents } from "../../../cli/chat/ui_events.ts";
 import {
   ExtensionHost,
   type ExtensionHostOptions,

@@ -7,7 +7,7 @@
  * One test per kind of process: the bash tool (and its `/proc/self/environ`),
  * a process an extension spawns and an MCP stdio server in print mode; a
  * `!command` (RPC's `bash`). The chat's editor and clipboard tools are in
- * `tests/cli/interactive/user_tools_tmux_test.ts`.
+ * `tests/cli/chat/user_tools_tmux_test.ts`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";

@@ -5,10 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type ChatArgs, parseArgs } from "../../../cli/args.ts";
+import { type ChatArgs, parseArgs } from "../../../cli/setup/args.ts";
 import type { ControllerEvent } from "../../../cli/controller/controller_events.ts";
 import { SessionController } from "../../../cli/controller/session_controller.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 import { formatMcpStatus } from "../../../cli/mcp/format_mcp_status.ts";
 import { handleCommand } from "../../../cli/rpc/rpc_handlers.ts";
 import { writeFakeConfig } from "../../support/fake_config.ts";

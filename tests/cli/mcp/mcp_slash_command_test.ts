@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CommandContext, slashCommands } from "../../../cli/interactive/slash_commands.ts";
+import { type CommandContext, slashCommands } from "../../../cli/chat/slash_commands.ts";
 import type { McpServerStatus } from "../../../lib/mcp/mcp_status.ts";
 
 async function runMcp(statuses: McpServerStatus[]): Promise<string[]> {

@@ -9,7 +9,7 @@ import { API_STYLES } from "../../../lib/config.ts";
 import { BUILTIN_PROVIDERS } from "../../../cli/config/load_config.ts";
 import { clampThinkingLevel, resolveModel } from "../../../cli/config/model_registry.ts";
 import type { PantoConfig } from "../../../cli/config/panto_config.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 import { catalogProviders, loadCatalogModels } from "../../../cli/models/catalog.ts";
 import { cycleChoices, pickerModels } from "../../../cli/models/model_choices.ts";
 import { BUILTIN_KEY_VARIABLES } from "../../../cli/tools/child_env.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parseArgs } from "../../../cli/args.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { parseArgs } from "../../../cli/setup/args.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 import { withFakeHome } from "../../support/fake_config.ts";
 import { runPanto } from "../../support/run_panto.ts";
 

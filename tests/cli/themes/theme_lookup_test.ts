@@ -11,7 +11,7 @@ import {
   themeDirectories,
   type ThemeDirectory,
 } from "../../../cli/themes/theme_lookup.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 
 /** A HOME with `.panto/themes` and a project with `.panto/themes`, holding `files`. */
 async function withThemes(

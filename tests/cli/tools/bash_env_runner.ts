@@ -8,7 +8,7 @@
  */
 import { bashTool } from "../../../lib/tools/bash.ts";
 import { runShellCommand } from "../../../cli/controller/shell_command.ts";
-import { withholdFromCommands } from "../../../cli/env.ts";
+import { withholdFromCommands } from "../../../cli/shared/env.ts";
 
 const [root, command, withheld = "ANTHROPIC_API_KEY", mode] = Deno.args;
 withholdFromCommands(withheld.split(","));

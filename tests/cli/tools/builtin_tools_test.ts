@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { builtinTools } from "../../../lib/tools/builtin_tools.ts";
 import { selectTools } from "../../../cli/tools/select_tools.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 
 const all = builtinTools({ root: "/tmp" });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mcpResultParts } from "../../../lib/mcp/mcp_result.ts";
 import { mcpToolName, mcpToolNames } from "../../../lib/mcp/mcp_tool_name.ts";
 import { parseConfigFile } from "../../../cli/config/parse_config_file.ts";
-import { UsageError } from "../../../cli/errors.ts";
+import { UsageError } from "../../../cli/shared/errors.ts";
 
 Deno.test("MCP results: what panto cannot send becomes a line saying what was left out", () => {
   const { parts, isError } = mcpResultParts({

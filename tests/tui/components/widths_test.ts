@@ -2,7 +2,7 @@
  * Every generic component at widths 20, 40, 80 and 200 with wide
  * characters: the width contract holds on every render, and the emulator
  * shows each line on exactly one row. (panto's chat components are checked
- * in tests/cli/interactive/components/widths_test.ts.)
+ * in tests/cli/chat/components/widths_test.ts.)
  */
 import type { Component } from "../../../tui/component.ts";
 import { Editor } from "../../../tui/components/editor.ts";
