@@ -105,6 +105,26 @@ export class TmuxSession {
   }
 
   /**
+   * Waits until the screen matches and is drawn whole: the same on two
+   * captures in a row, so a frame still being written is never read.
+   */
+  async waitForSettled(pattern: RegExp, options: { timeoutMs?: number } = {}): Promise<string[]> {
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    let last: string[] = [];
+    let previous = "";
+    while (Date.now() < deadline) {
+      last = await this.screen();
+      const text = last.join("\n");
+      if (pattern.test(text) && text === previous) return last;
+      previous = text;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(
+      `Timed out waiting for ${pattern} to settle on the tmux screen:\n${last.join("\n")}`,
+    );
+  }
+
+  /**
    * Waits until the screen no longer matches (a picker closed): keys typed
    * before then may reach the picker, or join a lone escape into alt+key.
    */

@@ -92,12 +92,11 @@ Deno.test({
         await tmux.type("fill the screen");
         await tmux.keys("Enter");
         await tmux.waitFor(/Row 40 of the answer\./);
-        await tmux.waitFor(/^─+$/m);
-        const before = await tmux.screen();
+        const before = await tmux.waitForSettled(/^─+$/m);
 
         await tmux.type("/model");
         await tmux.keys("Enter");
-        const screen = await tmux.waitFor(/╭─ Model/);
+        const screen = await tmux.waitForSettled(/╭─ Model/);
         const top = screen.findIndex((line) => line.startsWith("╭─ Model"));
         const bottom = screen.findIndex((line) => line.startsWith("╰─"));
         assert.ok(bottom > top, screen.join("\n"));
@@ -120,7 +119,7 @@ Deno.test({
       });
 
       await inPane(home, project, "-r", async (tmux) => {
-        const screen = await tmux.waitFor(/╭─ Sessions in/);
+        const screen = await tmux.waitForSettled(/╭─ Sessions in/);
         assert.match(screen[0]!, new RegExp(`^╭─ Sessions in ${project} ─+╮$`));
         assert.match(screen.join("\n"), /│ .*fill the screen .*(just now|\dm ago) · \d+ messages/);
         await tmux.keys("Enter");

@@ -200,7 +200,7 @@ Deno.test({
 
       await tmux.type("/sessions");
       await tmux.keys("Enter");
-      const open = await tmux.waitFor(/╭─ Sessions in/);
+      const open = await tmux.waitForSettled(/╭─ Sessions in/);
       const top = open.findIndex((line) => line.startsWith("╭─ Sessions in"));
       assert.ok(top > 5, `the picker is drawn over the bottom rows:\n${open.join("\n")}`);
       // Nothing moved: the rows above the picker are the ones that were there.
