@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { type Message, type PersistentMessage, type SessionStore } from "@panto/lib";
+import type { Message, PersistentMessage, SessionStore } from "@panto/lib";
 import { migrateSessions } from "@panto/lib/transfer";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";

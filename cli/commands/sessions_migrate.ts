@@ -1,4 +1,4 @@
-import { type SessionStore } from "@panto/lib";
+import type { SessionStore } from "@panto/lib";
 import { migrateSessions } from "@panto/lib/transfer";
 import { resolvePantoHome } from "../config/load_config.ts";
 import { readEnv } from "../shared/env.ts";

@@ -1,7 +1,7 @@
 // `/export` and `panto sessions export`: one session rendered in a format
 // and written where the user says.
 import { dirname } from "node:path";
-import { type SessionStore, type StoredTree } from "@panto/lib";
+import type { SessionStore, StoredTree } from "@panto/lib";
 import { exportJsonl } from "@panto/lib/transfer";
 import type { ExportFormat } from "./export_formats.ts";
 

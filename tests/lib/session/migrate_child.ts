@@ -2,7 +2,7 @@
 //   deno run -A migrate_child.ts <jsonl|sqlite|postgres> <from> <jsonl|sqlite|postgres> <to>
 // Prints "copied <id>" after each session is copied and verified.
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
-import { type SessionStore } from "@panto/lib";
+import type { SessionStore } from "@panto/lib";
 import { migrateSessions } from "@panto/lib/transfer";
 import { PostgresStore } from "@panto/lib/postgres";
 import { SQLiteStore } from "@panto/lib/sqlite";
