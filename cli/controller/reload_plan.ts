@@ -13,7 +13,7 @@ import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { readEnv } from "../shared/env.ts";
 import { loadCatalogModels } from "../models/catalog.ts";
 import { modelProviders, usableCatalogProviders } from "../models/usable_models.ts";
-import { contextFileTexts } from "./context_file_texts.ts";
+import { contextTextsByName } from "./context_file_texts.ts";
 
 /** What a reload would apply. */
 export interface ReloadPlan {
@@ -21,7 +21,7 @@ export interface ReloadPlan {
   config: PantoConfig;
   /** The tools, system prompt, skills and templates built from it. */
   setup: PromptSetup;
-  /** The context files' texts, as {@linkcode contextFileTexts} gives them. */
+  /** The context files' texts by shown name, as {@linkcode contextTextsByName} gives them. */
   contextTexts: Record<string, string>;
 }
 
@@ -67,5 +67,9 @@ export async function readReloadPlan(args: ChatArgs, dirs: ReloadDirs): Promise<
     ...modelProviders(config, args.model),
   ]);
   const setup = await loadPromptSetup(args, config, dirs);
-  return { config, setup, contextTexts: await contextFileTexts(setup.contextFiles, dirs.cwd) };
+  return {
+    config,
+    setup,
+    contextTexts: contextTextsByName(setup.contextFiles, setup.contextTexts, dirs.cwd),
+  };
 }

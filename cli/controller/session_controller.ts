@@ -63,7 +63,7 @@ import type {
   RunOutcome,
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
-import { contextFileTexts } from "./context_file_texts.ts";
+import { contextTextsByName } from "./context_file_texts.ts";
 import type { ReloadPlan } from "./reload_plan.ts";
 import type { ReloadSnapshot } from "./reload_summary.ts";
 import { withheldVariables } from "../tools/child_env.ts";
@@ -319,7 +319,11 @@ export class SessionController {
       const controller = new SessionController(startup, args, agent);
       controller.#offPath = await messagesOffPath(startup.session);
       controller.#keybindingActions = options.keybindingActions;
-      controller.#contextTexts = await contextFileTexts(startup.contextFiles, startup.cwd);
+      controller.#contextTexts = contextTextsByName(
+        startup.contextFiles,
+        startup.contextTexts,
+        startup.cwd,
+      );
       controller.#mcp = await startMcpServers(
         startup.config,
         args,

@@ -54,6 +54,8 @@ export interface Startup {
   systemPrompt: string;
   /** The AGENTS.md (or similar) files the system prompt includes. */
   contextFiles: string[];
+  /** Their texts as the system prompt includes them, in the same order. */
+  contextTexts: string[];
   /** The skills (`/skill:name`, listed in the system prompt) and prompt templates (`/name`). */
   resources: PromptResources;
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
@@ -128,6 +130,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       tools: prompted.tools,
       systemPrompt: prompted.systemPrompt,
       contextFiles: prompted.contextFiles,
+      contextTexts: prompted.contextTexts,
       resources: prompted.resources,
       notices: [
         ...config.notices,
@@ -150,6 +153,8 @@ export interface PromptSetup {
   systemPrompt: string;
   /** The AGENTS.md (or similar) files the system prompt includes. */
   contextFiles: string[];
+  /** Their texts as the system prompt includes them, in the same order. */
+  contextTexts: string[];
   /** The skills and prompt templates. */
   resources: PromptResources;
   /** Skipped instruction files, invalid skills or templates, untrusted project skills. */
@@ -210,6 +215,7 @@ export async function loadPromptSetup(
     tools,
     systemPrompt: prompt.text,
     contextFiles: prompt.agentsFiles,
+    contextTexts: prompt.agentsTexts,
     resources: { skills: resources.skills, templates: resources.templates },
     notices: [...prompt.warnings, ...resources.notices],
   };

@@ -55,6 +55,8 @@ export interface SystemPrompt {
   text: string;
   /** The AGENTS.md and CLAUDE.md files that were included, in prompt order. */
   agentsFiles: string[];
+  /** Their texts as included (trimmed), in the same order. */
+  agentsTexts: string[];
   /** The SYSTEM.md and APPEND_SYSTEM.md files used. */
   promptFiles: string[];
   /** Instruction files that were skipped and why, for the user. */
@@ -177,6 +179,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
       defaultSystemPrompt(options.cwd, options.toolNames, options.date),
   ];
   const agentsFiles: string[] = [];
+  const agentsTexts: string[] = [];
   const instructions: string[] = [];
   const candidates = options.contextFiles === false
     ? []
@@ -185,6 +188,7 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
     const text = await read(path);
     if (text === undefined) continue;
     agentsFiles.push(path);
+    agentsTexts.push(text);
     instructions.push(`## ${path}\n\n${text}`);
   }
   if (instructions.length) {
@@ -197,7 +201,13 @@ export async function buildSystemPrompt(options: SystemPromptOptions): Promise<S
   if (options.toolNames.includes("read")) sections.push(skillsPromptSection(options.skills ?? []));
   const append = options.append ?? await firstFile("APPEND_SYSTEM.md");
   if (append) sections.push(append);
-  return { text: sections.filter(Boolean).join("\n\n"), agentsFiles, promptFiles, warnings };
+  return {
+    text: sections.filter(Boolean).join("\n\n"),
+    agentsFiles,
+    agentsTexts,
+    promptFiles,
+    warnings,
+  };
 }
 
 function toolSection(toolNames: readonly string[]): string {

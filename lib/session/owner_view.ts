@@ -11,6 +11,7 @@ import type {
   ListSessionsOptions,
   PersistentMessage,
   ResolveOptions,
+  SavingSessionStore,
   SearchHit,
   SearchOptions,
   SessionInfo,
@@ -22,19 +23,7 @@ import type {
  * `search` and `resolve` that filter on an owner, and the owner of one id.
  */
 export type ScopableStore =
-  & SessionStore
-  & Required<
-    Pick<
-      SessionStore,
-      | "loadTree"
-      | "fork"
-      | "replaceConversation"
-      | "setLabel"
-      | "release"
-      | "checkWritable"
-      | "checkAppend"
-    >
-  >
+  & SavingSessionStore
   & {
     /**
      * The owner of session `id`, stored or created and not written yet:
