@@ -89,18 +89,37 @@ export class TmuxSession {
     );
   }
 
+  /**
+   * Reads the pane every 100 ms until `done` says so or the deadline
+   * passes; the last reading, and whether `done` was met.
+   */
+  async #poll(
+    read: () => Promise<string[]>,
+    done: (lines: string[], text: string) => boolean,
+    timeoutMs = 20_000,
+  ): Promise<{ last: string[]; met: boolean }> {
+    const deadline = Date.now() + timeoutMs;
+    let last: string[] = [];
+    while (Date.now() < deadline) {
+      last = await read();
+      if (done(last, last.join("\n"))) return { last, met: true };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { last, met: false };
+  }
+
   /** Waits until the screen (or, with `inHistory`, the whole history) matches. */
   async waitFor(
     pattern: RegExp,
     options: { timeoutMs?: number; inHistory?: boolean } = {},
   ): Promise<string[]> {
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-    let last: string[] = [];
-    while (Date.now() < deadline) {
-      last = options.inHistory ? await this.history() : await this.screen();
-      if (pattern.test(last.join("\n"))) return last;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const read = () => options.inHistory ? this.history() : this.screen();
+    const { last, met } = await this.#poll(
+      read,
+      (_, text) => pattern.test(text),
+      options.timeoutMs,
+    );
+    if (met) return last;
     throw new Error(`Timed out waiting for ${pattern} on the tmux screen:\n${last.join("\n")}`);
   }
 
@@ -109,16 +128,14 @@ export class TmuxSession {
    * captures in a row, so a frame still being written is never read.
    */
   async waitForSettled(pattern: RegExp, options: { timeoutMs?: number } = {}): Promise<string[]> {
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-    let last: string[] = [];
     let previous = "";
-    while (Date.now() < deadline) {
-      last = await this.screen();
-      const text = last.join("\n");
-      if (pattern.test(text) && text === previous) return last;
+    const settled = (_: string[], text: string) => {
+      const same = text === previous;
       previous = text;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return same && pattern.test(text);
+    };
+    const { last, met } = await this.#poll(() => this.screen(), settled, options.timeoutMs);
+    if (met) return last;
     throw new Error(
       `Timed out waiting for ${pattern} to settle on the tmux screen:\n${last.join("\n")}`,
     );
@@ -129,13 +146,9 @@ export class TmuxSession {
    * before then may reach the picker, or join a lone escape into alt+key.
    */
   async waitUntilGone(pattern: RegExp, options: { timeoutMs?: number } = {}): Promise<string[]> {
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
-    let last: string[] = [];
-    while (Date.now() < deadline) {
-      last = await this.screen();
-      if (!pattern.test(last.join("\n"))) return last;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const gone = (_: string[], text: string) => !pattern.test(text);
+    const { last, met } = await this.#poll(() => this.screen(), gone, options.timeoutMs);
+    if (met) return last;
     throw new Error(
       `Timed out waiting for ${pattern} to leave the tmux screen:\n${last.join("\n")}`,
     );
@@ -147,13 +160,8 @@ export class TmuxSession {
    * may still be under way when the condition before it is met.
    */
   async screenOnceEqual(expected: readonly string[], timeoutMs = 20_000): Promise<string[]> {
-    const deadline = Date.now() + timeoutMs;
-    let last = await this.screen();
-    while (last.join("\n") !== expected.join("\n") && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      last = await this.screen();
-    }
-    return last;
+    const wanted = expected.join("\n");
+    return (await this.#poll(() => this.screen(), (_, text) => text === wanted, timeoutMs)).last;
   }
 
   /** Resizes the window. */
