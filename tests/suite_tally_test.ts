@@ -35,6 +35,19 @@ Deno.test("suite tally: a parallel run's results, failures, skips and summary", 
   );
 });
 
+Deno.test("suite tally: a test declared in a shared module is rerun through the file that ran it", () => {
+  const tally = tallyOf([
+    "./tests/lib/session/sqlite_store_test.ts => SQLiteStore conformance ... keeps order ... FAILED (178ms)",
+    "./tests/lib/session/sqlite_store_test.ts => SQLiteStore conformance ... FAILED (due to 1 failed step) (6s)",
+    " ERRORS ",
+    "SQLiteStore conformance ... keeps order => ./tests/lib/session/conformance.ts:46:13",
+    " FAILURES ",
+    "SQLiteStore conformance ... keeps order => ./tests/lib/session/conformance.ts:46:13",
+    "FAILED | 0 passed | 1 failed (6s)",
+  ].join("\n"));
+  assert.deepEqual(tally.failedFiles, ["./tests/lib/session/sqlite_store_test.ts"]);
+});
+
 Deno.test("suite tally: a one-file run names the file above its tests; steps are not tests", () => {
   const tally = tallyOf([
     "running 2 tests from ./tests/one_test.ts",

@@ -44,9 +44,19 @@ export class FileLock {
     }
   }
 
-  /** Releases the lock and closes the file. */
+  /**
+   * Releases the lock and closes the file. The unlock comes first because
+   * closing alone drops the lock only when the last descriptor of the open
+   * file goes, and the runtime's thread pool may still hold a copy for a
+   * moment after an async operation (seen on a saturated machine: the next
+   * writer in this very process was refused).
+   */
   release(): void {
-    this.#file.close();
+    try {
+      this.#file.unlockSync();
+    } finally {
+      this.#file.close();
+    }
   }
 
   /**
@@ -63,22 +73,30 @@ export class FileLock {
     const file = await nullIfMissing(Deno.open(path, { read: true }));
     if (!file) return false;
     try {
-      return !(await file.tryLock(false));
+      const locked = await file.tryLock(false);
+      if (locked) file.unlockSync();
+      return !locked;
     } finally {
       file.close();
     }
   }
 }
 
-/** Attempts at taking a lock that a prober (`isHeld`) may hold for an instant. */
-const LOCK_ATTEMPTS = 4;
-const LOCK_RETRY_MS = 5;
+/**
+ * How long a writer retries a lock that a prober (`isHeld`) may hold for an
+ * instant. The instant lasts until the prober's event loop runs again, which
+ * on a saturated machine can be tens of milliseconds; a real holder is
+ * reported after this, so it stays short of anything a user would notice.
+ */
+const LOCK_PATIENCE_MS = 250;
+const LOCK_FIRST_RETRY_MS = 5;
 
 async function tryLockPatiently(file: Deno.FsFile): Promise<boolean> {
-  for (let attempt = 1;; attempt++) {
+  const deadline = Date.now() + LOCK_PATIENCE_MS;
+  for (let wait = LOCK_FIRST_RETRY_MS;; wait *= 2) {
     if (await file.tryLock(true)) return true;
-    if (attempt === LOCK_ATTEMPTS) return false;
-    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 

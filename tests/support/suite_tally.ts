@@ -90,15 +90,24 @@ export function parseTestLine(tally: SuiteTally, line: string): void {
     const ms = durationMs(result[4]!);
     const file = result[1] ?? tally.currentFile;
     if (ms !== undefined) tally.durations.push({ file, name: result[2]!, ms });
+    if (result[3] === "FAILED") addFailedFile(tally, file);
     return;
   }
+  // A failure's location names where the test was declared, which may be a shared helper module:
+  // only a file that ran tests is one to rerun.
   const failure = FAILURE.exec(text);
-  if (failure && !tally.failedFiles.includes(failure[1]!)) tally.failedFiles.push(failure[1]!);
+  if (failure && tally.durations.some((test) => test.file === failure[1])) {
+    addFailedFile(tally, failure[1]!);
+  }
   const skipped = SKIPPED.exec(text);
   if (skipped) {
     const reason = skipped[1]!.trim();
     tally.skipReasons.set(reason, (tally.skipReasons.get(reason) ?? 0) + 1);
   }
+}
+
+function addFailedFile(tally: SuiteTally, file: string): void {
+  if (file && !tally.failedFiles.includes(file)) tally.failedFiles.push(file);
 }
 
 /**
