@@ -20,11 +20,13 @@ import {
 } from "../skills/prompt_commands.ts";
 import {
   type Agent,
+  AgentSession,
+  type AgentSessionEvent,
   type CompactionResult,
   type ImageBlock,
   PricingRegistry,
+  type PromptOutcome,
   type ReasoningLevel,
-  type RunOptions,
   type Session,
   type SessionInfo,
   type SessionStore,
@@ -54,9 +56,10 @@ import { buildAgent } from "./build_agent.ts";
 import { contextTextsByName } from "./context_file_texts.ts";
 import type { ReloadableSetup, ReloadPlan } from "./reload_plan.ts";
 import type { ReloadSnapshot } from "./reload_summary.ts";
-import { runFailure } from "./run_failure.ts";
+import { runOutcome } from "./run_failure.ts";
 import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
 import type { TypedPrompt } from "./typed_prompt.ts";
+import { type ActivityKind, ControllerBusyError } from "./controller_busy_error.ts";
 import { danglingPrompt, unansweredPrompt } from "./dangling_prompt.ts";
 import { EventHub } from "./event_hub.ts";
 import { cycledAlias, type ModelSource, selectModel } from "./model_switch.ts";
@@ -64,7 +67,6 @@ import { SessionNaming } from "./session_naming.ts";
 import { ControllerExtensions } from "./controller_extensions.ts";
 import { NextPromptContext } from "./next_prompt_context.ts";
 import { promptMessage } from "./prompt_message.ts";
-import { type Queued, RunQueue } from "./run_queue.ts";
 import { type Spend, totalCost, totalUsage } from "./session_cost.ts";
 import {
   branchMove,
@@ -80,6 +82,14 @@ import {
 export type { SetupOptions } from "../setup/app_setup.ts";
 export { ControllerBusyError } from "./controller_busy_error.ts";
 export type { BranchOptions } from "./session_navigation.ts";
+
+/** The controller's work besides runs and compactions (what lib's session calls `Work`). */
+type ControllerWork = Exclude<ActivityKind, "running" | "compacting">;
+
+/** A queued message's text (a shell command's with its `!`). */
+function textOf(message: UserMessage): string {
+  return message.text;
+}
 
 /**
  * The session's messages off its active path, for its total usage. A tree
@@ -143,13 +153,15 @@ export class SessionController {
   #keybindingActions: readonly string[] | undefined;
   readonly #untrustedProject: UntrustedProjectPolicy;
   readonly #events = new EventHub();
-  readonly #queue = new RunQueue({
-    start: (item) => this.#start(item),
-    changed: () => this.#emit({ type: "queue_update", ...this.queue }),
-  });
+  /** Runs prompts and the controller's other work one at a time, and queues what waits. */
+  readonly #session: AgentSession<ControllerWork>;
+  /**
+   * Prompts typed as text: their `@path` words are expanded (and their
+   * images taken as pasted) when their run starts; other messages go as given.
+   */
+  readonly #typed = new WeakSet<UserMessage>();
   readonly #extensions: ControllerExtensions;
   readonly #defaultPrices = PricingRegistry.withDefaults();
-  #agent: Agent;
   #selection: ModelSelection;
   /** The first model's name: the one --api/--base-url describe, when they were given. */
   readonly #adHocAlias: string;
@@ -181,7 +193,12 @@ export class SessionController {
     this.#untrustedProject = startup.untrustedProject;
     this.#selection = startup.selection;
     this.#adHocAlias = startup.selection.alias;
-    this.#agent = agent;
+    this.#session = new AgentSession<ControllerWork>(agent, {
+      prepare: (message) => this.#prepare(message),
+      // Named while still busy, so a /new or a switch cannot come in between.
+      settle: () => this.#naming.applyPending(),
+    });
+    this.#session.subscribe((event) => this.#relay(event));
     this.#naming = new SessionNaming({
       store: this.store,
       session: () => this.session,
@@ -192,7 +209,7 @@ export class SessionController {
       cwd: this.cwd,
       pantoHome: this.pantoHome,
       untrustedProject: this.#untrustedProject,
-      agent: () => this.#agent,
+      agent: () => this.agent,
     }, args);
   }
 
@@ -236,12 +253,12 @@ export class SessionController {
 
   /** The current agent (replaced when the session changes). */
   get agent(): Agent {
-    return this.#agent;
+    return this.#session.agent;
   }
 
   /** The current session. */
   get session(): Session {
-    return this.#agent.session;
+    return this.agent.session;
   }
 
   /** The model in use. */
@@ -251,7 +268,7 @@ export class SessionController {
 
   /** Whether a run, compaction or shell command is in progress. */
   get busy(): boolean {
-    return this.#queue.activity !== undefined;
+    return this.#session.busy;
   }
 
   /**
@@ -280,7 +297,8 @@ export class SessionController {
 
   /** The prompts waiting (copies). */
   get queue(): QueueState {
-    return this.#queue.state;
+    const { steering, followUp } = this.#session.queue;
+    return { steering: steering.map(textOf), followUp: followUp.map(textOf) };
   }
 
   /** The loaded configuration (read again by {@linkcode SessionController.applyReload}). */
@@ -311,7 +329,7 @@ export class SessionController {
    */
   setToolHooks(hooks: ToolHooks): void {
     this.#toolHooks = hooks;
-    this.#agent.setHooks(hooks);
+    this.agent.setHooks(hooks);
   }
 
   /**
@@ -338,12 +356,12 @@ export class SessionController {
     message: string | UserMessage,
     options: { signal?: AbortSignal; images?: readonly ImageBlock[] } = {},
   ): Promise<RunOutcome> {
-    try {
-      this.#queue.assertIdle("sending a prompt (steer or follow up instead)");
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#queue.track(this.#run(message, false, options.signal, options.images));
+    const { signal, images = [] } = options;
+    const sent = typeof message === "string" ? this.#typedMessage(message, images) : message;
+    return this.#whenIdle(
+      "sending a prompt (steer or follow up instead)",
+      () => this.#session.prompt(sent, signal ? { signal } : {}).then(runOutcome),
+    );
   }
 
   /**
@@ -354,7 +372,7 @@ export class SessionController {
    * @param text The message.
    */
   steer(text: string): void {
-    this.#queue.steer(text);
+    this.#session.steer(this.#typedMessage(text));
   }
 
   /**
@@ -364,7 +382,7 @@ export class SessionController {
    * @param text The prompt (`@path` words attach files).
    */
   followUp(text: string): void {
-    this.#queue.followUp(text);
+    void this.#session.followUp(this.#typedMessage(text));
   }
 
   /**
@@ -376,7 +394,14 @@ export class SessionController {
    * @param options `excludeFromContext`: a `!!command`, its output shown only.
    */
   queueShell(command: string, options: ShellOptions = {}): void {
-    this.#queue.followUp(command, { excluded: options.excludeFromContext === true });
+    const excluded = options.excludeFromContext === true;
+    const shown = `${excluded ? "!!" : "!"}${command}`;
+    // Its failure is told by its `shell_end`.
+    this.#session.queueTask(
+      { text: shown },
+      "shell",
+      (signal) => this.#shell(command, excluded, signal),
+    );
   }
 
   /**
@@ -386,7 +411,7 @@ export class SessionController {
    * @returns The prompts taken.
    */
   takeQueue(): string[] {
-    return this.#queue.take();
+    return this.#session.takeQueue().map(textOf);
   }
 
   /**
@@ -397,12 +422,12 @@ export class SessionController {
    *   nothing is queued.
    */
   takeLastQueued(): string | undefined {
-    return this.#queue.takeLast();
+    return this.#session.takeLastQueued()?.text;
   }
 
   /** Aborts what runs (a run keeps its partial answer); the queue stays. */
   abort(): void {
-    this.#queue.abort();
+    this.#session.abort();
   }
 
   /**
@@ -415,9 +440,9 @@ export class SessionController {
    * @throws {UsageError} For an unknown model or a missing key.
    */
   setModel(alias: string, reasoning?: ReasoningLevel): void {
-    this.#queue.assertIdle("switching models");
+    this.#assertIdle("switching models");
     const selection = selectModel(this.#modelSource(), alias, reasoning);
-    this.#agent.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
+    this.#session.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
     this.#selection = selection;
     const { model } = selection.provider;
     this.#emit({
@@ -447,7 +472,7 @@ export class SessionController {
    * again (compaction, retries, tool concurrency), after a change to them.
    */
   applyConfig(): void {
-    this.#agent.setConfig(agentConfig(this.config, this.#selection, this.#args.maxTurns));
+    this.agent.setConfig(agentConfig(this.config, this.#selection, this.#args.maxTurns));
   }
 
   /**
@@ -475,20 +500,11 @@ export class SessionController {
    *   summarising request threw.
    */
   compact(instructions?: string, signal?: AbortSignal): Promise<CompactionResult | undefined> {
-    return this.#queue.exclusive("compacting", "compacting", signal, async (abort) => {
-      this.#emit({ type: "compaction_start" });
-      try {
-        const result = await this.#agent.compact({
-          ...(instructions ? { instructions } : {}),
-          signal: abort,
-        });
-        this.#emit({ type: "compaction_end", result });
-        return result ?? undefined;
-      } catch (error) {
-        this.#emit({ type: "compaction_end", result: null, failure: errorMessage(error) });
-        throw error;
-      }
-    });
+    return this.#whenIdle("compacting", () =>
+      this.#session.compact({
+        ...(instructions ? { instructions } : {}),
+        ...(signal ? { signal } : {}),
+      }));
   }
 
   /**
@@ -509,30 +525,37 @@ export class SessionController {
     options: ShellOptions = {},
   ): Promise<ShellResult> {
     const excluded = options.excludeFromContext === true;
-    return this.#queue.exclusive("shell", "running a shell command", signal, async (abort) => {
-      this.#emit({ type: "shell_start", command, excluded });
-      let result: ShellResult;
-      try {
-        result = await runShellCommand(
-          command,
-          this.cwd,
-          this.config.tools.bashTimeoutSeconds,
-          abort,
-        );
-      } catch (error) {
-        this.#emit({
-          type: "shell_end",
-          command,
-          output: errorMessage(error),
-          failed: true,
-          excluded,
-        });
-        throw error;
-      }
-      if (!excluded) this.#nextPrompt.addShellOutput(command, result.output);
-      this.#emit({ type: "shell_end", command, ...result, excluded });
-      return result;
-    });
+    return this.#exclusive(
+      "shell",
+      "running a shell command",
+      signal,
+      (abort) => this.#shell(command, excluded, abort),
+    );
+  }
+
+  async #shell(command: string, excluded: boolean, signal: AbortSignal): Promise<ShellResult> {
+    this.#emit({ type: "shell_start", command, excluded });
+    let result: ShellResult;
+    try {
+      result = await runShellCommand(
+        command,
+        this.cwd,
+        this.config.tools.bashTimeoutSeconds,
+        signal,
+      );
+    } catch (error) {
+      this.#emit({
+        type: "shell_end",
+        command,
+        output: errorMessage(error),
+        failed: true,
+        excluded,
+      });
+      throw error;
+    }
+    if (!excluded) this.#nextPrompt.addShellOutput(command, result.output);
+    this.#emit({ type: "shell_end", command, ...result, excluded });
+    return result;
   }
 
   /**
@@ -628,7 +651,7 @@ export class SessionController {
    */
   branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
     // The whole move is one activity: a prompt typed meanwhile waits, then goes to the new branch.
-    return this.#queue.exclusive(
+    return this.#exclusive(
       options.summarise ? "summarising" : "switching",
       "moving in the session tree",
       undefined,
@@ -712,10 +735,10 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    */
   async applyReload(plan: ReloadPlan): Promise<string[]> {
-    this.#queue.assertIdle("reloading");
+    this.#assertIdle("reloading");
     const before = this.#setup.config;
     const { applyReloadPlan } = await import("./reload_plan.ts");
-    this.#setup = await applyReloadPlan(this.#agent, this.#setup, plan, this.#args.apiKeyEnv);
+    this.#setup = await applyReloadPlan(this.agent, this.#setup, plan, this.#args.apiKeyEnv);
     const notices = [...plan.config.notices, ...plan.setup.notices];
     const modelNotice = this.#reselectModel();
     if (modelNotice) notices.push(modelNotice);
@@ -790,8 +813,8 @@ export class SessionController {
    * @returns The state.
    */
   state(): ControllerState {
-    const conversation = this.#agent.conversation;
-    const provider = this.#agent.config.provider;
+    const conversation = this.agent.conversation;
+    const provider = this.agent.config.provider;
     // A branch summary not sent yet is paid for already.
     const spent = [...this.#offPath, ...conversation.messages, ...this.#nextPrompt.pendingSpend()];
     const state: ControllerState = {
@@ -803,7 +826,7 @@ export class SessionController {
         model: provider.model,
         reasoning: provider.reasoning,
       },
-      activity: this.#queue.activity ?? "idle",
+      activity: this.#session.activity ?? "idle",
       busy: this.busy,
       queue: this.queue,
       messageCount: conversation.messages.length,
@@ -827,7 +850,7 @@ export class SessionController {
    * sent first).
    */
   idle(): Promise<void> {
-    return this.#queue.idle();
+    return this.#session.idle();
   }
 
   /**
@@ -837,13 +860,13 @@ export class SessionController {
    * @param waitMs The longest wait for the aborted work (default: no limit).
    */
   async close(waitMs = Infinity): Promise<void> {
-    this.#queue.close();
+    const closing = this.#session.close();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       if (Number.isFinite(waitMs)) timer = setTimeout(resolve, waitMs);
     });
     try {
-      await Promise.race([this.idle(), timeout]);
+      await Promise.race([closing, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -851,87 +874,89 @@ export class SessionController {
     await this.store.close();
   }
 
-  async #run(
-    message: string | UserMessage,
-    followUp: boolean,
-    signal?: AbortSignal,
-    images: readonly ImageBlock[] = [],
-  ): Promise<RunOutcome> {
-    const activity = this.#queue.begin("running", signal);
-    this.#dangling = undefined;
-    const pasted = typeof message === "string" ? images : message.images ?? [];
-    this.#emit({
-      type: "user_prompt",
-      text: typeof message === "string" ? message : message.text,
-      followUp,
-      ...(pasted.length > 0 ? { images: pasted } : {}),
-    });
-    let outcome: RunOutcome;
-    try {
-      const user = await promptMessage(message, images, this.#nextPrompt.take(), {
-        cwd: this.cwd,
-        provider: this.#selection.provider,
-        emit: (event) => this.#emit(event),
-      });
-      outcome = await this.#stream(user, activity.abort.signal);
-    } catch (error) {
-      outcome = {
-        status: "failed",
-        turnLimitReached: false,
-        failure: runFailure(error),
-        cause: error,
-      };
-    } finally {
-      // Named while still busy, so a /new or a switch cannot come in between.
-      await this.#naming.applyPending();
-      activity.end();
-    }
-    if (outcome.status !== "done") {
-      this.#dangling = danglingPrompt(unansweredPrompt(this.#agent.conversation.messages));
-    }
-    const { cause: _cause, ...ended } = outcome;
-    this.#emit({ type: "run_end", ...ended });
-    this.#queue.schedule();
-    return outcome;
+  /** A prompt typed as text, its pasted images with it. */
+  #typedMessage(text: string, images: readonly ImageBlock[] = []): UserMessage {
+    const message = images.length > 0 ? { text, images: [...images] } : { text };
+    this.#typed.add(message);
+    return message;
   }
 
-  async #stream(user: UserMessage, signal: AbortSignal): Promise<RunOutcome> {
-    // Steering left when the run ends is sent as the next run (see RunQueue.schedule).
-    const options: RunOptions = { signal, steering: () => this.#queue.takeSteering() };
+  /** The message a prompt's run sends (see {@linkcode promptMessage}), the MCP tools synced. */
+  async #prepare(message: UserMessage): Promise<UserMessage> {
+    const typed = this.#typed.has(message);
+    const user = await promptMessage(
+      typed ? message.text : message,
+      typed ? message.images ?? [] : [],
+      this.#nextPrompt.take(),
+      { cwd: this.cwd, provider: this.#selection.provider, emit: (event) => this.#emit(event) },
+    );
     // MCP tools change between runs (a server connected, restarted or changed its list).
-    if (this.#mcp) await this.#mcp.sync(this.#agent);
-    const stream = this.#agent.run(user, options);
-    let turnLimitReached = false;
-    try {
-      for await (const event of stream) {
-        if (event.type === "run_complete") turnLimitReached = event.turnLimitReached;
-        this.#emit(event);
-      }
-    } finally {
-      // Leaving the loop early (an error) must not leave the agent running unseen: stop it
-      // and let it save, so the next run finds it idle.
-      if (stream.state === "streaming" || stream.state === "dispatching_tools") {
-        stream.cancel();
-        while (await stream.next().catch(() => null) !== null) {
-          // Drained: the events of an abandoned run have no one to show them.
-        }
-      }
-    }
-    return { status: stream.state === "aborted" ? "aborted" : "done", turnLimitReached };
+    if (this.#mcp) await this.#mcp.sync(this.agent);
+    return user;
   }
 
-  /** Starts a queued item (a shell command's failure is told by its `shell_end`). */
-  #start(item: Queued): Promise<unknown> {
-    if (item.shell) {
-      const options = { excludeFromContext: item.excluded === true };
-      return this.runShell(item.text, undefined, options).catch(() => {});
+  /** Tells the views what the session reports, in the controller's words. */
+  #relay(event: AgentSessionEvent): void {
+    switch (event.type) {
+      case "prompt": {
+        this.#dangling = undefined;
+        const { text, images = [] } = event.message;
+        const pasted = images.length > 0 ? { images } : {};
+        return this.#emit({ type: "user_prompt", text, followUp: event.followUp, ...pasted });
+      }
+      case "run_end":
+        return this.#runEnded(event.outcome);
+      case "queue":
+        return this.#emit({ type: "queue_update", ...this.queue });
+      case "config_changed":
+        // setModel tells `model_changed`, with the alias.
+        return;
+      case "compaction_end": {
+        const { result } = event;
+        const failed = "failure" in event ? { failure: errorMessage(event.failure) } : {};
+        return this.#emit({ type: "compaction_end", result, ...failed });
+      }
+      default:
+        return this.#emit(event);
     }
-    return this.#queue.track(this.#run(item.text, true));
+  }
+
+  #runEnded(outcome: PromptOutcome): void {
+    if (outcome.status !== "done") {
+      this.#dangling = danglingPrompt(unansweredPrompt(this.agent.conversation.messages));
+    }
+    const { cause: _cause, ...ended } = runOutcome(outcome);
+    this.#emit({ type: "run_end", ...ended });
+  }
+
+  #assertIdle(action: string): void {
+    const activity = this.#session.activity;
+    if (activity) throw new ControllerBusyError(action, activity);
+  }
+
+  /** Starts `task` when nothing runs; else rejects with a busy error naming `action`. */
+  #whenIdle<T>(action: string, task: () => Promise<T>): Promise<T> {
+    try {
+      this.#assertIdle(action);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return task();
+  }
+
+  /** Runs `task` as the one thing in progress; prompts queued meanwhile are sent after it. */
+  #exclusive<T>(
+    kind: ControllerWork,
+    action: string,
+    signal: AbortSignal | undefined,
+    task: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    return this.#whenIdle(action, () => this.#session.exclusive(kind, task, signal));
   }
 
   /** Runs a move to another session as the one activity (`switching`). */
   #move<T>(action: string, task: () => Promise<T>): Promise<T> {
-    return this.#queue.exclusive("switching", action, undefined, task);
+    return this.#exclusive("switching", action, undefined, task);
   }
 
   #modelSource(): ModelSource {
@@ -939,7 +964,7 @@ export class SessionController {
   }
 
   #whereabouts(): Whereabouts {
-    return { store: this.store, agent: this.#agent, cwd: this.cwd };
+    return { store: this.store, agent: this.agent, cwd: this.cwd };
   }
 
   /**
@@ -954,7 +979,7 @@ export class SessionController {
     if (reason !== "branch") this.#naming.leave();
     const agent = await buildAgent(
       {
-        config: this.#agent.config,
+        config: this.agent.config,
         tools: [...this.#setup.tools, ...this.#extensions.tools],
         systemPrompt: this.#setup.systemPrompt,
       },
@@ -963,7 +988,7 @@ export class SessionController {
     );
     agent.setHooks(this.#toolHooks);
     const offPath = await messagesOffPath(session);
-    this.#agent = agent;
+    this.#session.replaceAgent(agent);
     this.#offPath = offPath;
     this.#naming.adopted(session);
     this.#dangling = dangling;
