@@ -20,12 +20,9 @@ import {
 } from "../skills/prompt_commands.ts";
 import {
   type Agent,
-  AgentSession,
-  type AgentSessionEvent,
   type CompactionResult,
   type ImageBlock,
   PricingRegistry,
-  type PromptOutcome,
   type ReasoningLevel,
   type Session,
   type SessionInfo,
@@ -56,17 +53,13 @@ import { buildAgent } from "./build_agent.ts";
 import { contextTextsByName } from "./context_file_texts.ts";
 import type { ReloadableSetup, ReloadPlan } from "./reload_plan.ts";
 import type { ReloadSnapshot } from "./reload_summary.ts";
-import { runOutcome } from "./run_failure.ts";
 import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
-import type { TypedPrompt } from "./typed_prompt.ts";
-import { type ActivityKind, ControllerBusyError } from "./controller_busy_error.ts";
-import { danglingPrompt, unansweredPrompt } from "./dangling_prompt.ts";
+import { danglingPrompt } from "./dangling_prompt.ts";
+import { ControllerRuns } from "./controller_runs.ts";
 import { EventHub } from "./event_hub.ts";
 import { cycledAlias, type ModelSource, selectModel } from "./model_switch.ts";
 import { SessionNaming } from "./session_naming.ts";
 import { ControllerExtensions } from "./controller_extensions.ts";
-import { NextPromptContext } from "./next_prompt_context.ts";
-import { promptMessage } from "./prompt_message.ts";
 import { type Spend, totalCost, totalUsage } from "./session_cost.ts";
 import {
   branchMove,
@@ -82,14 +75,6 @@ import {
 export type { SetupOptions } from "../setup/app_setup.ts";
 export { ControllerBusyError } from "./controller_busy_error.ts";
 export type { BranchOptions } from "./session_navigation.ts";
-
-/** The controller's work besides runs and compactions (what lib's session calls `Work`). */
-type ControllerWork = Exclude<ActivityKind, "running" | "compacting">;
-
-/** A queued message's text (a shell command's with its `!`). */
-function textOf(message: UserMessage): string {
-  return message.text;
-}
 
 /**
  * The session's messages off its active path, for its total usage. A tree
@@ -153,24 +138,16 @@ export class SessionController {
   #keybindingActions: readonly string[] | undefined;
   readonly #untrustedProject: UntrustedProjectPolicy;
   readonly #events = new EventHub();
-  /** Runs prompts and the controller's other work one at a time, and queues what waits. */
-  readonly #session: AgentSession<ControllerWork>;
-  /**
-   * Prompts typed as text: their `@path` words are expanded (and their
-   * images taken as pasted) when their run starts; other messages go as given.
-   */
-  readonly #typed = new WeakSet<UserMessage>();
+  /** Runs, compactions, shell commands and moves, one at a time, and the queue. */
+  readonly #runs: ControllerRuns;
   readonly #extensions: ControllerExtensions;
   readonly #defaultPrices = PricingRegistry.withDefaults();
   #selection: ModelSelection;
   /** The first model's name: the one --api/--base-url describe, when they were given. */
   readonly #adHocAlias: string;
   readonly #naming: SessionNaming;
-  /** `!shell` output and the branch summary, for the next prompt. */
-  readonly #nextPrompt = new NextPromptContext();
   /** The session's messages on other branches than the active one: their usage counts in its total. */
   #offPath: readonly Spend[] = [];
-  #dangling: TypedPrompt | undefined;
   #mcp: McpServers | undefined;
   /** The hooks around tool calls, kept across the agents of every session (approvals). */
   #toolHooks: ToolHooks = {};
@@ -193,18 +170,20 @@ export class SessionController {
     this.#untrustedProject = startup.untrustedProject;
     this.#selection = startup.selection;
     this.#adHocAlias = startup.selection.alias;
-    this.#session = new AgentSession<ControllerWork>(agent, {
-      prepare: (message) => this.#prepare(message),
+    this.#runs = new ControllerRuns(agent, {
+      cwd: this.cwd,
+      provider: () => this.#selection.provider,
+      mcp: () => this.#mcp,
       // Named while still busy, so a /new or a switch cannot come in between.
       settle: () => this.#naming.applyPending(),
+      emit: (event) => this.#emit(event),
     });
-    this.#session.subscribe((event) => this.#relay(event));
     this.#naming = new SessionNaming({
       store: this.store,
       session: () => this.session,
       emit: (event) => this.#emit(event),
     });
-    this.#dangling = danglingPrompt(startup.danglingUser);
+    this.#runs.dangling = danglingPrompt(startup.danglingUser);
     this.#extensions = new ControllerExtensions({
       cwd: this.cwd,
       pantoHome: this.pantoHome,
@@ -253,7 +232,7 @@ export class SessionController {
 
   /** The current agent (replaced when the session changes). */
   get agent(): Agent {
-    return this.#session.agent;
+    return this.#runs.session.agent;
   }
 
   /** The current session. */
@@ -268,7 +247,7 @@ export class SessionController {
 
   /** Whether a run, compaction or shell command is in progress. */
   get busy(): boolean {
-    return this.#session.busy;
+    return this.#runs.session.busy;
   }
 
   /**
@@ -283,7 +262,7 @@ export class SessionController {
    * {@linkcode SessionController.danglingImages}. Cleared by the next prompt.
    */
   get danglingPrompt(): string | undefined {
-    return this.#dangling?.text;
+    return this.#runs.dangling?.text;
   }
 
   /**
@@ -292,13 +271,12 @@ export class SessionController {
    * empty when there is none.
    */
   get danglingImages(): readonly ImageBlock[] {
-    return this.#dangling?.images ?? [];
+    return this.#runs.dangling?.images ?? [];
   }
 
   /** The prompts waiting (copies). */
   get queue(): QueueState {
-    const { steering, followUp } = this.#session.queue;
-    return { steering: steering.map(textOf), followUp: followUp.map(textOf) };
+    return this.#runs.queue;
   }
 
   /** The loaded configuration (read again by {@linkcode SessionController.applyReload}). */
@@ -356,12 +334,7 @@ export class SessionController {
     message: string | UserMessage,
     options: { signal?: AbortSignal; images?: readonly ImageBlock[] } = {},
   ): Promise<RunOutcome> {
-    const { signal, images = [] } = options;
-    const sent = typeof message === "string" ? this.#typedMessage(message, images) : message;
-    return this.#whenIdle(
-      "sending a prompt (steer or follow up instead)",
-      () => this.#session.prompt(sent, signal ? { signal } : {}).then(runOutcome),
-    );
+    return this.#runs.prompt(message, options.signal, options.images ?? []);
   }
 
   /**
@@ -372,7 +345,7 @@ export class SessionController {
    * @param text The message.
    */
   steer(text: string): void {
-    this.#session.steer(this.#typedMessage(text));
+    this.#runs.session.steer(this.#runs.typed(text));
   }
 
   /**
@@ -382,7 +355,7 @@ export class SessionController {
    * @param text The prompt (`@path` words attach files).
    */
   followUp(text: string): void {
-    void this.#session.followUp(this.#typedMessage(text));
+    void this.#runs.session.followUp(this.#runs.typed(text));
   }
 
   /**
@@ -395,13 +368,7 @@ export class SessionController {
    */
   queueShell(command: string, options: ShellOptions = {}): void {
     const excluded = options.excludeFromContext === true;
-    const shown = `${excluded ? "!!" : "!"}${command}`;
-    // Its failure is told by its `shell_end`.
-    this.#session.queueTask(
-      { text: shown },
-      "shell",
-      (signal) => this.#shell(command, excluded, signal),
-    );
+    this.#runs.queueShell(command, excluded, (signal) => this.#shell(command, excluded, signal));
   }
 
   /**
@@ -411,7 +378,7 @@ export class SessionController {
    * @returns The prompts taken.
    */
   takeQueue(): string[] {
-    return this.#session.takeQueue().map(textOf);
+    return this.#runs.takeQueue();
   }
 
   /**
@@ -422,12 +389,12 @@ export class SessionController {
    *   nothing is queued.
    */
   takeLastQueued(): string | undefined {
-    return this.#session.takeLastQueued()?.text;
+    return this.#runs.session.takeLastQueued()?.text;
   }
 
   /** Aborts what runs (a run keeps its partial answer); the queue stays. */
   abort(): void {
-    this.#session.abort();
+    this.#runs.session.abort();
   }
 
   /**
@@ -440,9 +407,9 @@ export class SessionController {
    * @throws {UsageError} For an unknown model or a missing key.
    */
   setModel(alias: string, reasoning?: ReasoningLevel): void {
-    this.#assertIdle("switching models");
+    this.#runs.assertIdle("switching models");
     const selection = selectModel(this.#modelSource(), alias, reasoning);
-    this.#session.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
+    this.#runs.session.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
     this.#selection = selection;
     const { model } = selection.provider;
     this.#emit({
@@ -500,8 +467,8 @@ export class SessionController {
    *   summarising request threw.
    */
   compact(instructions?: string, signal?: AbortSignal): Promise<CompactionResult | undefined> {
-    return this.#whenIdle("compacting", () =>
-      this.#session.compact({
+    return this.#runs.whenIdle("compacting", () =>
+      this.#runs.session.compact({
         ...(instructions ? { instructions } : {}),
         ...(signal ? { signal } : {}),
       }));
@@ -525,7 +492,7 @@ export class SessionController {
     options: ShellOptions = {},
   ): Promise<ShellResult> {
     const excluded = options.excludeFromContext === true;
-    return this.#exclusive(
+    return this.#runs.exclusive(
       "shell",
       "running a shell command",
       signal,
@@ -553,7 +520,7 @@ export class SessionController {
       });
       throw error;
     }
-    if (!excluded) this.#nextPrompt.addShellOutput(command, result.output);
+    if (!excluded) this.#runs.nextPrompt.addShellOutput(command, result.output);
     this.#emit({ type: "shell_end", command, ...result, excluded });
     return result;
   }
@@ -651,7 +618,7 @@ export class SessionController {
    */
   branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
     // The whole move is one activity: a prompt typed meanwhile waits, then goes to the new branch.
-    return this.#exclusive(
+    return this.#runs.exclusive(
       options.summarise ? "summarising" : "switching",
       "moving in the session tree",
       undefined,
@@ -663,7 +630,7 @@ export class SessionController {
           signal,
         );
         await this.#adopt(destination, "branch");
-        this.#nextPrompt.setBranchSummary(summary);
+        this.#runs.nextPrompt.setBranchSummary(summary);
         return summary?.summary;
       },
     );
@@ -735,7 +702,7 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    */
   async applyReload(plan: ReloadPlan): Promise<string[]> {
-    this.#assertIdle("reloading");
+    this.#runs.assertIdle("reloading");
     const before = this.#setup.config;
     const { applyReloadPlan } = await import("./reload_plan.ts");
     this.#setup = await applyReloadPlan(this.agent, this.#setup, plan, this.#args.apiKeyEnv);
@@ -816,7 +783,11 @@ export class SessionController {
     const conversation = this.agent.conversation;
     const provider = this.agent.config.provider;
     // A branch summary not sent yet is paid for already.
-    const spent = [...this.#offPath, ...conversation.messages, ...this.#nextPrompt.pendingSpend()];
+    const spent = [
+      ...this.#offPath,
+      ...conversation.messages,
+      ...this.#runs.nextPrompt.pendingSpend(),
+    ];
     const state: ControllerState = {
       sessionId: this.session.id,
       persisted: this.session.persisted,
@@ -826,7 +797,7 @@ export class SessionController {
         model: provider.model,
         reasoning: provider.reasoning,
       },
-      activity: this.#session.activity ?? "idle",
+      activity: this.#runs.session.activity ?? "idle",
       busy: this.busy,
       queue: this.queue,
       messageCount: conversation.messages.length,
@@ -834,7 +805,8 @@ export class SessionController {
     };
     const name = this.#naming.shown;
     if (name !== undefined) state.sessionName = name;
-    if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
+    const dangling = this.#runs.dangling;
+    if (dangling !== undefined) state.danglingPrompt = dangling.text;
     const prices = {
       selection: this.#selection,
       config: this.config,
@@ -850,7 +822,7 @@ export class SessionController {
    * sent first).
    */
   idle(): Promise<void> {
-    return this.#session.idle();
+    return this.#runs.session.idle();
   }
 
   /**
@@ -860,7 +832,7 @@ export class SessionController {
    * @param waitMs The longest wait for the aborted work (default: no limit).
    */
   async close(waitMs = Infinity): Promise<void> {
-    const closing = this.#session.close();
+    const closing = this.#runs.session.close();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       if (Number.isFinite(waitMs)) timer = setTimeout(resolve, waitMs);
@@ -874,89 +846,9 @@ export class SessionController {
     await this.store.close();
   }
 
-  /** A prompt typed as text, its pasted images with it. */
-  #typedMessage(text: string, images: readonly ImageBlock[] = []): UserMessage {
-    const message = images.length > 0 ? { text, images: [...images] } : { text };
-    this.#typed.add(message);
-    return message;
-  }
-
-  /** The message a prompt's run sends (see {@linkcode promptMessage}), the MCP tools synced. */
-  async #prepare(message: UserMessage): Promise<UserMessage> {
-    const typed = this.#typed.has(message);
-    const user = await promptMessage(
-      typed ? message.text : message,
-      typed ? message.images ?? [] : [],
-      this.#nextPrompt.take(),
-      { cwd: this.cwd, provider: this.#selection.provider, emit: (event) => this.#emit(event) },
-    );
-    // MCP tools change between runs (a server connected, restarted or changed its list).
-    if (this.#mcp) await this.#mcp.sync(this.agent);
-    return user;
-  }
-
-  /** Tells the views what the session reports, in the controller's words. */
-  #relay(event: AgentSessionEvent): void {
-    switch (event.type) {
-      case "prompt": {
-        this.#dangling = undefined;
-        const { text, images = [] } = event.message;
-        const pasted = images.length > 0 ? { images } : {};
-        return this.#emit({ type: "user_prompt", text, followUp: event.followUp, ...pasted });
-      }
-      case "run_end":
-        return this.#runEnded(event.outcome);
-      case "queue":
-        return this.#emit({ type: "queue_update", ...this.queue });
-      case "config_changed":
-        // setModel tells `model_changed`, with the alias.
-        return;
-      case "compaction_end": {
-        const { result } = event;
-        const failed = "failure" in event ? { failure: errorMessage(event.failure) } : {};
-        return this.#emit({ type: "compaction_end", result, ...failed });
-      }
-      default:
-        return this.#emit(event);
-    }
-  }
-
-  #runEnded(outcome: PromptOutcome): void {
-    if (outcome.status !== "done") {
-      this.#dangling = danglingPrompt(unansweredPrompt(this.agent.conversation.messages));
-    }
-    const { cause: _cause, ...ended } = runOutcome(outcome);
-    this.#emit({ type: "run_end", ...ended });
-  }
-
-  #assertIdle(action: string): void {
-    const activity = this.#session.activity;
-    if (activity) throw new ControllerBusyError(action, activity);
-  }
-
-  /** Starts `task` when nothing runs; else rejects with a busy error naming `action`. */
-  #whenIdle<T>(action: string, task: () => Promise<T>): Promise<T> {
-    try {
-      this.#assertIdle(action);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return task();
-  }
-
-  /** Runs `task` as the one thing in progress; prompts queued meanwhile are sent after it. */
-  #exclusive<T>(
-    kind: ControllerWork,
-    action: string,
-    signal: AbortSignal | undefined,
-    task: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    return this.#whenIdle(action, () => this.#session.exclusive(kind, task, signal));
-  }
-
   /** Runs a move to another session as the one activity (`switching`). */
   #move<T>(action: string, task: () => Promise<T>): Promise<T> {
-    return this.#exclusive("switching", action, undefined, task);
+    return this.#runs.exclusive("switching", action, undefined, task);
   }
 
   #modelSource(): ModelSource {
@@ -988,11 +880,11 @@ export class SessionController {
     );
     agent.setHooks(this.#toolHooks);
     const offPath = await messagesOffPath(session);
-    this.#session.replaceAgent(agent);
+    this.#runs.session.replaceAgent(agent);
     this.#offPath = offPath;
     this.#naming.adopted(session);
-    this.#dangling = dangling;
-    this.#nextPrompt.setBranchSummary(undefined);
+    this.#runs.dangling = dangling;
+    this.#runs.nextPrompt.setBranchSummary(undefined);
     this.#emit({
       type: "session_changed",
       sessionId: session.id,
