@@ -15,6 +15,7 @@ import { danglingPrompt, unansweredPrompt } from "./dangling_prompt.ts";
 import { NextPromptContext } from "./next_prompt_context.ts";
 import { promptMessage } from "./prompt_message.ts";
 import { runOutcome } from "./run_failure.ts";
+import { runShellCommand, type ShellResult } from "./shell_command.ts";
 import type { TypedPrompt } from "./typed_prompt.ts";
 
 /** The controller's work besides runs and compactions (what lib's session calls `Work`). */
@@ -26,6 +27,8 @@ export interface RunSetting {
   cwd: string;
   /** The model in use (whether it reads images). */
   provider(): ProviderConfig;
+  /** How long a `!shell` command may run. */
+  shellTimeoutSeconds(): number;
   /** The MCP servers, whose tools are synced before each run. */
   mcp(): McpServers | undefined;
   /** Called after each run while the controller is still busy (a pending session name). */
@@ -120,18 +123,41 @@ export class ControllerRuns {
   }
 
   /**
-   * Queues a `!shell` command behind what runs and what is queued.
+   * Queues a `!shell` command behind what runs and what is queued (see
+   * {@linkcode ControllerRuns.shell}); the queue shows it with its `!`.
    *
    * @param command The command line.
-   * @param excluded A `!!command`: the queue shows it so.
-   * @param run Runs it (its failure is told by its `shell_end`).
+   * @param excluded A `!!command`: its output is shown, not sent.
    */
-  queueShell(
-    command: string,
-    excluded: boolean,
-    run: (signal: AbortSignal) => Promise<unknown>,
-  ): void {
-    this.session.queueTask({ text: `${excluded ? "!!" : "!"}${command}` }, "shell", run);
+  queueShell(command: string, excluded: boolean): void {
+    const shown = { text: `${excluded ? "!!" : "!"}${command}` };
+    // Its failure is told by its `shell_end`.
+    this.session.queueTask(shown, "shell", (signal) => this.shell(command, excluded, signal));
+  }
+
+  /**
+   * Runs a `!shell` command now (the caller made it the one activity) and
+   * keeps its output for the next prompt unless `excluded`; reported by
+   * `shell_start` and `shell_end`.
+   *
+   * @param command The command line.
+   * @param excluded A `!!command`: its output is shown, not sent.
+   * @param signal Kills it.
+   * @returns Its output and whether it failed.
+   */
+  async shell(command: string, excluded: boolean, signal: AbortSignal): Promise<ShellResult> {
+    const { cwd, emit } = this.#setting;
+    emit({ type: "shell_start", command, excluded });
+    let result: ShellResult;
+    try {
+      result = await runShellCommand(command, cwd, this.#setting.shellTimeoutSeconds(), signal);
+    } catch (error) {
+      emit({ type: "shell_end", command, output: errorMessage(error), failed: true, excluded });
+      throw error;
+    }
+    if (!excluded) this.nextPrompt.addShellOutput(command, result.output);
+    emit({ type: "shell_end", command, ...result, excluded });
+    return result;
   }
 
   /**

@@ -53,7 +53,7 @@ import { buildAgent } from "./build_agent.ts";
 import { contextTextsByName } from "./context_file_texts.ts";
 import type { ReloadableSetup, ReloadPlan } from "./reload_plan.ts";
 import type { ReloadSnapshot } from "./reload_summary.ts";
-import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
+import type { ShellOptions, ShellResult } from "./shell_command.ts";
 import { danglingPrompt } from "./dangling_prompt.ts";
 import { ControllerRuns } from "./controller_runs.ts";
 import { EventHub } from "./event_hub.ts";
@@ -173,6 +173,7 @@ export class SessionController {
     this.#runs = new ControllerRuns(agent, {
       cwd: this.cwd,
       provider: () => this.#selection.provider,
+      shellTimeoutSeconds: () => this.config.tools.bashTimeoutSeconds,
       mcp: () => this.#mcp,
       // Named while still busy, so a /new or a switch cannot come in between.
       settle: () => this.#naming.applyPending(),
@@ -368,7 +369,7 @@ export class SessionController {
    */
   queueShell(command: string, options: ShellOptions = {}): void {
     const excluded = options.excludeFromContext === true;
-    this.#runs.queueShell(command, excluded, (signal) => this.#shell(command, excluded, signal));
+    this.#runs.queueShell(command, excluded);
   }
 
   /**
@@ -496,33 +497,8 @@ export class SessionController {
       "shell",
       "running a shell command",
       signal,
-      (abort) => this.#shell(command, excluded, abort),
+      (abort) => this.#runs.shell(command, excluded, abort),
     );
-  }
-
-  async #shell(command: string, excluded: boolean, signal: AbortSignal): Promise<ShellResult> {
-    this.#emit({ type: "shell_start", command, excluded });
-    let result: ShellResult;
-    try {
-      result = await runShellCommand(
-        command,
-        this.cwd,
-        this.config.tools.bashTimeoutSeconds,
-        signal,
-      );
-    } catch (error) {
-      this.#emit({
-        type: "shell_end",
-        command,
-        output: errorMessage(error),
-        failed: true,
-        excluded,
-      });
-      throw error;
-    }
-    if (!excluded) this.#runs.nextPrompt.addShellOutput(command, result.output);
-    this.#emit({ type: "shell_end", command, ...result, excluded });
-    return result;
   }
 
   /**
