@@ -4,11 +4,13 @@
  * extensions, behind commands and an event stream. The chat, print mode
  * and RPC mode are views over it; it never loads the terminal UI.
  *
- * The behaviours live beside it: the queue and the one activity at a time
- * in `run_queue.ts`, moves between and within sessions in
- * `session_navigation.ts`, what a prompt carries in `prompt_message.ts`
- * and `next_prompt_context.ts`, usage and cost in `session_cost.ts`,
- * extensions in `controller_extensions.ts`, `/reload` in `reload_plan.ts`.
+ * The behaviours live beside it: the runs, the queue and the one activity
+ * at a time in `controller_runs.ts` (on lib's `AgentSession`), moves
+ * between and within sessions in `session_navigation.ts`, what a prompt
+ * carries in `prompt_message.ts` and `next_prompt_context.ts`, usage and
+ * cost in `session_cost.ts`, names in `session_naming.ts`, model switching
+ * in `model_switch.ts`, extensions in `controller_extensions.ts`, `/reload`
+ * in `reload_plan.ts`.
  *
  * @module
  */
