@@ -205,6 +205,7 @@ Deno.test("exclusive work refuses prompts meanwhile and sends the queued ones af
   assert.equal((await followUp).status, "done");
   assert.equal(messageText(agent.conversation.messages.at(-1)!), "after the work");
   assert.ok(events.some((e) => e.type === "prompt" && e.message.text === "queued" && e.followUp));
+  await chat.idle();
 });
 
 Deno.test("a queued task shows as its message, runs in turn, and is given back by takeQueue", async () => {
@@ -252,4 +253,5 @@ Deno.test("replaceAgent is refused during a run; what is queued goes to the new 
   assert.equal((await later).status, "done");
   assert.equal(chat.agent, next);
   assert.deepEqual(next.conversation.messages.map(messageText), ["for the new agent", "new"]);
+  await chat.idle();
 });
