@@ -16,7 +16,7 @@ export interface PromptOutcome {
 export interface QueueState {
   /** Messages for the running run's next tool boundary. */
   steering: readonly UserMessage[];
-  /** Prompts that run after the current run, in order. */
+  /** Prompts that run after the current run, in order (a queued task as the message it was queued with). */
   followUp: readonly UserMessage[];
 }
 
@@ -35,8 +35,41 @@ export type AgentSessionEvent =
   | { type: "compaction_start" }
   | { type: "compaction_end"; result: CompactionResult | null; failure?: unknown };
 
-/** What the session is busy with. */
-type Activity = "running" | "compacting";
+/**
+ * What the session is busy with: a prompt's run, a compaction, or work of
+ * the caller's ({@linkcode AgentSession.exclusive}) named by `Work`.
+ */
+export type AgentSessionActivity<Work extends string = never> = "running" | "compacting" | Work;
+
+/**
+ * What a caller adds to every run of an {@linkcode AgentSession}.
+ *
+ * @example Attach a note to every prompt when its run starts
+ * ```ts
+ * import type { AgentSessionHooks } from "@panto/lib";
+ *
+ * const hooks: AgentSessionHooks = {
+ *   prepare: (message) =>
+ *     Promise.resolve({ ...message, attachments: [{ type: "text", text: "Be brief." }] }),
+ * };
+ * console.assert(typeof hooks.prepare === "function");
+ * ```
+ */
+export interface AgentSessionHooks {
+  /**
+   * Turns a prompt into the message sent, when its run starts (after its
+   * `prompt` event): files read then, context gathered since it was
+   * queued. A rejection fails the run (`status: "failed"`). Steering sent
+   * into a running run is not prepared.
+   */
+  prepare?(message: UserMessage, signal: AbortSignal): Promise<UserMessage>;
+  /**
+   * Called once a run ended, while the session is still busy (nothing else
+   * can start in between), before `run_end`. A rejection fails the run
+   * (`status: "failed"`) unless it failed already.
+   */
+  settle?(outcome: PromptOutcome): Promise<void>;
+}
 
 /** Thrown when a prompt, a model switch or a compaction is asked for while something runs. */
 export class AgentSessionBusyError extends Error {
@@ -46,7 +79,7 @@ export class AgentSessionBusyError extends Error {
    * @param action What was asked for, e.g. "switching models".
    * @param activity What runs.
    */
-  constructor(action: string, activity: Activity) {
+  constructor(action: string, activity: string) {
     super(
       `The session is ${activity}: wait for it (await session.idle()) or abort it before ${action}, or queue the prompt with steer() or followUp()`,
     );
@@ -54,10 +87,15 @@ export class AgentSessionBusyError extends Error {
   }
 }
 
-/** A queued follow-up and the promise its caller awaits. */
-interface FollowUp {
+/** A queued message: steering, a follow-up prompt, or a task's. */
+interface Queued<Work extends string> {
   message: UserMessage;
-  settle: (outcome: PromptOutcome) => void;
+  /** Queue order across both lists, for taking the latest back. */
+  seq: number;
+  /** Resolves a follow-up's promise. */
+  settle?: (outcome: PromptOutcome) => void;
+  /** Work of the caller's queued in place of a prompt. */
+  task?: { kind: Work; run: (signal: AbortSignal) => Promise<unknown> };
 }
 
 /**
@@ -69,6 +107,12 @@ interface FollowUp {
  * is switched between runs ({@linkcode AgentSession.setModel}). Everything
  * is reported to subscribers as {@linkcode AgentSessionEvent}s. It holds
  * no terminal, file or process logic, so it runs wherever the agent does.
+ *
+ * A program with more to do between runs adds it: work of its own that
+ * must not overlap a run ({@linkcode AgentSession.exclusive}, queued with
+ * {@linkcode AgentSession.queueTask}), named by `Work`; what each prompt
+ * carries when its run starts ({@linkcode AgentSessionHooks}); another
+ * agent for another conversation ({@linkcode AgentSession.replaceAgent}).
  *
  * @example Queue a follow-up while a prompt runs, and await both
  * ```ts
@@ -86,13 +130,16 @@ interface FollowUp {
  * console.assert(agent.conversation.messages.length === 4);
  * ```
  */
-export class AgentSession {
-  /** The agent it drives. */
-  readonly agent: Agent;
+export class AgentSession<Work extends string = never> {
+  #agent: Agent;
+  readonly #hooks: AgentSessionHooks;
   readonly #listeners = new Set<(event: AgentSessionEvent) => void>();
-  #activity: { kind: Activity; abort: AbortController; end: () => void } | undefined;
-  #steering: UserMessage[] = [];
-  #followUp: FollowUp[] = [];
+  #activity:
+    | { kind: AgentSessionActivity<Work>; abort: AbortController; end: () => void }
+    | undefined;
+  #steering: Queued<Work>[] = [];
+  #followUp: Queued<Work>[] = [];
+  #queued = 0;
   #closed = false;
   #work: Promise<unknown> = Promise.resolve();
 
@@ -100,19 +147,34 @@ export class AgentSession {
    * Drives `agent`.
    *
    * @param agent The agent; the session assumes it is the only one running it.
+   * @param hooks What every run adds (see {@linkcode AgentSessionHooks}).
    */
-  constructor(agent: Agent) {
-    this.agent = agent;
+  constructor(agent: Agent, hooks: AgentSessionHooks = {}) {
+    this.#agent = agent;
+    this.#hooks = hooks;
   }
 
-  /** Whether a run or a compaction is in progress. */
+  /** The agent it drives. */
+  get agent(): Agent {
+    return this.#agent;
+  }
+
+  /** Whether a run, a compaction or exclusive work is in progress. */
   get busy(): boolean {
     return this.#activity !== undefined;
   }
 
+  /** What is in progress, if anything. */
+  get activity(): AgentSessionActivity<Work> | undefined {
+    return this.#activity?.kind;
+  }
+
   /** What is queued (copies). */
   get queue(): QueueState {
-    return { steering: [...this.#steering], followUp: this.#followUp.map((f) => f.message) };
+    return {
+      steering: this.#steering.map((q) => q.message),
+      followUp: this.#followUp.map((q) => q.message),
+    };
   }
 
   /**
@@ -148,23 +210,18 @@ export class AgentSession {
 
   /**
    * Adds a message to the running run at its next tool boundary; a run
-   * that ends before then gets it as the next run. When idle, it is sent
-   * at once (its outcome is reported by `run_end`).
+   * that ends before then gets it as the next run. When idle with nothing
+   * queued, it is sent at once (its outcome is reported by `run_end`).
    *
    * @param message The message.
    */
   steer(message: string | UserMessage): void {
-    if (!this.#activity && this.#followUp.length === 0) {
-      void this.#track(this.#run(asMessage(message), true));
-      return;
-    }
-    this.#steering.push(asMessage(message));
-    this.#emitQueue();
+    this.#enqueue(this.#steering, { message: asMessage(message), seq: this.#queued++ });
   }
 
   /**
    * Sends the prompt as a run of its own once what runs and what was
-   * queued before it ended; when idle, at once.
+   * queued before it ended; when idle with nothing queued, at once.
    *
    * @param message The prompt.
    * @returns Its run's outcome; `aborted` without a run when the queue is
@@ -173,10 +230,52 @@ export class AgentSession {
    */
   followUp(message: string | UserMessage): Promise<PromptOutcome> {
     const { promise, resolve } = Promise.withResolvers<PromptOutcome>();
-    this.#followUp.push({ message: asMessage(message), settle: resolve });
-    this.#emitQueue();
-    this.#next();
+    this.#enqueue(this.#followUp, {
+      message: asMessage(message),
+      seq: this.#queued++,
+      settle: resolve,
+    });
     return promise;
+  }
+
+  /**
+   * Queues work of the caller's behind what runs and what was queued, as
+   * a follow-up does; it then runs as {@linkcode AgentSession.exclusive}
+   * work of `kind`. The queue shows it as `shown` (and gives that back
+   * when it is taken). Its failure is the task's to report.
+   *
+   * @example Queue a shell command behind a running prompt
+   * ```ts
+   * import { Agent, AgentSession, scriptedProvider } from "@panto/lib";
+   *
+   * const agent = new Agent({
+   *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost/v1", model: "m", reasoning: "off" } },
+   *   provider: scriptedProvider(["Hello."]),
+   * });
+   * const chat = new AgentSession<"shell">(agent);
+   * const ran: string[] = [];
+   * const prompt = chat.prompt("Hi");
+   * chat.queueTask({ text: "!ls" }, "shell", () => Promise.resolve(ran.push("ls")));
+   * console.assert(chat.queue.followUp[0]?.text === "!ls");
+   * await prompt;
+   * await chat.idle();
+   * console.assert(ran.length === 1);
+   * ```
+   *
+   * @param shown How the queue shows it.
+   * @param kind What it is, while it runs.
+   * @param task The work, given its abort signal.
+   */
+  queueTask(
+    shown: UserMessage,
+    kind: Work,
+    task: (signal: AbortSignal) => Promise<unknown>,
+  ): void {
+    this.#enqueue(this.#followUp, {
+      message: shown,
+      seq: this.#queued++,
+      task: { kind, run: task },
+    });
   }
 
   /**
@@ -186,11 +285,45 @@ export class AgentSession {
    * @returns The messages taken.
    */
   takeQueue(): UserMessage[] {
-    const follow = this.#followUp.splice(0);
-    for (const { settle } of follow) settle({ status: "aborted", turnLimitReached: false });
-    const taken = [...this.#steering.splice(0), ...follow.map((f) => f.message)];
+    const taken = [...this.#steering.splice(0), ...this.#followUp.splice(0)];
+    for (const { settle } of taken) settle?.({ status: "aborted", turnLimitReached: false });
     if (taken.length) this.#emitQueue();
-    return taken;
+    return taken.map((q) => q.message);
+  }
+
+  /**
+   * Takes the most recently queued message (steering or follow-up) out of
+   * the queue, e.g. to edit it again; a follow-up's promise resolves
+   * `aborted`.
+   *
+   * @example
+   * ```ts
+   * import { Agent, AgentSession, scriptedProvider } from "@panto/lib";
+   *
+   * const agent = new Agent({
+   *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost/v1", model: "m", reasoning: "off" } },
+   *   provider: scriptedProvider(["Hello."]),
+   * });
+   * const chat = new AgentSession(agent);
+   * const first = chat.prompt("Hi");
+   * void chat.followUp("one");
+   * chat.steer("two");
+   * console.assert(chat.takeLastQueued()?.text === "two");
+   * await first;
+   * await chat.idle();
+   * ```
+   *
+   * @returns It, or `undefined` when nothing is queued.
+   */
+  takeLastQueued(): UserMessage | undefined {
+    const steer = this.#steering.at(-1);
+    const follow = this.#followUp.at(-1);
+    const queue = (steer?.seq ?? -1) > (follow?.seq ?? -1) ? this.#steering : this.#followUp;
+    const item = queue.pop();
+    if (item === undefined) return undefined;
+    item.settle?.({ status: "aborted", turnLimitReached: false });
+    this.#emitQueue();
+    return item.message;
   }
 
   /** Aborts what runs (a run keeps its partial answer); the queue stays. */
@@ -221,6 +354,36 @@ export class AgentSession {
   }
 
   /**
+   * Drives another agent from now on (another conversation, e.g. another
+   * saved session), keeping the queue: what is queued goes to it. Call it
+   * between runs, or from {@linkcode AgentSession.exclusive} work that
+   * switches conversations.
+   *
+   * @example
+   * ```ts
+   * import { Agent, AgentSession, scriptedProvider } from "@panto/lib";
+   *
+   * const config = { provider: { api: "openai-chat", baseUrl: "http://localhost/v1", model: "m", reasoning: "off" } } as const;
+   * const chat = new AgentSession(new Agent({ config, provider: scriptedProvider(["One."]) }));
+   * await chat.prompt("first conversation");
+   * const next = new Agent({ config, provider: scriptedProvider(["Two."]) });
+   * chat.replaceAgent(next);
+   * await chat.prompt("second conversation");
+   * console.assert(chat.agent === next && next.conversation.messages.length === 2);
+   * ```
+   *
+   * @param agent The agent.
+   * @throws {AgentSessionBusyError} While a run or a compaction uses the current agent.
+   */
+  replaceAgent(agent: Agent): void {
+    const kind = this.#activity?.kind;
+    if (kind === "running" || kind === "compacting") {
+      throw new AgentSessionBusyError("replacing the agent", kind);
+    }
+    this.#agent = agent;
+  }
+
+  /**
    * Summarises older messages to free context. Prompts queued meanwhile are
    * sent after it.
    *
@@ -230,22 +393,49 @@ export class AgentSession {
    *   else what the summarising request threw.
    */
   compact(options: CompactOptions = {}): Promise<CompactionResult | undefined> {
-    if (this.#activity) {
-      return Promise.reject(new AgentSessionBusyError("compacting", this.#activity.kind));
-    }
-    const abort = this.#begin("compacting", options.signal);
-    this.#emit({ type: "compaction_start" });
-    const task = this.agent.compact({ ...options, signal: abort.signal }).then(
-      (result) => {
+    return this.#exclusive("compacting", "compacting", options.signal, async (signal) => {
+      this.#emit({ type: "compaction_start" });
+      try {
+        const result = await this.agent.compact({ ...options, signal });
         this.#emit({ type: "compaction_end", result });
         return result ?? undefined;
-      },
-      (failure: unknown) => {
+      } catch (failure) {
         this.#emit({ type: "compaction_end", result: null, failure });
         throw failure;
-      },
-    ).finally(() => this.#end());
-    return this.#track(task);
+      }
+    });
+  }
+
+  /**
+   * Runs work of the caller's as the one thing in progress (a shell
+   * command, a switch to another conversation): prompts sent meanwhile
+   * are refused or queued as during a run, and sent after it.
+   *
+   * @example
+   * ```ts
+   * import { Agent, AgentSession, scriptedProvider } from "@panto/lib";
+   *
+   * const agent = new Agent({
+   *   config: { provider: { api: "openai-chat", baseUrl: "http://localhost/v1", model: "m", reasoning: "off" } },
+   *   provider: scriptedProvider(["Hello."]),
+   * });
+   * const chat = new AgentSession<"shell">(agent);
+   * const output = await chat.exclusive("shell", () => Promise.resolve("README.md"));
+   * console.assert(output === "README.md" && chat.activity === undefined);
+   * ```
+   *
+   * @param kind What it is ({@linkcode AgentSession.activity} meanwhile).
+   * @param task The work, given a signal that {@linkcode AgentSession.abort} (or `signal`) aborts.
+   * @param signal Aborts it too.
+   * @returns What `task` returns.
+   * @throws {AgentSessionBusyError} While something runs (as a rejection).
+   */
+  exclusive<T>(
+    kind: Work,
+    task: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    return this.#exclusive(kind, kind, signal, task);
   }
 
   /** Resolves once nothing runs and nothing is queued. */
@@ -268,6 +458,19 @@ export class AgentSession {
     await this.idle();
   }
 
+  #exclusive<T>(
+    kind: AgentSessionActivity<Work>,
+    action: string,
+    signal: AbortSignal | undefined,
+    task: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    if (this.#activity) {
+      return Promise.reject(new AgentSessionBusyError(action, this.#activity.kind));
+    }
+    const abort = this.#begin(kind, signal);
+    return this.#track(task(abort.signal).finally(() => this.#end()));
+  }
+
   async #run(
     message: UserMessage,
     followUp: boolean,
@@ -277,8 +480,9 @@ export class AgentSession {
     this.#emit({ type: "prompt", message, followUp });
     let outcome: PromptOutcome = { status: "done", turnLimitReached: false };
     try {
+      const sent = this.#hooks.prepare ? await this.#hooks.prepare(message, abort.signal) : message;
       const steering = () => this.#takeSteering();
-      const stream = this.agent.run(message, { signal: abort.signal, steering });
+      const stream = this.agent.run(sent, { signal: abort.signal, steering });
       for await (const event of stream) {
         if (event.type === "run_complete") outcome.turnLimitReached = event.turnLimitReached;
         this.#emit(event);
@@ -286,9 +490,15 @@ export class AgentSession {
       if (stream.state === "aborted") outcome.status = "aborted";
     } catch (error) {
       outcome = { status: "failed", turnLimitReached: false, error };
-    } finally {
-      this.#end();
     }
+    try {
+      await this.#hooks.settle?.(outcome);
+    } catch (error) {
+      if (outcome.status !== "failed") {
+        outcome = { status: "failed", turnLimitReached: false, error };
+      }
+    }
+    this.#end();
     this.#emit({ type: "run_end", outcome });
     return outcome;
   }
@@ -296,11 +506,24 @@ export class AgentSession {
   #takeSteering(): UserMessage[] {
     const taken = this.#steering.splice(0);
     if (taken.length) this.#emitQueue();
-    return taken;
+    return taken.map((q) => q.message);
+  }
+
+  /** Starts `item` at once when idle with nothing queued; else queues it. */
+  #enqueue(queue: Queued<Work>[], item: Queued<Work>): void {
+    const waiting = this.#steering.length + this.#followUp.length;
+    if (!this.#activity && !this.#closed && waiting === 0) {
+      this.#start(item);
+      return;
+    }
+    queue.push(item);
+    this.#emitQueue();
+    // Idle with prompts waiting for their scheduled start: this one goes after them.
+    if (!this.#activity) this.#schedule();
   }
 
   /** Marks `kind` as running (synchronously: a second call sees the session busy). */
-  #begin(kind: Activity, signal: AbortSignal | undefined): AbortController {
+  #begin(kind: AgentSessionActivity<Work>, signal: AbortSignal | undefined): AbortController {
     const abort = new AbortController();
     const forward = () => abort.abort(signal?.reason);
     if (signal?.aborted) forward();
@@ -309,32 +532,42 @@ export class AgentSession {
     return abort;
   }
 
-  /**
-   * Ends the activity, then starts what is queued on a later task, so that
-   * whoever awaited the work that just ended sees its result before the
-   * next run's events.
-   */
+  /** Ends the activity, then starts what is queued. */
   #end(): void {
     this.#activity?.end();
     this.#activity = undefined;
-    if (this.#steering.length === 0 && this.#followUp.length === 0) return;
+    this.#schedule();
+  }
+
+  /**
+   * Starts the next queued item on a later task, so that whoever awaited
+   * the work that just ended sees its result before the next run's events.
+   */
+  #schedule(): void {
+    if (this.#closed || (this.#steering.length === 0 && this.#followUp.length === 0)) return;
     const later = new Promise((resolve) => setTimeout(resolve, 0));
     void this.#track(later.then(() => this.#next()));
   }
 
-  /** Starts the next queued prompt when idle: steering left over first, then follow-ups. */
+  /** Starts the next queued item when idle: steering left over first, then follow-ups. */
   #next(): void {
     if (this.#activity || this.#closed) return;
-    const steer = this.#steering.shift();
-    if (steer) {
-      this.#emitQueue();
-      void this.#track(this.#run(steer, true));
+    const item = this.#steering.shift() ?? this.#followUp.shift();
+    if (!item) return;
+    this.#emitQueue();
+    this.#start(item);
+  }
+
+  /** Starts a queued item: its task, else its prompt's run (settling a follow-up's promise). */
+  #start(item: Queued<Work>): void {
+    const { task, settle } = item;
+    if (task) {
+      // The task reports its own failure.
+      this.#exclusive(task.kind, task.kind, undefined, task.run).catch(() => {});
       return;
     }
-    const follow = this.#followUp.shift();
-    if (!follow) return;
-    this.#emitQueue();
-    void this.#track(this.#run(follow.message, true)).then(follow.settle);
+    const run = this.#track(this.#run(item.message, true));
+    if (settle) void run.then(settle);
   }
 
   #track<T>(task: Promise<T>): Promise<T> {

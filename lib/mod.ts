@@ -66,8 +66,10 @@ export {
 } from "./agent.ts";
 export {
   AgentSession,
+  type AgentSessionActivity,
   AgentSessionBusyError,
   type AgentSessionEvent,
+  type AgentSessionHooks,
   type PromptOutcome,
   type QueueState,
 } from "./agent_session.ts";

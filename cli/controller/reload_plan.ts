@@ -5,12 +5,15 @@
  *
  * @module
  */
+import type { Agent, Tool } from "@panto/lib";
 import { loadPromptSetup, type PromptSetup } from "../setup/app_setup.ts";
 import type { ChatArgs } from "../setup/args.ts";
 import { loadConfig } from "../config/load_config.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
-import { readEnv } from "../shared/env.ts";
+import { readEnv, withholdFromCommands } from "../shared/env.ts";
+import type { PromptResources } from "../skills/prompt_commands.ts";
+import { withheldVariables } from "../tools/child_env.ts";
 import { loadCatalogModels } from "../models/catalog.ts";
 import { modelProviders, usableCatalogProviders } from "../models/usable_models.ts";
 import { contextTextsByName } from "./context_file_texts.ts";
@@ -71,5 +74,59 @@ export async function readReloadPlan(args: ChatArgs, dirs: ReloadDirs): Promise<
     config,
     setup,
     contextTexts: contextTextsByName(setup.contextFiles, setup.contextTexts, dirs.cwd),
+  };
+}
+
+/** What the controller built from the files at start-up, and a reload replaces. */
+export interface ReloadableSetup {
+  config: PantoConfig;
+  /** The skills and prompt templates. */
+  resources: PromptResources;
+  /** The AGENTS.md (or similar) files the system prompt includes. */
+  contextFiles: readonly string[];
+  /** Their texts by shown name, for the next reload to tell which changed. */
+  contextTexts: Record<string, string>;
+  /** The built-in tools. */
+  tools: Tool[];
+  systemPrompt: string;
+}
+
+/**
+ * `/reload`'s second half, on the agent: the variables withheld from
+ * commands, the built-in tools swapped, and a changed system prompt set
+ * (recorded in the session). The model and the extensions are the
+ * controller's to redo.
+ *
+ * @param agent The current agent.
+ * @param before What it runs with.
+ * @param plan What {@linkcode readReloadPlan} read.
+ * @param apiKeyEnv The `--api-key-env` variable, withheld too.
+ * @returns What it runs with now.
+ *
+ * @example
+ * ```ts ignore
+ * setup = await applyReloadPlan(agent, setup, await readReloadPlan(args, dirs), args.apiKeyEnv);
+ * ```
+ */
+export async function applyReloadPlan(
+  agent: Agent,
+  before: ReloadableSetup,
+  plan: ReloadPlan,
+  apiKeyEnv: string | undefined,
+): Promise<ReloadableSetup> {
+  withholdFromCommands(withheldVariables(plan.config, apiKeyEnv));
+  for (const tool of before.tools) agent.unregisterTool(tool.decl.name);
+  for (const tool of plan.setup.tools) agent.registerTool(tool);
+  if (agent.conversation.systemPrompt() !== plan.setup.systemPrompt) {
+    await agent.setSystemPrompt(plan.setup.systemPrompt);
+  }
+  const { resources, contextFiles, tools, systemPrompt } = plan.setup;
+  return {
+    config: plan.config,
+    resources,
+    contextFiles,
+    contextTexts: plan.contextTexts,
+    tools,
+    systemPrompt,
   };
 }

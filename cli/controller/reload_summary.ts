@@ -5,6 +5,7 @@
  * @module
  */
 import type { PantoConfig } from "../config/panto_config.ts";
+import type { ReloadableSetup } from "./reload_plan.ts";
 
 /** What the chat runs with, as `/reload` compares it. */
 export interface ReloadSnapshot {
@@ -22,6 +23,35 @@ export interface ReloadSnapshot {
   systemPrompt: string;
   /** The names of the loaded extensions (re-imported by every reload). */
   extensions: readonly string[];
+}
+
+/**
+ * What the chat runs with, as `/reload` compares it.
+ *
+ * @param setup What the controller built from the files.
+ * @param theme The view's theme name.
+ * @param extensions The loaded extensions' names.
+ * @returns The snapshot.
+ *
+ * @example
+ * ```ts ignore
+ * const before = setupSnapshot(setup, "dark", []);
+ * ```
+ */
+export function setupSnapshot(
+  setup: ReloadableSetup,
+  theme: string,
+  extensions: readonly string[],
+): ReloadSnapshot {
+  return {
+    config: configFingerprint(setup.config),
+    theme,
+    skills: setup.resources.skills.map((skill) => skill.name),
+    templates: setup.resources.templates.map((template) => template.name),
+    contextFiles: setup.contextTexts,
+    systemPrompt: setup.systemPrompt,
+    extensions,
+  };
 }
 
 /** Config fields that only say where a value came from, or are reported apart. */

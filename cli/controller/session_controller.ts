@@ -4,6 +4,14 @@
  * extensions, behind commands and an event stream. The chat, print mode
  * and RPC mode are views over it; it never loads the terminal UI.
  *
+ * The behaviours live beside it: the runs, the queue and the one activity
+ * at a time in `controller_runs.ts` (on lib's `AgentSession`), moves
+ * between and within sessions in `session_navigation.ts`, what a prompt
+ * carries in `prompt_message.ts` and `next_prompt_context.ts`, usage and
+ * cost in `session_cost.ts`, names in `session_naming.ts`, model switching
+ * in `model_switch.ts`, extensions in `controller_extensions.ts`, `/reload`
+ * in `reload_plan.ts`.
+ *
  * @module
  */
 import {
@@ -13,46 +21,27 @@ import {
   type PromptResources,
 } from "../skills/prompt_commands.ts";
 import {
-  addUsage,
   type Agent,
-  type BranchSummary,
   type CompactionResult,
-  Conversation,
-  emptyUsage,
   type ImageBlock,
-  type Message,
-  messageText,
-  Pricing,
   PricingRegistry,
   type ReasoningLevel,
-  runContinuesAfter,
-  type RunOptions,
   type Session,
   type SessionInfo,
   type SessionStore,
-  type TextBlock,
-  type Tool,
   type ToolHooks,
   type TreeNode,
   type UserMessage,
 } from "@panto/lib";
 import { loadStartup, type SetupOptions, type Startup } from "../setup/app_setup.ts";
 import type { ChatArgs } from "../setup/args.ts";
-import { expandAttachments } from "./attachments.ts";
-import { optionalEnv, withholdFromCommands } from "../shared/env.ts";
 import { agentConfig } from "../config/agent_config.ts";
-import { cycleChoices } from "../models/model_choices.ts";
-import {
-  DEFAULT_THINKING_LEVELS,
-  type ModelSelection,
-  resolveModel,
-} from "../config/model_registry.ts";
+import { DEFAULT_THINKING_LEVELS, type ModelSelection } from "../config/model_registry.ts";
 import type { PantoConfig } from "../config/panto_config.ts";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
 import { errorMessage } from "../shared/error_message.ts";
-import { CliError, UsageError } from "../shared/errors.ts";
 import type { ExtensionHost } from "../extensions/extension_host.ts";
-import { extensionsToLoad, type ExtensionSurface, loadExtensions } from "./load_extensions.ts";
+import { extensionsToLoad, type ExtensionSurface } from "./load_extensions.ts";
 import type { McpServers } from "@panto/lib/mcp";
 import type { McpServerStatus } from "@panto/lib/mcp";
 import { startMcpServers } from "../mcp/start_mcp_servers.ts";
@@ -64,125 +53,41 @@ import type {
 } from "./controller_events.ts";
 import { buildAgent } from "./build_agent.ts";
 import { contextTextsByName } from "./context_file_texts.ts";
-import type { ReloadPlan } from "./reload_plan.ts";
+import type { ReloadableSetup, ReloadPlan } from "./reload_plan.ts";
 import type { ReloadSnapshot } from "./reload_summary.ts";
-import { withheldVariables } from "../tools/child_env.ts";
-import { abandonedEntries } from "./abandoned_branch.ts";
-import { forkEntries } from "./fork_entries.ts";
-import { entryOfMessage } from "./fork_point.ts";
-import { runFailure } from "./run_failure.ts";
-import { runShellCommand, type ShellOptions, type ShellResult } from "./shell_command.ts";
-import { type TypedPrompt, typedPrompt } from "./typed_prompt.ts";
+import type { ShellOptions, ShellResult } from "./shell_command.ts";
+import { danglingPrompt } from "./dangling_prompt.ts";
+import { ControllerRuns } from "./controller_runs.ts";
+import { EventHub } from "./event_hub.ts";
+import { cycledAlias, type ModelSource, selectModel } from "./model_switch.ts";
+import { SessionNaming } from "./session_naming.ts";
+import { ControllerExtensions } from "./controller_extensions.ts";
+import { type Spend, totalCost, totalUsage } from "./session_cost.ts";
+import {
+  branchMove,
+  type BranchOptions,
+  type Destination,
+  destinationOf,
+  forkedAtEntry,
+  forkedConversation,
+  sessionById,
+  type Whereabouts,
+} from "./session_navigation.ts";
 
 export type { SetupOptions } from "../setup/app_setup.ts";
-
-/**
- * What the controller is doing: a run, a compaction, a `!shell` command, a
- * branch summary, or a switch to another session or point of the tree.
- */
-interface Activity {
-  kind: Exclude<ControllerState["activity"], "idle">;
-  abort: AbortController;
-  /** Marks it done (the caller's signal no longer aborts it). */
-  end(): void;
-}
-
-/** Options for {@linkcode SessionController.branch}. */
-export interface BranchOptions {
-  /** Summarise the branch left; the summary goes with the next prompt. */
-  summarise?: boolean;
-  /** What the summary should keep. */
-  instructions?: string;
-}
-
-/** A queued prompt, or a `!shell` (`!!shell`) command queued behind prompts. */
-interface Queued {
-  text: string;
-  shell?: boolean;
-  /** A `!!shell` command: its output is shown, not sent. */
-  excluded?: boolean;
-  /** Queue order across both lists, for taking the latest back. */
-  seq: number;
-}
-
-/** How the queue shows an item: a shell command with its `!` (or `!!`). */
-function shown(item: Queued): string {
-  return item.shell ? `${item.excluded ? "!!" : "!"}${item.text}` : item.text;
-}
-
-/** A branch summary as it follows the next prompt. */
-function branchSummaryText(summary: string): string {
-  return "<branch_summary>\nBefore this prompt the user left a branch of this conversation " +
-    `to continue from here. What happened on that branch:\n${summary}\n</branch_summary>`;
-}
-
-/** Tokens spent, and on which model (a message, or a summary's request). */
-type Spend = Pick<Message, "usage" | "api" | "model">;
+export { ControllerBusyError } from "./controller_busy_error.ts";
+export type { BranchOptions } from "./session_navigation.ts";
 
 /**
  * The session's messages off its active path, for its total usage. A tree
  * that cannot be read (a damaged branch) counts as none: the total is a
  * figure in the footer, not a reason to refuse the session.
  */
-async function messagesOffPath(session: Session): Promise<Message[]> {
+async function messagesOffPath(session: Session): Promise<readonly Spend[]> {
   try {
     return await session.messagesOffPath();
   } catch {
     return [];
-  }
-}
-
-/** An unanswered prompt as the user wrote it, if any. */
-function danglingPrompt(message: Message | undefined): TypedPrompt | undefined {
-  return message ? typedPrompt(message) : undefined;
-}
-
-/**
- * The prompt the conversation ends with when it got no answer: nothing
- * after it, or only an aborted or failed answer without text. Requests
- * leave such a prompt out from then on (lib's `prepareContext`), so it is
- * offered to the user instead.
- */
-function unansweredPrompt(messages: readonly Message[]): Message | undefined {
-  const context = messages.filter((message) => message.role !== "system");
-  let at = context.length - 1;
-  const last = context[at];
-  if (last?.role === "assistant") {
-    const interrupted = last.stopReason === "aborted" || last.stopReason === "error";
-    if (!interrupted || messageText(last).trim() !== "") return undefined;
-    at--;
-  }
-  const prompt = context[at];
-  // A user message after tool results steered the run: the run's prompt was answered.
-  if (prompt?.role !== "user" || runContinuesAfter(context[at - 1])) return undefined;
-  return prompt.content.some((block) => block.type === "compaction_summary") ? undefined : prompt;
-}
-
-function textBlock(text: string): TextBlock {
-  return { type: "text", text };
-}
-
-/** What each activity is called in a busy error. */
-const BUSY_WITH: Record<Activity["kind"], string> = {
-  running: "run",
-  compacting: "compaction",
-  shell: "shell command",
-  summarising: "branch summary",
-  switching: "switch of session",
-};
-
-/** Thrown by commands that need the controller idle, naming what to do instead. */
-export class ControllerBusyError extends CliError {
-  /**
-   * Creates the error.
-   *
-   * @param action What was asked, e.g. "switching models".
-   * @param activity What runs.
-   */
-  constructor(action: string, activity: Activity["kind"]) {
-    const what = BUSY_WITH[activity];
-    super(`Wait for the current ${what} to finish (or abort it) before ${action}`);
-    this.name = "ControllerBusyError";
   }
 }
 
@@ -229,69 +134,65 @@ export class SessionController {
   /** Whether the first session was resumed (`-c`, `-r`) rather than created. */
   readonly resumed: boolean;
   readonly #args: ChatArgs;
-  #config: PantoConfig;
-  #contextFiles: readonly string[];
-  /** Their texts when the prompt was built, for `/reload` to tell which changed. */
-  #contextTexts: Record<string, string> = {};
-  #resources: PromptResources;
-  #tools: Tool[];
-  readonly #extensionTools: Tool[] = [];
-  #systemPrompt: string;
+  /** The config, tools, system prompt, skills and templates (`/reload` replaces them). */
+  #setup: ReloadableSetup;
   /** Key actions the config may rebind, for `/reload`'s config check. */
   #keybindingActions: readonly string[] | undefined;
-  /** What the view lent the extensions, to load them again on `/reload`. */
-  #extensionSurface: ExtensionSurface | undefined;
-  /** Aborts when the extensions loaded last are unloaded (their error listeners go). */
-  #extensionsLoaded: AbortController | undefined;
-  #extensionLoads = 0;
   readonly #untrustedProject: UntrustedProjectPolicy;
-  readonly #listeners = new Set<(event: ControllerEvent) => void>();
-  /** Runs, compactions, shell commands and scheduled queue drains not yet settled. */
-  readonly #work = new Set<Promise<unknown>>();
+  readonly #events = new EventHub();
+  /** Runs, compactions, shell commands and moves, one at a time, and the queue. */
+  readonly #runs: ControllerRuns;
+  readonly #extensions: ControllerExtensions;
   readonly #defaultPrices = PricingRegistry.withDefaults();
-  #agent: Agent;
   #selection: ModelSelection;
   /** The first model's name: the one --api/--base-url describe, when they were given. */
   readonly #adHocAlias: string;
-  #activity: Activity | undefined;
-  #steering: Queued[] = [];
-  #followUp: Queued[] = [];
-  #queued = 0;
-  /** Context for the next prompt (`!shell` output). */
-  #context: string[] = [];
-  /** The summary of the branch left by the last move in the tree, for the next prompt of this session. */
-  #branchSummary: BranchSummary | undefined;
+  readonly #naming: SessionNaming;
   /** The session's messages on other branches than the active one: their usage counts in its total. */
-  #offPath: readonly Message[] = [];
-  #pendingName: string | undefined;
-  #name: string | undefined;
-  #dangling: TypedPrompt | undefined;
-  #extensions: ExtensionHost | undefined;
+  #offPath: readonly Spend[] = [];
   #mcp: McpServers | undefined;
-  /** MCP failures reported before anyone subscribed, for the first subscriber. */
-  #earlyNotices: string[] = [];
-  #closed = false;
   /** The hooks around tool calls, kept across the agents of every session (approvals). */
   #toolHooks: ToolHooks = {};
 
   private constructor(startup: Startup, args: ChatArgs, agent: Agent) {
     this.cwd = startup.cwd;
     this.pantoHome = startup.pantoHome;
-    this.#config = startup.config;
     this.store = startup.store;
     this.notices = startup.notices;
     this.resumed = startup.resumed;
-    this.#contextFiles = startup.contextFiles;
-    this.#resources = startup.resources;
     this.#args = args;
-    this.#tools = startup.tools;
-    this.#systemPrompt = startup.systemPrompt;
+    this.#setup = {
+      config: startup.config,
+      resources: startup.resources,
+      contextFiles: startup.contextFiles,
+      contextTexts: contextTextsByName(startup.contextFiles, startup.contextTexts, startup.cwd),
+      tools: startup.tools,
+      systemPrompt: startup.systemPrompt,
+    };
     this.#untrustedProject = startup.untrustedProject;
     this.#selection = startup.selection;
     this.#adHocAlias = startup.selection.alias;
-    this.#agent = agent;
-    this.#name = startup.session.info.name;
-    this.#dangling = danglingPrompt(startup.danglingUser);
+    this.#runs = new ControllerRuns(agent, {
+      cwd: this.cwd,
+      provider: () => this.#selection.provider,
+      shellTimeoutSeconds: () => this.config.tools.bashTimeoutSeconds,
+      mcp: () => this.#mcp,
+      // Named while still busy, so a /new or a switch cannot come in between.
+      settle: () => this.#naming.applyPending(),
+      emit: (event) => this.#emit(event),
+    });
+    this.#naming = new SessionNaming({
+      store: this.store,
+      session: () => this.session,
+      emit: (event) => this.#emit(event),
+    });
+    this.#runs.dangling = danglingPrompt(startup.danglingUser);
+    this.#extensions = new ControllerExtensions({
+      cwd: this.cwd,
+      pantoHome: this.pantoHome,
+      untrustedProject: this.#untrustedProject,
+      agent: () => this.agent,
+    }, args);
   }
 
   /**
@@ -319,16 +220,11 @@ export class SessionController {
       const controller = new SessionController(startup, args, agent);
       controller.#offPath = await messagesOffPath(startup.session);
       controller.#keybindingActions = options.keybindingActions;
-      controller.#contextTexts = contextTextsByName(
-        startup.contextFiles,
-        startup.contextTexts,
-        startup.cwd,
-      );
       controller.#mcp = await startMcpServers(
         startup.config,
         args,
         startup.cwd,
-        (text) => controller.#mcpNotice(text),
+        (text) => controller.#events.warn(text),
       );
       return controller;
     } catch (error) {
@@ -339,12 +235,12 @@ export class SessionController {
 
   /** The current agent (replaced when the session changes). */
   get agent(): Agent {
-    return this.#agent;
+    return this.#runs.session.agent;
   }
 
   /** The current session. */
   get session(): Session {
-    return this.#agent.session;
+    return this.agent.session;
   }
 
   /** The model in use. */
@@ -354,7 +250,7 @@ export class SessionController {
 
   /** Whether a run, compaction or shell command is in progress. */
   get busy(): boolean {
-    return this.#activity !== undefined;
+    return this.#runs.session.busy;
   }
 
   /**
@@ -369,7 +265,7 @@ export class SessionController {
    * {@linkcode SessionController.danglingImages}. Cleared by the next prompt.
    */
   get danglingPrompt(): string | undefined {
-    return this.#dangling?.text;
+    return this.#runs.dangling?.text;
   }
 
   /**
@@ -378,32 +274,32 @@ export class SessionController {
    * empty when there is none.
    */
   get danglingImages(): readonly ImageBlock[] {
-    return this.#dangling?.images ?? [];
+    return this.#runs.dangling?.images ?? [];
   }
 
   /** The prompts waiting (copies). */
   get queue(): QueueState {
-    return { steering: this.#steering.map(shown), followUp: this.#followUp.map(shown) };
+    return this.#runs.queue;
   }
 
   /** The loaded configuration (read again by {@linkcode SessionController.applyReload}). */
   get config(): PantoConfig {
-    return this.#config;
+    return this.#setup.config;
   }
 
   /** The AGENTS.md (or similar) files the system prompt includes. */
   get contextFiles(): readonly string[] {
-    return this.#contextFiles;
+    return this.#setup.contextFiles;
   }
 
   /** The skills and prompt templates: `/skill:name` and `/template` commands. */
   get resources(): PromptResources {
-    return this.#resources;
+    return this.#setup.resources;
   }
 
   /** The extensions' host, once {@linkcode SessionController.loadExtensions} found any. */
   get extensions(): ExtensionHost | undefined {
-    return this.#extensions;
+    return this.#extensions.host;
   }
 
   /**
@@ -414,7 +310,7 @@ export class SessionController {
    */
   setToolHooks(hooks: ToolHooks): void {
     this.#toolHooks = hooks;
-    this.#agent.setHooks(hooks);
+    this.agent.setHooks(hooks);
   }
 
   /**
@@ -425,9 +321,7 @@ export class SessionController {
    * @returns Unsubscribes.
    */
   subscribe(listener: (event: ControllerEvent) => void): () => void {
-    this.#listeners.add(listener);
-    for (const text of this.#earlyNotices.splice(0)) this.#mcpNotice(text);
-    return () => this.#listeners.delete(listener);
+    return this.#events.subscribe(listener);
   }
 
   /**
@@ -443,12 +337,7 @@ export class SessionController {
     message: string | UserMessage,
     options: { signal?: AbortSignal; images?: readonly ImageBlock[] } = {},
   ): Promise<RunOutcome> {
-    try {
-      this.#assertIdle("sending a prompt (steer or follow up instead)");
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#track(this.#run(message, false, options.signal, options.images));
+    return this.#runs.prompt(message, options.signal, options.images ?? []);
   }
 
   /**
@@ -459,7 +348,7 @@ export class SessionController {
    * @param text The message.
    */
   steer(text: string): void {
-    this.#enqueue(this.#steering, { text, seq: this.#queued++ });
+    this.#runs.session.steer(this.#runs.typed(text));
   }
 
   /**
@@ -469,7 +358,7 @@ export class SessionController {
    * @param text The prompt (`@path` words attach files).
    */
   followUp(text: string): void {
-    this.#enqueue(this.#followUp, { text, seq: this.#queued++ });
+    void this.#runs.session.followUp(this.#runs.typed(text));
   }
 
   /**
@@ -482,7 +371,7 @@ export class SessionController {
    */
   queueShell(command: string, options: ShellOptions = {}): void {
     const excluded = options.excludeFromContext === true;
-    this.#enqueue(this.#followUp, { text: command, shell: true, excluded, seq: this.#queued++ });
+    this.#runs.queueShell(command, excluded);
   }
 
   /**
@@ -492,9 +381,7 @@ export class SessionController {
    * @returns The prompts taken.
    */
   takeQueue(): string[] {
-    const taken = [...this.#steering.splice(0), ...this.#followUp.splice(0)].map(shown);
-    if (taken.length) this.#emitQueue();
-    return taken;
+    return this.#runs.takeQueue();
   }
 
   /**
@@ -505,18 +392,12 @@ export class SessionController {
    *   nothing is queued.
    */
   takeLastQueued(): string | undefined {
-    const steer = this.#steering.at(-1);
-    const follow = this.#followUp.at(-1);
-    const queue = (steer?.seq ?? -1) > (follow?.seq ?? -1) ? this.#steering : this.#followUp;
-    const item = queue.pop();
-    if (item === undefined) return undefined;
-    this.#emitQueue();
-    return shown(item);
+    return this.#runs.session.takeLastQueued()?.text;
   }
 
   /** Aborts what runs (a run keeps its partial answer); the queue stays. */
   abort(): void {
-    this.#activity?.abort.abort();
+    this.#runs.session.abort();
   }
 
   /**
@@ -529,20 +410,9 @@ export class SessionController {
    * @throws {UsageError} For an unknown model or a missing key.
    */
   setModel(alias: string, reasoning?: ReasoningLevel): void {
-    this.#assertIdle("switching models");
-    const configured = Object.hasOwn(this.config.models, alias)
-      ? this.config.models[alias]!.reasoning
-      : undefined;
-    const thinking = reasoning ?? configured ?? this.#args.thinking;
-    const { api, baseUrl, apiKeyEnv } = this.#args;
-    // The model given with --api/--base-url is not in the config: it keeps its flags.
-    const adHoc = (api !== undefined || baseUrl !== undefined) && alias === this.#adHocAlias;
-    const selection = resolveModel(
-      this.config,
-      alias,
-      adHoc ? { api, baseUrl, apiKeyEnv, thinking } : { thinking },
-    );
-    this.#agent.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
+    this.#runs.assertIdle("switching models");
+    const selection = selectModel(this.#modelSource(), alias, reasoning);
+    this.#runs.session.setConfig(agentConfig(this.config, selection, this.#args.maxTurns));
     this.#selection = selection;
     const { model } = selection.provider;
     this.#emit({
@@ -563,17 +433,7 @@ export class SessionController {
    * @throws {UsageError} When the config has no models.
    */
   cycleModel(direction: 1 | -1 = 1): ModelSelection {
-    const choices = cycleChoices(this.config, this.#args.models);
-    if (choices.length === 0) {
-      throw new UsageError(
-        'No models to cycle through: set a provider\'s key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …: panto models --all lists them), or add models under "models" in config.json',
-      );
-    }
-    const at = choices.indexOf(this.#selection.alias);
-    const next = at < 0
-      ? (direction === 1 ? 0 : choices.length - 1)
-      : (at + direction + choices.length) % choices.length;
-    this.setModel(choices[next]!);
+    this.setModel(cycledAlias(this.#modelSource(), this.#selection.alias, direction));
     return this.#selection;
   }
 
@@ -582,7 +442,7 @@ export class SessionController {
    * again (compaction, retries, tool concurrency), after a change to them.
    */
   applyConfig(): void {
-    this.#agent.setConfig(agentConfig(this.config, this.#selection, this.#args.maxTurns));
+    this.agent.setConfig(agentConfig(this.config, this.#selection, this.#args.maxTurns));
   }
 
   /**
@@ -610,20 +470,11 @@ export class SessionController {
    *   summarising request threw.
    */
   compact(instructions?: string, signal?: AbortSignal): Promise<CompactionResult | undefined> {
-    return this.#exclusive("compacting", "compacting", signal, async (abort) => {
-      this.#emit({ type: "compaction_start" });
-      try {
-        const result = await this.#agent.compact({
-          ...(instructions ? { instructions } : {}),
-          signal: abort,
-        });
-        this.#emit({ type: "compaction_end", result });
-        return result ?? undefined;
-      } catch (error) {
-        this.#emit({ type: "compaction_end", result: null, failure: errorMessage(error) });
-        throw error;
-      }
-    });
+    return this.#runs.whenIdle("compacting", () =>
+      this.#runs.session.compact({
+        ...(instructions ? { instructions } : {}),
+        ...(signal ? { signal } : {}),
+      }));
   }
 
   /**
@@ -644,34 +495,12 @@ export class SessionController {
     options: ShellOptions = {},
   ): Promise<ShellResult> {
     const excluded = options.excludeFromContext === true;
-    return this.#exclusive("shell", "running a shell command", signal, async (abort) => {
-      this.#emit({ type: "shell_start", command, excluded });
-      let result: ShellResult;
-      try {
-        result = await runShellCommand(
-          command,
-          this.cwd,
-          this.config.tools.bashTimeoutSeconds,
-          abort,
-        );
-      } catch (error) {
-        this.#emit({
-          type: "shell_end",
-          command,
-          output: errorMessage(error),
-          failed: true,
-          excluded,
-        });
-        throw error;
-      }
-      if (!excluded) {
-        this.#context.push(
-          `The user ran \`${command}\`:\n<shell_output>\n${result.output}\n</shell_output>`,
-        );
-      }
-      this.#emit({ type: "shell_end", command, ...result, excluded });
-      return result;
-    });
+    return this.#runs.exclusive(
+      "shell",
+      "running a shell command",
+      signal,
+      (abort) => this.#runs.shell(command, excluded, abort),
+    );
   }
 
   /**
@@ -680,8 +509,8 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    */
   newSession(): Promise<void> {
-    return this.#exclusive("switching", "starting a new session", undefined, async () => {
-      await this.#switchTo(this.store.create({ cwd: this.cwd }), "new");
+    return this.#move("starting a new session", async () => {
+      await this.#adopt(await destinationOf(this.store.create({ cwd: this.cwd })), "new");
     });
   }
 
@@ -693,24 +522,9 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    */
   switchSession(id: string): Promise<void> {
-    return this.#exclusive(
-      "switching",
-      "switching sessions",
-      undefined,
-      () => this.#switchById(id),
-    );
-  }
-
-  async #switchById(id: string): Promise<void> {
-    const session = await this.store.resolve(id);
-    if (!session) {
-      throw new UsageError(
-        `No session matches ${
-          JSON.stringify(id)
-        }: list them with listSessions (or \`panto sessions\`)`,
-      );
-    }
-    await this.#switchTo(session, "switch");
+    return this.#move("switching sessions", async () => {
+      await this.#adopt(await destinationOf(await sessionById(this.store, id)), "switch");
+    });
   }
 
   /**
@@ -724,44 +538,11 @@ export class SessionController {
    * @throws {UsageError} For an index outside 0…message count.
    */
   fork(atMessageIndex?: number): Promise<string> {
-    return this.#exclusive(
-      "switching",
-      "forking the session",
-      undefined,
-      () => this.#forkMessages(atMessageIndex),
-    );
-  }
-
-  async #forkMessages(atMessageIndex: number | undefined): Promise<string> {
-    const source = this.#agent.conversation;
-    const end = atMessageIndex ?? source.messages.length;
-    if (!Number.isInteger(end) || end < 0 || end > source.messages.length) {
-      throw new UsageError(
-        `Cannot fork at message ${end}: use a whole number from 0 to ${source.messages.length}`,
-      );
-    }
-    const stored = await this.#storeFork(end);
-    if (stored) {
-      await this.#switchTo(stored, "fork");
-      return stored.id;
-    }
-    const messages = source.messages.slice(0, end);
-    const session = this.store.create({
-      cwd: this.cwd,
-      ...(source.metadata === undefined ? {} : { metadata: source.metadata }),
-      ...(this.session.persisted ? { parentSessionId: this.session.id } : {}),
+    return this.#move("forking the session", async () => {
+      const destination = await forkedConversation(this.#whereabouts(), atMessageIndex);
+      await this.#adopt(destination, "fork");
+      return destination.session.id;
     });
-    const toolsAvailable = this.#agent.tools.map((tool) => tool.decl);
-    await session.append(forkEntries(messages, toolsAvailable, this.session.info.wire));
-    // Adopted as copied: a store that keeps nothing (--no-session) could not give it back.
-    this.#pendingName = undefined;
-    await this.#adopt(
-      session,
-      new Conversation(structuredClone(messages), source.metadata),
-      undefined,
-      "fork",
-    );
-    return session.id;
   }
 
   /**
@@ -778,14 +559,9 @@ export class SessionController {
    * @throws {Error} When the entry is not in the session.
    */
   forkAt(entryId: string): Promise<string> {
-    return this.#exclusive("switching", "forking the session", undefined, async () => {
-      if (!this.store.fork || !this.session.persisted) {
-        throw new UsageError(
-          "Only a saved session can be forked at an entry: fork the whole conversation instead",
-        );
-      }
-      const stored = await this.store.fork(this.session.id, entryId);
-      await this.#switchTo(stored, "fork");
+    return this.#move("forking the session", async () => {
+      const stored = await forkedAtEntry(this.store, this.session, entryId);
+      await this.#adopt(await destinationOf(stored), "fork");
       return stored.id;
     });
   }
@@ -820,59 +596,22 @@ export class SessionController {
    */
   branch(entryId: string | null, options: BranchOptions = {}): Promise<string | undefined> {
     // The whole move is one activity: a prompt typed meanwhile waits, then goes to the new branch.
-    return this.#exclusive(
+    return this.#runs.exclusive(
       options.summarise ? "summarising" : "switching",
       "moving in the session tree",
       undefined,
-      (signal) => this.#branch(entryId, options, signal),
+      async (signal) => {
+        const { destination, summary } = await branchMove(
+          this.#whereabouts(),
+          entryId,
+          options,
+          signal,
+        );
+        await this.#adopt(destination, "branch");
+        this.#runs.nextPrompt.setBranchSummary(summary);
+        return summary?.summary;
+      },
     );
-  }
-
-  async #branch(
-    entryId: string | null,
-    options: BranchOptions,
-    signal: AbortSignal,
-  ): Promise<string | undefined> {
-    const session = this.session;
-    // Only a summary needs to know where the move starts from.
-    const from = options.summarise ? (await session.tree()).leafId : null;
-    let to = entryId;
-    let loaded = await session.branchFrom(to);
-    const prompt = danglingPrompt(loaded.danglingUser);
-    if (prompt !== undefined) {
-      const { path } = await session.tree();
-      to = path.at(-2) ?? null;
-      loaded = await session.branchFrom(to);
-    }
-    let summary: BranchSummary | undefined;
-    if (options.summarise) {
-      try {
-        summary = await this.#summariseLeft(from, to, signal, options.instructions);
-      } catch (error) {
-        await session.branchFrom(from);
-        throw error;
-      }
-    }
-    await this.#adopt(session, loaded.conversation, prompt, "branch");
-    this.#branchSummary = summary;
-    return summary?.summary;
-  }
-
-  /** The model's summary of what moving from leaf `from` to leaf `to` leaves behind, if anything. */
-  async #summariseLeft(
-    from: string | null,
-    to: string | null,
-    signal: AbortSignal,
-    instructions: string | undefined,
-  ): Promise<BranchSummary | undefined> {
-    const stored = await this.store.loadTree?.(this.session.id);
-    if (!stored) return undefined;
-    const left = abandonedEntries(stored.entries, from, to).map((entry) => entry.message);
-    if (left.length === 0) return undefined;
-    return await this.#agent.summariseBranch(left, {
-      signal,
-      ...(instructions === undefined ? {} : { instructions }),
-    });
   }
 
   /**
@@ -891,21 +630,8 @@ export class SessionController {
    *
    * @param name The name.
    */
-  async nameSession(name: string): Promise<void> {
-    if (!this.session.persisted) {
-      this.#pendingName = name;
-      this.#emit({ type: "session_named", name, pending: true });
-      return;
-    }
-    const session = this.session;
-    await this.store.rename(session.id, name);
-    // The name belongs to the session, not to a branch: a later /tree move re-reads it from the info.
-    if (name === "") delete session.info.name;
-    else session.info.name = name;
-    // Another session may have been opened while the store wrote: the name is not its.
-    if (this.session !== session) return;
-    this.#name = name;
-    this.#emit({ type: "session_named", name, pending: false });
+  nameSession(name: string): Promise<void> {
+    return this.#naming.name(name);
   }
 
   /**
@@ -915,28 +641,8 @@ export class SessionController {
    * @param surface What the view lends extensions.
    * @returns The host (also {@linkcode SessionController.extensions}).
    */
-  async loadExtensions(surface: ExtensionSurface): Promise<ExtensionHost | undefined> {
-    this.#extensionSurface = surface;
-    this.#extensionsLoaded = new AbortController();
-    const closed = surface.closed
-      ? AbortSignal.any([surface.closed, this.#extensionsLoaded.signal])
-      : this.#extensionsLoaded.signal;
-    this.#extensions = await loadExtensions(
-      {
-        cwd: this.cwd,
-        pantoHome: this.pantoHome,
-        untrustedProject: this.#untrustedProject,
-        registerTool: (tool) => {
-          this.#agent.registerTool(tool);
-          this.#extensionTools.push(tool);
-        },
-        messages: () => this.#agent.conversation.messages,
-        reloads: this.#extensionLoads++,
-      },
-      this.#args,
-      { ...surface, closed },
-    );
-    return this.#extensions;
+  loadExtensions(surface: ExtensionSurface): Promise<ExtensionHost | undefined> {
+    return this.#extensions.load(surface);
   }
 
   /**
@@ -958,7 +664,7 @@ export class SessionController {
     const { readReloadPlan } = await import("./reload_plan.ts");
     const plan = await readReloadPlan(this.#args, dirs);
     // Untrusted project extensions fail the reload here, before anything is applied.
-    if (this.#extensionSurface) await extensionsToLoad(dirs, this.#args);
+    if (this.#extensions.wanted) await extensionsToLoad(dirs, this.#args);
     return plan;
   }
 
@@ -974,42 +680,25 @@ export class SessionController {
    * @throws {ControllerBusyError} While something runs.
    */
   async applyReload(plan: ReloadPlan): Promise<string[]> {
-    this.#assertIdle("reloading");
-    const before = this.#config;
-    this.#config = plan.config;
-    withholdFromCommands(withheldVariables(plan.config, this.#args.apiKeyEnv));
-    this.#resources = plan.setup.resources;
-    this.#contextFiles = plan.setup.contextFiles;
-    this.#contextTexts = plan.contextTexts;
-    for (const tool of this.#tools) this.#agent.unregisterTool(tool.decl.name);
-    this.#tools = plan.setup.tools;
-    for (const tool of this.#tools) this.#agent.registerTool(tool);
-    this.#systemPrompt = plan.setup.systemPrompt;
-    if (this.#agent.conversation.systemPrompt() !== this.#systemPrompt) {
-      await this.#agent.setSystemPrompt(this.#systemPrompt);
-    }
+    this.#runs.assertIdle("reloading");
+    const before = this.#setup.config;
+    const { applyReloadPlan } = await import("./reload_plan.ts");
+    this.#setup = await applyReloadPlan(this.agent, this.#setup, plan, this.#args.apiKeyEnv);
     const notices = [...plan.config.notices, ...plan.setup.notices];
     const modelNotice = this.#reselectModel();
     if (modelNotice) notices.push(modelNotice);
     const { restartNotices } = await import("./reload_summary.ts");
     notices.push(...restartNotices(before, plan.config));
-    const extensionNotice = await this.#reloadExtensions();
+    const extensionNotice = await this.#extensions.reload();
     if (extensionNotice) notices.push(extensionNotice);
     return notices;
   }
 
   /** What `/reload` compares, with the view's theme name. */
   async reloadSnapshot(theme: string): Promise<ReloadSnapshot> {
-    const { configFingerprint } = await import("./reload_summary.ts");
-    return {
-      config: configFingerprint(this.#config),
-      theme,
-      skills: this.#resources.skills.map((skill) => skill.name),
-      templates: this.#resources.templates.map((template) => template.name),
-      contextFiles: this.#contextTexts,
-      systemPrompt: this.#systemPrompt,
-      extensions: this.#extensions?.loaded.map((extension) => extension.name) ?? [],
-    };
+    const { setupSnapshot } = await import("./reload_summary.ts");
+    const extensions = this.extensions?.loaded.map((extension) => extension.name) ?? [];
+    return setupSnapshot(this.#setup, theme, extensions);
   }
 
   /** The current model again under the new config; when it is gone, the one in use stays. */
@@ -1023,22 +712,6 @@ export class SessionController {
       return `The model ${alias} stays in use for this chat, but the config no longer has it: ${
         errorMessage(error)
       }`;
-    }
-  }
-
-  /** Unloads the extensions (commands, keys, UI handlers, tools) and loads them again. */
-  async #reloadExtensions(): Promise<string | undefined> {
-    if (!this.#extensionSurface) return undefined;
-    this.#extensions?.unload();
-    this.#extensionsLoaded?.abort();
-    for (const tool of this.#extensionTools.splice(0)) this.#agent.unregisterTool(tool.decl.name);
-    try {
-      await this.loadExtensions(this.#extensionSurface);
-      return undefined;
-    } catch (error) {
-      // Their trust was checked by readReload: only a file changed since then gets here.
-      this.#extensions = undefined;
-      return `No extensions are loaded now: ${errorMessage(error)}`;
     }
   }
 
@@ -1061,7 +734,7 @@ export class SessionController {
 
   /** The extensions' slash commands, for help and completion. */
   extensionCommands(): { name: string; description: string }[] {
-    return [...this.#extensions?.commands() ?? []].map(([name, c]) => ({
+    return [...this.extensions?.commands() ?? []].map(([name, c]) => ({
       name,
       description: c.description,
     }));
@@ -1085,14 +758,14 @@ export class SessionController {
    * @returns The state.
    */
   state(): ControllerState {
-    const conversation = this.#agent.conversation;
-    const provider = this.#agent.config.provider;
+    const conversation = this.agent.conversation;
+    const provider = this.agent.config.provider;
     // A branch summary not sent yet is paid for already.
-    const spent = [...this.#offPath, ...conversation.messages, ...this.#pendingSpend()];
-    const usage = spent.reduce(
-      (total, item) => item.usage ? addUsage(total, item.usage) : total,
-      emptyUsage(),
-    );
+    const spent = [
+      ...this.#offPath,
+      ...conversation.messages,
+      ...this.#runs.nextPrompt.pendingSpend(),
+    ];
     const state: ControllerState = {
       sessionId: this.session.id,
       persisted: this.session.persisted,
@@ -1102,66 +775,32 @@ export class SessionController {
         model: provider.model,
         reasoning: provider.reasoning,
       },
-      activity: this.#activity?.kind ?? "idle",
+      activity: this.#runs.session.activity ?? "idle",
       busy: this.busy,
       queue: this.queue,
       messageCount: conversation.messages.length,
-      usage,
+      usage: totalUsage(spent),
     };
-    const name = this.#pendingName ?? this.#name;
+    const name = this.#naming.shown;
     if (name !== undefined) state.sessionName = name;
-    if (this.#dangling !== undefined) state.danglingPrompt = this.#dangling.text;
-    const cost = this.#cost(spent);
+    const dangling = this.#runs.dangling;
+    if (dangling !== undefined) state.danglingPrompt = dangling.text;
+    const prices = {
+      selection: this.#selection,
+      config: this.config,
+      defaults: this.#defaultPrices,
+    };
+    const cost = totalCost(spent, prices);
     if (cost !== undefined) state.cost = cost;
     return state;
-  }
-
-  /**
-   * What the messages cost, each priced at the model that produced it (a
-   * message that does not name one: the model in use); `undefined` when
-   * neither the model in use nor any message's model has a known price.
-   */
-  #cost(messages: readonly Spend[]): number | undefined {
-    let total = this.#pricing(this.#selection.provider.model) ? 0 : undefined;
-    for (const message of messages) {
-      if (!message.usage) continue;
-      const pricing = this.#pricing(message.model ?? this.#selection.provider.model, message.api);
-      if (pricing) total = (total ?? 0) + pricing.cost(message.usage);
-    }
-    return total;
-  }
-
-  /** What the branch summary waiting for the next prompt used, if any. */
-  #pendingSpend(): Spend[] {
-    return this.#branchSummary === undefined ? [] : [this.#branchSummary.spent];
-  }
-
-  /**
-   * A model's price: the selection's (its catalog entry's, or its alias's),
-   * else a configured alias's, else a known one. A message records the API
-   * that answered it, so a model of the same name behind another API (an
-   * alias of another provider) is not charged at this one's rate.
-   */
-  #pricing(model: string, api?: string): Pricing | undefined {
-    const selection = this.#selection;
-    const sameApi = (other: string | undefined) => api === undefined || other === api;
-    if (
-      selection.provider.model === model && sameApi(selection.provider.api) && selection.pricing
-    ) {
-      return new Pricing(selection.pricing);
-    }
-    const configured = Object.values(this.config.models).find((m) =>
-      m.model === model && m.price && sameApi(this.config.providers[m.provider]?.api)
-    );
-    return configured?.price ? new Pricing(configured.price) : this.#defaultPrices.get(model);
   }
 
   /**
    * Resolves once nothing runs and the queue is empty (queued prompts are
    * sent first).
    */
-  async idle(): Promise<void> {
-    while (this.#work.size > 0) await Promise.allSettled([...this.#work]);
+  idle(): Promise<void> {
+    return this.#runs.session.idle();
   }
 
   /**
@@ -1171,15 +810,13 @@ export class SessionController {
    * @param waitMs The longest wait for the aborted work (default: no limit).
    */
   async close(waitMs = Infinity): Promise<void> {
-    this.#closed = true;
-    this.takeQueue();
-    this.abort();
+    const closing = this.#runs.session.close();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<void>((resolve) => {
       if (Number.isFinite(waitMs)) timer = setTimeout(resolve, waitMs);
     });
     try {
-      await Promise.race([this.idle(), timeout]);
+      await Promise.race([closing, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -1187,270 +824,45 @@ export class SessionController {
     await this.store.close();
   }
 
-  async #run(
-    message: string | UserMessage,
-    followUp: boolean,
-    signal?: AbortSignal,
-    images: readonly ImageBlock[] = [],
-  ): Promise<RunOutcome> {
-    const activity = this.#begin("running", signal);
-    this.#dangling = undefined;
-    const pasted = typeof message === "string" ? images : message.images ?? [];
-    this.#emit({
-      type: "user_prompt",
-      text: typeof message === "string" ? message : message.text,
-      followUp,
-      ...(pasted.length > 0 ? { images: pasted } : {}),
-    });
-    let outcome: RunOutcome;
-    try {
-      outcome = await this.#stream(await this.#userMessage(message, images), activity.abort.signal);
-    } catch (error) {
-      outcome = {
-        status: "failed",
-        turnLimitReached: false,
-        failure: runFailure(error),
-        cause: error,
-      };
-    } finally {
-      // Named while still busy, so a /new or a switch cannot come in between.
-      await this.#applyPendingName();
-      activity.end();
-    }
-    if (outcome.status !== "done") {
-      this.#dangling = danglingPrompt(unansweredPrompt(this.#agent.conversation.messages));
-    }
-    const { cause: _cause, ...ended } = outcome;
-    this.#emit({ type: "run_end", ...ended });
-    this.#scheduleQueue();
-    return outcome;
+  /** Runs a move to another session as the one activity (`switching`). */
+  #move<T>(action: string, task: () => Promise<T>): Promise<T> {
+    return this.#runs.exclusive("switching", action, undefined, task);
   }
 
-  async #stream(user: UserMessage, signal: AbortSignal): Promise<RunOutcome> {
-    // Steering left when the run ends is sent as the next run (see #scheduleQueue).
-    const options: RunOptions = { signal, steering: () => this.#takeSteering() };
-    // MCP tools change between runs (a server connected, restarted or changed its list).
-    if (this.#mcp) await this.#mcp.sync(this.#agent);
-    const stream = this.#agent.run(user, options);
-    let turnLimitReached = false;
-    try {
-      for await (const event of stream) {
-        if (event.type === "run_complete") turnLimitReached = event.turnLimitReached;
-        this.#emit(event);
-      }
-    } finally {
-      // Leaving the loop early (an error) must not leave the agent running unseen: stop it
-      // and let it save, so the next run finds it idle.
-      if (stream.state === "streaming" || stream.state === "dispatching_tools") {
-        stream.cancel();
-        while (await stream.next().catch(() => null) !== null) {
-          // Drained: the events of an abandoned run have no one to show them.
-        }
-      }
-    }
-    return { status: stream.state === "aborted" ? "aborted" : "done", turnLimitReached };
+  #modelSource(): ModelSource {
+    return { config: this.config, args: this.#args, adHocAlias: this.#adHocAlias };
+  }
+
+  #whereabouts(): Whereabouts {
+    return { store: this.store, agent: this.agent, cwd: this.cwd };
   }
 
   /**
-   * The prompt as a user message: its text and pasted images first, as
-   * given (see `danglingPrompt`), then as attachments the files of its
-   * `@path` words (a text prompt's), pending `!shell` output and the branch
-   * summary.
-   */
-  async #userMessage(
-    message: string | UserMessage,
-    images: readonly ImageBlock[],
-  ): Promise<UserMessage> {
-    const context = this.#context.splice(0).map(textBlock);
-    const branch = this.#branchSummary;
-    this.#branchSummary = undefined;
-    const summary = branch === undefined ? [] : [textBlock(branchSummaryText(branch.summary))];
-    // The summary's request is paid for with this prompt: stored on it, counted in the session's cost.
-    const spent = branch === undefined ? {} : { spent: branch.spent };
-    if (typeof message !== "string") {
-      return {
-        ...message,
-        attachments: [...message.attachments ?? [], ...context, ...summary],
-        ...spent,
-      };
-    }
-    let expanded;
-    try {
-      expanded = await expandAttachments(message, this.cwd, optionalEnv("HOME"));
-    } catch (error) {
-      throw new CliError(`Could not attach a file: ${errorMessage(error)}`);
-    }
-    if (expanded.files.length) {
-      this.#emit({ type: "notice", level: "info", text: `Attached ${expanded.files.join(", ")}` });
-    }
-    this.#warnTextOnly([...images, ...expanded.blocks].filter((b) => b.type === "image").length);
-    return {
-      text: message,
-      images: [...images],
-      attachments: [...expanded.blocks, ...context, ...summary],
-      ...spent,
-    };
-  }
-
-  /** Says so when images go to a model that takes text only (the agent sends a note instead). */
-  #warnTextOnly(images: number): void {
-    const { input, model } = this.#selection.provider;
-    if (images === 0 || !input || input.includes("image")) return;
-    this.#emit({
-      type: "notice",
-      level: "warning",
-      text: `${model} takes text only: ${
-        images === 1 ? "the image is" : `the ${images} images are`
-      } not sent (a note says so to the model); switch to a model that reads images (ctrl+p, /model)`,
-    });
-  }
-
-  /** Runs `task` as the one thing in progress, tracked, then sends queued prompts. */
-  #exclusive<T>(
-    kind: Activity["kind"],
-    action: string,
-    signal: AbortSignal | undefined,
-    task: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    try {
-      this.#assertIdle(action);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const activity = this.#begin(kind, signal);
-    return this.#track(
-      task(activity.abort.signal).finally(() => {
-        activity.end();
-        this.#scheduleQueue();
-      }),
-    );
-  }
-
-  /** Marks `kind` as running (synchronously: a second command sees the controller busy). */
-  #begin(kind: Activity["kind"], signal: AbortSignal | undefined): Activity {
-    const abort = new AbortController();
-    const forward = () => abort.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    signal?.addEventListener("abort", forward, { once: true });
-    const activity: Activity = {
-      kind,
-      abort,
-      end: () => {
-        signal?.removeEventListener("abort", forward);
-        if (this.#activity === activity) this.#activity = undefined;
-      },
-    };
-    this.#activity = activity;
-    return activity;
-  }
-
-  #enqueue(queue: Queued[], item: Queued): void {
-    const waiting = this.#steering.length + this.#followUp.length;
-    if (!this.busy && !this.#closed && waiting === 0) {
-      void this.#start(item);
-      return;
-    }
-    queue.push(item);
-    this.#emitQueue();
-    // Idle with prompts waiting for their scheduled start: this one goes after them.
-    if (!this.busy) this.#scheduleQueue();
-  }
-
-  #takeSteering(): UserMessage[] {
-    const taken = this.#steering.splice(0);
-    if (taken.length) this.#emitQueue();
-    return taken.map(({ text }) => ({ text }));
-  }
-
-  /** Starts a queued item (a shell command's failure is told by its `shell_end`). */
-  #start(item: Queued): Promise<unknown> {
-    if (item.shell) {
-      const options = { excludeFromContext: item.excluded === true };
-      return this.runShell(item.text, undefined, options).catch(() => {});
-    }
-    return this.#track(this.#run(item.text, true));
-  }
-
-  /**
-   * Sends the next queued prompt on a later task, so that whoever awaited
-   * the work that just ended sees its result before the next run's events.
-   */
-  #scheduleQueue(): void {
-    if (this.#closed || (this.#steering.length === 0 && this.#followUp.length === 0)) return;
-    void this.#track(
-      new Promise((resolve) => setTimeout(resolve, 0)).then(() => {
-        if (this.busy || this.#closed) return;
-        const item = this.#steering.shift() ?? this.#followUp.shift();
-        if (item === undefined) return;
-        this.#emitQueue();
-        return this.#start(item);
-      }),
-    );
-  }
-
-  async #applyPendingName(): Promise<void> {
-    const name = this.#pendingName;
-    if (name === undefined || !this.session.persisted) return;
-    this.#pendingName = undefined;
-    try {
-      await this.nameSession(name);
-    } catch (error) {
-      this.#emit({
-        type: "notice",
-        level: "error",
-        text: `Could not name the session: ${errorMessage(error)}`,
-      });
-    }
-  }
-
-  /** A saved session's fork at its `end`th message, made by its store; `null` when it cannot. */
-  async #storeFork(end: number): Promise<Session | null> {
-    if (!this.store.fork || !this.store.loadTree || !this.session.persisted || end === 0) {
-      return null;
-    }
-    const [{ path }, stored] = await Promise.all([
-      this.session.tree(),
-      this.store.loadTree(this.session.id),
-    ]);
-    const byId = new Map(stored?.entries.map((entry) => [entry.id, entry]));
-    const entries = path.flatMap((id) => byId.get(id) ?? []);
-    const entryId = entryOfMessage(entries, this.#agent.conversation.messages, end);
-    return entryId === undefined ? null : await this.store.fork(this.session.id, entryId);
-  }
-
-  async #switchTo(session: Session, reason: "new" | "switch" | "fork"): Promise<void> {
-    const { conversation, danglingUser } = await session.loadWithDangling();
-    // A name given before the first answer was meant for the session left behind.
-    this.#pendingName = undefined;
-    await this.#adopt(session, conversation, danglingPrompt(danglingUser), reason);
-  }
-
-  /**
-   * Builds the agent on `conversation` of `session`, with `dangling` to
+   * Builds the agent on the destination's conversation, with its prompt to
    * offer for editing, and tells the listeners.
    */
   async #adopt(
-    session: Session,
-    conversation: Conversation,
-    dangling: TypedPrompt | undefined,
+    { session, conversation, dangling }: Destination,
     reason: "new" | "switch" | "fork" | "branch",
   ): Promise<void> {
+    // A name given before the first answer was meant for the session left behind.
+    if (reason !== "branch") this.#naming.leave();
     const agent = await buildAgent(
       {
-        config: this.#agent.config,
-        tools: [...this.#tools, ...this.#extensionTools],
-        systemPrompt: this.#systemPrompt,
+        config: this.agent.config,
+        tools: [...this.#setup.tools, ...this.#extensions.tools],
+        systemPrompt: this.#setup.systemPrompt,
       },
       session,
       conversation,
     );
     agent.setHooks(this.#toolHooks);
     const offPath = await messagesOffPath(session);
-    this.#agent = agent;
+    this.#runs.session.replaceAgent(agent);
     this.#offPath = offPath;
-    this.#name = session.info.name;
-    this.#dangling = dangling;
-    this.#branchSummary = undefined;
+    this.#naming.adopted(session);
+    this.#runs.dangling = dangling;
+    this.#runs.nextPrompt.setBranchSummary(undefined);
     this.#emit({
       type: "session_changed",
       sessionId: session.id,
@@ -1459,56 +871,7 @@ export class SessionController {
     });
   }
 
-  #assertIdle(action: string): void {
-    if (this.#activity) throw new ControllerBusyError(action, this.#activity.kind);
-  }
-
-  /** Keeps `task` in {@linkcode SessionController.idle}'s sight until it settles. */
-  #track<T>(task: Promise<T>): Promise<T> {
-    const settled: Promise<unknown> = task.then(() => {}, () => {}).finally(() =>
-      this.#work.delete(settled)
-    );
-    this.#work.add(settled);
-    return task;
-  }
-
-  #mcpNotice(text: string): void {
-    if (this.#listeners.size === 0) this.#earlyNotices.push(text);
-    else this.#emit({ type: "notice", level: "warning", text });
-  }
-
-  #emitQueue(): void {
-    this.#emit({ type: "queue_update", ...this.queue });
-  }
-
-  /**
-   * Tells every listener. A listener that throws (a view's bug) must not fail
-   * the run, which would end the turn on screen while the agent went on: the
-   * others still hear the event, and the failure becomes an error notice.
-   */
   #emit(event: ControllerEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#reportListenerFailure(event, error);
-      }
-    }
-  }
-
-  #reportingListenerFailure = false;
-
-  #reportListenerFailure(event: ControllerEvent, error: unknown): void {
-    if (this.#reportingListenerFailure) return;
-    this.#reportingListenerFailure = true;
-    try {
-      this.#emit({
-        type: "notice",
-        level: "error",
-        text: `Showing a ${event.type} event failed (${errorMessage(error)}); the run goes on`,
-      });
-    } finally {
-      this.#reportingListenerFailure = false;
-    }
+    this.#events.emit(event);
   }
 }
