@@ -1,47 +1,27 @@
 import type postgres from "postgres";
 import type { Conversation } from "../conversation.ts";
 import { errorMessage } from "../error_message.ts";
-import {
-  AmbiguousSessionIdError,
-  SessionInUseError,
-  SessionNotFoundError,
-  SessionStoreError,
-} from "./errors.ts";
+import { SessionInUseError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
-import { exportMarkdown } from "./markdown_export.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
+import type { OwnerView } from "./owner_view.ts";
+import { loadRecordSchemas } from "./record_schemas.ts";
 import { redactUrl } from "./redact_url.ts";
-import {
-  checkNesting,
-  decode,
-  decodeWire,
-  foldFirstPreview,
-  searchableText,
-  stringifyWellFormed,
-  summarizeBatch,
-  withUsage,
-} from "./serialize.ts";
-import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
+import { migrateOnce, SCHEMA_VERSION } from "./postgres_schema.ts";
+import { summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
-import { type StoredTree, unknownEntry } from "./tree.ts";
 import {
-  activeConversation,
-  forkSession,
-  rawEntries,
-  readTree,
-  replacementBranch,
-  treeIds,
-} from "./tree_store.ts";
-import { OwnerView } from "./owner_view.ts";
-import {
-  addPending,
-  checkExpectedCount,
+  infoFromRow,
   listedInfo,
-  type PendingSession,
-  saveFailure,
+  messageRows,
   searchHitFromRow,
   type StoredRow as Row,
-} from "./store_common.ts";
+  storedState,
+  treeOfRows,
+} from "./sql_rows.ts";
+import { checkExpectedCount } from "./store_common.ts";
+import { AMBIGUITY_SHOWN, type BatchWrite, StoreCore } from "./store_core.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
 import type {
   AppendOptions,
   CreateSessionOptions,
@@ -51,7 +31,6 @@ import type {
   SearchHit,
   SearchOptions,
   SessionInfo,
-  SessionState,
   SessionStore,
 } from "./types.ts";
 
@@ -73,73 +52,6 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-/** A versioned schema change; never edit a released one, append a new one. */
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  /** Fills in, after `sql`, what SQL cannot compute. */
-  backfill?: (tx: postgres.TransactionSql) => Promise<void>;
-}
-
-const MIGRATIONS: readonly Migration[] = [{
-  version: 1,
-  name: "sessions and messages",
-  sql: `
-    CREATE TABLE panto_sessions (
-      id text PRIMARY KEY,
-      owner_id text,
-      name text,
-      created timestamptz NOT NULL,
-      modified timestamptz NOT NULL,
-      cwd text,
-      metadata text,
-      message_count integer NOT NULL DEFAULT 0,
-      last_user_message text NOT NULL DEFAULT '',
-      wire jsonb
-    );
-    CREATE INDEX panto_sessions_by_owner ON panto_sessions (owner_id, modified DESC, id DESC);
-    CREATE INDEX panto_sessions_by_modified ON panto_sessions (modified DESC, id DESC);
-    CREATE INDEX panto_sessions_by_prefix ON panto_sessions (id text_pattern_ops);
-    CREATE TABLE panto_messages (
-      session_id text NOT NULL REFERENCES panto_sessions (id) ON DELETE CASCADE,
-      seq integer NOT NULL,
-      written timestamptz NOT NULL DEFAULT now(),
-      role text NOT NULL,
-      wire jsonb,
-      usage jsonb,
-      message text NOT NULL,
-      search_text text NOT NULL,
-      search_vector tsvector NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    );
-    CREATE INDEX panto_messages_search ON panto_messages USING gin (search_vector);`,
-}, {
-  version: 2,
-  name: "session state",
-  sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb, ADD COLUMN holder jsonb,
-           ADD COLUMN held_until timestamptz;`,
-}, {
-  version: 3,
-  name: "session tree",
-  // Rows from before the tree have no entry id: they read as one chain.
-  sql: `ALTER TABLE panto_messages ADD COLUMN entry_id text, ADD COLUMN parent_id text;
-        CREATE UNIQUE INDEX panto_messages_by_entry ON panto_messages (session_id, entry_id);
-        ALTER TABLE panto_sessions ADD COLUMN parent_session_id text;`,
-}, {
-  version: 4,
-  name: "first prompt",
-  sql: `ALTER TABLE panto_sessions ADD COLUMN first_user_message text;`,
-  backfill: backfillFirstPrompts,
-}, {
-  version: 5,
-  name: "entry labels",
-  sql: `ALTER TABLE panto_messages ADD COLUMN label text;`,
-}];
-
-/** Rows a backfill reads at a time. */
-const BACKFILL_BATCH = 500;
-
 /**
  * A session's holder, as `panto_sessions.holder` keeps it: the store
  * holds the session-level advisory lock `key` on a connection of its own
@@ -153,14 +65,8 @@ interface StoredHolder {
   key?: [number, number];
 }
 
-/** Key of the advisory lock that serialises migrations across processes. */
-const MIGRATION_LOCK = 7_302_513_980_114_261;
 /** Text kept per message for search: `tsvector` values are limited to 1 MB. */
 const SEARCH_TEXT_LIMIT = 100_000;
-const AMBIGUITY_SHOWN = 5;
-
-/** Migrations already run per client, so stores sharing a client share one run. */
-const migrated = new WeakMap<PostgresClient, Promise<void>>();
 
 /**
  * Sessions in PostgreSQL, for services whose processes and hosts share one
@@ -190,7 +96,7 @@ export class PostgresStore implements SessionStore {
   #client: PostgresClient | undefined;
   readonly #connect: () => Promise<PostgresClient>;
   readonly #ownsClient: boolean;
-  #pending = new Map<string, PendingSession>();
+  readonly #core: StoreCore;
   /** Sessions this store holds. */
   #held = new Set<string>();
   /** Tells this store's holds from those of other stores, in this process or another. */
@@ -199,7 +105,6 @@ export class PostgresStore implements SessionStore {
   readonly #key: [number, number] = [randomKey(), randomKey()];
   /** The connection holding the advisory lock, taken when the store first holds a session. */
   #lockConnection: Promise<postgres.ReservedSql> | undefined;
-  #closed = false;
   #opening: Promise<PostgresClient> | undefined;
   /** The database, for messages: the URL without its password. */
   readonly #location: string;
@@ -220,6 +125,12 @@ export class PostgresStore implements SessionStore {
     const url = options.url!;
     this.#location = options.client ? "the given PostgreSQL client" : redactUrl(url);
     this.#secrets = options.client ? [] : [url, ...urlPassword(url)];
+    this.#core = new StoreCore(this, {
+      location: this.#location,
+      write: (id, batch) => this.#insert(id, batch),
+      closedNamesLocation: false,
+      scrub: (error) => this.#scrubbed(error),
+    });
     const max = options.maxConnections ?? 4;
     // postgres.js loads on first use: most runs never touch PostgreSQL.
     this.#connect = async () => {
@@ -230,7 +141,7 @@ export class PostgresStore implements SessionStore {
 
   /** The schema version this code writes. */
   static get schemaVersion(): number {
-    return MIGRATIONS.length;
+    return SCHEMA_VERSION;
   }
 
   /**
@@ -242,7 +153,7 @@ export class PostgresStore implements SessionStore {
    * @returns The view, sharing this store's connections.
    */
   forOwner(ownerId: string): OwnerView {
-    return new OwnerView(this, ownerId);
+    return this.#core.forOwner(ownerId);
   }
 
   /**
@@ -255,7 +166,7 @@ export class PostgresStore implements SessionStore {
     checkSessionId(id);
     const sql = await this.#ready();
     const [row] = await sql`SELECT owner_id FROM panto_sessions WHERE id = ${id}`;
-    if (!row) return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
+    if (!row) return this.#core.pendingOwner(id);
     return row.owner_id === null ? undefined : String(row.owner_id);
   }
 
@@ -278,8 +189,7 @@ export class PostgresStore implements SessionStore {
    * @returns The session.
    */
   create(options: CreateSessionOptions = {}): Session {
-    this.#assertOpen();
-    return new Session(addPending(this.#pending, options), this, false, options.metadata);
+    return this.#core.create(options);
   }
 
   /**
@@ -318,7 +228,7 @@ export class PostgresStore implements SessionStore {
       WHERE id LIKE ${pattern} AND ${scope} ORDER BY id LIMIT ${AMBIGUITY_SHOWN}`;
     if (matches.length > 1) {
       const ids = matches.map((row) => String(row.id));
-      throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(matches[0]!.total));
+      throw this.#core.ambiguous(idOrPrefix, ids, Number(matches[0]!.total));
     }
     return matches[0] ? new Session(toInfo(matches[0]), this) : null;
   }
@@ -328,9 +238,8 @@ export class PostgresStore implements SessionStore {
    *
    * @returns It, or `null` when there are none.
    */
-  async latest(): Promise<Session | null> {
-    const [info] = await this.list({ limit: 1 });
-    return info ? new Session(info, this) : null;
+  latest(): Promise<Session | null> {
+    return this.#core.latest();
   }
 
   /**
@@ -340,9 +249,8 @@ export class PostgresStore implements SessionStore {
    * @returns The conversation, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the session and message number.
    */
-  async load(id: string): Promise<Conversation | null> {
-    const tree = await this.loadTree(id);
-    return tree ? activeConversation(tree) : null;
+  load(id: string): Promise<Conversation | null> {
+    return this.#core.load(id);
   }
 
   /**
@@ -361,9 +269,7 @@ export class PostgresStore implements SessionStore {
     const rows = await sql`
       SELECT seq, message, entry_id, parent_id, wire, label FROM panto_messages
       WHERE session_id = ${id} ORDER BY seq`;
-    const where = `panto_messages (session ${id})`;
-    const metadata = session.metadata === null ? undefined : String(session.metadata);
-    return readTree(rawEntries(rows, where), metadata, where, (index) => index + 1);
+    return treeOfRows(session, rows, `panto_messages (session ${id})`);
   }
 
   /**
@@ -376,7 +282,7 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionNotFoundError} When there is no such session.
    */
   fork(id: string, entryId: string): Promise<Session> {
-    return forkSession(this, id, entryId, this.#location);
+    return this.#core.fork(id, entryId);
   }
 
   /**
@@ -387,19 +293,12 @@ export class PostgresStore implements SessionStore {
    * @param messages The messages, in order.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  async appendMessages(
+  appendMessages(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    checkSessionId(sessionId);
-    if (messages.length === 0) return;
-    await this.#insert(sessionId, messages, options.expectedCount, false, options.writtenAt).catch((
-      error,
-    ) => {
-      throw saveFailure(this.#scrubbed(error), this.#location);
-    });
-    this.#pending.delete(sessionId);
+    return this.#core.append(sessionId, messages, options);
   }
 
   /**
@@ -415,19 +314,12 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionInUseError} When another writer holds the session.
    * @throws {SessionChangedError} When the session has another message count than expected.
    */
-  async replaceConversation(
+  replaceConversation(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    checkSessionId(sessionId);
-    const clears = messages.length === 0;
-    await this.#insert(sessionId, replacementBranch(messages), options.expectedCount, clears).catch(
-      (error) => {
-        throw saveFailure(this.#scrubbed(error), this.#location);
-      },
-    );
-    this.#pending.delete(sessionId);
+    return this.#core.replace(sessionId, messages, options.expectedCount);
   }
 
   /**
@@ -447,22 +339,24 @@ export class PostgresStore implements SessionStore {
       SELECT message_count, holder, ${heldNow(sql)} AS held
       FROM panto_sessions WHERE id = ${sessionId}`;
     if (!row) return;
+    this.#refuseOtherHolder(sessionId, row);
+    checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
+  }
+
+  /** Refuses a write to a session whose row names a live holder other than this store. */
+  #refuseOtherHolder(sessionId: string, row: Row): void {
     const holder = row.holder as StoredHolder | null;
     if (row.held && holder && holder.instance !== this.#instance) {
       throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
     }
-    checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
   }
 
-  async #insert(
-    sessionId: string,
-    messages: readonly PersistentMessage[],
-    expectedCount: number | undefined,
-    clear = false,
-    writtenAt?: string,
-  ): Promise<void> {
+  /** Stores an append's (or a replacement's) batch in one transaction holding the session row. */
+  async #insert(sessionId: string, batch: BatchWrite): Promise<void> {
+    const { messages, expectedCount, writtenAt } = batch;
+    const clear = batch.replaces && messages.length === 0;
     const sql = await this.#ready();
-    const pending = this.#pending.get(sessionId) ?? { created: new Date().toISOString() };
+    const pending = this.#core.pending.get(sessionId) ?? { created: new Date().toISOString() };
     // Before the row can name the lock (a holder must never name a lock nobody holds), and
     // outside the transaction: waiting for a connection while holding one could starve the pool.
     await this.#lock();
@@ -481,16 +375,14 @@ export class PostgresStore implements SessionStore {
         SELECT message_count, state, holder, ${heldNow(tx)} AS held
         FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
       if (!row) throw new SessionNotFoundError(sessionId, this.#location);
+      this.#refuseOtherHolder(sessionId, row);
       const holder = row.holder as StoredHolder | null;
-      if (row.held && holder && holder.instance !== this.#instance) {
-        throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
-      }
       checkExpectedCount(sessionId, expectedCount, Number(row.message_count));
       if (clear) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
       const start = clear ? 0 : Number(row.message_count);
       const batch = summarizeBatch(
         messages,
-        clear ? { count: 0 } : { state: storedState(row.state), count: start },
+        clear ? { count: 0 } : { state: storedState(row.state, parseJsonb), count: start },
       );
       // Held while the turn runs; free between turns.
       if (batch.state?.status === "running") {
@@ -510,19 +402,15 @@ export class PostgresStore implements SessionStore {
       const [last] = start === 0 ? [] : await tx`
         SELECT seq, entry_id FROM panto_messages WHERE session_id = ${sessionId}
         ORDER BY seq DESC LIMIT 1`;
-      const ids = treeIds(messages, start, last ? String(last.entry_id ?? last.seq) : null);
-      for (const [index, entry] of messages.entries()) {
-        checkNesting(entry.message);
-        const text = searchableText(entry.message);
+      for (const [index, row] of messageRows(messages, start, last).entries()) {
+        const { wire, usage } = messages[index]!;
+        const text = row.text.slice(0, SEARCH_TEXT_LIMIT);
         await tx`
           INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text,
                                       search_vector, entry_id, parent_id)
-          VALUES (${sessionId}, ${start + index}, ${entry.message.role},
-                  ${json(tx, entry.wire)}, ${json(tx, entry.usage)},
-                  ${stringifyWellFormed(withUsage(entry.message, entry.usage))},
-                  ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
-                  to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}),
-                  ${ids[index]!.id}, ${ids[index]!.parentId})`;
+          VALUES (${sessionId}, ${row.seq}, ${row.role}, ${json(tx, wire)}, ${json(tx, usage)},
+                  ${row.message}, ${text.toWellFormed()},
+                  to_tsvector('simple', ${searchWords(text)}), ${row.id}, ${row.parentId})`;
       }
       // Clearing resets every summary field; an append (a replacement too) folds its batch in.
       const kept = (column: string) => clear ? tx`NULL` : tx(column);
@@ -579,10 +467,7 @@ export class PostgresStore implements SessionStore {
         UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id}`;
       return count;
     });
-    if (count > 0) return;
-    const pending = this.#pending.get(id);
-    if (!pending) throw new SessionNotFoundError(id, this.#location);
-    pending.name = name;
+    if (count === 0) this.#core.renamePending(id, name);
   }
 
   /**
@@ -620,7 +505,7 @@ export class PostgresStore implements SessionStore {
       const { count } = await tx`DELETE FROM panto_sessions WHERE id = ${id}`;
       return count;
     });
-    if (!this.#pending.delete(id) && count === 0) {
+    if (!this.#core.pending.delete(id) && count === 0) {
       throw new SessionNotFoundError(id, this.#location);
     }
   }
@@ -631,12 +516,12 @@ export class PostgresStore implements SessionStore {
    * @param id The session.
    * @returns The document.
    */
-  async export(id: string): Promise<string> {
-    const conversation = await this.load(id);
-    const sql = await this.#ready();
-    const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id}`;
-    if (!conversation || !row) throw new SessionNotFoundError(id, this.#location);
-    return exportMarkdown(toInfo(row), conversation);
+  export(id: string): Promise<string> {
+    return this.#core.export(id, async () => {
+      const sql = await this.#ready();
+      const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id}`;
+      return row ? toInfo(row) : null;
+    });
   }
 
   /**
@@ -659,9 +544,9 @@ export class PostgresStore implements SessionStore {
    * the connection pool if this store opened it.
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#core.closed) return;
     await Promise.allSettled([...this.#held].map((id) => this.release(id)));
-    this.#closed = true;
+    this.#core.close();
     await this.#unlock().catch(() => {});
     if (!this.#ownsClient) return;
     const client = this.#client ?? await this.#opening?.catch(() => undefined);
@@ -694,10 +579,6 @@ export class PostgresStore implements SessionStore {
         await tx`INSERT INTO panto_migration_fence (fence) VALUES (${JSON.stringify(fence)})`;
       }
     });
-  }
-
-  #assertOpen(): void {
-    if (this.#closed) throw new Error(`The session store is closed`);
   }
 
   /**
@@ -752,17 +633,11 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionStoreError} When the server cannot be reached or migrated.
    */
   async #ready(): Promise<PostgresClient> {
-    this.#assertOpen();
+    this.#core.assertOpen();
     await loadRecordSchemas();
     try {
       const sql = await this.#clientNow();
-      let migration = migrated.get(sql);
-      if (!migration) {
-        migration = migrate(sql);
-        migrated.set(sql, migration);
-        migration.catch(() => migrated.delete(sql));
-      }
-      await migration;
+      await migrateOnce(sql);
       return sql;
     } catch (error) {
       if (error instanceof SessionStoreError) throw error;
@@ -790,48 +665,6 @@ export class PostgresStore implements SessionStore {
   }
 }
 
-async function migrate(sql: PostgresClient): Promise<void> {
-  await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`
-      CREATE TABLE IF NOT EXISTS panto_migrations (
-        version integer PRIMARY KEY,
-        name text NOT NULL,
-        applied timestamptz NOT NULL DEFAULT now()
-      )`;
-    // Outside the numbered migrations: a fence is kept apart from the schema's versions.
-    await tx`CREATE TABLE IF NOT EXISTS panto_migration_fence (fence text NOT NULL)`;
-    const applied = new Set(
-      (await tx`SELECT version FROM panto_migrations`).map((row) => Number(row.version)),
-    );
-    const newest = Math.max(0, ...applied);
-    if (newest > MIGRATIONS.length) {
-      throw new SessionStoreError(
-        `The session database has schema version ${newest}; this panto knows ${MIGRATIONS.length}: upgrade panto`,
-      );
-    }
-    for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      await tx.unsafe(migration.sql);
-      await migration.backfill?.(tx);
-      await tx`INSERT INTO panto_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
-    }
-  });
-}
-
-/** Migration 4: the first prompt of the sessions stored before it. */
-async function backfillFirstPrompts(tx: postgres.TransactionSql): Promise<void> {
-  const firsts = new Map<string, string>();
-  await tx`
-    SELECT session_id, message FROM panto_messages WHERE role = 'user' ORDER BY session_id, seq`
-    .cursor(BACKFILL_BATCH, (rows) => {
-      for (const row of rows) foldFirstPreview(firsts, String(row.session_id), String(row.message));
-    });
-  for (const [id, preview] of firsts) {
-    await tx`UPDATE panto_sessions SET first_user_message = ${preview} WHERE id = ${id}`;
-  }
-}
-
 async function readFence(
   sql: postgres.TransactionSql | PostgresClient,
 ): Promise<MigrationFence | null> {
@@ -839,28 +672,18 @@ async function readFence(
   return row ? parseFence(String(row.fence), "panto_migration_fence") : null;
 }
 
+/** A row's list entry; `running` with no live holder (`held`) reads `interrupted`: the writer died mid-turn. */
 function toInfo(row: Row): SessionInfo {
-  const info: SessionInfo = {
-    id: String(row.id),
-    created: (row.created as Date).toISOString(),
-    modified: (row.modified as Date).toISOString(),
-    messageCount: Number(row.message_count),
-    lastUserMessage: String(row.last_user_message),
-  };
-  if (row.first_user_message !== null) info.firstUserMessage = String(row.first_user_message);
-  if (row.name !== null) info.name = String(row.name);
-  if (row.cwd !== null) info.cwd = String(row.cwd);
-  if (row.owner_id !== null) info.ownerId = String(row.owner_id);
-  if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
-  if (row.wire !== null) info.wire = decodeWire(row.wire);
-  const state = storedState(row.state);
-  // Running with no live holder: the writer died mid-turn.
-  if (state) {
-    info.state = state.status === "running" && row.held !== true
-      ? { ...state, status: "interrupted" }
-      : state;
+  const info = infoFromRow(row, parseJsonb);
+  if (info.state?.status === "running" && row.held !== true) {
+    info.state = { ...info.state, status: "interrupted" };
   }
   return info;
+}
+
+/** A `jsonb` column, which postgres.js has already parsed. */
+function parseJsonb(value: unknown): unknown {
+  return value;
 }
 
 /**
@@ -893,12 +716,6 @@ function owned(
 /** A random advisory lock key: a non-negative int4, so `pg_locks` shows it as it is. */
 function randomKey(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1;
-}
-
-function storedState(value: unknown): SessionState | undefined {
-  return value === null || value === undefined
-    ? undefined
-    : decode(recordSchemas().sessionStateSchema, value, "state");
 }
 
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */
