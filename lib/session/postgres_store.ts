@@ -1,13 +1,12 @@
 import type postgres from "postgres";
 import type { Conversation } from "../conversation.ts";
-import { errorMessage } from "../error_message.ts";
-import { SessionInUseError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
+import { SessionNotFoundError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import type { OwnerView } from "./owner_view.ts";
-import { loadRecordSchemas } from "./record_schemas.ts";
-import { redactUrl } from "./redact_url.ts";
-import { migrateOnce, SCHEMA_VERSION } from "./postgres_schema.ts";
+import { PostgresConnection } from "./postgres_connection.ts";
+import { heldNow, SessionHolds } from "./postgres_holds.ts";
+import { SCHEMA_VERSION } from "./postgres_schema.ts";
 import { summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
 import {
@@ -52,19 +51,6 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-/**
- * A session's holder, as `panto_sessions.holder` keeps it: the store
- * holds the session-level advisory lock `key` on a connection of its own
- * while it lives, so the server lets go of it when the process dies.
- */
-interface StoredHolder {
-  pid: number;
-  instance: string;
-  since: string;
-  /** The advisory lock's two keys (`pg_advisory_lock(int4, int4)`); absent from older holders. */
-  key?: [number, number];
-}
-
 /** Text kept per message for search: `tsvector` values are limited to 1 MB. */
 const SEARCH_TEXT_LIMIT = 100_000;
 
@@ -92,24 +78,10 @@ const SEARCH_TEXT_LIMIT = 100_000;
  * ```
  */
 export class PostgresStore implements SessionStore {
-  /** The client: given, or made on first use. */
-  #client: PostgresClient | undefined;
-  readonly #connect: () => Promise<PostgresClient>;
-  readonly #ownsClient: boolean;
+  readonly #db: PostgresConnection;
   readonly #core: StoreCore;
-  /** Sessions this store holds. */
-  #held = new Set<string>();
-  /** Tells this store's holds from those of other stores, in this process or another. */
-  readonly #instance = crypto.randomUUID();
-  /** This store's advisory lock keys: random, so no two live stores share them. */
-  readonly #key: [number, number] = [randomKey(), randomKey()];
-  /** The connection holding the advisory lock, taken when the store first holds a session. */
-  #lockConnection: Promise<postgres.ReservedSql> | undefined;
-  #opening: Promise<PostgresClient> | undefined;
-  /** The database, for messages: the URL without its password. */
-  readonly #location: string;
-  /** Text that must not appear in messages: the URL as given and its password. */
-  readonly #secrets: string[];
+  /** The sessions this store holds while their turns run. */
+  readonly #holds: SessionHolds;
 
   /**
    * Creates the store (connections open lazily, on first use).
@@ -117,26 +89,14 @@ export class PostgresStore implements SessionStore {
    * @param options A URL or a client.
    */
   constructor(options: PostgresStoreOptions) {
-    if (!options.client && options.url === undefined) {
-      throw new Error("PostgresStore needs a url (postgres://user@host/db) or a client");
-    }
-    this.#ownsClient = !options.client;
-    this.#client = options.client;
-    const url = options.url!;
-    this.#location = options.client ? "the given PostgreSQL client" : redactUrl(url);
-    this.#secrets = options.client ? [] : [url, ...urlPassword(url)];
+    this.#db = new PostgresConnection(options);
+    this.#holds = new SessionHolds(() => this.#db.client());
     this.#core = new StoreCore(this, {
-      location: this.#location,
+      location: this.#db.location,
       write: (id, batch) => this.#insert(id, batch),
       closedNamesLocation: false,
-      scrub: (error) => this.#scrubbed(error),
+      scrub: (error) => this.#db.scrubbed(error),
     });
-    const max = options.maxConnections ?? 4;
-    // postgres.js loads on first use: most runs never touch PostgreSQL.
-    this.#connect = async () => {
-      const { default: connect } = await import("postgres");
-      return connect(url, { max, onnotice: () => {} });
-    };
   }
 
   /** The schema version this code writes. */
@@ -179,7 +139,7 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionStoreMigratedError} When its sessions were moved to another store.
    */
   async checkWritable(): Promise<void> {
-    refuseIfFenced(this.#location, await readFence(await this.#ready()));
+    refuseIfFenced(this.#db.location, await readFence(await this.#ready()));
   }
 
   /**
@@ -339,16 +299,8 @@ export class PostgresStore implements SessionStore {
       SELECT message_count, holder, ${heldNow(sql)} AS held
       FROM panto_sessions WHERE id = ${sessionId}`;
     if (!row) return;
-    this.#refuseOtherHolder(sessionId, row);
+    this.#holds.refuseOther(sessionId, row);
     checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
-  }
-
-  /** Refuses a write to a session whose row names a live holder other than this store. */
-  #refuseOtherHolder(sessionId: string, row: Row): void {
-    const holder = row.holder as StoredHolder | null;
-    if (row.held && holder && holder.instance !== this.#instance) {
-      throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
-    }
   }
 
   /** Stores an append's (or a replacement's) batch in one transaction holding the session row. */
@@ -359,9 +311,9 @@ export class PostgresStore implements SessionStore {
     const pending = this.#core.pending.get(sessionId) ?? { created: new Date().toISOString() };
     // Before the row can name the lock (a holder must never name a lock nobody holds), and
     // outside the transaction: waiting for a connection while holding one could starve the pool.
-    await this.#lock();
+    await this.#holds.lock();
     await sql.begin(async (tx) => {
-      refuseIfFenced(this.#location, await readFence(tx));
+      refuseIfFenced(this.#db.location, await readFence(tx));
       await tx`
         INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata,
                                     parent_session_id)
@@ -374,9 +326,8 @@ export class PostgresStore implements SessionStore {
       const [row] = await tx`
         SELECT message_count, state, holder, ${heldNow(tx)} AS held
         FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
-      if (!row) throw new SessionNotFoundError(sessionId, this.#location);
-      this.#refuseOtherHolder(sessionId, row);
-      const holder = row.holder as StoredHolder | null;
+      if (!row) throw new SessionNotFoundError(sessionId, this.#db.location);
+      this.#holds.refuseOther(sessionId, row);
       checkExpectedCount(sessionId, expectedCount, Number(row.message_count));
       if (clear) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
       const start = clear ? 0 : Number(row.message_count);
@@ -384,21 +335,7 @@ export class PostgresStore implements SessionStore {
         messages,
         clear ? { count: 0 } : { state: storedState(row.state, parseJsonb), count: start },
       );
-      // Held while the turn runs; free between turns.
-      if (batch.state?.status === "running") {
-        const mine: StoredHolder = row.held && holder
-          ? holder
-          : { pid: Deno.pid, instance: this.#instance, since: new Date().toISOString() };
-        mine.key = this.#key;
-        await tx`
-          UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
-            held_until = NULL
-          WHERE id = ${sessionId}`;
-        this.#held.add(sessionId);
-      } else {
-        await tx`UPDATE panto_sessions SET holder = NULL, held_until = NULL WHERE id = ${sessionId}`;
-        this.#held.delete(sessionId);
-      }
+      await this.#holds.settle(tx, sessionId, row, batch.state?.status === "running");
       const [last] = start === 0 ? [] : await tx`
         SELECT seq, entry_id FROM panto_messages WHERE session_id = ${sessionId}
         ORDER BY seq DESC LIMIT 1`;
@@ -483,7 +420,7 @@ export class PostgresStore implements SessionStore {
     checkSessionId(id);
     await this.#fencedWrite(async (tx) => {
       const [session] = await tx`SELECT 1 FROM panto_sessions WHERE id = ${id}`;
-      if (!session) throw new SessionNotFoundError(id, this.#location);
+      if (!session) throw new SessionNotFoundError(id, this.#db.location);
       // Rows from before the tree have no entry id: theirs is their position.
       const { count } = await tx`
         UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
@@ -506,7 +443,7 @@ export class PostgresStore implements SessionStore {
       return count;
     });
     if (!this.#core.pending.delete(id) && count === 0) {
-      throw new SessionNotFoundError(id, this.#location);
+      throw new SessionNotFoundError(id, this.#db.location);
     }
   }
 
@@ -532,11 +469,7 @@ export class PostgresStore implements SessionStore {
    */
   async release(id: string): Promise<void> {
     checkSessionId(id);
-    if (!this.#held.delete(id)) return;
-    const sql = await this.#ready();
-    await sql`
-      UPDATE panto_sessions SET holder = NULL, held_until = NULL
-      WHERE id = ${id} AND holder->>'instance' = ${this.#instance}`;
+    await this.#holds.release(id, () => this.#ready());
   }
 
   /**
@@ -545,12 +478,10 @@ export class PostgresStore implements SessionStore {
    */
   async close(): Promise<void> {
     if (this.#core.closed) return;
-    await Promise.allSettled([...this.#held].map((id) => this.release(id)));
+    await Promise.allSettled(this.#holds.ids().map((id) => this.release(id)));
     this.#core.close();
-    await this.#unlock().catch(() => {});
-    if (!this.#ownsClient) return;
-    const client = this.#client ?? await this.#opening?.catch(() => undefined);
-    await client?.end({ timeout: 5 });
+    await this.#holds.unlock().catch(() => {});
+    await this.#db.end();
   }
 
   /**
@@ -582,37 +513,6 @@ export class PostgresStore implements SessionStore {
   }
 
   /**
-   * Takes this store's advisory lock, once (at its first write), on a connection kept for it:
-   * while the lock is held the sessions naming it are held, and when the
-   * process dies the server ends the connection and drops the lock.
-   */
-  async #lock(): Promise<void> {
-    this.#lockConnection ??= (async () => {
-      const reserved = await (await this.#clientNow()).reserve();
-      await reserved`SELECT pg_advisory_lock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
-      return reserved;
-    })();
-    try {
-      await this.#lockConnection;
-    } catch (error) {
-      this.#lockConnection = undefined;
-      throw error;
-    }
-  }
-
-  /** Drops the advisory lock and gives its connection back to the pool. */
-  async #unlock(): Promise<void> {
-    const reserved = await this.#lockConnection;
-    this.#lockConnection = undefined;
-    if (!reserved) return;
-    try {
-      await reserved`SELECT pg_advisory_unlock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
-    } finally {
-      reserved.release();
-    }
-  }
-
-  /**
    * Runs a write in a transaction that reads the fence first: it holds the
    * fence table's share lock until it commits, so a fence being set waits
    * for it (and the migration copies it), or it sees the fence and is refused.
@@ -621,47 +521,19 @@ export class PostgresStore implements SessionStore {
   async #fencedWrite(write: (tx: postgres.TransactionSql) => Promise<number>): Promise<number> {
     const sql = await this.#ready();
     return await sql.begin(async (tx) => {
-      refuseIfFenced(this.#location, await readFence(tx));
+      refuseIfFenced(this.#db.location, await readFence(tx));
       return await write(tx);
     });
   }
 
   /**
-   * The client, after the schema is migrated (and with the record schemas
-   * loaded, so rows can be decoded).
+   * The client, after the schema is migrated.
    *
    * @throws {SessionStoreError} When the server cannot be reached or migrated.
    */
-  async #ready(): Promise<PostgresClient> {
+  #ready(): Promise<PostgresClient> {
     this.#core.assertOpen();
-    await loadRecordSchemas();
-    try {
-      const sql = await this.#clientNow();
-      await migrateOnce(sql);
-      return sql;
-    } catch (error) {
-      if (error instanceof SessionStoreError) throw error;
-      throw new SessionStoreError(
-        `Session database ${this.#location} could not be used: ${this.#scrubbed(error).message}`,
-        { cause: error },
-      );
-    }
-  }
-
-  /** The error with the URL and password replaced (a store error of ours is already clean). */
-  #scrubbed(error: unknown): Error {
-    if (error instanceof SessionStoreError) return error;
-    let text = errorMessage(error);
-    for (const secret of this.#secrets) text = text.replaceAll(secret, "***");
-    return new Error(text);
-  }
-
-  /** The client, connecting the first time. */
-  async #clientNow(): Promise<PostgresClient> {
-    if (this.#client) return this.#client;
-    this.#opening ??= this.#connect();
-    this.#client = await this.#opening;
-    return this.#client;
+    return this.#db.ready();
   }
 }
 
@@ -686,24 +558,6 @@ function parseJsonb(value: unknown): unknown {
   return value;
 }
 
-/**
- * Whether a session row's holder is alive, as SQL: the advisory lock its
- * holder names is granted in this database (the server drops it with the
- * holder's connection). A holder from before the locks has no key: its
- * lease time says.
- */
-function heldNow(
-  sql: PostgresClient | postgres.TransactionSql,
-): postgres.PendingQuery<postgres.Row[]> {
-  return sql`(holder IS NOT NULL AND CASE WHEN holder ? 'key' THEN EXISTS (
-      SELECT 1 FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND l.classid::bigint = (holder->'key'->>0)::bigint
-        AND l.objid::bigint = (holder->'key'->>1)::bigint)
-    ELSE coalesce(held_until > now(), false) END)`;
-}
-
 /** The condition keeping one owner's rows (`true` for everyone's). */
 function owned(
   sql: PostgresClient | postgres.TransactionSql,
@@ -711,11 +565,6 @@ function owned(
   column = sql`owner_id`,
 ): postgres.PendingQuery<postgres.Row[]> {
   return ownerId === undefined ? sql`true` : sql`${column} = ${ownerId.toWellFormed()}`;
-}
-
-/** A random advisory lock key: a non-negative int4, so `pg_locks` shows it as it is. */
-function randomKey(): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1;
 }
 
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */
@@ -745,14 +594,4 @@ function withoutNul(value: unknown): unknown {
 
 function wellFormed(text: string | undefined): string | null {
   return text === undefined ? null : text.toWellFormed();
-}
-
-/** The URL's password (decoded), when it has one. */
-function urlPassword(url: string): string[] {
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    return password ? [password] : [];
-  } catch {
-    return [];
-  }
 }
