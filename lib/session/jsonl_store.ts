@@ -115,7 +115,7 @@ export class FileSystemJSONLStore implements SessionStore {
       const probe = join(this.dir, `.write-check-${crypto.randomUUID()}.tmp`);
       await Deno.writeFile(probe, new Uint8Array(), { createNew: true, mode: 0o600 });
       await Deno.remove(probe);
-      await this.#refuseIfFenced();
+      refuseIfFenced(this.dir, await this.#files.readFence());
     } catch (error) {
       if (error instanceof SessionStoreError) throw error;
       throw new SessionStoreError(
@@ -516,10 +516,6 @@ export class FileSystemJSONLStore implements SessionStore {
     if (fence === null) return await Deno.remove(path).catch(ignoreNotFound);
     await this.#files.ensureDir();
     await this.#files.replaceFile(path, encoder.encode(JSON.stringify(fence)));
-  }
-
-  async #refuseIfFenced(): Promise<void> {
-    refuseIfFenced(this.dir, await this.migrationFence());
   }
 
   /**

@@ -142,7 +142,7 @@ export function searchHitFromRow(row: StoredRow): SearchHit {
  *   message_count: 0, last_user_message: "", first_user_message: null, name: "n", cwd: null,
  *   owner_id: null, parent_session_id: null, state: null, wire: null,
  * };
- * console.assert(infoFromRow(row, JSON.parse).name === "n");
+ * console.assert(infoFromRow(row, (value) => JSON.parse(String(value))).name === "n");
  * ```
  *
  * @param row The row.
@@ -175,7 +175,7 @@ export function infoFromRow(row: StoredRow, parseJson: (value: unknown) => unkno
  * @example
  * ```ts
  * import { storedState } from "./sql_rows.ts";
- * console.assert(storedState(null, JSON.parse) === undefined);
+ * console.assert(storedState(null, (value) => value) === undefined);
  * ```
  *
  * @param value The column.

@@ -63,6 +63,22 @@ const MIGRATIONS: readonly (string | ((db: DatabaseSync) => void))[] = [
 export const SCHEMA_VERSION: number = MIGRATIONS.length;
 
 /**
+ * A JSON column's value: this schema keeps JSON as `TEXT`.
+ *
+ * @example
+ * ```ts
+ * import { parseJsonText } from "./sqlite_database.ts";
+ * console.assert((parseJsonText('{"a":1}') as { a: number }).a === 1);
+ * ```
+ *
+ * @param value The column.
+ * @returns The parsed value.
+ */
+export function parseJsonText(value: unknown): unknown {
+  return JSON.parse(String(value));
+}
+
+/**
  * Opens the database, creating its file 0600 (SQLite gives its -wal and
  * -shm files the same mode): WAL journal, full synchronous commits, foreign
  * keys on, and its schema migrated.

@@ -6,17 +6,15 @@ import { checkSessionId } from "./ids.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
 import type { OwnerView } from "./owner_view.ts";
 import { loadRecordSchemas } from "./record_schemas.ts";
-import { type BatchStart, summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
 import { SessionLocks } from "./session_locks.ts";
-import { openDatabase, SCHEMA_VERSION, transaction } from "./sqlite_database.ts";
+import { storeBatch } from "./sqlite_batch.ts";
+import { openDatabase, parseJsonText, SCHEMA_VERSION, transaction } from "./sqlite_database.ts";
 import {
   infoFromRow,
   listedInfo,
-  messageRows,
   searchHitFromRow,
   type StoredRow as Row,
-  storedState,
   treeOfRows,
 } from "./sql_rows.ts";
 import { checkExpectedCount } from "./store_common.ts";
@@ -326,72 +324,12 @@ export class SQLiteStore implements SessionStore {
     await this.#locks.hold(sessionId);
     let running = false;
     try {
-      running = await this.#fencedWrite(() => this.#storeBatch(sessionId, batch));
+      running = await this.#fencedWrite(() =>
+        storeBatch(this.#db, sessionId, batch, this.#core.pending.get(sessionId))
+      );
     } finally {
       if (!running) await this.#locks.release(sessionId);
     }
-  }
-
-  /** Stores the batch, in the write's transaction; returns whether the session's turn still runs. */
-  #storeBatch(sessionId: string, batch: BatchWrite): boolean {
-    const { messages, expectedCount } = batch;
-    const clear = batch.replaces && messages.length === 0;
-    const now = batch.writtenAt ?? new Date().toISOString();
-    const before = this.#startSession(sessionId, now);
-    checkExpectedCount(sessionId, expectedCount, before.count);
-    if (clear) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
-    const start = clear ? { count: 0 } : before;
-    this.#insertRows(sessionId, messages, start.count, now);
-    const summary = summarizeBatch(messages, start);
-    // Clearing resets every summary field; an append (a replacement too) folds its batch in.
-    this.#db.prepare(
-      `UPDATE sessions SET modified = ?, message_count = ?,
-         last_user_message = ${clear ? "?" : "coalesce(?, last_user_message)"},
-         first_user_message = ${clear ? "?" : "coalesce(first_user_message, ?)"},
-         wire = ${clear ? "?" : "coalesce(?, wire)"}, state = ${clear ? "?" : "coalesce(?, state)"}
-       WHERE id = ?`,
-    ).run(
-      now,
-      start.count + messages.length,
-      summary.lastUserMessage ?? (clear ? "" : null),
-      summary.firstUserMessage ?? null,
-      summary.wire ? JSON.stringify(summary.wire) : null,
-      summary.state ? JSON.stringify(summary.state) : null,
-      sessionId,
-    );
-    return summary.state?.status === "running";
-  }
-
-  #insertRows(
-    sessionId: string,
-    messages: readonly PersistentMessage[],
-    firstSeq: number,
-    now: string,
-  ): void {
-    const insertMessage = this.#db.prepare(
-      `INSERT INTO messages (session_id, seq, written, role, wire, usage, message, entry_id, parent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    );
-    const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
-    const last = this.#get(
-      "SELECT seq, entry_id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
-      sessionId,
-    );
-    messageRows(messages, firstSeq, last).forEach((row, index) => {
-      const { wire, usage } = messages[index]!;
-      const inserted = insertMessage.get(
-        sessionId,
-        row.seq,
-        now,
-        row.role,
-        wire ? JSON.stringify(wire) : null,
-        usage ? JSON.stringify(usage) : null,
-        row.message,
-        row.id,
-        row.parentId,
-      ) as Row | undefined;
-      insertText.run(Number(inserted?.id), row.text);
-    });
   }
 
   /**
@@ -621,36 +559,11 @@ export class SQLiteStore implements SessionStore {
       })
     );
   }
-
-  /** The session's message count and state, inserting its row on the first append. */
-  #startSession(id: string, now: string): BatchStart {
-    const row = this.#get("SELECT message_count, state FROM sessions WHERE id = ?", id);
-    if (row) return { count: Number(row.message_count), state: storedState(row.state, parseText) };
-    const pending = this.#core.pending.get(id) ?? { created: now };
-    this.#db.prepare(
-      `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id, parent_session_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      pending.name ? pending.name.toWellFormed() : null,
-      pending.created,
-      now,
-      pending.cwd?.toWellFormed() ?? null,
-      pending.metadata?.toWellFormed() ?? null,
-      pending.ownerId?.toWellFormed() ?? null,
-      pending.parentSessionId ?? null,
-    );
-    return { count: 0 };
-  }
 }
 
 /** A row's list entry, its JSON columns stored as text. */
 function toInfo(row: Row): SessionInfo {
-  return infoFromRow(row, parseText);
-}
-
-function parseText(value: unknown): unknown {
-  return JSON.parse(String(value));
+  return infoFromRow(row, parseJsonText);
 }
 
 /** The condition keeping one owner's rows (`1` for everyone's), and its parameters. */
