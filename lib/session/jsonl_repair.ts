@@ -1,8 +1,34 @@
-// What `repair` does beyond dropping unreadable lines: an entry id used twice
-// (an embedder's explicit ids, a hand edit, two files joined) makes every
-// load fail closed, though each line reads. The later use gets a new id.
+// The JSONL store's `repair`: a damaged session file rewritten with its
+// readable lines, after a backup. Beyond dropping unreadable lines, an entry
+// id used twice (an embedder's explicit ids, a hand edit, two files joined)
+// makes every load fail closed, though each line reads: the later use gets
+// a new id.
+import { concatBytes } from "../concat_bytes.ts";
+import { type SessionFiles, writeNewFile } from "./jsonl_files.ts";
+import { headerLine, parseSession } from "./jsonl_format.ts";
+import { summarize } from "./jsonl_summaries.ts";
+import { newHeader, type SessionWriters, type Writer } from "./jsonl_writer.ts";
 import { stringifyWellFormed } from "./serialize.ts";
 import { newEntryId } from "./tree.ts";
+
+/** What `FileSystemJSONLStore.repair` did. */
+export interface RepairReport {
+  /** The session file. */
+  path: string;
+  /** Where the original was copied before rewriting, or `null` when nothing needed repair. */
+  backupPath: string | null;
+  /** Lines kept (header included). */
+  kept: number;
+  /** Lines dropped, with why. */
+  dropped: { line: number; reason: string }[];
+  /**
+   * Message lines whose entry id an earlier line has (1-based `line`, the
+   * `id` it had): given `newId`, which the lines after it name.
+   */
+  reassigned: { line: number; id: string; newId: string }[];
+  /** Whether a minimal header was written because the file's own was missing or damaged. */
+  headerRebuilt: boolean;
+}
 
 /** A message line given a new entry id by `repair`. */
 export interface ReassignedId {
@@ -16,6 +42,63 @@ export interface ReassignedId {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/**
+ * Rewrites a damaged session file with its readable lines, after copying
+ * the original to `<id>.jsonl.bak-<time>`; a missing or damaged header is
+ * replaced by a minimal one, and an entry id used twice is given a new id
+ * where it is used again. The writer is left on the new file. The record
+ * schemas must be loaded, and the session's lock held (by `writer`).
+ *
+ * @example
+ * ```ts ignore
+ * import { repairFile } from "./jsonl_repair.ts";
+ * const report = await writers.withWriter(id, (writer) => repairFile(files, writers, id, writer));
+ * ```
+ *
+ * @param files The sessions directory.
+ * @param writers The store's writers (for the sidecar).
+ * @param id The session.
+ * @param writer Its writer, lock held.
+ * @returns What was kept, dropped and given a new id.
+ */
+export async function repairFile(
+  files: SessionFiles,
+  writers: SessionWriters,
+  id: string,
+  writer: Writer,
+): Promise<RepairReport> {
+  const path = files.path(id);
+  const bytes = await Deno.readFile(path);
+  const parsed = parseSession(bytes, path);
+  const dropped = [...parsed.problems, ...(parsed.torn ? [parsed.torn] : [])];
+  const kept = parsed.goodLines.map(([start, end]) => bytes.subarray(start, end));
+  const reassigned = reassignDuplicateIds(kept, lineNumbersOf(bytes, parsed.goodLines));
+  const report: RepairReport = {
+    path,
+    backupPath: null,
+    kept: parsed.goodLines.length,
+    dropped,
+    reassigned,
+    headerRebuilt: parsed.header === null,
+  };
+  if (dropped.length === 0 && reassigned.length === 0 && parsed.header) return report;
+  report.backupPath = `${path}.bak-${compactTime()}`;
+  await writeNewFile(report.backupPath, bytes, true);
+  if (!parsed.header) {
+    const created = parsed.messages[0]?.timestamp ?? new Date().toISOString();
+    kept.unshift(encoder.encode(headerLine(newHeader(id, { created }))));
+    report.kept++;
+  }
+  await files.replaceFile(path, concatBytes(kept));
+  writer.file?.close();
+  writer.file = await files.reopen(path);
+  const repaired = parseSession(await Deno.readFile(path), path);
+  writer.size = repaired.validEnd;
+  writer.summary = summarize(id, repaired);
+  await writers.saveSidecar(id, writer);
+  return report;
+}
 
 /**
  * Gives each message line whose entry id an earlier line already has a new
@@ -123,4 +206,8 @@ function recordOf(bytes: Uint8Array): Record<string, unknown> | null {
 
 function line(record: Record<string, unknown>): Uint8Array {
   return encoder.encode(`${stringifyWellFormed(record)}\n`);
+}
+
+function compactTime(): string {
+  return new Date().toISOString().replace(/[-:.]/g, "");
 }

@@ -1,47 +1,26 @@
 import type postgres from "postgres";
 import type { Conversation } from "../conversation.ts";
-import { errorMessage } from "../error_message.ts";
-import {
-  AmbiguousSessionIdError,
-  SessionInUseError,
-  SessionNotFoundError,
-  SessionStoreError,
-} from "./errors.ts";
+import { SessionNotFoundError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
-import { exportMarkdown } from "./markdown_export.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
-import { redactUrl } from "./redact_url.ts";
-import {
-  checkNesting,
-  decode,
-  decodeWire,
-  foldFirstPreview,
-  searchableText,
-  stringifyWellFormed,
-  summarizeBatch,
-  withUsage,
-} from "./serialize.ts";
-import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
+import type { OwnerView } from "./owner_view.ts";
+import { PostgresConnection } from "./postgres_connection.ts";
+import { heldNow, SessionHolds } from "./postgres_holds.ts";
+import { SCHEMA_VERSION } from "./postgres_schema.ts";
+import { summarizeBatch } from "./serialize.ts";
 import { Session } from "./session.ts";
-import { type StoredTree, unknownEntry } from "./tree.ts";
 import {
-  activeConversation,
-  forkSession,
-  rawEntries,
-  readTree,
-  replacementBranch,
-  treeIds,
-} from "./tree_store.ts";
-import { OwnerView } from "./owner_view.ts";
-import {
-  addPending,
-  checkExpectedCount,
+  infoFromRow,
   listedInfo,
-  type PendingSession,
-  saveFailure,
+  messageRows,
   searchHitFromRow,
   type StoredRow as Row,
-} from "./store_common.ts";
+  storedState,
+  treeOfRows,
+} from "./sql_rows.ts";
+import { checkExpectedCount } from "./store_common.ts";
+import { AMBIGUITY_SHOWN, type BatchWrite, StoreCore } from "./store_core.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
 import type {
   AppendOptions,
   CreateSessionOptions,
@@ -51,7 +30,6 @@ import type {
   SearchHit,
   SearchOptions,
   SessionInfo,
-  SessionState,
   SessionStore,
 } from "./types.ts";
 
@@ -73,94 +51,8 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-/** A versioned schema change; never edit a released one, append a new one. */
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  /** Fills in, after `sql`, what SQL cannot compute. */
-  backfill?: (tx: postgres.TransactionSql) => Promise<void>;
-}
-
-const MIGRATIONS: readonly Migration[] = [{
-  version: 1,
-  name: "sessions and messages",
-  sql: `
-    CREATE TABLE panto_sessions (
-      id text PRIMARY KEY,
-      owner_id text,
-      name text,
-      created timestamptz NOT NULL,
-      modified timestamptz NOT NULL,
-      cwd text,
-      metadata text,
-      message_count integer NOT NULL DEFAULT 0,
-      last_user_message text NOT NULL DEFAULT '',
-      wire jsonb
-    );
-    CREATE INDEX panto_sessions_by_owner ON panto_sessions (owner_id, modified DESC, id DESC);
-    CREATE INDEX panto_sessions_by_modified ON panto_sessions (modified DESC, id DESC);
-    CREATE INDEX panto_sessions_by_prefix ON panto_sessions (id text_pattern_ops);
-    CREATE TABLE panto_messages (
-      session_id text NOT NULL REFERENCES panto_sessions (id) ON DELETE CASCADE,
-      seq integer NOT NULL,
-      written timestamptz NOT NULL DEFAULT now(),
-      role text NOT NULL,
-      wire jsonb,
-      usage jsonb,
-      message text NOT NULL,
-      search_text text NOT NULL,
-      search_vector tsvector NOT NULL,
-      PRIMARY KEY (session_id, seq)
-    );
-    CREATE INDEX panto_messages_search ON panto_messages USING gin (search_vector);`,
-}, {
-  version: 2,
-  name: "session state",
-  sql: `ALTER TABLE panto_sessions ADD COLUMN state jsonb, ADD COLUMN holder jsonb,
-           ADD COLUMN held_until timestamptz;`,
-}, {
-  version: 3,
-  name: "session tree",
-  // Rows from before the tree have no entry id: they read as one chain.
-  sql: `ALTER TABLE panto_messages ADD COLUMN entry_id text, ADD COLUMN parent_id text;
-        CREATE UNIQUE INDEX panto_messages_by_entry ON panto_messages (session_id, entry_id);
-        ALTER TABLE panto_sessions ADD COLUMN parent_session_id text;`,
-}, {
-  version: 4,
-  name: "first prompt",
-  sql: `ALTER TABLE panto_sessions ADD COLUMN first_user_message text;`,
-  backfill: backfillFirstPrompts,
-}, {
-  version: 5,
-  name: "entry labels",
-  sql: `ALTER TABLE panto_messages ADD COLUMN label text;`,
-}];
-
-/** Rows a backfill reads at a time. */
-const BACKFILL_BATCH = 500;
-
-/**
- * A session's holder, as `panto_sessions.holder` keeps it: the store
- * holds the session-level advisory lock `key` on a connection of its own
- * while it lives, so the server lets go of it when the process dies.
- */
-interface StoredHolder {
-  pid: number;
-  instance: string;
-  since: string;
-  /** The advisory lock's two keys (`pg_advisory_lock(int4, int4)`); absent from older holders. */
-  key?: [number, number];
-}
-
-/** Key of the advisory lock that serialises migrations across processes. */
-const MIGRATION_LOCK = 7_302_513_980_114_261;
 /** Text kept per message for search: `tsvector` values are limited to 1 MB. */
 const SEARCH_TEXT_LIMIT = 100_000;
-const AMBIGUITY_SHOWN = 5;
-
-/** Migrations already run per client, so stores sharing a client share one run. */
-const migrated = new WeakMap<PostgresClient, Promise<void>>();
 
 /**
  * Sessions in PostgreSQL, for services whose processes and hosts share one
@@ -186,25 +78,10 @@ const migrated = new WeakMap<PostgresClient, Promise<void>>();
  * ```
  */
 export class PostgresStore implements SessionStore {
-  /** The client: given, or made on first use. */
-  #client: PostgresClient | undefined;
-  readonly #connect: () => Promise<PostgresClient>;
-  readonly #ownsClient: boolean;
-  #pending = new Map<string, PendingSession>();
-  /** Sessions this store holds. */
-  #held = new Set<string>();
-  /** Tells this store's holds from those of other stores, in this process or another. */
-  readonly #instance = crypto.randomUUID();
-  /** This store's advisory lock keys: random, so no two live stores share them. */
-  readonly #key: [number, number] = [randomKey(), randomKey()];
-  /** The connection holding the advisory lock, taken when the store first holds a session. */
-  #lockConnection: Promise<postgres.ReservedSql> | undefined;
-  #closed = false;
-  #opening: Promise<PostgresClient> | undefined;
-  /** The database, for messages: the URL without its password. */
-  readonly #location: string;
-  /** Text that must not appear in messages: the URL as given and its password. */
-  readonly #secrets: string[];
+  readonly #db: PostgresConnection;
+  readonly #core: StoreCore;
+  /** The sessions this store holds while their turns run. */
+  readonly #holds: SessionHolds;
 
   /**
    * Creates the store (connections open lazily, on first use).
@@ -212,25 +89,19 @@ export class PostgresStore implements SessionStore {
    * @param options A URL or a client.
    */
   constructor(options: PostgresStoreOptions) {
-    if (!options.client && options.url === undefined) {
-      throw new Error("PostgresStore needs a url (postgres://user@host/db) or a client");
-    }
-    this.#ownsClient = !options.client;
-    this.#client = options.client;
-    const url = options.url!;
-    this.#location = options.client ? "the given PostgreSQL client" : redactUrl(url);
-    this.#secrets = options.client ? [] : [url, ...urlPassword(url)];
-    const max = options.maxConnections ?? 4;
-    // postgres.js loads on first use: most runs never touch PostgreSQL.
-    this.#connect = async () => {
-      const { default: connect } = await import("postgres");
-      return connect(url, { max, onnotice: () => {} });
-    };
+    this.#db = new PostgresConnection(options);
+    this.#holds = new SessionHolds(() => this.#db.client());
+    this.#core = new StoreCore(this, {
+      location: this.#db.location,
+      write: (id, batch) => this.#insert(id, batch),
+      closedNamesLocation: false,
+      scrub: (error) => this.#db.scrubbed(error),
+    });
   }
 
   /** The schema version this code writes. */
   static get schemaVersion(): number {
-    return MIGRATIONS.length;
+    return SCHEMA_VERSION;
   }
 
   /**
@@ -242,7 +113,7 @@ export class PostgresStore implements SessionStore {
    * @returns The view, sharing this store's connections.
    */
   forOwner(ownerId: string): OwnerView {
-    return new OwnerView(this, ownerId);
+    return this.#core.forOwner(ownerId);
   }
 
   /**
@@ -255,7 +126,7 @@ export class PostgresStore implements SessionStore {
     checkSessionId(id);
     const sql = await this.#ready();
     const [row] = await sql`SELECT owner_id FROM panto_sessions WHERE id = ${id}`;
-    if (!row) return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
+    if (!row) return this.#core.pendingOwner(id);
     return row.owner_id === null ? undefined : String(row.owner_id);
   }
 
@@ -268,7 +139,7 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionStoreMigratedError} When its sessions were moved to another store.
    */
   async checkWritable(): Promise<void> {
-    refuseIfFenced(this.#location, await readFence(await this.#ready()));
+    refuseIfFenced(this.#db.location, await readFence(await this.#ready()));
   }
 
   /**
@@ -278,8 +149,7 @@ export class PostgresStore implements SessionStore {
    * @returns The session.
    */
   create(options: CreateSessionOptions = {}): Session {
-    this.#assertOpen();
-    return new Session(addPending(this.#pending, options), this, false, options.metadata);
+    return this.#core.create(options);
   }
 
   /**
@@ -318,7 +188,7 @@ export class PostgresStore implements SessionStore {
       WHERE id LIKE ${pattern} AND ${scope} ORDER BY id LIMIT ${AMBIGUITY_SHOWN}`;
     if (matches.length > 1) {
       const ids = matches.map((row) => String(row.id));
-      throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(matches[0]!.total));
+      throw this.#core.ambiguous(idOrPrefix, ids, Number(matches[0]!.total));
     }
     return matches[0] ? new Session(toInfo(matches[0]), this) : null;
   }
@@ -328,9 +198,8 @@ export class PostgresStore implements SessionStore {
    *
    * @returns It, or `null` when there are none.
    */
-  async latest(): Promise<Session | null> {
-    const [info] = await this.list({ limit: 1 });
-    return info ? new Session(info, this) : null;
+  latest(): Promise<Session | null> {
+    return this.#core.latest();
   }
 
   /**
@@ -340,9 +209,8 @@ export class PostgresStore implements SessionStore {
    * @returns The conversation, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the session and message number.
    */
-  async load(id: string): Promise<Conversation | null> {
-    const tree = await this.loadTree(id);
-    return tree ? activeConversation(tree) : null;
+  load(id: string): Promise<Conversation | null> {
+    return this.#core.load(id);
   }
 
   /**
@@ -361,9 +229,7 @@ export class PostgresStore implements SessionStore {
     const rows = await sql`
       SELECT seq, message, entry_id, parent_id, wire, label FROM panto_messages
       WHERE session_id = ${id} ORDER BY seq`;
-    const where = `panto_messages (session ${id})`;
-    const metadata = session.metadata === null ? undefined : String(session.metadata);
-    return readTree(rawEntries(rows, where), metadata, where, (index) => index + 1);
+    return treeOfRows(session, rows, `panto_messages (session ${id})`);
   }
 
   /**
@@ -376,7 +242,7 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionNotFoundError} When there is no such session.
    */
   fork(id: string, entryId: string): Promise<Session> {
-    return forkSession(this, id, entryId, this.#location);
+    return this.#core.fork(id, entryId);
   }
 
   /**
@@ -387,19 +253,12 @@ export class PostgresStore implements SessionStore {
    * @param messages The messages, in order.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  async appendMessages(
+  appendMessages(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    checkSessionId(sessionId);
-    if (messages.length === 0) return;
-    await this.#insert(sessionId, messages, options.expectedCount, false, options.writtenAt).catch((
-      error,
-    ) => {
-      throw saveFailure(this.#scrubbed(error), this.#location);
-    });
-    this.#pending.delete(sessionId);
+    return this.#core.append(sessionId, messages, options);
   }
 
   /**
@@ -415,19 +274,12 @@ export class PostgresStore implements SessionStore {
    * @throws {SessionInUseError} When another writer holds the session.
    * @throws {SessionChangedError} When the session has another message count than expected.
    */
-  async replaceConversation(
+  replaceConversation(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    checkSessionId(sessionId);
-    const clears = messages.length === 0;
-    await this.#insert(sessionId, replacementBranch(messages), options.expectedCount, clears).catch(
-      (error) => {
-        throw saveFailure(this.#scrubbed(error), this.#location);
-      },
-    );
-    this.#pending.delete(sessionId);
+    return this.#core.replace(sessionId, messages, options.expectedCount);
   }
 
   /**
@@ -447,27 +299,21 @@ export class PostgresStore implements SessionStore {
       SELECT message_count, holder, ${heldNow(sql)} AS held
       FROM panto_sessions WHERE id = ${sessionId}`;
     if (!row) return;
-    const holder = row.holder as StoredHolder | null;
-    if (row.held && holder && holder.instance !== this.#instance) {
-      throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
-    }
+    this.#holds.refuseOther(sessionId, row);
     checkExpectedCount(sessionId, options.expectedCount, Number(row.message_count));
   }
 
-  async #insert(
-    sessionId: string,
-    messages: readonly PersistentMessage[],
-    expectedCount: number | undefined,
-    clear = false,
-    writtenAt?: string,
-  ): Promise<void> {
+  /** Stores an append's (or a replacement's) batch in one transaction holding the session row. */
+  async #insert(sessionId: string, batch: BatchWrite): Promise<void> {
+    const { messages, expectedCount, writtenAt } = batch;
+    const clear = batch.replaces && messages.length === 0;
     const sql = await this.#ready();
-    const pending = this.#pending.get(sessionId) ?? { created: new Date().toISOString() };
+    const pending = this.#core.pending.get(sessionId) ?? { created: new Date().toISOString() };
     // Before the row can name the lock (a holder must never name a lock nobody holds), and
     // outside the transaction: waiting for a connection while holding one could starve the pool.
-    await this.#lock();
+    await this.#holds.lock();
     await sql.begin(async (tx) => {
-      refuseIfFenced(this.#location, await readFence(tx));
+      refuseIfFenced(this.#db.location, await readFence(tx));
       await tx`
         INSERT INTO panto_sessions (id, owner_id, name, created, modified, cwd, metadata,
                                     parent_session_id)
@@ -480,49 +326,28 @@ export class PostgresStore implements SessionStore {
       const [row] = await tx`
         SELECT message_count, state, holder, ${heldNow(tx)} AS held
         FROM panto_sessions WHERE id = ${sessionId} FOR UPDATE`;
-      if (!row) throw new SessionNotFoundError(sessionId, this.#location);
-      const holder = row.holder as StoredHolder | null;
-      if (row.held && holder && holder.instance !== this.#instance) {
-        throw new SessionInUseError(sessionId, { pid: holder.pid, since: holder.since });
-      }
+      if (!row) throw new SessionNotFoundError(sessionId, this.#db.location);
+      this.#holds.refuseOther(sessionId, row);
       checkExpectedCount(sessionId, expectedCount, Number(row.message_count));
       if (clear) await tx`DELETE FROM panto_messages WHERE session_id = ${sessionId}`;
       const start = clear ? 0 : Number(row.message_count);
       const batch = summarizeBatch(
         messages,
-        clear ? { count: 0 } : { state: storedState(row.state), count: start },
+        clear ? { count: 0 } : { state: storedState(row.state, parseJsonb), count: start },
       );
-      // Held while the turn runs; free between turns.
-      if (batch.state?.status === "running") {
-        const mine: StoredHolder = row.held && holder
-          ? holder
-          : { pid: Deno.pid, instance: this.#instance, since: new Date().toISOString() };
-        mine.key = this.#key;
-        await tx`
-          UPDATE panto_sessions SET holder = ${tx.json(mine as unknown as postgres.JSONValue)},
-            held_until = NULL
-          WHERE id = ${sessionId}`;
-        this.#held.add(sessionId);
-      } else {
-        await tx`UPDATE panto_sessions SET holder = NULL, held_until = NULL WHERE id = ${sessionId}`;
-        this.#held.delete(sessionId);
-      }
+      await this.#holds.settle(tx, sessionId, row, batch.state?.status === "running");
       const [last] = start === 0 ? [] : await tx`
         SELECT seq, entry_id FROM panto_messages WHERE session_id = ${sessionId}
         ORDER BY seq DESC LIMIT 1`;
-      const ids = treeIds(messages, start, last ? String(last.entry_id ?? last.seq) : null);
-      for (const [index, entry] of messages.entries()) {
-        checkNesting(entry.message);
-        const text = searchableText(entry.message);
+      for (const [index, row] of messageRows(messages, start, last).entries()) {
+        const { wire, usage } = messages[index]!;
+        const text = row.text.slice(0, SEARCH_TEXT_LIMIT);
         await tx`
           INSERT INTO panto_messages (session_id, seq, role, wire, usage, message, search_text,
                                       search_vector, entry_id, parent_id)
-          VALUES (${sessionId}, ${start + index}, ${entry.message.role},
-                  ${json(tx, entry.wire)}, ${json(tx, entry.usage)},
-                  ${stringifyWellFormed(withUsage(entry.message, entry.usage))},
-                  ${text.slice(0, SEARCH_TEXT_LIMIT).toWellFormed()},
-                  to_tsvector('simple', ${searchWords(text.slice(0, SEARCH_TEXT_LIMIT))}),
-                  ${ids[index]!.id}, ${ids[index]!.parentId})`;
+          VALUES (${sessionId}, ${row.seq}, ${row.role}, ${json(tx, wire)}, ${json(tx, usage)},
+                  ${row.message}, ${text.toWellFormed()},
+                  to_tsvector('simple', ${searchWords(text)}), ${row.id}, ${row.parentId})`;
       }
       // Clearing resets every summary field; an append (a replacement too) folds its batch in.
       const kept = (column: string) => clear ? tx`NULL` : tx(column);
@@ -579,10 +404,7 @@ export class PostgresStore implements SessionStore {
         UPDATE panto_sessions SET name = ${wellFormed(name || undefined)} WHERE id = ${id}`;
       return count;
     });
-    if (count > 0) return;
-    const pending = this.#pending.get(id);
-    if (!pending) throw new SessionNotFoundError(id, this.#location);
-    pending.name = name;
+    if (count === 0) this.#core.renamePending(id, name);
   }
 
   /**
@@ -598,7 +420,7 @@ export class PostgresStore implements SessionStore {
     checkSessionId(id);
     await this.#fencedWrite(async (tx) => {
       const [session] = await tx`SELECT 1 FROM panto_sessions WHERE id = ${id}`;
-      if (!session) throw new SessionNotFoundError(id, this.#location);
+      if (!session) throw new SessionNotFoundError(id, this.#db.location);
       // Rows from before the tree have no entry id: theirs is their position.
       const { count } = await tx`
         UPDATE panto_messages SET label = ${wellFormed(label || undefined)}
@@ -620,8 +442,8 @@ export class PostgresStore implements SessionStore {
       const { count } = await tx`DELETE FROM panto_sessions WHERE id = ${id}`;
       return count;
     });
-    if (!this.#pending.delete(id) && count === 0) {
-      throw new SessionNotFoundError(id, this.#location);
+    if (!this.#core.pending.delete(id) && count === 0) {
+      throw new SessionNotFoundError(id, this.#db.location);
     }
   }
 
@@ -631,12 +453,12 @@ export class PostgresStore implements SessionStore {
    * @param id The session.
    * @returns The document.
    */
-  async export(id: string): Promise<string> {
-    const conversation = await this.load(id);
-    const sql = await this.#ready();
-    const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id}`;
-    if (!conversation || !row) throw new SessionNotFoundError(id, this.#location);
-    return exportMarkdown(toInfo(row), conversation);
+  export(id: string): Promise<string> {
+    return this.#core.export(id, async () => {
+      const sql = await this.#ready();
+      const [row] = await sql`SELECT * FROM panto_sessions WHERE id = ${id}`;
+      return row ? toInfo(row) : null;
+    });
   }
 
   /**
@@ -647,11 +469,7 @@ export class PostgresStore implements SessionStore {
    */
   async release(id: string): Promise<void> {
     checkSessionId(id);
-    if (!this.#held.delete(id)) return;
-    const sql = await this.#ready();
-    await sql`
-      UPDATE panto_sessions SET holder = NULL, held_until = NULL
-      WHERE id = ${id} AND holder->>'instance' = ${this.#instance}`;
+    await this.#holds.release(id, () => this.#ready());
   }
 
   /**
@@ -659,13 +477,11 @@ export class PostgresStore implements SessionStore {
    * the connection pool if this store opened it.
    */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    await Promise.allSettled([...this.#held].map((id) => this.release(id)));
-    this.#closed = true;
-    await this.#unlock().catch(() => {});
-    if (!this.#ownsClient) return;
-    const client = this.#client ?? await this.#opening?.catch(() => undefined);
-    await client?.end({ timeout: 5 });
+    if (this.#core.closed) return;
+    await Promise.allSettled(this.#holds.ids().map((id) => this.release(id)));
+    this.#core.close();
+    await this.#holds.unlock().catch(() => {});
+    await this.#db.end();
   }
 
   /**
@@ -696,41 +512,6 @@ export class PostgresStore implements SessionStore {
     });
   }
 
-  #assertOpen(): void {
-    if (this.#closed) throw new Error(`The session store is closed`);
-  }
-
-  /**
-   * Takes this store's advisory lock, once (at its first write), on a connection kept for it:
-   * while the lock is held the sessions naming it are held, and when the
-   * process dies the server ends the connection and drops the lock.
-   */
-  async #lock(): Promise<void> {
-    this.#lockConnection ??= (async () => {
-      const reserved = await (await this.#clientNow()).reserve();
-      await reserved`SELECT pg_advisory_lock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
-      return reserved;
-    })();
-    try {
-      await this.#lockConnection;
-    } catch (error) {
-      this.#lockConnection = undefined;
-      throw error;
-    }
-  }
-
-  /** Drops the advisory lock and gives its connection back to the pool. */
-  async #unlock(): Promise<void> {
-    const reserved = await this.#lockConnection;
-    this.#lockConnection = undefined;
-    if (!reserved) return;
-    try {
-      await reserved`SELECT pg_advisory_unlock(${this.#key[0]}::int4, ${this.#key[1]}::int4)`;
-    } finally {
-      reserved.release();
-    }
-  }
-
   /**
    * Runs a write in a transaction that reads the fence first: it holds the
    * fence table's share lock until it commits, so a fence being set waits
@@ -740,95 +521,19 @@ export class PostgresStore implements SessionStore {
   async #fencedWrite(write: (tx: postgres.TransactionSql) => Promise<number>): Promise<number> {
     const sql = await this.#ready();
     return await sql.begin(async (tx) => {
-      refuseIfFenced(this.#location, await readFence(tx));
+      refuseIfFenced(this.#db.location, await readFence(tx));
       return await write(tx);
     });
   }
 
   /**
-   * The client, after the schema is migrated (and with the record schemas
-   * loaded, so rows can be decoded).
+   * The client, after the schema is migrated.
    *
    * @throws {SessionStoreError} When the server cannot be reached or migrated.
    */
-  async #ready(): Promise<PostgresClient> {
-    this.#assertOpen();
-    await loadRecordSchemas();
-    try {
-      const sql = await this.#clientNow();
-      let migration = migrated.get(sql);
-      if (!migration) {
-        migration = migrate(sql);
-        migrated.set(sql, migration);
-        migration.catch(() => migrated.delete(sql));
-      }
-      await migration;
-      return sql;
-    } catch (error) {
-      if (error instanceof SessionStoreError) throw error;
-      throw new SessionStoreError(
-        `Session database ${this.#location} could not be used: ${this.#scrubbed(error).message}`,
-        { cause: error },
-      );
-    }
-  }
-
-  /** The error with the URL and password replaced (a store error of ours is already clean). */
-  #scrubbed(error: unknown): Error {
-    if (error instanceof SessionStoreError) return error;
-    let text = errorMessage(error);
-    for (const secret of this.#secrets) text = text.replaceAll(secret, "***");
-    return new Error(text);
-  }
-
-  /** The client, connecting the first time. */
-  async #clientNow(): Promise<PostgresClient> {
-    if (this.#client) return this.#client;
-    this.#opening ??= this.#connect();
-    this.#client = await this.#opening;
-    return this.#client;
-  }
-}
-
-async function migrate(sql: PostgresClient): Promise<void> {
-  await sql.begin(async (tx) => {
-    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`
-      CREATE TABLE IF NOT EXISTS panto_migrations (
-        version integer PRIMARY KEY,
-        name text NOT NULL,
-        applied timestamptz NOT NULL DEFAULT now()
-      )`;
-    // Outside the numbered migrations: a fence is kept apart from the schema's versions.
-    await tx`CREATE TABLE IF NOT EXISTS panto_migration_fence (fence text NOT NULL)`;
-    const applied = new Set(
-      (await tx`SELECT version FROM panto_migrations`).map((row) => Number(row.version)),
-    );
-    const newest = Math.max(0, ...applied);
-    if (newest > MIGRATIONS.length) {
-      throw new SessionStoreError(
-        `The session database has schema version ${newest}; this panto knows ${MIGRATIONS.length}: upgrade panto`,
-      );
-    }
-    for (const migration of MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      await tx.unsafe(migration.sql);
-      await migration.backfill?.(tx);
-      await tx`INSERT INTO panto_migrations (version, name) VALUES (${migration.version}, ${migration.name})`;
-    }
-  });
-}
-
-/** Migration 4: the first prompt of the sessions stored before it. */
-async function backfillFirstPrompts(tx: postgres.TransactionSql): Promise<void> {
-  const firsts = new Map<string, string>();
-  await tx`
-    SELECT session_id, message FROM panto_messages WHERE role = 'user' ORDER BY session_id, seq`
-    .cursor(BACKFILL_BATCH, (rows) => {
-      for (const row of rows) foldFirstPreview(firsts, String(row.session_id), String(row.message));
-    });
-  for (const [id, preview] of firsts) {
-    await tx`UPDATE panto_sessions SET first_user_message = ${preview} WHERE id = ${id}`;
+  #ready(): Promise<PostgresClient> {
+    this.#core.assertOpen();
+    return this.#db.ready();
   }
 }
 
@@ -839,46 +544,18 @@ async function readFence(
   return row ? parseFence(String(row.fence), "panto_migration_fence") : null;
 }
 
+/** A row's list entry; `running` with no live holder (`held`) reads `interrupted`: the writer died mid-turn. */
 function toInfo(row: Row): SessionInfo {
-  const info: SessionInfo = {
-    id: String(row.id),
-    created: (row.created as Date).toISOString(),
-    modified: (row.modified as Date).toISOString(),
-    messageCount: Number(row.message_count),
-    lastUserMessage: String(row.last_user_message),
-  };
-  if (row.first_user_message !== null) info.firstUserMessage = String(row.first_user_message);
-  if (row.name !== null) info.name = String(row.name);
-  if (row.cwd !== null) info.cwd = String(row.cwd);
-  if (row.owner_id !== null) info.ownerId = String(row.owner_id);
-  if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
-  if (row.wire !== null) info.wire = decodeWire(row.wire);
-  const state = storedState(row.state);
-  // Running with no live holder: the writer died mid-turn.
-  if (state) {
-    info.state = state.status === "running" && row.held !== true
-      ? { ...state, status: "interrupted" }
-      : state;
+  const info = infoFromRow(row, parseJsonb);
+  if (info.state?.status === "running" && row.held !== true) {
+    info.state = { ...info.state, status: "interrupted" };
   }
   return info;
 }
 
-/**
- * Whether a session row's holder is alive, as SQL: the advisory lock its
- * holder names is granted in this database (the server drops it with the
- * holder's connection). A holder from before the locks has no key: its
- * lease time says.
- */
-function heldNow(
-  sql: PostgresClient | postgres.TransactionSql,
-): postgres.PendingQuery<postgres.Row[]> {
-  return sql`(holder IS NOT NULL AND CASE WHEN holder ? 'key' THEN EXISTS (
-      SELECT 1 FROM pg_locks l
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND l.classid::bigint = (holder->'key'->>0)::bigint
-        AND l.objid::bigint = (holder->'key'->>1)::bigint)
-    ELSE coalesce(held_until > now(), false) END)`;
+/** A `jsonb` column, which postgres.js has already parsed. */
+function parseJsonb(value: unknown): unknown {
+  return value;
 }
 
 /** The condition keeping one owner's rows (`true` for everyone's). */
@@ -888,17 +565,6 @@ function owned(
   column = sql`owner_id`,
 ): postgres.PendingQuery<postgres.Row[]> {
   return ownerId === undefined ? sql`true` : sql`${column} = ${ownerId.toWellFormed()}`;
-}
-
-/** A random advisory lock key: a non-negative int4, so `pg_locks` shows it as it is. */
-function randomKey(): number {
-  return crypto.getRandomValues(new Uint32Array(1))[0]! >>> 1;
-}
-
-function storedState(value: unknown): SessionState | undefined {
-  return value === null || value === undefined
-    ? undefined
-    : decode(recordSchemas().sessionStateSchema, value, "state");
 }
 
 /** Words of letters, marks and digits, space-separated: how both the index and queries see text. */
@@ -928,14 +594,4 @@ function withoutNul(value: unknown): unknown {
 
 function wellFormed(text: string | undefined): string | null {
   return text === undefined ? null : text.toWellFormed();
-}
-
-/** The URL's password (decoded), when it has one. */
-function urlPassword(url: string): string[] {
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    return password ? [password] : [];
-  } catch {
-    return [];
-  }
 }

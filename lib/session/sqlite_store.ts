@@ -1,44 +1,25 @@
-import { dirname } from "node:path";
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import type { Conversation } from "../conversation.ts";
 import { errorMessage } from "../error_message.ts";
-import { AmbiguousSessionIdError, SessionNotFoundError, SessionStoreError } from "./errors.ts";
+import { SessionNotFoundError, SessionStoreError } from "./errors.ts";
 import { checkSessionId } from "./ids.ts";
-import { exportMarkdown } from "./markdown_export.ts";
 import { type MigrationFence, parseFence, refuseIfFenced } from "./migration_fence.ts";
-import {
-  type BatchStart,
-  checkNesting,
-  decode,
-  decodeWire,
-  foldFirstPreview,
-  searchableText,
-  stringifyWellFormed,
-  summarizeBatch,
-  withUsage,
-} from "./serialize.ts";
+import type { OwnerView } from "./owner_view.ts";
+import { loadRecordSchemas } from "./record_schemas.ts";
 import { Session } from "./session.ts";
-import { type StoredTree, unknownEntry } from "./tree.ts";
-import {
-  activeConversation,
-  forkSession,
-  rawEntries,
-  readTree,
-  replacementBranch,
-  treeIds,
-} from "./tree_store.ts";
-import { loadRecordSchemas, recordSchemas } from "./record_schemas.ts";
 import { SessionLocks } from "./session_locks.ts";
-import { OwnerView } from "./owner_view.ts";
+import { storeBatch } from "./sqlite_batch.ts";
+import { openDatabase, parseJsonText, SCHEMA_VERSION, transaction } from "./sqlite_database.ts";
 import {
-  addPending,
-  checkExpectedCount,
+  infoFromRow,
   listedInfo,
-  type PendingSession,
-  saveFailure,
   searchHitFromRow,
   type StoredRow as Row,
-} from "./store_common.ts";
+  treeOfRows,
+} from "./sql_rows.ts";
+import { checkExpectedCount } from "./store_common.ts";
+import { AMBIGUITY_SHOWN, type BatchWrite, StoreCore } from "./store_core.ts";
+import { type StoredTree, unknownEntry } from "./tree.ts";
 import type {
   AppendOptions,
   CreateSessionOptions,
@@ -48,7 +29,6 @@ import type {
   SearchHit,
   SearchOptions,
   SessionInfo,
-  SessionState,
   SessionStore,
 } from "./types.ts";
 
@@ -60,54 +40,8 @@ export interface SQLiteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/**
- * Schema migrations, applied in order; `PRAGMA user_version` records how
- * many ran. Never edit a released entry: append a new one. A function runs
- * where SQL cannot compute what it fills in.
- */
-const MIGRATIONS: readonly (string | ((db: DatabaseSync) => void))[] = [
-  `CREATE TABLE sessions (
-     id TEXT PRIMARY KEY,
-     name TEXT,
-     created TEXT NOT NULL,
-     modified TEXT NOT NULL,
-     cwd TEXT,
-     metadata TEXT,
-     message_count INTEGER NOT NULL DEFAULT 0,
-     last_user_message TEXT NOT NULL DEFAULT '',
-     wire TEXT
-   ) STRICT;
-   CREATE INDEX sessions_by_modified ON sessions (modified DESC, id DESC);
-   CREATE TABLE messages (
-     id INTEGER PRIMARY KEY,
-     session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-     seq INTEGER NOT NULL,
-     written TEXT NOT NULL,
-     role TEXT NOT NULL,
-     wire TEXT,
-     usage TEXT,
-     message TEXT NOT NULL,
-     UNIQUE (session_id, seq)
-   ) STRICT;
-   CREATE VIRTUAL TABLE message_text USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
-   CREATE TRIGGER messages_drop_text AFTER DELETE ON messages BEGIN
-     DELETE FROM message_text WHERE rowid = old.id;
-   END;`,
-  `ALTER TABLE sessions ADD COLUMN owner_id TEXT;
-   ALTER TABLE sessions ADD COLUMN state TEXT;
-   CREATE INDEX sessions_by_owner ON sessions (owner_id, modified DESC, id DESC);`,
-  // The session tree: rows from before it have no entry id (they read as one chain).
-  `ALTER TABLE messages ADD COLUMN entry_id TEXT;
-   ALTER TABLE messages ADD COLUMN parent_id TEXT;
-   CREATE UNIQUE INDEX messages_by_entry ON messages (session_id, entry_id);
-   ALTER TABLE sessions ADD COLUMN parent_session_id TEXT;`,
-  addFirstPrompts,
-  "ALTER TABLE messages ADD COLUMN label TEXT;",
-];
-
 const SESSION_COLUMNS = "id, name, created, modified, cwd, message_count, last_user_message, " +
   "first_user_message, wire, owner_id, state, parent_session_id";
-const AMBIGUITY_SHOWN = 5;
 
 /**
  * Sessions in one SQLite database (`node:sqlite`): WAL journal, full
@@ -135,9 +69,8 @@ export class SQLiteStore implements SessionStore {
   /** The database file. */
   readonly path: string;
   #db: DatabaseSync;
-  #pending = new Map<string, PendingSession>();
   #locks: SessionLocks;
-  #closed = false;
+  #core: StoreCore;
 
   /**
    * Opens (creating if needed) the database and migrates its schema.
@@ -149,21 +82,15 @@ export class SQLiteStore implements SessionStore {
    */
   constructor(options: SQLiteStoreOptions) {
     this.path = options.path;
+    this.#core = new StoreCore(this, {
+      location: options.path,
+      write: (id, batch) => this.#write(id, batch),
+    });
     if (options.path === "") {
       throw new SessionStoreError("The session database path is empty: name a file or :memory:");
     }
-    this.#db = openDatabase(options.path);
+    this.#db = openDatabase(options.path, options.busyTimeoutMs ?? 5000);
     this.#locks = new SessionLocks(options.path === ":memory:" ? null : `${options.path}.locks`);
-    try {
-      this.#db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
-      this.#db.exec("PRAGMA journal_mode = WAL");
-      this.#db.exec("PRAGMA synchronous = FULL");
-      this.#db.exec("PRAGMA foreign_keys = ON");
-      this.#migrate();
-    } catch (error) {
-      this.#db.close();
-      throw openFailure(options.path, error);
-    }
   }
 
   /**
@@ -177,7 +104,7 @@ export class SQLiteStore implements SessionStore {
   checkWritable(): Promise<void> {
     return this.#run(() => {
       try {
-        this.#transaction(() => this.#db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`));
+        transaction(this.#db, () => this.#db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`));
       } catch (error) {
         throw new SessionStoreError(
           `Session database ${this.path} cannot be written: ${errorMessage(error)}`,
@@ -190,7 +117,7 @@ export class SQLiteStore implements SessionStore {
 
   /** The schema version this code writes. */
   static get schemaVersion(): number {
-    return MIGRATIONS.length;
+    return SCHEMA_VERSION;
   }
 
   /**
@@ -200,8 +127,7 @@ export class SQLiteStore implements SessionStore {
    * @returns The session.
    */
   create(options: CreateSessionOptions = {}): Session {
-    this.#assertOpen();
-    return new Session(addPending(this.#pending, options), this, false, options.metadata);
+    return this.#core.create(options);
   }
 
   /**
@@ -212,7 +138,7 @@ export class SQLiteStore implements SessionStore {
    * @returns The view, sharing this store's database and locks.
    */
   forOwner(ownerId: string): OwnerView {
-    return new OwnerView(this, ownerId);
+    return this.#core.forOwner(ownerId);
   }
 
   /**
@@ -225,7 +151,7 @@ export class SQLiteStore implements SessionStore {
     return this.#run(() => {
       checkSessionId(id);
       const row = this.#get("SELECT owner_id FROM sessions WHERE id = ?", id);
-      if (!row) return this.#pending.has(id) ? this.#pending.get(id)!.ownerId : null;
+      if (!row) return this.#core.pendingOwner(id);
       return row.owner_id === null ? undefined : String(row.owner_id);
     });
   }
@@ -283,8 +209,8 @@ export class SQLiteStore implements SessionStore {
           idOrPrefix,
           ...owner.params,
         );
-        const ids = matches.slice(0, AMBIGUITY_SHOWN).map((row) => String(row.id));
-        throw new AmbiguousSessionIdError(idOrPrefix, ids, Number(total?.n ?? ids.length));
+        const ids = matches.map((row) => String(row.id));
+        throw this.#core.ambiguous(idOrPrefix, ids, Number(total?.n ?? ids.length));
       }
       return matches[0] ? toInfo(matches[0]) : null;
     });
@@ -296,9 +222,8 @@ export class SQLiteStore implements SessionStore {
    *
    * @returns It, or `null` when there are none.
    */
-  async latest(): Promise<Session | null> {
-    const [info] = await this.list({ limit: 1 });
-    return info ? new Session(info, this) : null;
+  latest(): Promise<Session | null> {
+    return this.#core.latest();
   }
 
   /**
@@ -308,9 +233,8 @@ export class SQLiteStore implements SessionStore {
    * @returns The conversation, or `null` for an unknown id.
    * @throws {SessionCorruptError} Naming the database, session and message number.
    */
-  async load(id: string): Promise<Conversation | null> {
-    const tree = await this.loadTree(id);
-    return tree ? activeConversation(tree) : null;
+  load(id: string): Promise<Conversation | null> {
+    return this.#core.load(id);
   }
 
   /**
@@ -331,9 +255,7 @@ export class SQLiteStore implements SessionStore {
          WHERE session_id = ? ORDER BY seq`,
         id,
       );
-      const where = `${this.path} (session ${id}, message)`;
-      const metadata = session.metadata === null ? undefined : String(session.metadata);
-      return readTree(rawEntries(rows, where), metadata, where, (index) => index + 1);
+      return treeOfRows(session, rows, `${this.path} (session ${id}, message)`);
     });
   }
 
@@ -347,7 +269,7 @@ export class SQLiteStore implements SessionStore {
    * @throws {SessionNotFoundError} When there is no such session.
    */
   fork(id: string, entryId: string): Promise<Session> {
-    return forkSession(this, id, entryId, this.path);
+    return this.#core.fork(id, entryId);
   }
 
   /**
@@ -365,23 +287,12 @@ export class SQLiteStore implements SessionStore {
    * @throws {SessionChangedError} When the session has another message count than expected.
    * @throws {SessionStoreError} When the database cannot be written ("Could not save the session to …").
    */
-  async appendMessages(
+  appendMessages(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    this.#assertOpen();
-    checkSessionId(sessionId);
-    if (messages.length === 0) return;
-    await this.#locks.hold(sessionId);
-    let running = false;
-    try {
-      running = await this.#run(() =>
-        this.#write(sessionId, messages, options.expectedCount, false, options.writtenAt)
-      );
-    } finally {
-      if (!running) await this.#locks.release(sessionId);
-    }
+    return this.#core.append(sessionId, messages, options);
   }
 
   /**
@@ -397,100 +308,28 @@ export class SQLiteStore implements SessionStore {
    * @throws {SessionInUseError} When another writer holds the session.
    * @throws {SessionChangedError} When the session has another message count than expected.
    */
-  async replaceConversation(
+  replaceConversation(
     sessionId: string,
     messages: readonly PersistentMessage[],
     options: AppendOptions = {},
   ): Promise<void> {
-    this.#assertOpen();
-    checkSessionId(sessionId);
-    const clears = messages.length === 0;
+    return this.#core.replace(sessionId, messages, options.expectedCount);
+  }
+
+  /**
+   * Writes an append's (or a replacement's) batch holding the session's
+   * lock, which it keeps while the session's turn runs.
+   */
+  async #write(sessionId: string, batch: BatchWrite): Promise<void> {
     await this.#locks.hold(sessionId);
     let running = false;
     try {
-      running = await this.#run(() =>
-        this.#write(sessionId, replacementBranch(messages), options.expectedCount, clears)
+      running = await this.#fencedWrite(() =>
+        storeBatch(this.#db, sessionId, batch, this.#core.pending.get(sessionId))
       );
     } finally {
       if (!running) await this.#locks.release(sessionId);
     }
-  }
-
-  /**
-   * An append's (or, with `clear`, an empty replacement's) transaction; returns
-   * whether the session's turn is still running.
-   */
-  #write(
-    sessionId: string,
-    messages: readonly PersistentMessage[],
-    expectedCount: number | undefined,
-    clear = false,
-    now = new Date().toISOString(),
-  ): boolean {
-    let running = false;
-    this.#saveTransaction(() => {
-      this.#refuseIfFenced();
-      const before = this.#startSession(sessionId, now);
-      checkExpectedCount(sessionId, expectedCount, before.count);
-      if (clear) this.#db.prepare("DELETE FROM messages WHERE session_id = ?").run(sessionId);
-      const start = clear ? { count: 0 } : before;
-      this.#insertRows(sessionId, messages, start.count, now);
-      const batch = summarizeBatch(messages, start);
-      // Clearing resets every summary field; an append (a replacement too) folds its batch in.
-      this.#db.prepare(
-        `UPDATE sessions SET modified = ?, message_count = ?,
-           last_user_message = ${clear ? "?" : "coalesce(?, last_user_message)"},
-           first_user_message = ${clear ? "?" : "coalesce(first_user_message, ?)"},
-           wire = ${clear ? "?" : "coalesce(?, wire)"}, state = ${
-          clear ? "?" : "coalesce(?, state)"
-        }
-         WHERE id = ?`,
-      ).run(
-        now,
-        start.count + messages.length,
-        batch.lastUserMessage ?? (clear ? "" : null),
-        batch.firstUserMessage ?? null,
-        batch.wire ? JSON.stringify(batch.wire) : null,
-        batch.state ? JSON.stringify(batch.state) : null,
-        sessionId,
-      );
-      running = batch.state?.status === "running";
-    });
-    this.#pending.delete(sessionId);
-    return running;
-  }
-
-  #insertRows(
-    sessionId: string,
-    messages: readonly PersistentMessage[],
-    firstSeq: number,
-    now: string,
-  ): void {
-    const insertMessage = this.#db.prepare(
-      `INSERT INTO messages (session_id, seq, written, role, wire, usage, message, entry_id, parent_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    );
-    const insertText = this.#db.prepare("INSERT INTO message_text (rowid, body) VALUES (?, ?)");
-    const last = this.#get(
-      "SELECT seq, entry_id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1",
-      sessionId,
-    );
-    const ids = treeIds(messages, firstSeq, last ? String(last.entry_id ?? last.seq) : null);
-    messages.forEach((entry, index) => {
-      checkNesting(entry.message);
-      const row = insertMessage.get(
-        sessionId,
-        firstSeq + index,
-        now,
-        entry.message.role,
-        entry.wire ? JSON.stringify(entry.wire) : null,
-        entry.usage ? JSON.stringify(entry.usage) : null,
-        stringifyWellFormed(withUsage(entry.message, entry.usage)),
-        ids[index]!.id,
-        ids[index]!.parentId,
-      );
-      insertText.run(Number(row?.id), searchableText(entry.message));
-    });
   }
 
   /**
@@ -528,21 +367,12 @@ export class SQLiteStore implements SessionStore {
   async rename(id: string, name: string): Promise<void> {
     this.#assertOpen();
     checkSessionId(id);
-    if (!this.#stored(id)) {
-      const pending = this.#pending.get(id);
-      if (!pending) throw new SessionNotFoundError(id, this.path);
-      pending.name = name;
-      return;
-    }
+    if (!this.#stored(id)) return this.#core.renamePending(id, name);
     await this.#locks.with(id, () =>
-      this.#run(() =>
-        // The fence is read in the write's transaction, so a migration copies the write or it is refused.
-        this.#transaction(() => {
-          this.#refuseIfFenced();
-          const value = name === "" ? null : name.toWellFormed();
-          this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
-        })
-      ));
+      this.#fencedWrite(() => {
+        const value = name === "" ? null : name.toWellFormed();
+        this.#db.prepare("UPDATE sessions SET name = ? WHERE id = ?").run(value, id);
+      }));
   }
 
   /**
@@ -558,17 +388,14 @@ export class SQLiteStore implements SessionStore {
     this.#assertOpen();
     checkSessionId(id);
     if (!this.#stored(id)) throw new SessionNotFoundError(id, this.path);
-    await this.#run(() =>
-      this.#transaction(() => {
-        this.#refuseIfFenced();
-        // Rows from before the tree have no entry id: theirs is their position.
-        const { changes } = this.#db.prepare(
-          `UPDATE messages SET label = ?
-           WHERE session_id = ? AND coalesce(entry_id, CAST(seq AS TEXT)) = ?`,
-        ).run(label ? label.toWellFormed() : null, id, entryId);
-        if (changes === 0) throw unknownEntry(entryId);
-      })
-    );
+    await this.#fencedWrite(() => {
+      // Rows from before the tree have no entry id: theirs is their position.
+      const { changes } = this.#db.prepare(
+        `UPDATE messages SET label = ?
+         WHERE session_id = ? AND coalesce(entry_id, CAST(seq AS TEXT)) = ?`,
+      ).run(label ? label.toWellFormed() : null, id, entryId);
+      if (changes === 0) throw unknownEntry(entryId);
+    });
   }
 
   /**
@@ -581,18 +408,13 @@ export class SQLiteStore implements SessionStore {
   async delete(id: string): Promise<void> {
     this.#assertOpen();
     checkSessionId(id);
-    const wasPending = this.#pending.delete(id);
+    const wasPending = this.#core.pending.delete(id);
     if (!this.#stored(id)) {
       if (wasPending) return;
       throw new SessionNotFoundError(id, this.path);
     }
     await this.#locks.with(id, async () => {
-      await this.#run(() =>
-        this.#transaction(() => {
-          this.#refuseIfFenced();
-          this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
-        })
-      );
+      await this.#fencedWrite(() => this.#db.prepare("DELETE FROM sessions WHERE id = ?").run(id));
       await this.#locks.removeFile(id);
     });
     await this.#locks.release(id);
@@ -634,11 +456,12 @@ export class SQLiteStore implements SessionStore {
    * @param id The session.
    * @returns The document.
    */
-  async export(id: string): Promise<string> {
-    const conversation = await this.load(id);
-    const row = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, id);
-    if (!conversation || !row) throw new SessionNotFoundError(id, this.path);
-    return exportMarkdown(toInfo(row), conversation);
+  export(id: string): Promise<string> {
+    return this.#core.export(id, () =>
+      this.#run(() => {
+        const row = this.#get(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`, id);
+        return row ? toInfo(row) : null;
+      }));
   }
 
   /**
@@ -659,7 +482,7 @@ export class SQLiteStore implements SessionStore {
    */
   setMigrationFence(fence: MigrationFence | null): Promise<void> {
     return this.#run(() =>
-      this.#transaction(() => {
+      transaction(this.#db, () => {
         this.#db.exec("CREATE TABLE IF NOT EXISTS migration_fence (fence TEXT NOT NULL)");
         this.#db.exec("DELETE FROM migration_fence");
         if (fence) {
@@ -683,8 +506,7 @@ export class SQLiteStore implements SessionStore {
 
   /** Releases the sessions' locks and closes the database. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (!this.#core.close()) return;
     await this.#locks.releaseAll();
     this.#db.close();
   }
@@ -704,7 +526,7 @@ export class SQLiteStore implements SessionStore {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new Error(`The session store at ${this.path} is closed`);
+    this.#core.assertOpen();
   }
 
   /**
@@ -725,102 +547,23 @@ export class SQLiteStore implements SessionStore {
     return this.#db.prepare(sql).all(...params) as Row[];
   }
 
-  #transaction(task: () => void): void {
-    this.#db.exec("BEGIN IMMEDIATE");
-    try {
-      task();
-      this.#db.exec("COMMIT");
-    } catch (error) {
-      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-      throw error;
-    }
-  }
-
-  /** A transaction whose failure says that the session could not be saved, and where. */
-  #saveTransaction(task: () => void): void {
-    try {
-      this.#transaction(task);
-    } catch (error) {
-      throw saveFailure(error, this.path);
-    }
-  }
-
-  /** The session's message count and state, inserting its row on the first append. */
-  #startSession(id: string, now: string): BatchStart {
-    const row = this.#get("SELECT message_count, state FROM sessions WHERE id = ?", id);
-    if (row) return { count: Number(row.message_count), state: storedState(row.state) };
-    const pending = this.#pending.get(id) ?? { created: now };
-    this.#db.prepare(
-      `INSERT INTO sessions (id, name, created, modified, cwd, metadata, owner_id, parent_session_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      id,
-      pending.name ? pending.name.toWellFormed() : null,
-      pending.created,
-      now,
-      pending.cwd?.toWellFormed() ?? null,
-      pending.metadata?.toWellFormed() ?? null,
-      pending.ownerId?.toWellFormed() ?? null,
-      pending.parentSessionId ?? null,
+  /**
+   * Runs a write in a transaction that reads the migration fence first, so
+   * a migration copies the write or it is refused.
+   */
+  #fencedWrite<T>(write: () => T): Promise<T> {
+    return this.#run(() =>
+      transaction(this.#db, () => {
+        this.#refuseIfFenced();
+        return write();
+      })
     );
-    return { count: 0 };
-  }
-
-  #migrate(): void {
-    this.#transaction(() => {
-      const version = Number(this.#get("PRAGMA user_version")?.user_version ?? 0);
-      if (version > MIGRATIONS.length) {
-        throw new SessionStoreError(
-          `Session database ${this.path} has schema version ${version}; this panto knows ` +
-            `${MIGRATIONS.length}: upgrade panto to open it`,
-        );
-      }
-      for (const migration of MIGRATIONS.slice(version)) {
-        if (typeof migration === "string") this.#db.exec(migration);
-        else migration(this.#db);
-      }
-      if (version < MIGRATIONS.length) this.#db.exec(`PRAGMA user_version = ${MIGRATIONS.length}`);
-    });
   }
 }
 
-/** Migration 4: the first prompt, filled in for the sessions stored before it. */
-function addFirstPrompts(db: DatabaseSync): void {
-  db.exec("ALTER TABLE sessions ADD COLUMN first_user_message TEXT");
-  const firsts = new Map<string, string>();
-  const rows = db.prepare(
-    "SELECT session_id, message FROM messages WHERE role = 'user' ORDER BY session_id, seq",
-  );
-  for (const row of rows.iterate()) {
-    foldFirstPreview(firsts, String(row.session_id), String(row.message));
-  }
-  const set = db.prepare("UPDATE sessions SET first_user_message = ? WHERE id = ?");
-  for (const [id, preview] of firsts) set.run(preview, id);
-}
-
-function storedState(value: unknown): SessionState | undefined {
-  return value === null || value === undefined
-    ? undefined
-    : decode(recordSchemas().sessionStateSchema, JSON.parse(String(value)), "state");
-}
-
+/** A row's list entry, its JSON columns stored as text. */
 function toInfo(row: Row): SessionInfo {
-  const info: SessionInfo = {
-    id: String(row.id),
-    created: String(row.created),
-    modified: String(row.modified),
-    messageCount: Number(row.message_count),
-    lastUserMessage: String(row.last_user_message),
-  };
-  if (row.first_user_message !== null) info.firstUserMessage = String(row.first_user_message);
-  if (row.name !== null) info.name = String(row.name);
-  if (row.cwd !== null) info.cwd = String(row.cwd);
-  if (row.owner_id !== null) info.ownerId = String(row.owner_id);
-  if (row.parent_session_id !== null) info.parentSessionId = String(row.parent_session_id);
-  const state = storedState(row.state);
-  if (state) info.state = state;
-  if (row.wire !== null) info.wire = decodeWire(JSON.parse(String(row.wire)));
-  return info;
+  return infoFromRow(row, parseJsonText);
 }
 
 /** The condition keeping one owner's rows (`1` for everyone's), and its parameters. */
@@ -838,38 +581,4 @@ function ftsQuery(query: string): string {
   return query.trim().split(/\s+/).filter((term) => term !== "")
     .map((term) => `"${term.toWellFormed().replaceAll("\0", "").replaceAll('"', '""')}"`)
     .join(" ");
-}
-
-/** Opens the database, creating its file 0600 (SQLite gives its -wal and -shm files the same mode). */
-function openDatabase(path: string): DatabaseSync {
-  try {
-    if (path !== ":memory:") createFile(path);
-    return new DatabaseSync(path);
-  } catch (error) {
-    throw openFailure(path, error);
-  }
-}
-
-/**
- * Creates the database file 0600, and its directory 0700 only when that is
- * missing: a program granted just the database's files may not touch the
- * directory they are in.
- */
-function createFile(path: string): void {
-  const create = () => Deno.openSync(path, { write: true, create: true, mode: 0o600 }).close();
-  try {
-    create();
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    Deno.mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    create();
-  }
-}
-
-function openFailure(path: string, error: unknown): SessionStoreError {
-  if (error instanceof SessionStoreError) return error;
-  return new SessionStoreError(
-    `Session database ${path} could not be opened: ${errorMessage(error)}`,
-    { cause: error },
-  );
 }

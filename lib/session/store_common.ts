@@ -1,11 +1,10 @@
 // What the file, SQLite and PostgreSQL stores do alike: drafting a session
-// before its first write, and reading back rows of stored messages and hits.
+// before its first write, refusing a writer with a stale view, and naming
+// where a save failed.
 import { errorMessage } from "../error_message.ts";
-import type { Message } from "../message.ts";
-import { SessionChangedError, SessionCorruptError, SessionStoreError } from "./errors.ts";
+import { SessionChangedError, SessionStoreError } from "./errors.ts";
 import { checkSessionId, newSessionId } from "./ids.ts";
-import { decodeMessage } from "./serialize.ts";
-import type { CreateSessionOptions, SearchHit, SessionInfo } from "./types.ts";
+import type { CreateSessionOptions, SessionInfo } from "./types.ts";
 
 /** A session not written yet: what `create` was told, kept for its first write. */
 export interface PendingSession {
@@ -22,9 +21,6 @@ export interface PendingSession {
   /** The session it was forked from. */
   parentSessionId?: string;
 }
-
-/** A database row, column name to value. */
-export type StoredRow = Record<string, unknown>;
 
 /**
  * The list entry of a session with no messages yet.
@@ -105,61 +101,6 @@ export function addPending(
 }
 
 /**
- * Decodes message rows (`seq`, `message` JSON), which must be numbered 0, 1, 2, … in order.
- * The record schemas must be loaded first.
- *
- * @example
- * ```ts
- * import { decodeMessageRows } from "./store_common.ts";
- * import { loadRecordSchemas } from "./record_schemas.ts";
- * await loadRecordSchemas();
- * const message = { role: "user", content: [], timestamp: "2025-01-01T00:00:00.000Z" };
- * const [decoded] = decodeMessageRows([{ seq: 0, message: JSON.stringify(message) }], "db");
- * console.assert(decoded?.role === "user");
- * ```
- *
- * @param rows The rows, ordered by `seq`.
- * @param where Where they come from, for the error.
- * @returns The messages.
- * @throws {SessionCorruptError} Naming `where` and the message number of a gap or a bad record.
- */
-export function decodeMessageRows(rows: readonly StoredRow[], where: string): Message[] {
-  return rows.map((row, index) => {
-    try {
-      if (row.seq !== index) {
-        throw new Error(`expected message ${index}, found ${String(row.seq)}`);
-      }
-      return decodeMessage(JSON.parse(String(row.message)));
-    } catch (error) {
-      throw new SessionCorruptError(where, index + 1, (error as Error).message);
-    }
-  });
-}
-
-/**
- * A search hit from a row of `session_id`, `seq`, `role` and `snippet`
- * (white space in the snippet folded to single spaces).
- *
- * @example
- * ```ts
- * import { searchHitFromRow } from "./store_common.ts";
- * const hit = searchHitFromRow({ session_id: "s", seq: 2, role: "user", snippet: "a\n b" });
- * console.assert(hit.snippet === "a b" && hit.messageIndex === 2);
- * ```
- *
- * @param row The row.
- * @returns The hit.
- */
-export function searchHitFromRow(row: StoredRow): SearchHit {
-  return {
-    sessionId: String(row.session_id),
-    messageIndex: Number(row.seq),
-    role: String(row.role) as SearchHit["role"],
-    snippet: String(row.snippet).replace(/\s+/g, " "),
-  };
-}
-
-/**
  * A store failure while saving, as a {@linkcode SessionStoreError} naming
  * where the session was being saved; a store error passes through as it is.
  *
@@ -203,41 +144,5 @@ export function saveFailure(error: unknown, location: string): SessionStoreError
 export function checkExpectedCount(id: string, expected: number | undefined, found: number): void {
   if (expected !== undefined && expected !== found) {
     throw new SessionChangedError(id, expected, found);
-  }
-}
-
-/**
- * A session row's list entry, or, when its summary columns do not decode
- * (a damaged `wire` or `state`), the session listed as unreadable with the
- * reason, as the JSONL store lists a file it cannot read: one bad row does
- * not hide the others.
- *
- * @example
- * ```ts
- * import { listedInfo } from "./store_common.ts";
- * const row = { id: "s1", created: "2026-01-01T00:00:00.000Z", modified: "2026-01-01T00:00:00.000Z" };
- * const info = listedInfo(row, () => JSON.parse("{"));
- * console.assert(info.unreadable?.startsWith("its summary row does not decode") === true);
- * ```
- *
- * @param row The `sessions` row.
- * @param toInfo The store's decoding of a row.
- * @returns The entry.
- */
-export function listedInfo(row: StoredRow, toInfo: (row: StoredRow) => SessionInfo): SessionInfo {
-  try {
-    return toInfo(row);
-  } catch (error) {
-    const time = (value: unknown) => value instanceof Date ? value.toISOString() : String(value);
-    const info: SessionInfo = {
-      ...emptySessionInfo(String(row.id), time(row.created)),
-      modified: time(row.modified),
-      unreadable: `its summary row does not decode: ${errorMessage(error)}`,
-    };
-    // Kept when readable, so the session still lists under its directory and owner.
-    if (typeof row.name === "string") info.name = row.name;
-    if (typeof row.cwd === "string") info.cwd = row.cwd;
-    if (typeof row.owner_id === "string") info.ownerId = row.owner_id;
-    return info;
   }
 }

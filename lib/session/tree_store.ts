@@ -2,9 +2,7 @@
 // path as a conversation, and fork a path into a new session.
 import { Conversation } from "../conversation.ts";
 import { SessionCorruptError, SessionNotFoundError } from "./errors.ts";
-import { decodeWire } from "./serialize.ts";
 import type { Session } from "./session.ts";
-import { decodeMessageRows, type StoredRow } from "./store_common.ts";
 import {
   newEntryId,
   pathTo,
@@ -103,43 +101,6 @@ function corruptOnTreeError<T>(
     if (!(error instanceof TreeEntryError)) throw error;
     throw new SessionCorruptError(where, recordOf(error.index), error.message);
   }
-}
-
-/**
- * The entries of message rows (`seq`, `message`, `entry_id`, `parent_id`,
- * `wire`, `label`, ordered by `seq`): a row without an entry id was written before
- * the tree, and reads as the next link of one chain. The record schemas
- * must be loaded first.
- *
- * @example
- * ```ts
- * import { rawEntries } from "./tree_store.ts";
- * import { loadRecordSchemas } from "./record_schemas.ts";
- * await loadRecordSchemas();
- * const message = JSON.stringify({ role: "user", content: [], timestamp: "" });
- * const [entry] = rawEntries([{ seq: 0, message, entry_id: "a", parent_id: null, wire: null }], "db");
- * console.assert(entry?.id === "a" && entry.parentId === null);
- * ```
- *
- * @param rows The rows.
- * @param where Where they come from, for errors.
- * @returns The entries, ids and parents as stored.
- * @throws {SessionCorruptError} Naming `where` and the record of a gap or a bad message.
- */
-export function rawEntries(rows: readonly StoredRow[], where: string): RawTreeEntry[] {
-  const messages = decodeMessageRows(rows, where);
-  return rows.map((row, index) => {
-    const entry: RawTreeEntry = { message: messages[index]! };
-    if (row.entry_id !== null && row.entry_id !== undefined) {
-      entry.id = String(row.entry_id);
-      entry.parentId = row.parent_id === null ? null : String(row.parent_id);
-    }
-    if (typeof row.label === "string" && row.label !== "") entry.label = row.label;
-    if (row.wire !== null && row.wire !== undefined) {
-      entry.wire = decodeWire(typeof row.wire === "string" ? JSON.parse(row.wire) : row.wire);
-    }
-    return entry;
-  });
 }
 
 /**
