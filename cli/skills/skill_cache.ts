@@ -21,6 +21,15 @@ export interface SkillReading {
 export const MAX_CACHE_ENTRIES = 5000;
 
 /**
+ * How recently modified a file may be and still have its reading kept
+ * under its `stat`: a file system stamps modification times coarsely (a
+ * clock tick; two seconds on FAT), so an edit of the same size in the same
+ * tick would leave the stamp as it was. Such a file is read again at the
+ * next start, by when its stamp is settled.
+ */
+export const SETTLED_AFTER_MS = 2000;
+
+/**
  * The cache file under panto's home.
  *
  * @param pantoHome panto's home.
@@ -40,51 +49,65 @@ export function skillCachePath(pantoHome: string): string {
  * The version of the file's layout: a file of another version is an empty
  * cache (its files are read again and it is rewritten).
  */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 /**
- * One file's reading, compact because a start parses the whole file: the
- * `stat` it was made from (size, modification time, inode), the warnings,
+ * The file's `rows` is one flat array, {@linkcode STRIDE} values a file:
+ * its path, the `stat` its reading was made from (size, modification time
+ * — `null` while not settled — and inode), its warnings (`0` for none),
  * and for a usable skill its name, description and whether the model may
- * use it. The path, the base directory and the scope are not stored: the
- * path is the entry's key and the others follow from it and the place.
+ * use it (`0` for a file that is not one). Flat because a start parses the
+ * whole file: a thousand small arrays or an object of a thousand keys cost
+ * several times the parse of one array of plain values. The base directory
+ * and the scope are not stored: they follow from the path and the place.
  */
-type CacheRow =
-  | [size: number, mtime: number, ino: number | null, warnings: string[]]
-  | [
-    size: number,
-    mtime: number,
-    ino: number | null,
-    warnings: string[],
-    name: string,
-    description: string,
-    modelInvocable: boolean,
-  ];
+const STRIDE = 8;
+const PATH = 0;
+const SIZE = 1;
+const MTIME = 2;
+const INO = 3;
+const WARNINGS = 4;
+const NAME = 5;
+const DESCRIPTION = 6;
+const INVOCABLE = 7;
+
+/** One file's values, laid out as in the file's `rows`. */
+type Row = unknown[];
 
 /**
  * The readings of one discovery: earlier ones (from the file) reused while
  * a file is unchanged, new ones recorded, and the file rewritten when
- * anything changed.
+ * anything changed. Discovery asks for files in the order it found them
+ * the last time, which is the order they were saved in: each lookup tries
+ * the row after the last one used before it indexes the file by path.
  *
  * @example
  * ```ts
  * import { SkillCache } from "./skill_cache.ts";
  * const dir = await Deno.makeTempDir();
+ * const path = `${dir}/SKILL.md`;
+ * await Deno.writeTextFile(path, "");
+ * await Deno.utime(path, 0, 0); // settled long ago
  * const cache = SkillCache.open(`${dir}/cache/skills.json`);
- * const info = await Deno.stat(dir);
- * cache.put("/s/SKILL.md", info, { warnings: ["w"] });
+ * const info = await Deno.stat(path);
+ * cache.put(path, info, { warnings: ["w"] });
  * await cache.save();
- * console.assert(SkillCache.open(`${dir}/cache/skills.json`).get("/s/SKILL.md", info, "user")?.warnings[0] === "w");
+ * console.assert(SkillCache.open(`${dir}/cache/skills.json`).get(path, info, "user")?.warnings[0] === "w");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class SkillCache {
   readonly #path: string | undefined;
-  readonly #earlier: Map<string, CacheRow>;
-  readonly #now = new Map<string, CacheRow>();
+  readonly #earlier: unknown[];
+  /** Where the next lookup looks first: the row after the last one found. */
+  #next = 0;
+  /** The earlier rows' offsets by path, made at the first lookup not found at `#next`. */
+  #offsets: Map<unknown, number> | undefined;
+  /** This discovery's rows (earlier ones reused, new ones), in lookup order. */
+  readonly #now: Row[] = [];
   #changed = false;
 
-  private constructor(path: string | undefined, earlier: Map<string, CacheRow>) {
+  private constructor(path: string | undefined, earlier: unknown[]) {
     this.#path = path;
     this.#earlier = earlier;
   }
@@ -96,7 +119,7 @@ export class SkillCache {
    * @returns The cache.
    */
   static open(path: string | undefined): SkillCache {
-    return new SkillCache(path, path === undefined ? new Map() : readRows(path));
+    return new SkillCache(path, path === undefined ? [] : readRows(path));
   }
 
   /**
@@ -108,9 +131,12 @@ export class SkillCache {
    * @returns The reading, or `undefined` to read the file.
    */
   get(path: string, info: Deno.FileInfo, scope: ResourceScope): SkillReading | undefined {
-    const row = this.#earlier.get(path);
-    if (!row || !sameFile(row, info)) return undefined;
-    this.#now.set(path, row);
+    const at = this.#offsetOf(path);
+    if (at === undefined) return undefined;
+    this.#next = at + STRIDE;
+    const row = this.#earlier.slice(at, at + STRIDE);
+    if (!sameFile(row, info) || !isReading(row)) return undefined;
+    this.#now.push(row);
     return readingOf(path, row, scope);
   }
 
@@ -122,13 +148,24 @@ export class SkillCache {
    * @param reading What reading it gave.
    */
   put(path: string, info: Deno.FileInfo, reading: SkillReading): void {
-    const stamp = [info.size, info.mtime?.getTime() ?? NaN, info.ino] as const;
+    const mtime = info.mtime?.getTime() ?? NaN;
+    // Not settled yet (see SETTLED_AFTER_MS): never matches, so the next start reads it again.
+    const stamp = Date.now() - mtime >= SETTLED_AFTER_MS ? mtime : null;
     const { skill } = reading;
-    this.#now.set(
-      path,
+    const warnings = reading.warnings.length ? reading.warnings : 0;
+    this.#now.push(
       skill
-        ? [...stamp, reading.warnings, skill.name, skill.description, skill.modelInvocable]
-        : [...stamp, reading.warnings],
+        ? [
+          path,
+          info.size,
+          stamp,
+          info.ino,
+          warnings,
+          skill.name,
+          skill.description,
+          skill.modelInvocable,
+        ]
+        : [path, info.size, stamp, info.ino, warnings, 0, 0, 0],
     );
     this.#changed = true;
   }
@@ -140,50 +177,70 @@ export class SkillCache {
    */
   async save(): Promise<void> {
     if (this.#path === undefined || !this.#changed) return;
-    const kept = [...this.#now, ...[...this.#earlier].filter(([path]) => !this.#now.has(path))]
-      .slice(0, MAX_CACHE_ENTRIES);
+    const seen = new Set(this.#now.map((row) => row[PATH]));
+    const rows = this.#now.flat();
+    for (let at = 0; at < this.#earlier.length; at += STRIDE) {
+      if (rows.length >= MAX_CACHE_ENTRIES * STRIDE) break;
+      if (!seen.has(this.#earlier[at])) rows.push(...this.#earlier.slice(at, at + STRIDE));
+    }
     try {
       await Deno.mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
       const temporary = `${this.#path}.${crypto.randomUUID()}.tmp`;
-      const file = { version: CACHE_VERSION, files: Object.fromEntries(kept) };
-      await Deno.writeTextFile(temporary, JSON.stringify(file));
+      await Deno.writeTextFile(temporary, JSON.stringify({ version: CACHE_VERSION, rows }));
       await Deno.rename(temporary, this.#path);
     } catch {
       // Only a speed-up: the next start reads the files again.
     }
   }
-}
 
-function readingOf(path: string, row: CacheRow, scope: ResourceScope): SkillReading {
-  const warnings = row[3];
-  if (row.length === 4) return { warnings };
-  const [, , , , name, description, modelInvocable] = row;
-  const baseDir = path.slice(0, Math.max(path.lastIndexOf(SEPARATOR), 1));
-  return { skill: { name, description, filePath: path, baseDir, scope, modelInvocable }, warnings };
-}
-
-function sameFile(row: CacheRow, info: Deno.FileInfo): boolean {
-  // A file system without modification times (NaN, stored as null) never matches.
-  return row[0] === info.size && row[1] === info.mtime?.getTime() && row[2] === info.ino;
-}
-
-function readRows(path: string): Map<string, CacheRow> {
-  try {
-    const parsed = JSON.parse(Deno.readTextFileSync(path));
-    if (parsed?.version !== CACHE_VERSION || typeof parsed.files !== "object") return new Map();
-    return new Map(
-      Object.entries(parsed.files as Record<string, unknown>).filter((entry): entry is [
-        string,
-        CacheRow,
-      ] => isRow(entry[1])),
-    );
-  } catch {
-    return new Map();
+  #offsetOf(path: string): number | undefined {
+    if (this.#earlier[this.#next + PATH] === path) return this.#next;
+    if (!this.#offsets) {
+      this.#offsets = new Map();
+      for (let at = 0; at < this.#earlier.length; at += STRIDE) {
+        this.#offsets.set(this.#earlier[at + PATH], at);
+      }
+    }
+    return this.#offsets.get(path);
   }
 }
 
-function isRow(value: unknown): value is CacheRow {
-  if (!Array.isArray(value) || !Array.isArray(value[3])) return false;
-  return value.length === 4 ||
-    (value.length === 7 && typeof value[4] === "string" && typeof value[5] === "string");
+function readingOf(path: string, row: Row, scope: ResourceScope): SkillReading {
+  const warnings = row[WARNINGS] === 0 ? [] : row[WARNINGS] as string[];
+  if (row[NAME] === 0) return { warnings };
+  const baseDir = path.slice(0, Math.max(path.lastIndexOf(SEPARATOR), 1));
+  const skill: Skill = {
+    name: row[NAME] as string,
+    description: row[DESCRIPTION] as string,
+    filePath: path,
+    baseDir,
+    scope,
+    modelInvocable: row[INVOCABLE] === true,
+  };
+  return { skill, warnings };
+}
+
+function sameFile(row: Row, info: Deno.FileInfo): boolean {
+  // An unsettled or missing modification time (null) never matches.
+  return row[SIZE] === info.size && row[MTIME] === info.mtime?.getTime() && row[INO] === info.ino;
+}
+
+/** Whether a row's reading has the right shape (the file may have been edited by hand). */
+function isReading(row: Row): boolean {
+  const warnings = row[WARNINGS];
+  const shapedWarnings = warnings === 0 ||
+    (Array.isArray(warnings) && warnings.every((w) => typeof w === "string"));
+  return shapedWarnings &&
+    (row[NAME] === 0 || (typeof row[NAME] === "string" && typeof row[DESCRIPTION] === "string"));
+}
+
+function readRows(path: string): unknown[] {
+  try {
+    const parsed = JSON.parse(Deno.readTextFileSync(path));
+    const rows = parsed?.rows;
+    if (parsed?.version !== CACHE_VERSION || !Array.isArray(rows)) return [];
+    return rows.length % STRIDE === 0 ? rows : [];
+  } catch {
+    return [];
+  }
 }

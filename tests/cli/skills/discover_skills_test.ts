@@ -30,6 +30,15 @@ async function skill(
 
 const user = (dir: string, rootFiles = false): SkillPlace => ({ dir, scope: "user", rootFiles });
 
+/** Replaces the description the cache file keeps for `path` (its rows are 8 values a file, the path first). */
+async function plantDescription(cachePath: string, path: string, description: string) {
+  const cached = JSON.parse(await Deno.readTextFile(cachePath));
+  const at = cached.rows.indexOf(path);
+  assert.ok(at >= 0 && at % 8 === 0, `the cache keeps ${path}`);
+  cached.rows[at + 6] = description;
+  await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+}
+
 Deno.test("skills: the real template skill loads, warning that its name differs from its directory", async () => {
   const found = await discoverSkills([user(FIXTURES)]);
   assert.equal(found.skills.length, 1);
@@ -200,15 +209,14 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
       "fmt",
       "---\nname: fmt\ndescription: Formats.\n---",
     );
+    // Written long ago: a file modified just now is read again at the next start (see the next test).
+    await Deno.utime(path, 0, 0);
     const cachePath = join(dir, "cache", "skills.json");
     const places = [user(join(dir, "skills"))];
     const first = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(first.skills[0]?.description, "Formats.");
     // Plant a different reading under the unchanged stat: used as it is, so the file was not read.
-    const cached = JSON.parse(await Deno.readTextFile(cachePath));
-    // Rows are [size, mtime, ino, warnings, name, description, modelInvocable].
-    cached.files[path][5] = "From the cache.";
-    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    await plantDescription(cachePath, path, "From the cache.");
     const second = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(second.skills[0]?.description, "From the cache.");
     await Deno.writeTextFile(path, "---\nname: fmt\ndescription: Formats code, now.\n---\n");
@@ -225,5 +233,60 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
     const older = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(older.skills[0]?.description, "Formats code, now.", "an older layout is ignored");
     assert.equal(older.skills[0]?.baseDir, join(dir, "skills", "fmt"));
+  });
+});
+
+Deno.test("skills: a file modified within the last seconds is read again at the next start, in case it changes again within its time stamp's tick", async () => {
+  await withDir(async (dir) => {
+    const path = await skill(
+      join(dir, "skills"),
+      "fmt",
+      "---\nname: fmt\ndescription: Formats.\n---",
+    );
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(join(dir, "skills"))];
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    await plantDescription(cachePath, path, "From the cache.");
+    const again = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(again.skills[0]?.description, "Formats.", "the fresh file was read again");
+  });
+});
+
+Deno.test("skills: many skills come from the cache in any order, and a changed, added or removed one is seen", async () => {
+  await withDir(async (dir) => {
+    const root = join(dir, "skills");
+    const paths: string[] = [];
+    for (let n = 0; n < 30; n++) {
+      const name = `s${String(n).padStart(2, "0")}`;
+      const path = await skill(root, name, `---\nname: ${name}\ndescription: Skill ${n}.\n---`);
+      await Deno.utime(path, 0, 0);
+      paths.push(path);
+    }
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(root)];
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    // Reverse the saved order: each lookup then misses the row after the last one.
+    const cached = JSON.parse(await Deno.readTextFile(cachePath));
+    const rows: unknown[][] = [];
+    for (let at = 0; at < cached.rows.length; at += 8) rows.push(cached.rows.slice(at, at + 8));
+    cached.rows = rows.reverse().flat();
+    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    for (const path of paths) await plantDescription(cachePath, path, `Cached ${path}.`);
+    const reversed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(reversed.skills.map((s) => s.description), paths.map((p) => `Cached ${p}.`));
+    await Deno.writeTextFile(paths[3]!, "---\nname: s03\ndescription: Edited.\n---\n");
+    await Deno.remove(join(root, "s05"), { recursive: true });
+    await skill(root, "s10b", "---\nname: s10b\ndescription: Added.\n---");
+    const changed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    const described = new Map(changed.skills.map((s) => [s.name, s.description]));
+    assert.equal(described.get("s03"), "Edited.");
+    assert.equal(described.has("s05"), false);
+    assert.equal(described.get("s10b"), "Added.");
+    assert.equal(described.get("s11"), `Cached ${paths[11]}.`);
+    assert.deepEqual(
+      changed.skills.map((s) => s.name),
+      [...described.keys()].sort(),
+      "in name order",
+    );
   });
 });
