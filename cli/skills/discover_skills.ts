@@ -8,7 +8,7 @@
  * @module
  */
 import { sep as SEPARATOR } from "node:path";
-import { SkillCache, type SkillReading } from "./skill_cache.ts";
+import { type ListingEntry, SkillCache, type SkillReading } from "./skill_cache.ts";
 
 /** Whose a skill or prompt template is: the user's (every project) or this project's. */
 export type ResourceScope = "user" | "project";
@@ -102,7 +102,7 @@ export async function discoverSkills(
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
   cache: SkillCache = SkillCache.open(undefined),
 ): Promise<SkillDiscovery> {
-  const { candidates, warnings } = findCandidates(places, limits);
+  const { candidates, warnings } = findCandidates(places, limits, cache);
   const byName = new Map<string, Skill>();
   // The same file reached twice (a symbolic link): device and inode say so without a realpath call.
   const seenFiles = new Set<string>();
@@ -143,12 +143,14 @@ async function readAndRemember(candidate: Candidate, cache: SkillCache): Promise
 /**
  * Walks the places within the limits (synchronously: thousands of small
  * calls). A directory's `SKILL.md` is looked up before the directory is
- * listed, so a skill costs one `stat` and one read, and only directories
- * without one are listed.
+ * listed, so a skill costs one `stat` (and, when not cached, one read), and
+ * only directories without one are listed — or taken from the cache while
+ * their `stat` is unchanged.
  */
 function findCandidates(
   places: readonly SkillPlace[],
   limits: DiscoveryLimits,
+  cache: SkillCache,
 ): { candidates: Candidate[]; warnings: string[] } {
   const candidates: Candidate[] = [];
   const warnings: string[] = [];
@@ -163,14 +165,15 @@ function findCandidates(
       candidates.push({ path: skillFile, place, info });
       return;
     }
-    for (const entry of listDir(dir)) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const path = childPath(dir, entry.name);
+    for (const entry of listDir(dir, cache)) {
+      const name = entry.slice(1);
+      if (name.startsWith(".") || name === "node_modules") continue;
+      const path = childPath(dir, name);
       if (isDirectory(entry, path)) {
         if (depth < limits.maxDepth) walk(place, path, depth + 1);
         continue;
       }
-      if (depth !== 0 || !place.rootFiles || !entry.name.endsWith(".md") || full()) continue;
+      if (depth !== 0 || !place.rootFiles || !name.endsWith(".md") || full()) continue;
       const rootInfo = statOf(path);
       if (rootInfo?.isFile) candidates.push({ path, place, info: rootInfo });
     }
@@ -186,25 +189,38 @@ function findCandidates(
   return { candidates, warnings };
 }
 
+/** A directory's entries, from the cache while its `stat` is unchanged. */
+function listDir(dir: string, cache: SkillCache): ListingEntry[] {
+  const info = statOf(dir);
+  if (!info?.isDirectory) return [];
+  const cached = cache.listing(dir, info);
+  if (cached) return cached;
+  const entries = readListing(dir);
+  cache.putListing(dir, info, entries);
+  return entries;
+}
+
 /**
  * A directory's entries by name: which of two skills with one name wins
  * must not depend on the file system's order. The names are sorted without
  * a comparator (by UTF-16 code unit, as `<` compares): a thousand entries
  * take some ten thousand calls of one.
  */
-function listDir(dir: string): Deno.DirEntry[] {
+function readListing(dir: string): ListingEntry[] {
+  const kinds = new Map<string, string>();
   try {
-    const byName = new Map<string, Deno.DirEntry>();
-    for (const entry of Deno.readDirSync(dir)) byName.set(entry.name, entry);
-    return [...byName.keys()].sort().map((name) => byName.get(name)!);
+    for (const entry of Deno.readDirSync(dir)) {
+      kinds.set(entry.name, entry.isSymlink ? "l" : entry.isDirectory ? "d" : "f");
+    }
   } catch {
-    // Missing, not a directory, or not granted: nothing to find there.
+    // Not granted, or gone since its stat: nothing to find there.
     return [];
   }
+  return [...kinds.keys()].sort().map((name) => kinds.get(name) + name);
 }
 
-function isDirectory(entry: Deno.DirEntry, path: string): boolean {
-  return entry.isSymlink ? statOf(path)?.isDirectory === true : entry.isDirectory;
+function isDirectory(entry: ListingEntry, path: string): boolean {
+  return entry.startsWith("l") ? statOf(path)?.isDirectory === true : entry.startsWith("d");
 }
 
 /**

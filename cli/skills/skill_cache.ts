@@ -20,6 +20,9 @@ export interface SkillReading {
 /** Most files remembered: every skill of a start, and others' while there is room. */
 export const MAX_CACHE_ENTRIES = 5000;
 
+/** Most directory listings remembered: every one of a start, and others' while there is room. */
+export const MAX_CACHE_LISTINGS = 500;
+
 /**
  * How recently modified a file may be and still have its reading kept
  * under its `stat`: a file system stamps modification times coarsely (a
@@ -75,6 +78,21 @@ const INVOCABLE = 7;
 type Row = unknown[];
 
 /**
+ * The file's `dirs` is one flat array too, {@linkcode LISTING_STRIDE}
+ * values a directory discovery listed: its path, its `stat` (modification
+ * time, `null` while not settled, and inode: adding, removing or renaming
+ * an entry changes the time) and its entries as one string, each
+ * {@linkcode ListingEntry} ended by a `/` (which no name holds).
+ */
+const LISTING_STRIDE = 4;
+
+/**
+ * A directory entry as discovery keeps it: its kind (`d` a directory, `l` a
+ * symbolic link, `f` anything else) and then its name.
+ */
+export type ListingEntry = string;
+
+/**
  * The readings of one discovery: earlier ones (from the file) reused while
  * a file is unchanged, new ones recorded, and the file rewritten when
  * anything changed. Discovery asks for files in the order it found them
@@ -105,11 +123,15 @@ export class SkillCache {
   #offsets: Map<unknown, number> | undefined;
   /** This discovery's rows (earlier ones reused, new ones), in lookup order. */
   readonly #now: Row[] = [];
+  readonly #earlierListings: unknown[];
+  /** This discovery's listings (earlier ones reused, new ones), flat as in the file. */
+  readonly #listings: unknown[] = [];
   #changed = false;
 
-  private constructor(path: string | undefined, earlier: unknown[]) {
+  private constructor(path: string | undefined, earlier: CacheFile) {
     this.#path = path;
-    this.#earlier = earlier;
+    this.#earlier = earlier.rows;
+    this.#earlierListings = earlier.dirs;
   }
 
   /**
@@ -119,7 +141,7 @@ export class SkillCache {
    * @returns The cache.
    */
   static open(path: string | undefined): SkillCache {
-    return new SkillCache(path, path === undefined ? [] : readRows(path));
+    return new SkillCache(path, path === undefined ? { rows: [], dirs: [] } : readFile(path));
   }
 
   /**
@@ -148,9 +170,7 @@ export class SkillCache {
    * @param reading What reading it gave.
    */
   put(path: string, info: Deno.FileInfo, reading: SkillReading): void {
-    const mtime = info.mtime?.getTime() ?? NaN;
-    // Not settled yet (see SETTLED_AFTER_MS): never matches, so the next start reads it again.
-    const stamp = Date.now() - mtime >= SETTLED_AFTER_MS ? mtime : null;
+    const stamp = settledTime(info);
     const { skill } = reading;
     const warnings = reading.warnings.length ? reading.warnings : 0;
     this.#now.push(
@@ -171,22 +191,61 @@ export class SkillCache {
   }
 
   /**
-   * Rewrites the file (atomically) when a file was read: this discovery's
-   * readings, then earlier ones of files not seen this time (another
-   * project's skills), up to {@linkcode MAX_CACHE_ENTRIES}.
+   * A directory's earlier listing, when its `stat` is unchanged: a start
+   * with a thousand skills in one directory then lists none.
+   *
+   * @param dir The directory.
+   * @param info Its `stat` now.
+   * @returns Its entries in name order, or `undefined` to list it.
+   */
+  listing(dir: string, info: Deno.FileInfo): ListingEntry[] | undefined {
+    const earlier = this.#earlierListings;
+    for (let at = 0; at < earlier.length; at += LISTING_STRIDE) {
+      if (earlier[at] !== dir) continue;
+      const entries = earlier[at + 3];
+      if (earlier[at + 1] !== info.mtime?.getTime() || earlier[at + 2] !== info.ino) {
+        return undefined;
+      }
+      if (typeof entries !== "string") return undefined;
+      this.#listings.push(...earlier.slice(at, at + LISTING_STRIDE));
+      return entries === "" ? [] : entries.slice(0, -1).split("/");
+    }
+    return undefined;
+  }
+
+  /**
+   * Records a new listing of a directory.
+   *
+   * @param dir The directory.
+   * @param info Its `stat` before it was listed.
+   * @param entries Its entries in name order.
+   */
+  putListing(dir: string, info: Deno.FileInfo, entries: readonly ListingEntry[]): void {
+    const kept = entries.length ? `${entries.join("/")}/` : "";
+    this.#listings.push(dir, settledTime(info), info.ino, kept);
+    this.#changed = true;
+  }
+
+  /**
+   * Rewrites the file (atomically) when a file was read or a directory
+   * listed: this discovery's readings and listings, then earlier ones not
+   * seen this time (another project's skills), up to
+   * {@linkcode MAX_CACHE_ENTRIES} readings and {@linkcode MAX_CACHE_LISTINGS}
+   * listings.
    */
   async save(): Promise<void> {
     if (this.#path === undefined || !this.#changed) return;
-    const seen = new Set(this.#now.map((row) => row[PATH]));
-    const rows = this.#now.flat();
-    for (let at = 0; at < this.#earlier.length; at += STRIDE) {
-      if (rows.length >= MAX_CACHE_ENTRIES * STRIDE) break;
-      if (!seen.has(this.#earlier[at])) rows.push(...this.#earlier.slice(at, at + STRIDE));
-    }
+    const rows = withEarlier(this.#now.flat(), this.#earlier, STRIDE, MAX_CACHE_ENTRIES);
+    const dirs = withEarlier(
+      this.#listings,
+      this.#earlierListings,
+      LISTING_STRIDE,
+      MAX_CACHE_LISTINGS,
+    );
     try {
       await Deno.mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
       const temporary = `${this.#path}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeTextFile(temporary, JSON.stringify({ version: CACHE_VERSION, rows }));
+      await Deno.writeTextFile(temporary, JSON.stringify({ version: CACHE_VERSION, rows, dirs }));
       await Deno.rename(temporary, this.#path);
     } catch {
       // Only a speed-up: the next start reads the files again.
@@ -234,13 +293,43 @@ function isReading(row: Row): boolean {
     (row[NAME] === 0 || (typeof row[NAME] === "string" && typeof row[DESCRIPTION] === "string"));
 }
 
-function readRows(path: string): unknown[] {
+/**
+ * A `stat`'s modification time, or `null` while it is not settled (see
+ * {@linkcode SETTLED_AFTER_MS}): `null` never matches, so the next start
+ * reads the file or lists the directory again.
+ */
+function settledTime(info: Deno.FileInfo): number | null {
+  const mtime = info.mtime?.getTime() ?? NaN;
+  return Date.now() - mtime >= SETTLED_AFTER_MS ? mtime : null;
+}
+
+/** `now`'s entries, then `earlier`'s whose path (each entry's first value) `now` has not, up to `most` entries. */
+function withEarlier(now: unknown[], earlier: unknown[], stride: number, most: number): unknown[] {
+  const seen = new Set<unknown>();
+  for (let at = 0; at < now.length; at += stride) seen.add(now[at]);
+  const all = now.slice(0, most * stride);
+  for (let at = 0; at < earlier.length && all.length < most * stride; at += stride) {
+    if (!seen.has(earlier[at])) all.push(...earlier.slice(at, at + stride));
+  }
+  return all;
+}
+
+/** The parsed file: both flat arrays, empty for a missing, damaged or older file. */
+interface CacheFile {
+  rows: unknown[];
+  dirs: unknown[];
+}
+
+function readFile(path: string): CacheFile {
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(path));
-    const rows = parsed?.rows;
-    if (parsed?.version !== CACHE_VERSION || !Array.isArray(rows)) return [];
-    return rows.length % STRIDE === 0 ? rows : [];
+    const { rows, dirs } = parsed ?? {};
+    if (
+      parsed?.version === CACHE_VERSION && Array.isArray(rows) && rows.length % STRIDE === 0 &&
+      Array.isArray(dirs) && dirs.length % LISTING_STRIDE === 0
+    ) return { rows, dirs };
   } catch {
-    return [];
+    // Missing or damaged: an empty cache.
   }
+  return { rows: [], dirs: [] };
 }

@@ -290,3 +290,27 @@ Deno.test("skills: many skills come from the cache in any order, and a changed, 
     );
   });
 });
+
+Deno.test("skills: a directory's listing comes from the cache while its stat is unchanged; an added skill changes it", async () => {
+  await withDir(async (dir) => {
+    const root = join(dir, "skills");
+    for (const name of ["a", "b", "c"]) {
+      await skill(root, name, `---\nname: ${name}\ndescription: Skill ${name}.\n---`);
+    }
+    await Deno.utime(root, 0, 0);
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(root)];
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    // Plant a listing without "b" under the unchanged stat: used as it is, so the directory was not listed.
+    const cached = JSON.parse(await Deno.readTextFile(cachePath));
+    const at = cached.dirs.indexOf(root);
+    assert.equal(cached.dirs[at + 3], "da/db/dc/", "kind and name of each entry, each ended by /");
+    cached.dirs[at + 3] = "da/dc/";
+    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    const planted = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(planted.skills.map((s) => s.name), ["a", "c"]);
+    await skill(root, "d", "---\nname: d\ndescription: Skill d.\n---");
+    const listed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(listed.skills.map((s) => s.name), ["a", "b", "c", "d"]);
+  });
+});
