@@ -121,8 +121,11 @@ export class SkillCache {
   #next = 0;
   /** The earlier rows' offsets by path, made at the first lookup not found at `#next`. */
   #offsets: Map<unknown, number> | undefined;
-  /** This discovery's rows (earlier ones reused, new ones), in lookup order. */
-  readonly #now: Row[] = [];
+  /**
+   * This discovery's rows in lookup order: new ones, and earlier ones by
+   * their offset (not copied: they are written again only when the file is).
+   */
+  readonly #now: (Row | number)[] = [];
   readonly #earlierListings: unknown[];
   /** This discovery's listings (earlier ones reused, new ones), flat as in the file. */
   readonly #listings: unknown[] = [];
@@ -156,10 +159,10 @@ export class SkillCache {
     const at = this.#offsetOf(path);
     if (at === undefined) return undefined;
     this.#next = at + STRIDE;
-    const row = this.#earlier.slice(at, at + STRIDE);
-    if (!sameFile(row, info) || !isReading(row)) return undefined;
-    this.#now.push(row);
-    return readingOf(path, row, scope);
+    const earlier = this.#earlier;
+    if (!sameFile(earlier, at, info) || !isReading(earlier, at)) return undefined;
+    this.#now.push(at);
+    return readingOf(path, earlier, at, scope);
   }
 
   /**
@@ -235,7 +238,10 @@ export class SkillCache {
    */
   async save(): Promise<void> {
     if (this.#path === undefined || !this.#changed) return;
-    const rows = withEarlier(this.#now.flat(), this.#earlier, STRIDE, MAX_CACHE_ENTRIES);
+    const now = this.#now.flatMap((row) =>
+      typeof row === "number" ? this.#earlier.slice(row, row + STRIDE) : row
+    );
+    const rows = withEarlier(now, this.#earlier, STRIDE, MAX_CACHE_ENTRIES);
     const dirs = withEarlier(
       this.#listings,
       this.#earlierListings,
@@ -264,33 +270,37 @@ export class SkillCache {
   }
 }
 
-function readingOf(path: string, row: Row, scope: ResourceScope): SkillReading {
-  const warnings = row[WARNINGS] === 0 ? [] : row[WARNINGS] as string[];
-  if (row[NAME] === 0) return { warnings };
+/** The reading of the row at offset `at` of `rows`. */
+function readingOf(path: string, rows: unknown[], at: number, scope: ResourceScope): SkillReading {
+  const warnings = rows[at + WARNINGS] === 0 ? [] : rows[at + WARNINGS] as string[];
+  if (rows[at + NAME] === 0) return { warnings };
   const baseDir = path.slice(0, Math.max(path.lastIndexOf(SEPARATOR), 1));
   const skill: Skill = {
-    name: row[NAME] as string,
-    description: row[DESCRIPTION] as string,
+    name: rows[at + NAME] as string,
+    description: rows[at + DESCRIPTION] as string,
     filePath: path,
     baseDir,
     scope,
-    modelInvocable: row[INVOCABLE] === true,
+    modelInvocable: rows[at + INVOCABLE] === true,
   };
   return { skill, warnings };
 }
 
-function sameFile(row: Row, info: Deno.FileInfo): boolean {
+/** Whether the row at offset `at` of `rows` was made from this `stat`. */
+function sameFile(rows: unknown[], at: number, info: Deno.FileInfo): boolean {
   // An unsettled or missing modification time (null) never matches.
-  return row[SIZE] === info.size && row[MTIME] === info.mtime?.getTime() && row[INO] === info.ino;
+  return rows[at + SIZE] === info.size && rows[at + MTIME] === info.mtime?.getTime() &&
+    rows[at + INO] === info.ino;
 }
 
-/** Whether a row's reading has the right shape (the file may have been edited by hand). */
-function isReading(row: Row): boolean {
-  const warnings = row[WARNINGS];
+/** Whether the row at offset `at` of `rows` has a reading's shape (the file may have been edited by hand). */
+function isReading(rows: unknown[], at: number): boolean {
+  const warnings = rows[at + WARNINGS];
+  const name = rows[at + NAME];
   const shapedWarnings = warnings === 0 ||
     (Array.isArray(warnings) && warnings.every((w) => typeof w === "string"));
   return shapedWarnings &&
-    (row[NAME] === 0 || (typeof row[NAME] === "string" && typeof row[DESCRIPTION] === "string"));
+    (name === 0 || (typeof name === "string" && typeof rows[at + DESCRIPTION] === "string"));
 }
 
 /**
