@@ -104,12 +104,9 @@ export async function discoverSkills(
 ): Promise<SkillDiscovery> {
   const { candidates, warnings } = findCandidates(places, limits, cache);
   const byName = new Map<string, Skill>();
-  // The same file reached twice (a symbolic link): device and inode say so without a realpath call.
-  const seenFiles = new Set<string>();
+  const seenFiles = new Map<number, Set<number>>();
   for (const candidate of candidates) {
-    const file = `${candidate.info.dev}:${candidate.info.ino}`;
-    if (candidate.info.ino !== null && seenFiles.has(file)) continue;
-    seenFiles.add(file);
+    if (seenBefore(seenFiles, candidate.info)) continue;
     const reading = cache.get(candidate.path, candidate.info, candidate.place.scope) ??
       await readAndRemember(candidate, cache);
     if (reading.warnings.length) warnings.push(...reading.warnings);
@@ -126,6 +123,19 @@ export async function discoverSkills(
   }
   await cache.save();
   return { skills: [...byName.values()], warnings };
+}
+
+/**
+ * Whether a file was reached before (through a symbolic link): its device
+ * and inode say so without a realpath call. Inodes are kept by device as
+ * numbers: a string key per file is a measurable part of a thousand.
+ */
+function seenBefore(seen: Map<number, Set<number>>, info: Deno.FileInfo): boolean {
+  if (info.ino === null) return false;
+  const inodes = seen.get(info.dev) ?? new Set<number>();
+  if (inodes.has(info.ino)) return true;
+  seen.set(info.dev, inodes.add(info.ino));
+  return false;
 }
 
 /**
