@@ -8,7 +8,13 @@
  * @module
  */
 import { sep as SEPARATOR } from "node:path";
-import { type ListingEntry, SkillCache, type SkillReading } from "./skill_cache.ts";
+import {
+  type FileStamp,
+  type ListingEntry,
+  SkillCache,
+  type SkillReading,
+  stampOf,
+} from "./skill_cache.ts";
 
 /** Whose a skill or prompt template is: the user's (every project) or this project's. */
 export type ResourceScope = "user" | "project";
@@ -64,11 +70,11 @@ export interface SkillDiscovery {
   warnings: string[];
 }
 
-/** A candidate file, the place it was found in and its `stat`. */
+/** A candidate file, the place it was found in and its `stat`'s stamp. */
 export interface Candidate {
   path: string;
   place: SkillPlace;
-  info: Deno.FileInfo;
+  stamp: FileStamp;
 }
 
 /**
@@ -106,8 +112,8 @@ export async function discoverSkills(
   const byName = new Map<string, Skill>();
   const seenFiles = new Map<number, Set<number>>();
   for (const candidate of candidates) {
-    if (seenBefore(seenFiles, candidate.info)) continue;
-    const reading = cache.get(candidate.path, candidate.info, candidate.place.scope) ??
+    if (seenBefore(seenFiles, candidate.stamp)) continue;
+    const reading = cache.get(candidate.path, candidate.stamp, candidate.place.scope) ??
       await readAndRemember(candidate, cache);
     if (reading.warnings.length) warnings.push(...reading.warnings);
     const skill = reading.skill;
@@ -130,7 +136,7 @@ export async function discoverSkills(
  * and inode say so without a realpath call. Inodes are kept by device as
  * numbers: a string key per file is a measurable part of a thousand.
  */
-function seenBefore(seen: Map<number, Set<number>>, info: Deno.FileInfo): boolean {
+function seenBefore(seen: Map<number, Set<number>>, info: FileStamp): boolean {
   if (info.ino === null) return false;
   const inodes = seen.get(info.dev) ?? new Set<number>();
   if (inodes.has(info.ino)) return true;
@@ -146,7 +152,7 @@ function seenBefore(seen: Map<number, Set<number>>, info: Deno.FileInfo): boolea
 async function readAndRemember(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
   const { readSkill } = await import("./read_skill.ts");
   const reading = await readSkill(candidate);
-  cache.put(candidate.path, candidate.info, reading);
+  cache.put(candidate.path, candidate.stamp, reading);
   return reading;
 }
 
@@ -172,7 +178,7 @@ function findCandidates(
     const skillFile = childPath(dir, "SKILL.md");
     const info = statOf(skillFile);
     if (info?.isFile) {
-      candidates.push({ path: skillFile, place, info });
+      candidates.push({ path: skillFile, place, stamp: stampOf(info) });
       return;
     }
     for (const entry of listDir(dir, cache)) {
@@ -185,7 +191,7 @@ function findCandidates(
       }
       if (depth !== 0 || !place.rootFiles || !name.endsWith(".md") || full()) continue;
       const rootInfo = statOf(path);
-      if (rootInfo?.isFile) candidates.push({ path, place, info: rootInfo });
+      if (rootInfo?.isFile) candidates.push({ path, place, stamp: stampOf(rootInfo) });
     }
   };
   for (const place of places) walk(place, place.dir, 0);
@@ -203,10 +209,11 @@ function findCandidates(
 function listDir(dir: string, cache: SkillCache): ListingEntry[] {
   const info = statOf(dir);
   if (!info?.isDirectory) return [];
-  const cached = cache.listing(dir, info);
+  const stamp = stampOf(info);
+  const cached = cache.listing(dir, stamp);
   if (cached) return cached;
   const entries = readListing(dir);
-  cache.putListing(dir, info, entries);
+  cache.putListing(dir, stamp, entries);
   return entries;
 }
 

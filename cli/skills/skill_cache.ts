@@ -17,6 +17,38 @@ export interface SkillReading {
   warnings: string[];
 }
 
+/**
+ * What discovery keeps of a `stat`: what tells a changed file or directory.
+ * Kept instead of the `FileInfo` (some twenty fields and four dates) so a
+ * thousand of those are garbage as soon as they are made.
+ */
+export interface FileStamp {
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in milliseconds, `NaN` when the file system keeps none. */
+  mtime: number;
+  /** Inode, when the platform has them. */
+  ino: number | null;
+  /** Device. */
+  dev: number;
+}
+
+/**
+ * The stamp of a `stat`.
+ *
+ * @param info The `stat`.
+ * @returns Its stamp.
+ *
+ * @example
+ * ```ts
+ * import { stampOf } from "./skill_cache.ts";
+ * console.assert(stampOf(Deno.statSync(Deno.cwd())).mtime > 0);
+ * ```
+ */
+export function stampOf(info: Deno.FileInfo): FileStamp {
+  return { size: info.size, mtime: info.mtime?.getTime() ?? NaN, ino: info.ino, dev: info.dev };
+}
+
 /** Most files remembered: every skill of a start, and others' while there is room. */
 export const MAX_CACHE_ENTRIES = 5000;
 
@@ -101,13 +133,13 @@ export type ListingEntry = string;
  *
  * @example
  * ```ts
- * import { SkillCache } from "./skill_cache.ts";
+ * import { SkillCache, stampOf } from "./skill_cache.ts";
  * const dir = await Deno.makeTempDir();
  * const path = `${dir}/SKILL.md`;
  * await Deno.writeTextFile(path, "");
  * await Deno.utime(path, 0, 0); // settled long ago
  * const cache = SkillCache.open(`${dir}/cache/skills.json`);
- * const info = await Deno.stat(path);
+ * const info = stampOf(await Deno.stat(path));
  * cache.put(path, info, { warnings: ["w"] });
  * await cache.save();
  * console.assert(SkillCache.open(`${dir}/cache/skills.json`).get(path, info, "user")?.warnings[0] === "w");
@@ -155,7 +187,7 @@ export class SkillCache {
    * @param scope Whose the place it was found in is (the skill's scope).
    * @returns The reading, or `undefined` to read the file.
    */
-  get(path: string, info: Deno.FileInfo, scope: ResourceScope): SkillReading | undefined {
+  get(path: string, info: FileStamp, scope: ResourceScope): SkillReading | undefined {
     const at = this.#offsetOf(path);
     if (at === undefined) return undefined;
     this.#next = at + STRIDE;
@@ -172,7 +204,7 @@ export class SkillCache {
    * @param info Its `stat` when read.
    * @param reading What reading it gave.
    */
-  put(path: string, info: Deno.FileInfo, reading: SkillReading): void {
+  put(path: string, info: FileStamp, reading: SkillReading): void {
     const stamp = settledTime(info);
     const { skill } = reading;
     const warnings = reading.warnings.length ? reading.warnings : 0;
@@ -201,12 +233,12 @@ export class SkillCache {
    * @param info Its `stat` now.
    * @returns Its entries in name order, or `undefined` to list it.
    */
-  listing(dir: string, info: Deno.FileInfo): ListingEntry[] | undefined {
+  listing(dir: string, info: FileStamp): ListingEntry[] | undefined {
     const earlier = this.#earlierListings;
     for (let at = 0; at < earlier.length; at += LISTING_STRIDE) {
       if (earlier[at] !== dir) continue;
       const entries = earlier[at + 3];
-      if (earlier[at + 1] !== info.mtime?.getTime() || earlier[at + 2] !== info.ino) {
+      if (earlier[at + 1] !== info.mtime || earlier[at + 2] !== info.ino) {
         return undefined;
       }
       if (typeof entries !== "string") return undefined;
@@ -223,7 +255,7 @@ export class SkillCache {
    * @param info Its `stat` before it was listed.
    * @param entries Its entries in name order.
    */
-  putListing(dir: string, info: Deno.FileInfo, entries: readonly ListingEntry[]): void {
+  putListing(dir: string, info: FileStamp, entries: readonly ListingEntry[]): void {
     const kept = entries.length ? `${entries.join("/")}/` : "";
     this.#listings.push(dir, settledTime(info), info.ino, kept);
     this.#changed = true;
@@ -287,9 +319,9 @@ function readingOf(path: string, rows: unknown[], at: number, scope: ResourceSco
 }
 
 /** Whether the row at offset `at` of `rows` was made from this `stat`. */
-function sameFile(rows: unknown[], at: number, info: Deno.FileInfo): boolean {
-  // An unsettled or missing modification time (null) never matches.
-  return rows[at + SIZE] === info.size && rows[at + MTIME] === info.mtime?.getTime() &&
+function sameFile(rows: unknown[], at: number, info: FileStamp): boolean {
+  // An unsettled modification time (null) matches none, and a missing one (NaN) none either.
+  return rows[at + SIZE] === info.size && rows[at + MTIME] === info.mtime &&
     rows[at + INO] === info.ino;
 }
 
@@ -308,9 +340,8 @@ function isReading(rows: unknown[], at: number): boolean {
  * {@linkcode SETTLED_AFTER_MS}): `null` never matches, so the next start
  * reads the file or lists the directory again.
  */
-function settledTime(info: Deno.FileInfo): number | null {
-  const mtime = info.mtime?.getTime() ?? NaN;
-  return Date.now() - mtime >= SETTLED_AFTER_MS ? mtime : null;
+function settledTime(info: FileStamp): number | null {
+  return Date.now() - info.mtime >= SETTLED_AFTER_MS ? info.mtime : null;
 }
 
 /** `now`'s entries, then `earlier`'s whose path (each entry's first value) `now` has not, up to `most` entries. */
