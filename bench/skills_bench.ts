@@ -12,7 +12,10 @@
  * skills costs from what the larger request costs. Rounds alternate the
  * states (renaming the directory in and out of place) and the programs, so
  * load changes hit all alike; the report gives medians and panto's target:
- * with skills within 10% of without.
+ * with skills within 10% of without. With `python3` on PATH each run is
+ * started by a few lines of Python that time it and read its CPU time (user
+ * and system, from `wait4`): on a busy machine the CPU time is the steadier
+ * figure. Without it the CPU columns say n/a.
  *
  * Run: `deno run -A --lock=bench/bench.lock bench/skills_bench.ts`. Knobs:
  * `BENCH_SKILLS_RUNS` (rounds, 7), `BENCH_SKILLS_COUNT` (1000),
@@ -44,6 +47,32 @@ const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX") ??
   ));
 const TOKEN = "SKILLS-OK";
 const decoder = new TextDecoder();
+
+/**
+ * Runs a command, then writes its wall time and CPU time (ms) as the last
+ * line of stderr; its own start is not timed.
+ */
+const TIMER = `
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+wall = (time.perf_counter() - start) * 1000
+sys.stderr.write("\\nBENCH-TIMES %.3f %.3f\\n" % (wall, (usage.ru_utime + usage.ru_stime) * 1000))
+sys.exit(os.waitstatus_to_exitcode(status))
+`;
+const PYTHON = await new Deno.Command("python3", { args: ["-c", "pass"] }).output().then(
+  (out) => out.success,
+  () => false,
+);
+
+/** One run's wall time and, when python3 timed it, CPU time (ms). */
+interface Sample {
+  ms: number;
+  cpuMs?: number;
+}
 
 /** What each benchmark run starts with: no skills, the skills, or (panto) only their prompt section. */
 type State = "none" | "many" | "section";
@@ -101,20 +130,21 @@ function launched(program: Program, args: readonly string[]): string[] {
     : program.argv;
 }
 
-/** One `-p` run: wall time (ms); throws when it fails or the prompt lacks the skills it should have (or has them without). */
+/** One `-p` run's times; throws when it fails or the prompt lacks the skills it should have (or has them without). */
 async function printRun(
   program: Program,
   cwd: string,
   server: FakeLlmServer,
   state: State,
-): Promise<number> {
+): Promise<Sample> {
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: TOKEN }] });
   const args = ["-p", "Say hello in one line."];
-  const [command, ...prefix] = launched(program, args);
+  const argv = [...launched(program, args), ...args];
+  const [command, ...rest] = PYTHON ? ["python3", "-c", TIMER, ...argv] : argv;
   const start = performance.now();
   const out = await new Deno.Command(command!, {
-    args: [...prefix, ...args],
+    args: rest,
     cwd,
     env: program.env,
     stdin: "null",
@@ -131,7 +161,8 @@ async function printRun(
   if (listed !== prompt.includes(`<name>skill-${COUNT - 1}</name>`)) {
     throw new Error(`${program.name}'s system prompt ${listed ? "lacks" : "has"} the skills`);
   }
-  return ms;
+  const timed = decoder.decode(out.stderr).match(/\nBENCH-TIMES ([\d.]+) ([\d.]+)\n$/);
+  return timed ? { ms: Number(timed[1]), cpuMs: Number(timed[2]) } : { ms };
 }
 
 /** Puts the state in place for a program, runs it and takes the state away again. */
@@ -141,7 +172,7 @@ async function runIn(
   cwd: string,
   server: FakeLlmServer,
   section: string,
-): Promise<number> {
+): Promise<Sample> {
   const dirs = skillDirs(program);
   if (state === "many") await Deno.rename(dirs.off, dirs.on);
   if (state === "section") await Deno.writeTextFile(appendFile(program), section);
@@ -151,6 +182,19 @@ async function runIn(
     if (state === "many") await Deno.rename(dirs.on, dirs.off);
     if (state === "section") await Deno.remove(appendFile(program));
   }
+}
+
+/** Medians of two states, wall then CPU, and the change: table cells joined by ` | `. */
+function compared(before: Sample[], after: Sample[]): string {
+  const cells = (pick: (sample: Sample) => number | undefined): string[] => {
+    const [a, b] = [before, after].map((samples) => {
+      const values = samples.map(pick).filter((value) => value !== undefined);
+      return values.length === samples.length ? median(values) : NaN;
+    }) as [number, number];
+    if (Number.isNaN(a) || Number.isNaN(b)) return ["n/a", "n/a", ""];
+    return [`${a.toFixed(0)} ms`, `${b.toFixed(0)} ms`, `${((b / a - 1) * 100).toFixed(1)}%`];
+  };
+  return [...cells((s) => s.ms), ...cells((s) => s.cpuMs)].join(" | ");
 }
 
 async function main(): Promise<void> {
@@ -166,7 +210,7 @@ async function main(): Promise<void> {
       PI_NODE_PREFIX,
     );
     for (const program of programs) await writeSkills(skillDirs(program).off, COUNT);
-    const samples = new Map<string, Record<State, number[]>>();
+    const samples = new Map<string, Record<State, Sample[]>>();
     const failures = new Map<string, string>();
     const states: State[] = ["none", "many", "section"];
     for (let round = 0; round < RUNS; round++) {
@@ -177,9 +221,9 @@ async function main(): Promise<void> {
           }
           try {
             const section = sectionOf(skillDirs(program).on, COUNT);
-            const ms = await runIn(state, program, cwd, server, section);
+            const sample = await runIn(state, program, cwd, server, section);
             const entry = samples.get(program.name) ?? { none: [], many: [], section: [] };
-            entry[state].push(ms);
+            entry[state].push(sample);
             samples.set(program.name, entry);
           } catch (error) {
             failures.set(program.name, errorText(error));
@@ -190,34 +234,33 @@ async function main(): Promise<void> {
     console.log(
       `-p spawn to exit, no skills vs ${COUNT} skills in ~/.agents/skills (median of ${RUNS}; pi ${piVersion}; load ${await loadAverage()})\n`,
     );
-    console.log("| program | no skills | with skills | change |");
-    console.log("|---|---:|---:|---:|");
+    console.log(
+      "| program | no skills | with skills | change | CPU, no skills | CPU, with skills | CPU change |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const column of columns) {
       const failure = "reason" in column ? column.reason : failures.get(column.name);
       const entry = samples.get(column.name);
       if (failure !== undefined || !entry) {
-        console.log(`| ${column.name} | n/a (${failure}) | | |`);
+        console.log(`| ${column.name} | n/a (${failure}) | | | | | |`);
         continue;
       }
-      const none = median(entry.none);
-      const many = median(entry.many);
-      const change = ((many / none - 1) * 100).toFixed(1);
-      console.log(
-        `| ${column.name} | ${none.toFixed(0)} ms | ${many.toFixed(0)} ms | ${change}% |`,
-      );
+      console.log(`| ${column.name} | ${compared(entry.none, entry.many)} |`);
     }
     const panto = samples.get("panto");
     if (panto && !failures.has("panto")) {
-      const none = median(panto.none);
-      const section = median(panto.section);
       console.log(
         `\npanto with no skills but their section as APPEND_SYSTEM.md (the larger request alone): ${
-          section.toFixed(0)
-        } ms, ${((section / none - 1) * 100).toFixed(1)}%`,
+          compared(panto.none, panto.section).replaceAll(" | ", ", ")
+        }`,
       );
-      const within = median(panto.many) <= none * 1.1;
+      const within = median(panto.many.map((s) =>
+        s.ms
+      )) <= median(panto.none.map((s) => s.ms)) * 1.1;
       console.log(
-        `panto's target (with skills within 10% of without): ${within ? "met" : "MISSED"}`,
+        `panto's target (with skills within 10% of without, wall time): ${
+          within ? "met" : "MISSED"
+        }`,
       );
     }
   } finally {
