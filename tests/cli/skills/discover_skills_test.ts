@@ -30,6 +30,22 @@ async function skill(
 
 const user = (dir: string, rootFiles = false): SkillPlace => ({ dir, scope: "user", rootFiles });
 
+/** A skill "fmt" in `dir/skills`, where a cache in `dir` keeps it. */
+async function fmtSkill(
+  dir: string,
+): Promise<{ path: string; cachePath: string; places: SkillPlace[] }> {
+  const path = await skill(
+    join(dir, "skills"),
+    "fmt",
+    "---\nname: fmt\ndescription: Formats.\n---",
+  );
+  return {
+    path,
+    cachePath: join(dir, "cache", "skills.json"),
+    places: [user(join(dir, "skills"))],
+  };
+}
+
 /** Replaces the description the cache file keeps for `path` (its rows are 8 values a file, the path first). */
 async function plantDescription(cachePath: string, path: string, description: string) {
   const cached = JSON.parse(await Deno.readTextFile(cachePath));
@@ -204,15 +220,9 @@ Deno.test("skills: a project's skill wins a name over the user's (pi's order)", 
 
 Deno.test("skills: an unchanged file's reading comes from the cache; a changed one is read again", async () => {
   await withDir(async (dir) => {
-    const path = await skill(
-      join(dir, "skills"),
-      "fmt",
-      "---\nname: fmt\ndescription: Formats.\n---",
-    );
+    const { path, cachePath, places } = await fmtSkill(dir);
     // Written long ago: a file modified just now is read again at the next start (see the next test).
     await Deno.utime(path, 0, 0);
-    const cachePath = join(dir, "cache", "skills.json");
-    const places = [user(join(dir, "skills"))];
     const first = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(first.skills[0]?.description, "Formats.");
     // Plant a different reading under the unchanged stat: used as it is, so the file was not read.
@@ -238,13 +248,7 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
 
 Deno.test("skills: a file modified within the last seconds is read again at the next start, in case it changes again within its time stamp's tick", async () => {
   await withDir(async (dir) => {
-    const path = await skill(
-      join(dir, "skills"),
-      "fmt",
-      "---\nname: fmt\ndescription: Formats.\n---",
-    );
-    const cachePath = join(dir, "cache", "skills.json");
-    const places = [user(join(dir, "skills"))];
+    const { path, cachePath, places } = await fmtSkill(dir);
     await discoverSkills(places, undefined, SkillCache.open(cachePath));
     await plantDescription(cachePath, path, "From the cache.");
     const again = await discoverSkills(places, undefined, SkillCache.open(cachePath));
