@@ -136,11 +136,11 @@ export async function discoverSkills(
  * and inode say so without a realpath call. Inodes are kept by device as
  * numbers: a string key per file is a measurable part of a thousand.
  */
-function seenBefore(seen: Map<number, Set<number>>, info: FileStamp): boolean {
-  if (info.ino === null) return false;
-  const inodes = seen.get(info.dev) ?? new Set<number>();
-  if (inodes.has(info.ino)) return true;
-  seen.set(info.dev, inodes.add(info.ino));
+function seenBefore(seen: Map<number, Set<number>>, stamp: FileStamp): boolean {
+  if (stamp.ino === null) return false;
+  const inodes = seen.get(stamp.dev) ?? new Set<number>();
+  if (inodes.has(stamp.ino)) return true;
+  seen.set(stamp.dev, inodes.add(stamp.ino));
   return false;
 }
 
