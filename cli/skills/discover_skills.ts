@@ -8,7 +8,13 @@
  * @module
  */
 import { sep as SEPARATOR } from "node:path";
-import { SkillCache, type SkillReading } from "./skill_cache.ts";
+import {
+  type FileStamp,
+  type ListingEntry,
+  SkillCache,
+  type SkillReading,
+  stampOf,
+} from "./skill_cache.ts";
 
 /** Whose a skill or prompt template is: the user's (every project) or this project's. */
 export type ResourceScope = "user" | "project";
@@ -64,11 +70,11 @@ export interface SkillDiscovery {
   warnings: string[];
 }
 
-/** A candidate file, the place it was found in and its `stat`. */
+/** A candidate file, the place it was found in and its `stat`'s stamp. */
 export interface Candidate {
   path: string;
   place: SkillPlace;
-  info: Deno.FileInfo;
+  stamp: FileStamp;
 }
 
 /**
@@ -102,17 +108,14 @@ export async function discoverSkills(
   limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS,
   cache: SkillCache = SkillCache.open(undefined),
 ): Promise<SkillDiscovery> {
-  const { candidates, warnings } = findCandidates(places, limits);
+  const { candidates, warnings } = findCandidates(places, limits, cache);
   const byName = new Map<string, Skill>();
-  // The same file reached twice (a symbolic link): device and inode say so without a realpath call.
-  const seenFiles = new Set<string>();
+  const seenFiles = new Map<number, Set<number>>();
   for (const candidate of candidates) {
-    const file = `${candidate.info.dev}:${candidate.info.ino}`;
-    if (candidate.info.ino !== null && seenFiles.has(file)) continue;
-    seenFiles.add(file);
-    const reading = cache.get(candidate.path, candidate.info, candidate.place.scope) ??
+    if (seenBefore(seenFiles, candidate.stamp)) continue;
+    const reading = cache.get(candidate.path, candidate.stamp, candidate.place.scope) ??
       await readAndRemember(candidate, cache);
-    warnings.push(...reading.warnings);
+    if (reading.warnings.length) warnings.push(...reading.warnings);
     const skill = reading.skill;
     if (!skill) continue;
     const winner = byName.get(skill.name);
@@ -129,6 +132,19 @@ export async function discoverSkills(
 }
 
 /**
+ * Whether a file was reached before (through a symbolic link): its device
+ * and inode say so without a realpath call. Inodes are kept by device as
+ * numbers: a string key per file is a measurable part of a thousand.
+ */
+function seenBefore(seen: Map<number, Set<number>>, stamp: FileStamp): boolean {
+  if (stamp.ino === null) return false;
+  const inodes = seen.get(stamp.dev) ?? new Set<number>();
+  if (inodes.has(stamp.ino)) return true;
+  seen.set(stamp.dev, inodes.add(stamp.ino));
+  return false;
+}
+
+/**
  * Reads a candidate the cache has no (current) reading of, and records it.
  * The reading code (YAML front matter, checks) loads with the first file
  * read: a start whose skills are all cached loads none of it.
@@ -136,19 +152,21 @@ export async function discoverSkills(
 async function readAndRemember(candidate: Candidate, cache: SkillCache): Promise<SkillReading> {
   const { readSkill } = await import("./read_skill.ts");
   const reading = await readSkill(candidate);
-  cache.put(candidate.path, candidate.info, reading);
+  cache.put(candidate.path, candidate.stamp, reading);
   return reading;
 }
 
 /**
  * Walks the places within the limits (synchronously: thousands of small
  * calls). A directory's `SKILL.md` is looked up before the directory is
- * listed, so a skill costs one `stat` and one read, and only directories
- * without one are listed.
+ * listed, so a skill costs one `stat` (and, when not cached, one read), and
+ * only directories without one are listed — or taken from the cache while
+ * their `stat` is unchanged.
  */
 function findCandidates(
   places: readonly SkillPlace[],
   limits: DiscoveryLimits,
+  cache: SkillCache,
 ): { candidates: Candidate[]; warnings: string[] } {
   const candidates: Candidate[] = [];
   const warnings: string[] = [];
@@ -160,19 +178,20 @@ function findCandidates(
     const skillFile = childPath(dir, "SKILL.md");
     const info = statOf(skillFile);
     if (info?.isFile) {
-      candidates.push({ path: skillFile, place, info });
+      candidates.push({ path: skillFile, place, stamp: stampOf(info) });
       return;
     }
-    for (const entry of listDir(dir)) {
-      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      const path = childPath(dir, entry.name);
+    for (const entry of listDir(dir, cache)) {
+      const name = entry.slice(1);
+      if (name.startsWith(".") || name === "node_modules") continue;
+      const path = childPath(dir, name);
       if (isDirectory(entry, path)) {
         if (depth < limits.maxDepth) walk(place, path, depth + 1);
         continue;
       }
-      if (depth !== 0 || !place.rootFiles || !entry.name.endsWith(".md") || full()) continue;
+      if (depth !== 0 || !place.rootFiles || !name.endsWith(".md") || full()) continue;
       const rootInfo = statOf(path);
-      if (rootInfo?.isFile) candidates.push({ path, place, info: rootInfo });
+      if (rootInfo?.isFile) candidates.push({ path, place, stamp: stampOf(rootInfo) });
     }
   };
   for (const place of places) walk(place, place.dir, 0);
@@ -186,20 +205,39 @@ function findCandidates(
   return { candidates, warnings };
 }
 
-/** A directory's entries by name: which of two skills with one name wins must not depend on the file system's order. */
-function listDir(dir: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(dir)].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0
-    );
-  } catch {
-    // Missing, not a directory, or not granted: nothing to find there.
-    return [];
-  }
+/** A directory's entries, from the cache while its `stat` is unchanged. */
+function listDir(dir: string, cache: SkillCache): ListingEntry[] {
+  const info = statOf(dir);
+  if (!info?.isDirectory) return [];
+  const stamp = stampOf(info);
+  const cached = cache.listing(dir, stamp);
+  if (cached) return cached;
+  const entries = readListing(dir);
+  cache.putListing(dir, stamp, entries);
+  return entries;
 }
 
-function isDirectory(entry: Deno.DirEntry, path: string): boolean {
-  return entry.isSymlink ? statOf(path)?.isDirectory === true : entry.isDirectory;
+/**
+ * A directory's entries by name: which of two skills with one name wins
+ * must not depend on the file system's order. The names are sorted without
+ * a comparator (by UTF-16 code unit, as `<` compares): a thousand entries
+ * take some ten thousand calls of one.
+ */
+function readListing(dir: string): ListingEntry[] {
+  const kinds = new Map<string, string>();
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      kinds.set(entry.name, entry.isSymlink ? "l" : entry.isDirectory ? "d" : "f");
+    }
+  } catch {
+    // Not granted, or gone since its stat: nothing to find there.
+    return [];
+  }
+  return [...kinds.keys()].sort().map((name) => kinds.get(name) + name);
+}
+
+function isDirectory(entry: ListingEntry, path: string): boolean {
+  return entry.startsWith("l") ? statOf(path)?.isDirectory === true : entry.startsWith("d");
 }
 
 /**

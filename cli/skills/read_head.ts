@@ -21,7 +21,7 @@ export interface FileHead {
  * small reads finish several times faster without the async round trips.
  *
  * @param path The file.
- * @param info Its `stat` when the caller has it (saves one call).
+ * @param info Its `stat` (whether it is a file, its size) when the caller has it (saves one call).
  * @returns Its beginning, or `undefined` when it is missing, unreadable or not a regular file.
  *
  * @example
@@ -33,7 +33,10 @@ export interface FileHead {
  * Deno.removeSync(path);
  * ```
  */
-export function readHead(path: string, info?: Deno.FileInfo): FileHead | undefined {
+export function readHead(
+  path: string,
+  info?: Pick<Deno.FileInfo, "isFile" | "size">,
+): FileHead | undefined {
   let file: Deno.FsFile;
   try {
     // A named pipe would block the open until a writer came.

@@ -26,17 +26,17 @@ export async function readSkill(candidate: Candidate): Promise<SkillReading> {
   const { path, place } = candidate;
   const warnings: string[] = [];
   const warn = (problem: string) => warnings.push(`Skill ${path}: ${problem}`);
-  const skill = await skillOf(path, place, candidate.info, warn);
+  const skill = await skillOf(path, place, candidate.stamp.size, warn);
   return skill ? { skill, warnings } : { warnings };
 }
 
 async function skillOf(
   path: string,
   place: SkillPlace,
-  info: Deno.FileInfo,
+  size: number,
   warn: (problem: string) => void,
 ): Promise<Skill | undefined> {
-  const head = readHead(path, info);
+  const head = readHead(path, { isFile: true, size });
   if (!head) return undefined;
   const parts = splitFrontMatter(head.text);
   if (!parts) {

@@ -30,6 +30,31 @@ async function skill(
 
 const user = (dir: string, rootFiles = false): SkillPlace => ({ dir, scope: "user", rootFiles });
 
+/** A skill "fmt" in `dir/skills`, where a cache in `dir` keeps it. */
+async function fmtSkill(
+  dir: string,
+): Promise<{ path: string; cachePath: string; places: SkillPlace[] }> {
+  const path = await skill(
+    join(dir, "skills"),
+    "fmt",
+    "---\nname: fmt\ndescription: Formats.\n---",
+  );
+  return {
+    path,
+    cachePath: join(dir, "cache", "skills.json"),
+    places: [user(join(dir, "skills"))],
+  };
+}
+
+/** Replaces the description the cache file keeps for `path` (its rows are 8 values a file, the path first). */
+async function plantDescription(cachePath: string, path: string, description: string) {
+  const cached = JSON.parse(await Deno.readTextFile(cachePath));
+  const at = cached.rows.indexOf(path);
+  assert.ok(at >= 0 && at % 8 === 0, `the cache keeps ${path}`);
+  cached.rows[at + 6] = description;
+  await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+}
+
 Deno.test("skills: the real template skill loads, warning that its name differs from its directory", async () => {
   const found = await discoverSkills([user(FIXTURES)]);
   assert.equal(found.skills.length, 1);
@@ -195,20 +220,13 @@ Deno.test("skills: a project's skill wins a name over the user's (pi's order)", 
 
 Deno.test("skills: an unchanged file's reading comes from the cache; a changed one is read again", async () => {
   await withDir(async (dir) => {
-    const path = await skill(
-      join(dir, "skills"),
-      "fmt",
-      "---\nname: fmt\ndescription: Formats.\n---",
-    );
-    const cachePath = join(dir, "cache", "skills.json");
-    const places = [user(join(dir, "skills"))];
+    const { path, cachePath, places } = await fmtSkill(dir);
+    // Written long ago: a file modified just now is read again at the next start (see the next test).
+    await Deno.utime(path, 0, 0);
     const first = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(first.skills[0]?.description, "Formats.");
     // Plant a different reading under the unchanged stat: used as it is, so the file was not read.
-    const cached = JSON.parse(await Deno.readTextFile(cachePath));
-    // Rows are [size, mtime, ino, warnings, name, description, modelInvocable].
-    cached.files[path][5] = "From the cache.";
-    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    await plantDescription(cachePath, path, "From the cache.");
     const second = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(second.skills[0]?.description, "From the cache.");
     await Deno.writeTextFile(path, "---\nname: fmt\ndescription: Formats code, now.\n---\n");
@@ -225,5 +243,78 @@ Deno.test("skills: an unchanged file's reading comes from the cache; a changed o
     const older = await discoverSkills(places, undefined, SkillCache.open(cachePath));
     assert.equal(older.skills[0]?.description, "Formats code, now.", "an older layout is ignored");
     assert.equal(older.skills[0]?.baseDir, join(dir, "skills", "fmt"));
+  });
+});
+
+Deno.test("skills: a file modified within the last seconds is read again at the next start, in case it changes again within its time stamp's tick", async () => {
+  await withDir(async (dir) => {
+    const { path, cachePath, places } = await fmtSkill(dir);
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    await plantDescription(cachePath, path, "From the cache.");
+    const again = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.equal(again.skills[0]?.description, "Formats.", "the fresh file was read again");
+  });
+});
+
+Deno.test("skills: many skills come from the cache in any order, and a changed, added or removed one is seen", async () => {
+  await withDir(async (dir) => {
+    const root = join(dir, "skills");
+    const paths: string[] = [];
+    for (let n = 0; n < 30; n++) {
+      const name = `s${String(n).padStart(2, "0")}`;
+      const path = await skill(root, name, `---\nname: ${name}\ndescription: Skill ${n}.\n---`);
+      await Deno.utime(path, 0, 0);
+      paths.push(path);
+    }
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(root)];
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    // Reverse the saved order: each lookup then misses the row after the last one.
+    const cached = JSON.parse(await Deno.readTextFile(cachePath));
+    const rows: unknown[][] = [];
+    for (let at = 0; at < cached.rows.length; at += 8) rows.push(cached.rows.slice(at, at + 8));
+    cached.rows = rows.reverse().flat();
+    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    for (const path of paths) await plantDescription(cachePath, path, `Cached ${path}.`);
+    const reversed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(reversed.skills.map((s) => s.description), paths.map((p) => `Cached ${p}.`));
+    await Deno.writeTextFile(paths[3]!, "---\nname: s03\ndescription: Edited.\n---\n");
+    await Deno.remove(join(root, "s05"), { recursive: true });
+    await skill(root, "s10b", "---\nname: s10b\ndescription: Added.\n---");
+    const changed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    const described = new Map(changed.skills.map((s) => [s.name, s.description]));
+    assert.equal(described.get("s03"), "Edited.");
+    assert.equal(described.has("s05"), false);
+    assert.equal(described.get("s10b"), "Added.");
+    assert.equal(described.get("s11"), `Cached ${paths[11]}.`);
+    assert.deepEqual(
+      changed.skills.map((s) => s.name),
+      [...described.keys()].sort(),
+      "in name order",
+    );
+  });
+});
+
+Deno.test("skills: a directory's listing comes from the cache while its stat is unchanged; an added skill changes it", async () => {
+  await withDir(async (dir) => {
+    const root = join(dir, "skills");
+    for (const name of ["a", "b", "c"]) {
+      await skill(root, name, `---\nname: ${name}\ndescription: Skill ${name}.\n---`);
+    }
+    await Deno.utime(root, 0, 0);
+    const cachePath = join(dir, "cache", "skills.json");
+    const places = [user(root)];
+    await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    // Plant a listing without "b" under the unchanged stat: used as it is, so the directory was not listed.
+    const cached = JSON.parse(await Deno.readTextFile(cachePath));
+    const at = cached.dirs.indexOf(root);
+    assert.equal(cached.dirs[at + 3], "da/db/dc/", "kind and name of each entry, each ended by /");
+    cached.dirs[at + 3] = "da/dc/";
+    await Deno.writeTextFile(cachePath, JSON.stringify(cached));
+    const planted = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(planted.skills.map((s) => s.name), ["a", "c"]);
+    await skill(root, "d", "---\nname: d\ndescription: Skill d.\n---");
+    const listed = await discoverSkills(places, undefined, SkillCache.open(cachePath));
+    assert.deepEqual(listed.skills.map((s) => s.name), ["a", "b", "c", "d"]);
   });
 });
