@@ -243,6 +243,9 @@ export class ChatApp implements CommandContext {
     }
     this.#offerDangling();
     this.#updateFooter();
+    // Loading the modules and drawing a resumed history leave garbage that nothing else
+    // collects while the chat waits for the first prompt (about 4 MiB on a fresh start).
+    collectGarbageSoon();
   }
 
   /**
