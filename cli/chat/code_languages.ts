@@ -12,7 +12,19 @@ import { loadLanguages } from "@panto/tui";
 /** An opening fence's info word (CommonMark: up to three spaces, then ``` or ~~~). */
 const FENCE_LANGUAGE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*([^\s`~]+)/gm;
 
-/** The info words of the code fences in the assistant's texts and thinking. */
+/**
+ * The info words of the code fences in the assistant's texts and thinking.
+ *
+ * @example
+ * ```ts
+ * import { codeLanguages } from "./code_languages.ts";
+ * const text = "~~~py\nx = 1\n~~~";
+ * const languages = codeLanguages([
+ *   { role: "assistant", content: [{ type: "text", text }], timestamp: "2026-01-01T00:00:00Z" },
+ * ]);
+ * console.assert(languages.has("py"));
+ * ```
+ */
 export function codeLanguages(messages: readonly Message[]): Set<string> {
   const languages = new Set<string>();
   for (const message of messages) {
@@ -32,6 +44,14 @@ export function codeLanguages(messages: readonly Message[]): Set<string> {
 /**
  * Runs `draw` once the code languages of `messages` are loaded: at once when
  * they are already (or there are none), else a few milliseconds on.
+ *
+ * @example
+ * ```ts
+ * import { drawWithLanguages } from "./code_languages.ts";
+ * let drawn = false;
+ * drawWithLanguages([], () => drawn = true);
+ * console.assert(drawn);
+ * ```
  */
 export function drawWithLanguages(messages: readonly Message[], draw: () => void): void {
   const loading = loadLanguages(codeLanguages(messages));

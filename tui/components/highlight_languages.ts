@@ -16,7 +16,16 @@ import type { LanguageFn } from "highlight.js";
 
 type Loader = () => Promise<{ default: LanguageFn }>;
 
-/** Name → [aliases, embedded languages, its module]. */
+/**
+ * Name → [aliases, embedded languages, its module], for every language of
+ * highlight.js's full build.
+ *
+ * @example
+ * ```ts
+ * import { LANGUAGES } from "./highlight_languages.ts";
+ * console.assert(LANGUAGES.xml![0].includes("html") && LANGUAGES.xml![1].includes("css"));
+ * ```
+ */
 export const LANGUAGES: Readonly<
   Record<string, readonly [readonly string[], readonly string[], Loader]>
 > = {
