@@ -76,6 +76,7 @@ export { detectColorDepth } from "./color_depth.ts";
 export type { ColorDepth } from "./color_depth.ts";
 export { breakText, wrapText } from "./components/wrap_text.ts";
 export { highlightCode } from "./components/code_highlight.ts";
+export { loadLanguages } from "./components/highlight_languages.ts";
 export { CachedComponent } from "./components/cached_component.ts";
 export { Spacer } from "./components/spacer.ts";
 export { Text } from "./components/text.ts";

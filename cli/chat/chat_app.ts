@@ -49,6 +49,7 @@ import { showApprovalDialog } from "./approval_dialog.ts";
 import { shellLine } from "../controller/shell_command.ts";
 import { captureKey } from "./key_capture.ts";
 import { collectGarbageSoon } from "./idle_gc.ts";
+import { drawWithLanguages } from "./code_languages.ts";
 
 /** How long a second ctrl+c counts as "quit" (ms). */
 const DOUBLE_PRESS_MS = 1500;
@@ -243,6 +244,9 @@ export class ChatApp implements CommandContext {
     }
     this.#offerDangling();
     this.#updateFooter();
+    // Loading the modules and drawing a resumed history leave garbage that nothing else
+    // collects while the chat waits for the first prompt (about 4 MiB on a fresh start).
+    collectGarbageSoon();
   }
 
   /**
@@ -449,7 +453,10 @@ export class ChatApp implements CommandContext {
         return this.notify(event.text, event.level);
       case "session_changed":
         collectGarbageSoon();
-        return this.#showSession(event.reason);
+        return drawWithLanguages(
+          this.agent.conversation.messages,
+          () => this.#showSession(event.reason),
+        );
       case "model_changed":
         this.#showHint(`Model ${event.alias} (${event.model}) · thinking ${event.reasoning}`);
         return this.#updateFooter();

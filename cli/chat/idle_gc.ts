@@ -17,8 +17,13 @@
 
 /** How long after the burst: frames and the session's last write go first. */
 const DELAY_MS = 300;
-/** Growth of the resident memory since the last collection that is worth one (bytes). */
-const WORTH_COLLECTING = 8 * 1024 * 1024;
+/**
+ * Growth of the resident memory since the last collection that is worth one
+ * (bytes). At 8 MiB an answer of a few hundred lines often stayed under it
+ * and kept 3–5 MiB more resident; at 4 the collection runs after those too,
+ * for 50–100 ms of CPU each (docs/benchmarks.md, stream shapes).
+ */
+const WORTH_COLLECTING = 4 * 1024 * 1024;
 
 type GcFunction = (options?: { type: string; execution: string; flavor: string }) => void;
 

@@ -3,6 +3,7 @@ import {
   createTheme,
   DEFAULT_KEYBINDINGS,
   Keybindings,
+  loadLanguages,
   ProcessTerminal,
   type Theme,
   TUI,
@@ -18,6 +19,7 @@ import {
 } from "../shared/interrupt_signals.ts";
 import { SessionController } from "../controller/session_controller.ts";
 import { ChatApp } from "./chat_app.ts";
+import { codeLanguages } from "./code_languages.ts";
 import { installApprovals } from "../approvals/install_approvals.ts";
 import { promptsFromWords } from "../setup/prompt_words.ts";
 import { showPicker } from "./picker.ts";
@@ -163,6 +165,8 @@ async function chat(
     select: (title, items) => chatApp.pick({ title, items }),
     reservedCommands: [...chatApp.commands.keys()],
   });
+  // The resumed conversation's code is coloured from its first drawing (`code_languages.ts`).
+  if (controller.resumed) await loadLanguages(codeLanguages(chatApp.agent.conversation.messages));
   chatApp.showStart();
   for (const notice of controller.notices) chatApp.notify(notice, "warning");
   for (const template of controller.resources.templates) {

@@ -7,7 +7,6 @@ import {
   type ReasoningLevel,
   type SessionStore,
 } from "@panto/lib";
-import { SQLiteStore } from "@panto/lib/sqlite";
 import { pickerModels } from "../models/model_choices.ts";
 import { UnknownModelError } from "../config/model_registry.ts";
 import type { SessionController } from "../controller/session_controller.ts";
@@ -20,10 +19,7 @@ import { hotkeysText } from "./hotkeys.ts";
 import { pickTheme } from "./theme_command.ts";
 import type { PickerOptions } from "./picker.ts";
 import { sessionPicker } from "./session_picker.ts";
-import { openSettings } from "./settings_command.ts";
-import { reload } from "./reload_command.ts";
 import type { KeybindingTable } from "../config/apply_keybindings.ts";
-import { exportSession, importSessionFile } from "./export_commands.ts";
 import { leavesBranch, type Relabel, SUMMARY_CHOICE, treePicker } from "./tree_view.ts";
 
 /** What slash commands may use: the controller and a few things of the view. */
@@ -66,7 +62,12 @@ export interface SlashCommand {
   run(context: CommandContext, args: string): void | Promise<void>;
 }
 
-/** The built-in slash commands, by name. */
+/**
+ * The built-in slash commands, by name. Those that need much code of their
+ * own (settings, reload, export and import: session formats, migrations)
+ * import it when first run, so that a chat that never runs them never
+ * loads it.
+ */
 export function slashCommands(): Map<string, SlashCommand> {
   const commands = new Map<string, SlashCommand>([
     ["help", { description: "List commands and keys", run: help }],
@@ -87,11 +88,11 @@ export function slashCommands(): Map<string, SlashCommand> {
     ["name", { description: "Name this session", run: name }],
     ["settings", {
       description: "Edit settings: model, thinking, theme, approvals, compaction, keys",
-      run: openSettings,
+      run: async (ctx) => (await import("./settings_command.ts")).openSettings(ctx),
     }],
     ["reload", {
       description: "Reload config, theme, keys, skills, templates, AGENTS.md, extensions",
-      run: reload,
+      run: async (ctx) => (await import("./reload_command.ts")).reload(ctx),
     }],
     ["mcp", {
       description: "List MCP servers, their state and tools",
@@ -107,11 +108,11 @@ export function slashCommands(): Map<string, SlashCommand> {
     }],
     ["export", {
       description: "Export this session [path: .md, .html or .jsonl]",
-      run: exportSession,
+      run: async (ctx, args) => (await import("./export_commands.ts")).exportSession(ctx, args),
     }],
     ["import", {
       description: "Import a session file (JSONL export, pi, Claude Code) and open it",
-      run: importSessionFile,
+      run: async (ctx, args) => (await import("./export_commands.ts")).importSessionFile(ctx, args),
     }],
     ["copy", { description: "Copy the last answer to the clipboard", run: copy }],
     ["theme", { description: "Pick a theme, previewed as you move [name]", run: pickTheme }],
@@ -291,16 +292,15 @@ async function name(ctx: CommandContext, args: string): Promise<void> {
   await ctx.controller.nameSession(args);
 }
 
-function session(ctx: CommandContext): void {
+async function session(ctx: CommandContext): Promise<void> {
   const state = ctx.controller.state();
+  const location = state.persisted
+    ? await storeLocation(ctx.controller.store, state.sessionId)
+    : "not yet (after the first answer)";
   const { usage } = state;
   const lines = [
     `Session ${state.sessionId}${state.sessionName === undefined ? "" : ` "${state.sessionName}"`}`,
-    `Saved in: ${
-      state.persisted
-        ? storeLocation(ctx.controller.store, state.sessionId)
-        : "not yet (after the first answer)"
-    }`,
+    `Saved in: ${location}`,
     `Messages: ${state.messageCount}`,
     `Tokens: ${formatTokens(usage.inputTokens)} in, ${formatTokens(usage.outputTokens)} out, ` +
     `${formatTokens(usage.cacheReadTokens)} cache read, ${
@@ -314,10 +314,13 @@ function session(ctx: CommandContext): void {
 }
 
 /** Where a session is kept: its file, or the database. */
-function storeLocation(store: SessionStore, id: string): string {
+async function storeLocation(store: SessionStore, id: string): Promise<string> {
   if (store instanceof FileSystemJSONLStore) return join(store.dir, `${id}.jsonl`);
-  if (store instanceof SQLiteStore) return `${store.path} (SQLite)`;
   if (store instanceof NullStore) return "nowhere (--no-session)";
+  // Imported here, not with the chat: the SQLite store's code (and node:sqlite) stay unloaded
+  // in a chat on another store. A chat on it has it loaded already.
+  const { SQLiteStore } = await import("@panto/lib/sqlite");
+  if (store instanceof SQLiteStore) return `${store.path} (SQLite)`;
   return "the PostgreSQL store";
 }
 

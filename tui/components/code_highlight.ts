@@ -5,10 +5,11 @@
  *
  * @module
  */
-// The "common" build (about 40 popular languages) loads in a third of the
-// full build's time, which matters for start-up.
-import hljs from "highlight.js/lib/common";
+import { languageName, readyHighlighter } from "./highlight_languages.ts";
 import type { Theme, ThemeColor } from "../theme.ts";
+
+/** highlight.js, with the language asked for registered. */
+type Highlighter = NonNullable<ReturnType<typeof readyHighlighter>>;
 
 /** highlight.js scope (first class, without `hljs-`) → theme colour. */
 const SCOPE_COLORS: Readonly<Record<string, ThemeColor>> = {
@@ -73,11 +74,6 @@ function scopeColor(classAttribute: string): ThemeColor | undefined {
   return SCOPE_COLORS[scope] ?? SCOPE_COLORS[scope.split(".")[0] ?? ""];
 }
 
-/** Whether highlight.js knows `language` (a name or alias such as "ts"). */
-export function isKnownLanguage(language: string | undefined): boolean {
-  return language !== undefined && language !== "" && hljs.getLanguage(language) !== undefined;
-}
-
 /** Converts highlight.js HTML into styled lines (one per source line). */
 function htmlToLines(html: string, theme: Theme, base: ThemeColor): string[] {
   const lines: string[] = [""];
@@ -119,7 +115,12 @@ interface Chunk {
   atRoot: boolean;
 }
 
-function highlightChunk(lines: readonly string[], language: string, theme: Theme): Chunk {
+function highlightChunk(
+  hljs: Highlighter,
+  lines: readonly string[],
+  language: string,
+  theme: Theme,
+): Chunk {
   const result = hljs.highlight(lines.join("\n"), { language, ignoreIllegals: true });
   const top = (result as { _top?: unknown })._top;
   return {
@@ -152,9 +153,14 @@ export class CodeHighlighter {
   /** A closed chunk of complete lines, not settled yet (indexes relative to the settled lines). */
   #kept: { start: number; end: number; chunk: Chunk } | null = null;
 
-  /** Colours `language` (a highlight.js name or alias; unknown: plain) with `theme`. */
+  /**
+   * Colours `language` (a highlight.js name or alias; unknown: plain) with
+   * `theme`. A language not loaded yet starts loading: the lines stay plain
+   * and unsettled until it is there, a few milliseconds on.
+   */
   constructor(language: string | undefined, theme: Theme) {
-    this.#language = theme.colorEnabled && isKnownLanguage(language) ? language : undefined;
+    const known = language !== undefined && languageName(language) !== undefined;
+    this.#language = theme.colorEnabled && known ? language : undefined;
     this.#theme = theme;
   }
 
@@ -165,8 +171,10 @@ export class CodeHighlighter {
    */
   update(lines: readonly string[], stable: number): HighlightUpdate {
     const language = this.#language;
-    if (language === undefined) {
-      const settled = Math.max(0, Math.min(stable, lines.length) - 1);
+    const hljs = language === undefined ? undefined : readyHighlighter(language);
+    if (language === undefined || hljs === undefined) {
+      // While the language loads nothing is final: the update after it colours every line.
+      const settled = language === undefined ? Math.max(0, Math.min(stable, lines.length) - 1) : 0;
       return { lines: lines.map((line) => this.#theme.fg(BASE, line)), settled };
     }
     const out: string[] = [];
@@ -174,7 +182,7 @@ export class CodeHighlighter {
     let settled = 0;
     let through = this.#openThrough;
     for (let k = through + 1; k < lines.length - 1; k++) {
-      const chunk = this.#chunk(lines, start, k, language, k < stable);
+      const chunk = this.#chunk(hljs, lines, start, k, language, k < stable);
       if (!chunk.atRoot && k - start + 1 < MAX_CHUNK_LINES) {
         if (start === settled && k < stable) through = k;
         continue;
@@ -187,7 +195,7 @@ export class CodeHighlighter {
       }
     }
     if (start < lines.length) {
-      out.push(...highlightChunk(lines.slice(start), language, this.#theme).lines);
+      out.push(...highlightChunk(hljs, lines.slice(start), language, this.#theme).lines);
     }
     this.#openThrough = through - settled;
     const kept = this.#kept;
@@ -203,6 +211,7 @@ export class CodeHighlighter {
    * next update does not highlight it again.
    */
   #chunk(
+    hljs: Highlighter,
     lines: readonly string[],
     start: number,
     end: number,
@@ -211,7 +220,7 @@ export class CodeHighlighter {
   ): Chunk {
     const kept = this.#kept;
     if (kept !== null && kept.start === start && kept.end === end) return kept.chunk;
-    const chunk = highlightChunk(lines.slice(start, end + 1), language, this.#theme);
+    const chunk = highlightChunk(hljs, lines.slice(start, end + 1), language, this.#theme);
     if (complete && chunk.atRoot) this.#kept = { start, end, chunk };
     return chunk;
   }
@@ -220,7 +229,9 @@ export class CodeHighlighter {
 /**
  * Colours `code` for `language` (any highlight.js name or alias) and returns
  * one styled string per source line. Unknown or absent languages come back
- * in the plain code-block colour; highlight.js is never asked to guess.
+ * in the plain code-block colour; highlight.js is never asked to guess. A
+ * language not loaded yet (`loadLanguages`) comes back plain too,
+ * and starts loading.
  *
  * @example
  * ```ts

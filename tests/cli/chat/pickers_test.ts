@@ -230,6 +230,15 @@ Deno.test("pickers: /tree lists the entries; choosing a prompt puts it in the ed
   }, WIDE);
 });
 
+Deno.test("/session names the SQLite database on that store", async () => {
+  await withChat(async (chat) => {
+    await ask(chat, "count me", "Counted.");
+    await chat.send("/session");
+    const screen = await chat.waitFor(/Saved in: .*\(SQLite\)/);
+    assert.doesNotMatch(screen, /\.jsonl/);
+  }, { ...WIDE, argv: ["--store", "sqlite"] });
+});
+
 for (const store of ["jsonl", "sqlite"]) {
   Deno.test(`pickers: /tree ctrl+l labels the selected entry at once; an empty label removes it (${store})`, async () => {
     await withChat(async (chat) => {

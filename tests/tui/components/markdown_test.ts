@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Markdown } from "../../../tui/components/markdown.ts";
 import { fitColumns } from "../../../tui/components/markdown_table.ts";
+import { loadLanguages } from "../../../tui/components/highlight_languages.ts";
 import { assertFits, assertScreen, COLOR, PLAIN, plain, WIDTHS } from "./helpers.ts";
 
 /** A document touching every construct, with wide characters. */
@@ -73,7 +74,9 @@ Deno.test("markdown: renders the constructs", () => {
   assert.match(text, /^ {4}return a \+ b;$/m);
 });
 
-Deno.test("markdown: styles map to SGR and code is highlighted", () => {
+Deno.test("markdown: styles map to SGR and code is highlighted", async () => {
+  // A language is imported on first use: loaded here so that the first drawing is coloured.
+  await loadLanguages(["ts"]);
   const lines = render("**bold** *it* `code`\n\n```ts\nconst x = 1;\n```", 40, COLOR);
   assert.ok(lines[0]?.includes("\x1b[1mbold\x1b[22m"), String(lines[0]));
   assert.ok(lines[0]?.includes("\x1b[3mit\x1b[23m"), String(lines[0]));
