@@ -77,6 +77,50 @@ export interface FrameRequest {
   focused: Component | null;
 }
 
+/** Where the screen stands, besides what each line shows. */
+interface ScreenState {
+  /** Whether a frame was painted. */
+  painted: boolean;
+  /** The size the screen was painted at. */
+  width: number;
+  rows: number;
+  /** Content line the hardware cursor is on, and its column. */
+  cursorLine: number;
+  cursorCol: number;
+  /**
+   * The content line on the screen's top row, or a later one: lines above it
+   * are the terminal's history and are never written again. After a resize
+   * the terminal may show earlier lines above it; they are left alone.
+   */
+  top: number;
+  /**
+   * Rows above line `top` on the screen that show no line of the content
+   * as it is now: blank rows put there so the last line stays on the
+   * bottom row, or the tail of a line drawn before a resize. They leave the
+   * screen first when it scrolls (into history: their text is not there yet).
+   */
+  lead: number;
+  /** How many of the lead rows, from the top, are blank: deleted rather than scrolled into history. */
+  blankLead: number;
+  /**
+   * Whether the row of line `top` is only a guess (a resize the terminal did
+   * not report the cursor after): blank rows are then not inserted above it,
+   * since rows the terminal pulled back from history could be pushed off the bottom.
+   */
+  rowGuessed: boolean;
+  /**
+   * Whether lines went to history since the screen was last fresh: the
+   * screen is then all ours (content, lead rows) and the last line belongs
+   * on the bottom row. A fresh screen (the first paint, a replaced
+   * transcript) starts at its top, as any program's output.
+   */
+  filled: boolean;
+  /** Whether the hardware cursor is shown (null: unknown). */
+  cursorShown: boolean | null;
+  /** The content lines overlays were drawn over in the last frame. */
+  overlayRange: { first: number; last: number } | null;
+}
+
 /**
  * Keeps what the terminal shows and writes the difference: each frame
  * renders the root, diffs against the screen, and writes the bytes in one
@@ -101,43 +145,24 @@ export class ScreenRenderer {
 
   // What the terminal shows. Indices are content lines (line 0 = first line we drew).
   #screen: string[] = [];
-  #painted = false;
-  #width = 0;
-  #rows = 0;
-  /** Content line the hardware cursor is on, and its column. */
-  #cursorLine = 0;
-  #cursorCol = 0;
-  /**
-   * The content line on the screen's top row, or a later one: lines above it
-   * are the terminal's history and are never written again. After a resize
-   * the terminal may show earlier lines above it; they are left alone.
-   */
-  #top = 0;
-  /**
-   * Rows above line `#top` on the screen that show no line of the content
-   * as it is now: blank rows put there so the last line stays on the
-   * bottom row, or the tail of a line drawn before a resize. They leave the
-   * screen first when it scrolls (into history: their text is not there yet).
-   */
-  #lead = 0;
-  /** How many of the lead rows, from the top, are blank: deleted rather than scrolled into history. */
-  #blankLead = 0;
-  /**
-   * Whether the row of line `#top` is only a guess (a resize the terminal did
-   * not report the cursor after): blank rows are then not inserted above it,
-   * since rows the terminal pulled back from history could be pushed off the bottom.
-   */
-  #rowGuessed = false;
-  /**
-   * Whether lines went to history since the screen was last fresh: the
-   * screen is then all ours (content, lead rows) and the last line belongs
-   * on the bottom row. A fresh screen (the first paint, a replaced
-   * transcript) starts at its top, as any program's output.
-   */
-  #filled = false;
-  #cursorShown: boolean | null = null;
-  #overlayRange: { first: number; last: number } | null = null;
+  /** Where the screen stands (see {@linkcode ScreenState}). */
+  #s: ScreenState = {
+    painted: false,
+    width: 0,
+    rows: 0,
+    cursorLine: 0,
+    cursorCol: 0,
+    top: 0,
+    lead: 0,
+    blankLead: 0,
+    rowGuessed: false,
+    filled: false,
+    cursorShown: null,
+    overlayRange: null,
+  };
   #out = "";
+  /** What the terminal showed before the frame being drawn: a frame not written goes back to it. */
+  #before: (() => void) | null = null;
 
   /**
    * @param root The container rendered.
@@ -155,12 +180,12 @@ export class ScreenRenderer {
 
   /** Whether a frame was painted. */
   get painted(): boolean {
-    return this.#painted;
+    return this.#s.painted;
   }
 
   /** The content line on the screen's top row (lines before it are history). */
   get top(): number {
-    return this.#top;
+    return this.#s.top;
   }
 
   /**
@@ -168,15 +193,16 @@ export class ScreenRenderer {
    * must be placed again (the screen moved under them).
    */
   frame(request: FrameRequest): boolean {
+    this.#before = this.#saved();
     const width = this.#terminal.columns;
     const rows = this.#terminal.rows;
-    const previous = { columns: this.#width, rows: this.#rows };
-    const resized = this.#painted && (width !== this.#width || rows !== this.#rows);
+    const previous = { columns: this.#s.width, rows: this.#s.rows };
+    const resized = this.#s.painted && (width !== this.#s.width || rows !== this.#s.rows);
     if (request.invalidate) this.#root.invalidate();
     this.#content.setWidth(width);
     const childEnds = lastRenderChildEnds(this.#root).map((end) => this.#cover.shown(end));
-    this.#width = width;
-    this.#rows = rows;
+    this.#s.width = width;
+    this.#s.rows = rows;
     const lines = this.#root.render(width);
     const ends = lastRenderChildEnds(this.#root);
     const firstBaseChange = this.#cover.update(
@@ -184,37 +210,47 @@ export class ScreenRenderer {
       lines.length,
       ends.length > 1 ? ends[0]! : lines.length,
       // The terminal moves rows on a resize: covered lines are shown again, where they go.
-      request.history || !this.#painted || request.resume || resized,
+      request.history || !this.#s.painted || request.resume || resized,
       this,
     );
     const shownLength = lines.length - this.#cover.covered;
     const overlayTop = this.#viewportTop(shownLength);
-    const overlays = this.#overlays.place(overlayTop, this.#width, this.#rows);
+    const overlays = this.#overlays.place(overlayTop, this.#s.width, this.#s.rows);
     const length = Math.max(shownLength, ...overlays.map((o) => o.firstLine + o.lines.length));
     const composed = (line: number) => this.#compose(line, overlays);
 
-    if (!this.#painted || request.resume) {
-      this.#freshPaint(length, composed, this.#painted);
+    if (!this.#s.painted || request.resume) {
+      this.#freshPaint(length, composed, this.#s.painted);
     } else if (request.history) {
       this.#moveScreenToHistory(length, composed, childEnds);
     } else if (resized || request.repaint) {
       this.#repaintScreen(length, composed, previous, request.cursorReport);
     } else {
       const start = this.#diffStart(firstBaseChange, overlays, length);
-      if (overlays.length === 0 && this.#overlayRange === null) {
+      if (overlays.length === 0 && this.#s.overlayRange === null) {
         this.#shiftTail(length, composed, start);
       }
       this.#update(length, composed, start);
     }
     this.#anchorBottom(length, composed);
-    this.#painted = true;
-    this.#overlayRange = overlays.length === 0 ? null : {
+    this.#s.painted = true;
+    this.#s.overlayRange = overlays.length === 0 ? null : {
       first: Math.min(...overlays.map((o) => o.firstLine)),
       last: Math.max(...overlays.map((o) => o.firstLine + o.lines.length)),
     };
     this.#placeCursor(this.#cursorTarget(overlays, request.focused));
     // Overlays sit on the screen: if the screen moved under them, place them again.
     return overlays.length > 0 && overlayTop !== this.#viewportTop(shownLength);
+  }
+
+  /**
+   * Drops the frame drawn since the last {@linkcode ScreenRenderer.frame}
+   * without writing it: what the terminal shows is as before it. The next
+   * frame must repaint (it compares every line with the screen).
+   */
+  discard(): void {
+    this.#before?.();
+    this.#out = "";
   }
 
   /** Draws a frame of the component shown on the alternate screen. */
@@ -225,15 +261,15 @@ export class ScreenRenderer {
       this.#terminal.rows,
       (line) => sanitizeStyled(line, width).text,
     );
-    if (this.#cursorShown !== false) this.#out += HIDE_CURSOR;
-    this.#cursorShown = false;
+    if (this.#s.cursorShown !== false) this.#out += HIDE_CURSOR;
+    this.#s.cursorShown = false;
   }
 
   /** Leaves the alternate screen: the normal one is back as it was. */
   leaveFullScreen(shown: FullScreen): void {
     this.#out += shown.leave();
     // The terminal restored the cursor, not whether it was shown.
-    this.#cursorShown = null;
+    this.#s.cursorShown = null;
     this.flush();
   }
 
@@ -243,17 +279,17 @@ export class ScreenRenderer {
    * only copy of them.
    */
   clearScreen(): void {
-    if (!this.#painted) return;
-    this.#eraseFrom(this.#top);
-    this.#screen.length = Math.min(this.#screen.length, this.#top);
+    if (!this.#s.painted) return;
+    this.#eraseFrom(this.#s.top);
+    this.#screen.length = Math.min(this.#screen.length, this.#s.top);
   }
 
   /** Leaves the cursor at column 0 of the line below the content, visible. */
   park(): void {
-    if (!this.#painted) return;
+    if (!this.#s.painted) return;
     this.#moveTo(this.#screen.length);
     this.#out += AUTOWRAP_ON + SHOW_CURSOR;
-    this.#cursorShown = true;
+    this.#s.cursorShown = true;
     this.flush();
   }
 
@@ -268,34 +304,43 @@ export class ScreenRenderer {
     return true;
   }
 
-  /** The content line on the bottom row (counting lead rows above `#top`). */
+  /** The content line on the bottom row (counting lead rows above `top`). */
   bottomLine(): number {
-    return this.#top - this.#lead + this.#rows - 1;
+    return this.#s.top - this.#s.lead + this.#s.rows - 1;
   }
 
-  /** What `#top` becomes when content line `line` is brought onto the screen (the screen scrolls). */
+  /** What `top` becomes when content line `line` is brought onto the screen (the screen scrolls). */
   topWhenShown(line: number): number {
     const scrolled = Math.max(0, line - this.bottomLine());
-    return this.#top + Math.max(0, scrolled - this.#lead);
+    return this.#s.top + Math.max(0, scrolled - this.#s.lead);
+  }
+
+  /** A function putting the screen's state back as it is now. */
+  #saved(): () => void {
+    const [screen, state, cover] = [[...this.#screen], { ...this.#s }, this.#cover.saved()];
+    return () => {
+      [this.#screen, this.#s] = [screen, state];
+      cover();
+    };
   }
 
   /** The screen as the relocating searches see it. */
   #view(): ScreenView {
     return {
       screen: this.#screen,
-      top: this.#top,
-      lead: this.#lead,
-      rows: this.#rows,
-      width: this.#width,
-      cursorLine: this.#cursorLine,
-      cursorCol: this.#cursorCol,
-      rowsAt: (text) => Math.max(1, Math.ceil(this.#images.width(text) / this.#width)),
+      top: this.#s.top,
+      lead: this.#s.lead,
+      rows: this.#s.rows,
+      width: this.#s.width,
+      cursorLine: this.#s.cursorLine,
+      cursorCol: this.#s.cursorCol,
+      rowsAt: (text) => Math.max(1, Math.ceil(this.#images.width(text) / this.#s.width)),
     };
   }
 
   /** The content line overlays take as the screen's top row, for content `length` lines long. */
   #viewportTop(length: number): number {
-    return Math.max(this.#top - this.#lead, length - this.#rows);
+    return Math.max(this.#s.top - this.#s.lead, length - this.#s.rows);
   }
 
   #compose(line: number, overlays: readonly PlacedOverlay[]): string {
@@ -305,7 +350,7 @@ export class ScreenRenderer {
     for (const overlay of overlays) {
       const row = line - overlay.firstLine;
       if (row < 0 || row >= overlay.lines.length) continue;
-      text = compositeLine(text, overlay.lines[row]!, overlay.col, overlay.width, this.#width);
+      text = compositeLine(text, overlay.lines[row]!, overlay.col, overlay.width, this.#s.width);
     }
     return text;
   }
@@ -327,12 +372,12 @@ export class ScreenRenderer {
    * line is written, so it never clears a row written in the same frame.
    */
   #removeImages(first: number, kept: (line: number) => boolean): void {
-    for (let line = Math.max(first, this.#top); line < this.#screen.length; line++) {
+    for (let line = Math.max(first, this.#s.top); line < this.#screen.length; line++) {
       const image = this.#images.parse(this.#screen[line]!);
       if (image === null || kept(line)) continue;
       this.#out += imageRemoval(image);
       if (image.kittyId === null) {
-        for (let row = Math.max(this.#top, line - image.above); row <= line; row++) {
+        for (let row = Math.max(this.#s.top, line - image.above); row <= line; row++) {
           this.#moveTo(row);
           this.#out += CLEAR_LINE;
         }
@@ -344,7 +389,7 @@ export class ScreenRenderer {
   /** The first content line that may need rewriting. */
   #diffStart(firstBaseChange: number, overlays: readonly PlacedOverlay[], length: number): number {
     let start = firstBaseChange;
-    if (this.#overlayRange !== null) start = Math.min(start, this.#overlayRange.first);
+    if (this.#s.overlayRange !== null) start = Math.min(start, this.#s.overlayRange.first);
     for (const overlay of overlays) start = Math.min(start, overlay.firstLine);
     if (length !== this.#screen.length) start = Math.min(start, length, this.#screen.length);
     return start;
@@ -371,7 +416,7 @@ export class ScreenRenderer {
   #shiftTail(length: number, composed: (line: number) => string, start: number): void {
     const old = this.#screen.length;
     const grown = length - old;
-    if (grown <= 0 || grown >= this.#rows) return;
+    if (grown <= 0 || grown >= this.#s.rows) return;
     const top = this.topWhenShown(length - 1);
     if (start < top) return;
     const lowest = Math.max(start, top);
@@ -397,18 +442,18 @@ export class ScreenRenderer {
 
   /** An ordinary frame: rewrite what changed on screen. */
   #update(length: number, composed: (line: number) => string, start: number): void {
-    if (start >= this.#top) return this.#diff(length, composed, start);
+    if (start >= this.#s.top) return this.#diff(length, composed, start);
     const changed = this.#firstDifference(length, composed, start);
-    if (changed >= this.#top) return this.#diff(length, composed, changed);
+    if (changed >= this.#s.top) return this.#diff(length, composed, changed);
     // A change in lines that are already history (ctrl+o on a tool call that scrolled
     // away). History keeps the old version; the screen goes on from where the lines it
     // shows went in the new content.
-    for (let line = changed; line < Math.min(this.#top, length); line++) {
+    for (let line = changed; line < Math.min(this.#s.top, length); line++) {
       if (composed(line) !== this.#screen[line]) this.#stats.frozenLineEdits++;
     }
-    const top = newTop(this.#view(), length, composed, changed, this.#top) ?? changed;
+    const top = newTop(this.#view(), length, composed, changed, this.#s.top) ?? changed;
     this.#remap(top, composed, (line) => this.#screen[line]);
-    this.#diff(length, composed, this.#top);
+    this.#diff(length, composed, this.#s.top);
   }
 
   /**
@@ -422,7 +467,7 @@ export class ScreenRenderer {
     for (let line = start; line < length; line++) {
       const text = composed(line);
       if (text === this.#screen[line] && line < this.#screen.length) continue;
-      if (line < this.#top) {
+      if (line < this.#s.top) {
         // Already in scrollback: the terminal's copy stays as it was.
         this.#stats.frozenLineEdits++;
         this.#screen[line] = text;
@@ -438,10 +483,10 @@ export class ScreenRenderer {
     const previous = line < this.#screen.length ? this.#screen[line] : undefined;
     this.#moveTo(line);
     const image = this.#images.parse(text);
-    if (image !== null) this.#out += CLEAR_LINE + (rowsShown(line, image, this.#top) ? text : "");
+    if (image !== null) this.#out += CLEAR_LINE + (rowsShown(line, image, this.#s.top) ? text : "");
     else if (previous === undefined) this.#out += text;
     else if (previous === UNKNOWN_ROW) this.#out += CLEAR_LINE + text;
-    else this.#out += lineUpdate(previous, text, this.#width);
+    else this.#out += lineUpdate(previous, text, this.#s.width);
     this.#screen[line] = text;
     this.#stats.linesWritten++;
   }
@@ -452,11 +497,11 @@ export class ScreenRenderer {
    * other terminals push the whole screen into history when that happens.
    */
   #eraseFrom(line: number): void {
-    const first = Math.max(line, this.#top);
+    const first = Math.max(line, this.#s.top);
     if (first >= this.#screen.length) return;
     this.#removeImages(first, () => false);
     this.#moveTo(first);
-    if (first === this.#top) {
+    if (first === this.#s.top) {
       this.#out += CLEAR_LINE;
       if (first + 1 >= this.#screen.length) return;
       this.#moveTo(first + 1);
@@ -470,24 +515,24 @@ export class ScreenRenderer {
    */
   #freshPaint(length: number, composed: (line: number) => string, tailOnly: boolean): void {
     if (tailOnly) this.#stats.screenRepaints++;
-    const first = tailOnly ? Math.max(0, length - this.#rows) : 0;
+    const first = tailOnly ? Math.max(0, length - this.#s.rows) : 0;
     this.#screen = [];
     for (let line = 0; line < length; line++) this.#screen[line] = composed(line);
     const painted = this.#screen.slice(first).map((text, at) => {
       const image = this.#images.parse(text);
       const line = first + at;
-      return image === null || rowsShown(line, image, Math.max(first, line - this.#rows + 1))
+      return image === null || rowsShown(line, image, Math.max(first, line - this.#s.rows + 1))
         ? text
         : "";
     });
     this.#out += AUTOWRAP_OFF + painted.join("\r\n");
     this.#stats.linesWritten += length - first;
-    this.#cursorLine = Math.max(0, length - 1);
-    this.#top = Math.max(0, length - this.#rows);
-    this.#lead = 0;
-    this.#blankLead = 0;
-    this.#rowGuessed = false;
-    this.#filled = this.#top > 0;
+    this.#s.cursorLine = Math.max(0, length - 1);
+    this.#s.top = Math.max(0, length - this.#s.rows);
+    this.#s.lead = 0;
+    this.#s.blankLead = 0;
+    this.#s.rowGuessed = false;
+    this.#s.filled = this.#s.top > 0;
   }
 
   /**
@@ -507,29 +552,29 @@ export class ScreenRenderer {
   ): void {
     this.#stats.screenRepaints++;
     // Every row is written again: the images on screen are drawn again where they now go.
-    for (const text of this.#screen.slice(this.#top)) {
+    for (const text of this.#screen.slice(this.#s.top)) {
       const image = this.#images.parse(text);
       if (image !== null) this.#out += imageRemoval(image);
     }
     const oldLength = this.#screen.length;
     const view = this.#view();
     const located = report === null ? null : locate(view, report);
-    const resized = previous.rows !== this.#rows || previous.columns !== this.#width;
-    const oldTop = located?.line ?? (resized ? topAfterResize(view) : this.#top);
+    const resized = previous.rows !== this.#s.rows || previous.columns !== this.#s.width;
+    const oldTop = located?.line ?? (resized ? topAfterResize(view) : this.#s.top);
     const kept = this.#firstDifference(length, composed, 0);
     let top = oldTop;
     if (kept < oldTop) {
       // Lines above the screen changed (or re-wrapped to the new width): find where the
       // lines on screen went, else estimate where the first line not in history went.
       top = newTop(view, length, composed, kept, oldTop) ??
-        (previous.columns === this.#width
+        (previous.columns === this.#s.width
           ? kept
           : kept + Math.round((oldTop - kept) * (length - kept) / Math.max(1, oldLength - kept)));
     }
     let rowOfTop = 0;
     let first = oldTop;
     const split = located === null && reflowed(view, previous.columns);
-    const anchor = located === null || previous.columns === this.#width
+    const anchor = located === null || previous.columns === this.#s.width
       ? null
       : blockAnchor(view, located, length, composed, previous.columns);
     if (anchor !== null) {
@@ -538,28 +583,28 @@ export class ScreenRenderer {
       // follows are drawn at the new width.
       [first, top, rowOfTop] = [anchor.oldLine, anchor.line, anchor.row];
       this.#out += `\x1b[${rowOfTop + 1};1H`;
-      this.#cursorLine = first;
+      this.#s.cursorLine = first;
     } else if (located !== null) {
       // The rows above hold the end of a split line or lines pulled back from history.
       rowOfTop = located.row;
       this.#out += `\x1b[${rowOfTop + 1};1H`;
-      this.#cursorLine = oldTop;
+      this.#s.cursorLine = oldTop;
     } else if (split) {
       // Rows above the cursor hold split lines: cursor moves relative to it would be off.
       // Paint from the top-left corner instead (a cursor move, not an erase).
       this.#out += HOME;
-      this.#cursorLine = oldTop;
+      this.#s.cursorLine = oldTop;
     }
     if (located !== null || split) {
-      [this.#lead, this.#blankLead, this.#rowGuessed] = [rowOfTop, 0, false];
+      [this.#s.lead, this.#s.blankLead, this.#s.rowGuessed] = [rowOfTop, 0, false];
     } else if (resized) {
       // Painted relative to a cursor the terminal moved without saying where: rows are a
       // guess until a frame paints from a known row.
-      [this.#lead, this.#blankLead, this.#rowGuessed] = [0, 0, true];
+      [this.#s.lead, this.#s.blankLead, this.#s.rowGuessed] = [0, 0, true];
     } // else a forced repaint: nothing moved, the rows above the first line stay as they are.
-    this.#top = first;
-    this.#remap(top, composed, () => UNKNOWN_ROW, this.#rows - this.#lead);
-    this.#diff(length, composed, this.#top);
+    this.#s.top = first;
+    this.#remap(top, composed, () => UNKNOWN_ROW, this.#s.rows - this.#s.lead);
+    this.#diff(length, composed, this.#s.top);
   }
 
   /**
@@ -572,15 +617,15 @@ export class ScreenRenderer {
     top: number,
     composed: (line: number) => string,
     shown: (line: number) => string | undefined,
-    rowCount = Math.min(this.#screen.length - this.#top, this.#rows - this.#lead),
+    rowCount = Math.min(this.#screen.length - this.#s.top, this.#s.rows - this.#s.lead),
   ): void {
     const rows: string[] = [];
-    for (let row = 0; row < rowCount; row++) rows.push(shown(this.#top + row) ?? UNKNOWN_ROW);
-    this.#cursorLine += top - this.#top;
+    for (let row = 0; row < rowCount; row++) rows.push(shown(this.#s.top + row) ?? UNKNOWN_ROW);
+    this.#s.cursorLine += top - this.#s.top;
     this.#screen.length = top;
     for (let line = 0; line < top; line++) this.#screen[line] = composed(line);
     this.#screen.push(...rows);
-    this.#top = top;
+    this.#s.top = top;
   }
 
   /**
@@ -603,47 +648,47 @@ export class ScreenRenderer {
     );
     this.#eraseFrom(end);
     // Rows above the first line on screen (blank, or old lines a resize left) go too.
-    if (end > this.#top || this.#lead > 0) {
+    if (end > this.#s.top || this.#s.lead > 0) {
       // The cursor ends on the bottom row, so the rows are known again.
-      this.#moveTo(Math.max(end, this.#top) - 1 + this.#rows);
-      this.#rowGuessed = false;
+      this.#moveTo(Math.max(end, this.#s.top) - 1 + this.#s.rows);
+      this.#s.rowGuessed = false;
     }
-    this.#filled = false;
-    const blank = this.#top;
+    this.#s.filled = false;
+    const blank = this.#s.top;
     this.#remap(0, composed, (line) => line >= blank ? "" : undefined);
-    this.#diff(length, composed, this.#top);
+    this.#diff(length, composed, this.#s.top);
   }
 
   /** Moves the cursor to column 0 of content line `target`; rows below the screen scroll it. */
   #moveTo(target: number): void {
     // Blank rows put at the top are deleted, not scrolled: history gets no blank lines from them.
-    const blank = Math.min(this.#blankLead, target - this.bottomLine());
+    const blank = Math.min(this.#s.blankLead, target - this.bottomLine());
     if (blank > 0) {
       this.#toRowZero(`\x1b[${blank}M`);
-      this.#lead -= blank;
-      this.#blankLead -= blank;
-      this.#cursorLine = this.#top - this.#lead;
+      this.#s.lead -= blank;
+      this.#s.blankLead -= blank;
+      this.#s.cursorLine = this.#s.top - this.#s.lead;
     }
-    const from = this.#cursorLine;
+    const from = this.#s.cursorLine;
     if (target < from) this.#out += `\x1b[${from - target}A\r`;
     // Line feeds, not cursor-down: at the bottom they scroll, so a row always exists.
     else if (target > from) this.#out += "\r\n".repeat(target - from);
     else this.#out += "\r";
-    this.#cursorLine = target;
-    this.#cursorCol = 0;
+    this.#s.cursorLine = target;
+    this.#s.cursorCol = 0;
     const top = this.topWhenShown(target);
-    if (target > this.bottomLine()) this.#filled = true;
-    this.#lead = Math.max(0, this.#lead - Math.max(0, target - this.bottomLine()));
-    this.#blankLead = Math.min(this.#blankLead, this.#lead);
-    this.#top = top;
+    if (target > this.bottomLine()) this.#s.filled = true;
+    this.#s.lead = Math.max(0, this.#s.lead - Math.max(0, target - this.bottomLine()));
+    this.#s.blankLead = Math.min(this.#s.blankLead, this.#s.lead);
+    this.#s.top = top;
   }
 
   /** Moves the cursor to column 0 of the screen's top row and writes `sequence` there. */
   #toRowZero(sequence: string): void {
-    const up = this.#cursorLine - (this.#top - this.#lead);
+    const up = this.#s.cursorLine - (this.#s.top - this.#s.lead);
     this.#out += (up > 0 ? `\x1b[${up}A` : "") + "\r" + sequence;
-    this.#cursorLine = this.#top - this.#lead;
-    this.#cursorCol = 0;
+    this.#s.cursorLine = this.#s.top - this.#s.lead;
+    this.#s.cursorCol = 0;
   }
 
   /**
@@ -655,20 +700,20 @@ export class ScreenRenderer {
    */
   #anchorBottom(length: number, composed: (line: number) => string): void {
     // Nothing of the content on screen: nothing to keep on the bottom row.
-    if (!this.#filled || this.#rowGuessed || this.#screen.length <= this.#top) return;
+    if (!this.#s.filled || this.#s.rowGuessed || this.#screen.length <= this.#s.top) return;
     const gap = this.bottomLine() - (this.#screen.length - 1);
     if (gap <= 0) return;
-    this.#removeImages(this.#top, () => false);
-    const cursorLine = this.#cursorLine;
+    this.#removeImages(this.#s.top, () => false);
+    const cursorLine = this.#s.cursorLine;
     this.#toRowZero(`\x1b[${gap}L`);
-    this.#lead += gap;
-    this.#blankLead += gap;
-    this.#cursorLine = this.#top - this.#lead;
-    this.#diff(length, composed, this.#top);
+    this.#s.lead += gap;
+    this.#s.blankLead += gap;
+    this.#s.cursorLine = this.#s.top - this.#s.lead;
+    this.#diff(length, composed, this.#s.top);
     // Back to the line it was on: one left on a blank row would be taken for a line's
     // after the next resize.
-    if (this.#cursorLine < this.#top) {
-      this.#moveTo(Math.min(Math.max(cursorLine, this.#top), this.#screen.length - 1));
+    if (this.#s.cursorLine < this.#s.top) {
+      this.#moveTo(Math.min(Math.max(cursorLine, this.#s.top), this.#screen.length - 1));
     }
   }
 
@@ -687,21 +732,21 @@ export class ScreenRenderer {
 
   /** Shows the hardware cursor at the marker (for IMEs), or hides it. */
   #placeCursor(target: { line: number; col: number } | null): void {
-    const visible = target !== null && target.line >= this.#top &&
+    const visible = target !== null && target.line >= this.#s.top &&
       target.line < this.#screen.length;
     if (visible) {
-      if (target.line !== this.#cursorLine || this.#out !== "" || this.#cursorShown !== true) {
+      if (target.line !== this.#s.cursorLine || this.#out !== "" || this.#s.cursorShown !== true) {
         this.#moveTo(target.line);
         this.#out += `\x1b[${target.col + 1}G`;
-        this.#cursorCol = target.col;
+        this.#s.cursorCol = target.col;
       }
     } else if (this.#out !== "") {
       this.#out += "\r";
-      this.#cursorCol = 0;
+      this.#s.cursorCol = 0;
     }
-    if (visible !== this.#cursorShown) {
+    if (visible !== this.#s.cursorShown) {
       this.#out += visible ? SHOW_CURSOR : HIDE_CURSOR;
-      this.#cursorShown = visible;
+      this.#s.cursorShown = visible;
     }
   }
 }

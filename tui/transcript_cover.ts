@@ -84,6 +84,14 @@ export class TranscriptCover {
     return shown;
   }
 
+  /** A function putting the cover back as it is now. */
+  saved(): () => void {
+    const [covered, at, bottomLength] = [this.covered, this.at, this.#bottomLength];
+    return () => {
+      [this.covered, this.at, this.#bottomLength] = [covered, at, bottomLength];
+    };
+  }
+
   /** Where content line `line` is shown, the cover taken out (a covered line: where the cover starts). */
   shown(line: number): number {
     return line < this.at ? line : Math.max(this.at, line - this.covered);

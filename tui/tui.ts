@@ -26,6 +26,14 @@ export interface TuiOptions {
   keybindings?: Keybindings;
   /** Minimum time between two frames; requests inside it are merged (default 16 ms, what a 60 Hz display shows). */
   minFrameIntervalMs?: number;
+  /**
+   * How long the size must stay the same after a resize before the screen
+   * is repainted (default 0: at once). A window dragged wider resizes the
+   * terminal many times in a row; a repaint written for one size that
+   * reaches the terminal after the next resize lands on other rows than
+   * counted, so a real terminal is better served by waiting for the last.
+   */
+  resizeSettleMs?: number;
 }
 
 /**
@@ -89,6 +97,9 @@ export class TUI extends Container {
   readonly #overlays: OverlayStack;
   readonly #renderer: ScreenRenderer;
   readonly #pacer: FramePacer;
+  readonly #resizeSettleMs: number;
+  /** The wait for the size to settle after a resize, while it runs. */
+  #settling: ReturnType<typeof setTimeout> | undefined;
   #focused: Component | null = null;
   #started = false;
 
@@ -112,6 +123,7 @@ export class TUI extends Container {
     super();
     this.terminal = terminal;
     this.keybindings = options.keybindings ?? new Keybindings();
+    this.#resizeSettleMs = options.resizeSettleMs ?? 0;
     this.#overlays = new OverlayStack(this);
     this.#renderer = new ScreenRenderer(this, terminal, this.stats, this.#overlays);
     this.#pacer = new FramePacer(
@@ -153,6 +165,7 @@ export class TUI extends Container {
     if (!this.#started) return;
     if (this.#pacer.scheduled) this.renderNow();
     this.#pacer.cancel();
+    clearTimeout(this.#settling);
     this.#started = false;
     if (this.terminal.onBeforeRestore === undefined) this.#parkCursor();
     this.terminal.stop();
@@ -237,7 +250,7 @@ export class TUI extends Container {
     if (!this.#started || this.#lent) return;
     const startedAt = performance.now();
     if (this.#fullScreen !== null) this.#renderer.fullScreenFrame(this.#fullScreen);
-    else this.#frame();
+    else if (!this.#frame()) return;
     const flushed = this.#renderer.flush();
     const now = performance.now();
     this.#pacer.drawn(now);
@@ -303,6 +316,8 @@ export class TUI extends Container {
    * After a resize, asks the terminal where the cursor is (when it can
    * say) before repainting: the terminal has moved rows between the screen
    * and its history, and the answer tells exactly where our lines went.
+   * Asked once the size has stayed the same for the settle time: no frame
+   * is drawn meanwhile.
    */
   #resized(): void {
     if (this.#fullScreen !== null) {
@@ -325,7 +340,16 @@ export class TUI extends Container {
       this.#cursorReport = position;
       this.requestRender();
     };
-    ask().then(answered, () => answered(null));
+    const settled = () => {
+      this.#settling = undefined;
+      if (query !== this.#cursorQuery) return;
+      // Resized again: `refreshSize` ran this handler again, which asks in its turn.
+      if (this.terminal.refreshSize?.() === true) return;
+      ask().then(answered, () => answered(null));
+    };
+    clearTimeout(this.#settling);
+    if (this.#resizeSettleMs > 0) this.#settling = setTimeout(settled, this.#resizeSettleMs);
+    else settled();
   }
 
   #handleInput(sequence: string): void {
@@ -365,7 +389,15 @@ export class TUI extends Container {
     else this.requestRender();
   }
 
-  #frame(): void {
+  /**
+   * Draws a frame of the normal screen; `false` when the terminal turned
+   * out resized (its signal not handled yet) before it was written. A frame
+   * drawn for the old size would land on the resized screen, where its moves
+   * and line feeds reach other rows than counted (a copy of a row in
+   * history, a row cut): it is dropped, and the resize's repaint comes next.
+   */
+  #frame(): boolean {
+    if (this.terminal.refreshSize?.() === true) return false;
     const again = this.#renderer.frame({
       invalidate: this.#invalidateNext,
       repaint: this.#repaintNext,
@@ -374,6 +406,11 @@ export class TUI extends Container {
       cursorReport: this.#cursorReport,
       focused: this.#focused,
     });
+    // Rendering takes a while on a busy machine: the terminal may have been resized meanwhile.
+    if (this.terminal.refreshSize?.() === true) {
+      this.#renderer.discard();
+      return false;
+    }
     this.#invalidateNext = false;
     this.#repaintNext = false;
     this.#resumeNext = false;
@@ -383,6 +420,7 @@ export class TUI extends Container {
     this.#awaitingCursor = false;
     this.#cursorQuery++;
     if (again) this.requestRender();
+    return true;
   }
 
   /** Leaves the cursor at column 0 of the line below the content, visible. */
