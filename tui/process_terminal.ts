@@ -316,7 +316,7 @@ export class ProcessTerminal implements Terminal {
    */
   refreshSize(): boolean {
     const size = this.#io.size();
-    if (size.columns === this.#size.columns && size.rows === this.#size.rows) return false;
+    if (this.#isCurrent(size)) return false;
     this.#signalDue = true;
     this.#setSize(size);
     return true;
@@ -326,8 +326,12 @@ export class ProcessTerminal implements Terminal {
     const size = this.#io.size();
     const due = this.#signalDue;
     this.#signalDue = false;
-    if (due && size.columns === this.#size.columns && size.rows === this.#size.rows) return;
+    if (due && this.#isCurrent(size)) return;
     this.#setSize(size);
+  }
+
+  #isCurrent(size: ConsoleSize): boolean {
+    return size.columns === this.#size.columns && size.rows === this.#size.rows;
   }
 
   #setSize(size: ConsoleSize): void {

@@ -27,15 +27,24 @@ async function screenRows(tmux: TmuxSession): Promise<string[]> {
   return (await tmux.screen()).slice(0, -1); // capture-pane ends each row with a newline
 }
 
-/** Waits until the screen stops changing. */
+/**
+ * How long the screen must stay the same to count as settled: longer than
+ * the chat waits for a resize to settle before repainting (300 ms,
+ * `cli/chat/run_interactive.ts`), during which it shows tmux's reflow.
+ */
+const STABLE_MS = 900;
+
+/** Waits until the screen stops changing (and no answer is running). */
 async function settle(tmux: TmuxSession): Promise<string[]> {
   let last = "";
-  for (let i = 0; i < 60; i++) {
+  let since = Date.now();
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 150));
     const screen = await screenRows(tmux);
     const text = screen.join("\n");
-    if (text === last && !text.includes("esc to cancel")) return screen;
-    last = text;
+    if (text !== last || text.includes("esc to cancel")) [last, since] = [text, Date.now()];
+    else if (Date.now() - since >= STABLE_MS) return screen;
   }
   return await screenRows(tmux);
 }
