@@ -126,6 +126,8 @@ export class ProcessTerminal implements Terminal {
   /** Resolved while input is read; pending while another program has the terminal. */
   #inputGate: Promise<void> = Promise.resolve();
   #cursorWaiters: ((position: ScreenPosition | null) => void)[] = [];
+  /** `refreshSize()` saw a change first: the SIGWINCH announcing it brings nothing new. */
+  #signalDue = false;
 
   /** Creates the terminal; nothing changes until {@linkcode ProcessTerminal.start}. */
   constructor(options: ProcessTerminalOptions = {}) {
@@ -196,7 +198,7 @@ export class ProcessTerminal implements Terminal {
       () => this.#inputGate,
     );
     this.#cleanups = [
-      this.#io.onSignal("SIGWINCH", () => this.#refreshSize()),
+      this.#io.onSignal("SIGWINCH", () => this.#resizeSignalled()),
       this.#io.onSignal("SIGCONT", () => this.#resume()),
       ...(this.#exitOnSignals ? FATAL_SIGNALS : []).map((signal) =>
         this.#io.onSignal(signal, () => {
@@ -292,7 +294,7 @@ export class ProcessTerminal implements Terminal {
     this.#io.write(BRACKETED_PASTE_ON);
     this.#negotiator.resume();
     // The shell may have changed the screen and the size while we were stopped.
-    this.#refreshSize();
+    this.#setSize(this.#io.size());
   }
 
   #restore(): void {
@@ -308,8 +310,32 @@ export class ProcessTerminal implements Terminal {
     this.#io.setRaw(false);
   }
 
-  #refreshSize(): void {
-    this.#size = this.#io.size();
+  /**
+   * Reads the size now; when it changed (the SIGWINCH is still to come),
+   * updates it, runs the resize handlers and returns `true`.
+   */
+  refreshSize(): boolean {
+    const size = this.#io.size();
+    if (this.#isCurrent(size)) return false;
+    this.#signalDue = true;
+    this.#setSize(size);
+    return true;
+  }
+
+  #resizeSignalled(): void {
+    const size = this.#io.size();
+    const due = this.#signalDue;
+    this.#signalDue = false;
+    if (due && this.#isCurrent(size)) return;
+    this.#setSize(size);
+  }
+
+  #isCurrent(size: ConsoleSize): boolean {
+    return size.columns === this.#size.columns && size.rows === this.#size.rows;
+  }
+
+  #setSize(size: ConsoleSize): void {
+    this.#size = size;
     for (const handler of this.#resizeHandlers) handler();
   }
 

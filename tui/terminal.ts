@@ -47,6 +47,14 @@ export interface Terminal {
    */
   cursorPosition?(): Promise<ScreenPosition | null>;
   /**
+   * Reads the size now instead of waiting for the resize signal: when it
+   * changed, updates `columns` and `rows`, runs the resize handlers and
+   * returns `true`. The engine asks before each frame, because a frame
+   * drawn for the old size that reaches a resized terminal lands on other
+   * rows than the engine counts (see docs/tui.md, resize and forced repaint).
+   */
+  refreshSize?(): boolean;
+  /**
    * What images the terminal can draw, once it answered the start-up
    * queries. Without this method: none (placeholders).
    */

@@ -57,6 +57,13 @@ export const APP_KEYBINDINGS: Record<string, string[]> = {
 const FRAME_INTERVAL_MS = 50;
 
 /**
+ * How long the terminal's size must stay the same before a resize is
+ * repainted: a window being dragged is repainted once, at its last size,
+ * not once per step with each repaint racing the next step.
+ */
+const RESIZE_SETTLE_MS = 300;
+
+/**
  * Runs the interactive chat until the user quits.
  *
  * @param args The parsed command line.
@@ -80,6 +87,7 @@ export async function runInteractive(args: ChatArgs): Promise<number> {
   const tui = new TUI(new ProcessTerminal({ exitOnSignals: false }), {
     keybindings,
     minFrameIntervalMs: FRAME_INTERVAL_MS,
+    resizeSettleMs: RESIZE_SETTLE_MS,
   });
   const signals = new SignalQuit(tui);
   tui.start();

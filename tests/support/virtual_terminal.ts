@@ -72,6 +72,8 @@ export class VirtualTerminal implements Terminal {
   #started = false;
   readonly #reportsCursor: boolean;
   readonly #imageSupport: ImageSupport;
+  /** The size as last signalled to the application (the emulator may be resized already). */
+  #size: { columns: number; rows: number };
 
   /** Creates a `columns`×`rows` emulator. */
   constructor(columns: number, rows: number, options: VirtualTerminalOptions = {}) {
@@ -83,6 +85,7 @@ export class VirtualTerminal implements Terminal {
       scrollOnEraseInDisplay: options.scrollOnClear ?? false,
     });
     if (options.scrollOnClear) this.#scrollOnClearFromHome();
+    this.#size = { columns, rows };
     this.#reportsCursor = options.reportsCursor ?? true;
     this.#imageSupport = options.imageSupport ?? NO_IMAGES;
     // The graphemes addon makes xterm measure clusters like string-width does.
@@ -94,14 +97,14 @@ export class VirtualTerminal implements Terminal {
     });
   }
 
-  /** Width in columns. */
+  /** Width in columns, as last signalled. */
   get columns(): number {
-    return this.#xterm.cols;
+    return this.#size.columns;
   }
 
-  /** Height in rows. */
+  /** Height in rows, as last signalled. */
   get rows(): number {
-    return this.#xterm.rows;
+    return this.#size.rows;
   }
 
   /** Whether `start` was called and `stop` was not. */
@@ -192,13 +195,34 @@ export class VirtualTerminal implements Terminal {
   /** Resizes the emulator (it reflows) and notifies resize handlers. */
   resize(columns: number, rows: number): void {
     this.#xterm.resize(columns, rows);
+    this.#size = { columns, rows };
     for (const handler of this.#resizeHandlers) handler();
+  }
+
+  /**
+   * Resizes the emulator (it reflows) without notifying anyone yet: the
+   * resize signal is still on its way, as when a busy process has not
+   * handled its SIGWINCH. Call it after `flush()`: writes not processed yet
+   * would be applied at the new size. `refreshSize()` or `resize()` notifies.
+   */
+  resizeUnsignalled(columns: number, rows: number): void {
+    this.#xterm.resize(columns, rows);
+  }
+
+  /** Notifies the resize handlers if the emulator's size is not the one last signalled. */
+  refreshSize(): boolean {
+    if (this.#xterm.cols === this.#size.columns && this.#xterm.rows === this.#size.rows) {
+      return false;
+    }
+    this.#size = { columns: this.#xterm.cols, rows: this.#xterm.rows };
+    for (const handler of this.#resizeHandlers) handler();
+    return true;
   }
 
   /** The visible rows, right-trimmed. */
   screenLines(): string[] {
     const buffer = this.#xterm.buffer.active;
-    return this.#range(buffer.baseY, buffer.baseY + this.rows);
+    return this.#range(buffer.baseY, buffer.baseY + this.#xterm.rows);
   }
 
   /** The rows that scrolled above the screen, oldest first, right-trimmed. */
@@ -247,7 +271,9 @@ export class VirtualTerminal implements Terminal {
     const buffer = this.#xterm.buffer.active;
     const cell = buffer.getLine(buffer.baseY + y)?.getCell(x);
     if (cell === undefined) {
-      throw new Error(`No cell at x=${x}, y=${y} on a ${this.columns}x${this.rows} screen`);
+      throw new Error(
+        `No cell at x=${x}, y=${y} on a ${this.#xterm.cols}x${this.#xterm.rows} screen`,
+      );
     }
     return {
       chars: cell.getChars(),
@@ -275,7 +301,7 @@ export class VirtualTerminal implements Terminal {
     this.#xterm.parser.registerCsiHandler({ final: "J" }, (params) => {
       const buffer = this.#xterm.buffer.active;
       if ((params[0] ?? 0) !== 0 || buffer.cursorX !== 0 || buffer.cursorY !== 0) return false;
-      let last = this.rows - 1;
+      let last = this.#xterm.rows - 1;
       while (
         last >= 0 && (buffer.getLine(buffer.baseY + last)?.translateToString(true) ?? "") === ""
       ) {

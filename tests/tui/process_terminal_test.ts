@@ -227,6 +227,21 @@ Deno.test("ProcessTerminal: SIGWINCH refreshes the size", () => {
   terminal.stop();
 });
 
+Deno.test("ProcessTerminal: refreshSize reports a resize before its SIGWINCH, which then adds nothing", () => {
+  const { fake, terminal, events } = started();
+  assert.equal(terminal.refreshSize(), false, "no change yet");
+  fake.resizeTo(120, 40);
+  assert.equal(terminal.refreshSize(), true);
+  assert.deepEqual([terminal.columns, terminal.rows], [120, 40]);
+  fake.raise("SIGWINCH");
+  assert.deepEqual(events, ["resize:120x40"], "the late SIGWINCH for it runs no handler");
+  fake.resizeTo(90, 40);
+  fake.raise("SIGWINCH");
+  fake.raise("SIGWINCH");
+  assert.deepEqual(events, ["resize:120x40", "resize:90x40", "resize:90x40"]);
+  terminal.stop();
+});
+
 Deno.test("ProcessTerminal + TUI: ctrl+z parks the cursor, suspends, and resume repaints the tail", async () => {
   const fake = fakeIo();
   fake.resizeTo(20, 4);

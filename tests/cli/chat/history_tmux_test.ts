@@ -26,13 +26,19 @@ function duplicates(lines: readonly string[]): Map<string, number> {
   return new Map([...counts].filter(([, count]) => count > 1));
 }
 
-/** Waits until the screen stops changing (a resize or a key was drawn). */
+/**
+ * Waits until the screen stops changing (a resize or a key was drawn): the
+ * same for half a second, longer than the chat waits before repainting a
+ * resize (300 ms).
+ */
 async function settle(tmux: TmuxSession): Promise<void> {
   let last = "";
-  for (let i = 0; i < 40; i++) {
+  let same = 0;
+  for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 100));
     const screen = (await tmux.screen()).join("\n");
-    if (screen === last && !screen.includes("esc to cancel")) return;
+    same = screen === last && !screen.includes("esc to cancel") ? same + 1 : 0;
+    if (same >= 5) return;
     last = screen;
   }
 }
