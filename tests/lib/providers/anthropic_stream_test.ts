@@ -694,7 +694,7 @@ Deno.test("anthropic stream: an HTTP error before any event is rethrown unchange
 Deno.test("anthropic stream: malformed JSON in an event is a stream error naming the event", async () => {
   const result = await run(sseEvents([START + "event: content_block_start\ndata: {oops\n\n"]));
   assert.equal(result.error?.kind, "stream");
-  assert.match(result.error.message, /malformed JSON in the "content_block_start" event.*\{oops/);
+  assert.match(result.error.message, /sent a "content_block_start" event that is not JSON: \{oops/);
 });
 
 Deno.test("anthropic stream: a failure mid-batch yields the earlier events first, as one event per batch would", async () => {
