@@ -19,16 +19,17 @@
  * @module
  */
 import { join } from "node:path";
-import { modeFlags } from "../cli/launcher/launch.ts";
-import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import {
+  asLaunched,
   drainReplies,
   errorText,
   knob,
   loadAverage,
   median,
-  preparePrograms,
   type Program,
+  timeRun,
+  withPrograms,
 } from "./cli_harness.ts";
 
 const RUNS = knob("BENCH_SKILLS_RUNS", 7);
@@ -39,7 +40,6 @@ const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX") ??
     () => undefined,
   ));
 const TOKEN = "SKILLS-OK";
-const decoder = new TextDecoder();
 
 /** Writes `count` skills into `dir`, each `skill-N/SKILL.md` with a 4 KiB body. */
 async function writeSkills(dir: string, count: number): Promise<void> {
@@ -60,14 +60,6 @@ function skillDirs(program: Program): { on: string; off: string } {
   return { on: join(home, ".agents", "skills"), off: join(home, ".agents", "skills-off") };
 }
 
-/** panto with the Deno flags its launcher gives a `-p` start; pi as it is. */
-function launched(program: Program, args: readonly string[]): string[] {
-  const [deno, subcommand, ...rest] = program.argv;
-  return program.name === "panto" && subcommand === "run"
-    ? [deno!, subcommand, ...modeFlags(args), ...rest]
-    : program.argv;
-}
-
 /** One `-p` run: wall time (ms); throws when it fails or (with skills) the prompt lacks them. */
 async function printRun(
   program: Program,
@@ -78,20 +70,9 @@ async function printRun(
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: TOKEN }] });
   const args = ["-p", "Say hello in one line."];
-  const [command, ...prefix] = launched(program, args);
-  const start = performance.now();
-  const out = await new Deno.Command(command!, {
-    args: [...prefix, ...args],
-    cwd,
-    env: program.env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - start;
-  const stdout = decoder.decode(out.stdout);
-  if (!out.success || !stdout.includes(TOKEN)) {
-    throw new Error(`${program.name} -p failed: ${decoder.decode(out.stderr).slice(-300)}`);
+  const { ms, stdout } = await timeRun(asLaunched(program, args), args, cwd);
+  if (!stdout.includes(TOKEN)) {
+    throw new Error(`${program.name} -p printed ${JSON.stringify(stdout.slice(0, 200))}`);
   }
   const prompt = JSON.stringify(server.requests.at(-1)?.body ?? "");
   if (withSkills !== prompt.includes(`<name>skill-${COUNT - 1}</name>`)) {
@@ -101,17 +82,8 @@ async function printRun(
 }
 
 async function main(): Promise<void> {
-  const server = await FakeLlmServer.start();
-  const root = await Deno.makeTempDir({ prefix: "panto-skills-bench-" });
-  try {
-    const cwd = join(root, "work");
-    await Deno.mkdir(cwd);
-    const { programs, columns, piVersion } = await preparePrograms(
-      root,
-      cwd,
-      server,
-      PI_NODE_PREFIX,
-    );
+  await withPrograms("panto-skills-bench-", PI_NODE_PREFIX, async (site) => {
+    const { cwd, server, programs, columns, piVersion } = site;
     for (const program of programs) await writeSkills(skillDirs(program).off, COUNT);
     const samples = new Map<string, { none: number[]; many: number[] }>();
     const failures = new Map<string, string>();
@@ -160,10 +132,7 @@ async function main(): Promise<void> {
         `\npanto's target (with skills within 10% of without): ${within ? "met" : "MISSED"}`,
       );
     }
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 }
 
 await main();
