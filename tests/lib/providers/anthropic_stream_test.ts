@@ -13,10 +13,10 @@ import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import { parseAnthropicStream } from "../../../lib/providers/anthropic_stream.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { type SseEvent, SseParser } from "../../../lib/providers/sse.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
+import { type ParserRun, runParser } from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/anthropic", import.meta.url)
   .pathname;
@@ -289,14 +289,7 @@ const FACTS: Record<string, Facts> = {
 // ---------------------------------------------------------------------------
 // Running the parser.
 
-interface Run {
-  events: ProviderStreamEvent[];
-  /** The assembled message, or the partial of the error. */
-  content: ContentBlock[];
-  usage: Usage;
-  result?: AssistantResult;
-  error?: ProviderError;
-}
+type Run = ParserRun;
 
 function fixtureNames(): string[] {
   return [...Deno.readDirSync(FIXTURES_DIR)]
@@ -311,21 +304,11 @@ function readFixture(name: string): Uint8Array<ArrayBuffer> {
 
 /** Drains the assembler, flattening its batches (which must never be empty). */
 async function run(source: AsyncIterable<readonly SseEvent[]>): Promise<Run> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = parseAnthropicStream(source, URL_FOR_ERRORS);
-  try {
-    for (let step = await stream.next();; step = await stream.next()) {
-      if (step.done) {
-        return { events, content: step.value.content, usage: step.value.usage, result: step.value };
-      }
-      assert.ok(step.value.length > 0, "no empty batch is yielded");
-      events.push(...step.value);
-    }
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${error}`);
-    assert.ok(error.partial, "a failure after message_start carries the partial message");
-    return { events, content: error.partial.content, usage: error.partial.usage, error };
+  const parsed = await runParser(parseAnthropicStream(source, URL_FOR_ERRORS));
+  if (parsed.error) {
+    assert.ok(parsed.error.partial, "a failure after message_start carries the partial message");
   }
+  return parsed;
 }
 
 // ---------------------------------------------------------------------------

@@ -13,10 +13,11 @@ import OpenAI from "openai";
 import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
+import type { ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
+import { type ParserRun, runParser } from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
@@ -249,37 +250,14 @@ const FIXTURES: Record<string, { facts: Facts; sdk: SdkVerdict }> = {
 // ---------------------------------------------------------------------------
 // Running our parser.
 
-interface Run {
-  events: ProviderStreamEvent[];
-  result?: AssistantResult;
-  error?: unknown;
-}
+type Run = ParserRun;
 
 function readFixture(name: string): Uint8Array {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-async function runParser(chunks: readonly Uint8Array[]): Promise<Run> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = parseOpenAIStream(sseEvents(chunks), URL_SHOWN);
-  try {
-    for (;;) {
-      const step = await stream.next();
-      if (step.done) return { events, result: step.value };
-      assert.ok(step.value.length > 0, "no empty batch is yielded");
-      events.push(...step.value);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-}
-
-/** The message we assembled, or the partial attached to the error. */
-function assembled(run: Run): { content: ContentBlock[]; usage: Usage } {
-  if (run.result) return run.result;
-  assert.ok(run.error instanceof ProviderError, `expected a ProviderError, got ${run.error}`);
-  assert.ok(run.error.partial, "the error carries the partial message");
-  return run.error.partial;
+function parseChunks(chunks: readonly Uint8Array[]): Promise<Run> {
+  return runParser(parseOpenAIStream(sseEvents(chunks), URL_SHOWN));
 }
 
 function textOf(content: readonly ContentBlock[]): string {
@@ -461,9 +439,10 @@ for (const name of fixtureNames) {
   const { facts, sdk } = spec;
 
   Deno.test(`openai fixture ${name}: assembles the MANIFEST message`, async () => {
-    const run = await runParser([readFixture(name)]);
+    const run = await parseChunks([readFixture(name)]);
     assertEventInvariants(run);
-    const message = assembled(run);
+    if (run.error) assert.ok(run.error.partial, "the error carries the partial message");
+    const message = run;
     assert.equal(textOf(message.content), facts.text);
     const reasoning = reasoningOf(message.content);
     if (typeof facts.reasoning === "string") assert.equal(reasoning, facts.reasoning);
@@ -492,9 +471,9 @@ for (const name of fixtureNames) {
 
   Deno.test(`openai fixture ${name}: same events and message in random chunks`, async () => {
     const bytes = readFixture(name);
-    const whole = await runParser([bytes]);
+    const whole = await parseChunks([bytes]);
     for (const seed of [1, 2, 3, 42]) {
-      const split = await runParser(randomChunks(bytes, seededRandom(seed), 23));
+      const split = await parseChunks(randomChunks(bytes, seededRandom(seed), 23));
       assert.deepEqual(split.events, whole.events, `seed ${seed}: events`);
       assert.deepEqual(split.result, whole.result, `seed ${seed}: result`);
       if (whole.error instanceof ProviderError) {
@@ -515,8 +494,9 @@ for (const name of fixtureNames) {
 
   Deno.test(`openai fixture ${name}: ${sdkTitle}`, async () => {
     const bytes = readFixture(name);
-    const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
-    const message = assembled(ours);
+    const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
+    if (ours.error) assert.ok(ours.error.partial, "the error carries the partial message");
+    const message = ours;
     const view = { text: textOf(message.content), tools: toolsOf(message.content) };
     if (reasoningOf(message.content) !== "" || theirs.reasoning !== "") {
       assert.equal(
