@@ -89,3 +89,50 @@ export function assertEventsMatchContent(name: string, run: ParserRun): void {
     }
   });
 }
+
+/**
+ * Block events are well formed: blocks start at 0, 1, 2… in order, every
+ * delta belongs to a started block, each block completes once, the deltas
+ * add up to the block, a call's start names it, and the completed blocks
+ * are the returned content (in index order, whatever order they completed
+ * in).
+ *
+ * @param run What the parser produced.
+ */
+export function assertEventInvariants(run: ParserRun): void {
+  const started: ProviderStreamEvent[] = [];
+  const text = new Map<number, string>();
+  const completed = new Map<number, ContentBlock>();
+  for (const event of run.events) {
+    if (event.type === "block_start") {
+      assert.equal(event.blockIndex, started.length, "blocks start in order");
+      started.push(event);
+      text.set(event.blockIndex, "");
+    } else if (event.type === "content_delta") {
+      assert.ok(text.has(event.blockIndex), "delta for a started block");
+      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
+      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
+    } else {
+      assert.ok(text.has(event.blockIndex), "completion of a started block");
+      assert.ok(!completed.has(event.blockIndex), "a block completes once");
+      completed.set(event.blockIndex, event.block);
+    }
+  }
+  if (!run.result) return;
+  assert.equal(completed.size, started.length, "every block completes on success");
+  assert.deepEqual(
+    [...completed.keys()].sort((a, b) => a - b).map((i) => completed.get(i)),
+    run.result.content,
+  );
+  for (const [index, block] of completed) {
+    const streamed = text.get(index)!;
+    if (block.type === "text") assert.equal(streamed, block.text);
+    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
+    else if (block.type === "tool_use") {
+      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
+      const start = started[index];
+      assert.ok(start?.type === "block_start");
+      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
+    }
+  }
+}

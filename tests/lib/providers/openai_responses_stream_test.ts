@@ -19,11 +19,10 @@ import {
   decodeReasoningSignature,
   encodeReasoningSignature,
 } from "../../../lib/providers/openai_responses_reasoning.ts";
-import type { ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
 import { assertAgreesWithSdk, runSdk, type SdkRun } from "./responses_sdk.ts";
-import { type ParserRun, runParser } from "../../support/parsed_stream.ts";
+import { assertEventInvariants, type ParserRun, runParser } from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai-responses", import.meta.url)
   .pathname;
@@ -127,46 +126,6 @@ function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
   return content.flatMap((block) =>
     block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
   );
-}
-
-/**
- * Block events are well formed: blocks start at 0, 1, 2… in order, every
- * delta belongs to an open block, each block completes once, the deltas add
- * up to the block, and the completed blocks are the returned content.
- */
-function assertEventInvariants(run: Run): void {
-  const started: ProviderStreamEvent[] = [];
-  const text = new Map<number, string>();
-  const completed = new Map<number, ContentBlock>();
-  for (const event of run.events) {
-    if (event.type === "block_start") {
-      assert.equal(event.blockIndex, started.length, "blocks start in order");
-      started.push(event);
-      text.set(event.blockIndex, "");
-    } else if (event.type === "content_delta") {
-      assert.ok(text.has(event.blockIndex), "delta for a started block");
-      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
-      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
-    } else {
-      assert.ok(text.has(event.blockIndex), "completion of a started block");
-      assert.ok(!completed.has(event.blockIndex), "a block completes once");
-      completed.set(event.blockIndex, event.block);
-    }
-  }
-  if (!run.result) return;
-  assert.equal(completed.size, started.length, "every block completes on success");
-  assert.deepEqual([...completed.values()], run.result.content);
-  for (const [index, block] of completed) {
-    const streamed = text.get(index)!;
-    if (block.type === "text") assert.equal(streamed, block.text);
-    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
-    else if (block.type === "tool_use") {
-      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
-      const start = started[index];
-      assert.ok(start?.type === "block_start");
-      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
-    }
-  }
 }
 
 /** Ours and the SDK's readings of the same bytes agree (see `assertAgreesWithSdk`). */

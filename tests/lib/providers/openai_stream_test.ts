@@ -13,11 +13,10 @@ import OpenAI from "openai";
 import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
-import type { ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
-import { type ParserRun, runParser } from "../../support/parsed_stream.ts";
+import { assertEventInvariants, type ParserRun, runParser } from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
@@ -375,50 +374,6 @@ function expectedStop(
 
 // ---------------------------------------------------------------------------
 // Invariants of the event stream.
-
-/**
- * Block events are well formed: blocks start at 0, 1, 2… in order, every
- * delta belongs to a started block and matches its kind, each block
- * completes once, the deltas add up to the block, and the completed blocks
- * are the returned content.
- */
-function assertEventInvariants(run: Run): void {
-  const started: ProviderStreamEvent[] = [];
-  const text = new Map<number, string>();
-  const completed = new Map<number, ContentBlock>();
-  for (const event of run.events) {
-    if (event.type === "block_start") {
-      assert.equal(event.blockIndex, started.length, "blocks start in order");
-      started.push(event);
-      text.set(event.blockIndex, "");
-    } else if (event.type === "content_delta") {
-      assert.ok(text.has(event.blockIndex), "delta for a started block");
-      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
-      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
-    } else {
-      assert.ok(text.has(event.blockIndex), "completion of a started block");
-      assert.ok(!completed.has(event.blockIndex), "a block completes once");
-      completed.set(event.blockIndex, event.block);
-    }
-  }
-  if (!run.result) return;
-  assert.equal(completed.size, started.length, "every block completes on success");
-  assert.deepEqual(
-    [...completed.keys()].sort((a, b) => a - b).map((i) => completed.get(i)),
-    run.result.content,
-  );
-  for (const [index, block] of completed) {
-    const streamed = text.get(index)!;
-    if (block.type === "text") assert.equal(streamed, block.text);
-    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
-    else if (block.type === "tool_use") {
-      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
-      const start = started[index];
-      assert.ok(start?.type === "block_start");
-      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------
 // The tests.
