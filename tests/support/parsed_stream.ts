@@ -136,3 +136,42 @@ export function assertEventInvariants(run: ParserRun): void {
     }
   }
 }
+
+/** A tool call as the tests compare it. */
+export interface ToolFact {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * The text of the blocks, joined.
+ *
+ * @param content Assembled blocks.
+ * @returns Their text.
+ */
+export function textOf(content: readonly ContentBlock[]): string {
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+/**
+ * The thinking of the blocks, joined.
+ *
+ * @param content Assembled blocks.
+ * @returns Their thinking.
+ */
+export function thinkingOf(content: readonly ContentBlock[]): string {
+  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
+}
+
+/**
+ * The tool calls among the blocks.
+ *
+ * @param content Assembled blocks.
+ * @returns Each call's id, name and input.
+ */
+export function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
+  return content.flatMap((block) =>
+    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
+  );
+}

@@ -11,7 +11,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import OpenAI from "openai";
-import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError, type ProviderErrorKind } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import { parseOpenAIResponsesStream } from "../../../lib/providers/openai_responses_stream.ts";
@@ -22,7 +21,15 @@ import {
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
 import { assertAgreesWithSdk, runSdk, type SdkRun } from "./responses_sdk.ts";
-import { assertEventInvariants, type ParserRun, runParser } from "../../support/parsed_stream.ts";
+import {
+  assertEventInvariants,
+  type ParserRun,
+  runParser,
+  textOf,
+  thinkingOf,
+  type ToolFact,
+  toolsOf,
+} from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai-responses", import.meta.url)
   .pathname;
@@ -30,12 +37,6 @@ const URL_SHOWN = "https://fixture.invalid/v1/responses";
 
 // ---------------------------------------------------------------------------
 // MANIFEST facts ("exercises → final assembled message"), copied by hand.
-
-interface ToolFact {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
 
 interface Facts {
   text: string;
@@ -112,20 +113,6 @@ function readFixture(name: string): Uint8Array {
 
 function parseChunks(chunks: readonly (Uint8Array | string)[]): Promise<Run> {
   return runParser(parseOpenAIResponsesStream(sseEvents(chunks), URL_SHOWN));
-}
-
-function textOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
-
-function thinkingOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
-}
-
-function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
-  return content.flatMap((block) =>
-    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
-  );
 }
 
 /** Ours and the SDK's readings of the same bytes agree (see `assertAgreesWithSdk`). */

@@ -10,13 +10,20 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import OpenAI from "openai";
-import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
-import { assertEventInvariants, type ParserRun, runParser } from "../../support/parsed_stream.ts";
+import {
+  assertEventInvariants,
+  type ParserRun,
+  runParser,
+  textOf,
+  thinkingOf,
+  type ToolFact,
+  toolsOf,
+} from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
@@ -24,12 +31,6 @@ const URL_SHOWN = "https://fixture.invalid/v1/chat/completions";
 
 // ---------------------------------------------------------------------------
 // MANIFEST facts ("exercises → final assembled message"), copied by hand.
-
-interface ToolFact {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
 
 interface Facts {
   /** Visible text (content and refusal), "" for none. */
@@ -259,20 +260,6 @@ function parseChunks(chunks: readonly Uint8Array[]): Promise<Run> {
   return runParser(parseOpenAIStream(sseEvents(chunks), URL_SHOWN));
 }
 
-function textOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
-
-function reasoningOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
-}
-
-function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
-  return content.flatMap((block) =>
-    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
-  );
-}
-
 // ---------------------------------------------------------------------------
 // Running the official SDK on the same bytes.
 
@@ -399,7 +386,7 @@ for (const name of fixtureNames) {
     if (run.error) assert.ok(run.error.partial, "the error carries the partial message");
     const message = run;
     assert.equal(textOf(message.content), facts.text);
-    const reasoning = reasoningOf(message.content);
+    const reasoning = thinkingOf(message.content);
     if (typeof facts.reasoning === "string") assert.equal(reasoning, facts.reasoning);
     else if (facts.reasoning) {
       assert.ok(reasoning.startsWith(facts.reasoning.startsWith), reasoning.slice(0, 80));
@@ -453,9 +440,9 @@ for (const name of fixtureNames) {
     if (ours.error) assert.ok(ours.error.partial, "the error carries the partial message");
     const message = ours;
     const view = { text: textOf(message.content), tools: toolsOf(message.content) };
-    if (reasoningOf(message.content) !== "" || theirs.reasoning !== "") {
+    if (thinkingOf(message.content) !== "" || theirs.reasoning !== "") {
       assert.equal(
-        reasoningOf(message.content),
+        thinkingOf(message.content),
         theirs.reasoning,
         "reasoning from SDK-decoded chunks",
       );
