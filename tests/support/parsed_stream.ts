@@ -9,6 +9,7 @@ import type { ContentBlock } from "../../lib/content.ts";
 import { ProviderError } from "../../lib/errors.ts";
 import type { AssistantResult, ProviderStreamEvent } from "../../lib/providers/provider.ts";
 import { emptyUsage, type Usage } from "../../lib/usage.ts";
+import { randomChunks, seededRandom } from "./chunked_sse.ts";
 
 /** What a parser produced. */
 export interface ParserRun {
@@ -174,4 +175,27 @@ export function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
   return content.flatMap((block) =>
     block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
   );
+}
+
+/**
+ * Asserts that a recording read in random chunks (three seeds, up to 24
+ * bytes) gives what it gave whole: the same events, message and error.
+ *
+ * @param name The fixture, for messages.
+ * @param bytes Its bytes.
+ * @param whole What reading it in one chunk gave.
+ * @param parse Reads the bytes in the chunks given.
+ */
+export async function assertSameInChunks(
+  name: string,
+  bytes: Uint8Array,
+  whole: ParserRun,
+  parse: (chunks: readonly Uint8Array[]) => Promise<ParserRun>,
+): Promise<void> {
+  for (const seed of [1, 7, 2026]) {
+    const chunked = await parse(randomChunks(bytes, seededRandom(seed), 24));
+    assert.deepEqual(chunked.events, whole.events, `${name}: events, seed ${seed}`);
+    assert.deepEqual(chunked.result, whole.result, `${name}: result, seed ${seed}`);
+    assert.equal(chunked.error?.message, whole.error?.message, `${name}: error, seed ${seed}`);
+  }
 }
