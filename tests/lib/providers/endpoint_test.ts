@@ -19,12 +19,13 @@ Deno.test("endpointUrl: a base that is not a URL is invalid_request naming it an
 });
 
 Deno.test("streamHeaders: the configured headers win over the defaults and the auth", () => {
+  const headers = { accept: "application/json", authorization: "Bearer mine" };
   const config = {
     api: "openai-chat",
     baseUrl: "",
     model: "m",
     reasoning: "off",
-    headers: { accept: "application/json", authorization: "Bearer mine" },
+    headers,
   } as const;
   assert.deepEqual(streamHeaders(config, { authorization: "Bearer k" }), {
     "content-type": "application/json",

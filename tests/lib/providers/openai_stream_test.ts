@@ -15,13 +15,12 @@ import type { StopReason } from "../../../lib/message.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
+import type { ParserRun, ToolFact } from "../../support/parsed_stream.ts";
 import {
   assertEventInvariants,
-  type ParserRun,
   runParser,
   textOf,
   thinkingOf,
-  type ToolFact,
   toolsOf,
 } from "../../support/parsed_stream.ts";
 
