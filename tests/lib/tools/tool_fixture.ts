@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import type { Tool } from "@panto/lib";
 
 /** What the model would see from one call: the text parts and the error flag. */
@@ -48,4 +49,25 @@ export async function withProject(
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+}
+
+/**
+ * Calls a tool and aborts the call at once: it must end within a second,
+ * with the abort's reason as its error.
+ */
+export async function assertAbortStopsCall(
+  tool: Tool,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const abort = new AbortController();
+  let abortedAt = 0;
+  setTimeout(() => {
+    abortedAt = performance.now();
+    abort.abort(new Error("stopped by the user"));
+  }, 0);
+  const result = await call(tool, args, abort.signal);
+  const late = performance.now() - abortedAt;
+  console.log(`stopped ${late.toFixed(0)} ms after the abort`);
+  assert.deepEqual(result, { text: "stopped by the user", isError: true });
+  assert.ok(late < 1000, `stopped ${late} ms after the abort`);
 }
