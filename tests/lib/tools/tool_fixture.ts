@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Tool } from "@panto/lib";
+import { abortAfter } from "../../support/timed_abort.ts";
 
 /** What the model would see from one call: the text parts and the error flag. */
 export interface CallResult {
@@ -59,14 +60,9 @@ export async function assertAbortStopsCall(
   tool: Tool,
   args: Record<string, unknown>,
 ): Promise<void> {
-  const abort = new AbortController();
-  let abortedAt = 0;
-  setTimeout(() => {
-    abortedAt = performance.now();
-    abort.abort(new Error("stopped by the user"));
-  }, 0);
+  const abort = abortAfter(0, new Error("stopped by the user"));
   const result = await call(tool, args, abort.signal);
-  const late = performance.now() - abortedAt;
+  const late = performance.now() - abort.firedAt();
   console.log(`stopped ${late.toFixed(0)} ms after the abort`);
   assert.deepEqual(result, { text: "stopped by the user", isError: true });
   assert.ok(late < 1000, `stopped ${late} ms after the abort`);
