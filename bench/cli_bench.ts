@@ -39,8 +39,7 @@
  *
  * @module
  */
-import { join } from "node:path";
-import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { tmuxAvailable } from "../tests/support/tmux.ts";
 import {
   ANSWER_END,
@@ -48,20 +47,23 @@ import {
   asLaunched,
   drainReplies,
   errorText,
+  GNU_TIME,
+  gnuTimeAvailable,
   knob,
   loadAverage,
   measureStream,
   median,
   type PaneSize,
-  preparePrograms,
   type Program,
   programPid,
   readyPattern,
   rssKiB,
   sleep,
   startInPane,
+  timeRun,
   type Unavailable,
   waitForScreen,
+  withPrograms,
 } from "./cli_harness.ts";
 
 const VERSION_RUNS = knob("BENCH_CLI_RUNS", 10);
@@ -77,7 +79,6 @@ const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX");
 const QUICK = Deno.env.get("BENCH_CLI_QUICK") === "1";
 
 const PANE: PaneSize = { cols: 100, rows: 40 };
-const decoder = new TextDecoder();
 
 type Cell = { value: number } | { na: string };
 
@@ -115,47 +116,6 @@ function longAnswer(lines: number): string {
 }
 
 // --- running -------------------------------------------------------------------
-
-/** GNU time, which reports a finished process's peak RSS; without it that row is n/a. */
-const GNU_TIME = "/usr/bin/time";
-const gnuTimeAvailable = await Deno.stat(GNU_TIME).then((info) => info.isFile, () => false);
-
-/**
- * Runs the program to exit; returns the wall time (ms), its output and, with
- * `peakRss`, its peak RSS (KiB, from GNU time, whose report is the last line
- * of stderr and is removed from it).
- */
-async function timeRun(
-  program: Program,
-  args: string[],
-  cwd: string,
-  peakRss = false,
-): Promise<{ ms: number; stdout: string; stderr: string; peakKiB?: number }> {
-  const [command, ...prefix] = program.argv;
-  const wrapped = peakRss ? [GNU_TIME, "-f", "%M", command!, ...prefix] : [command!, ...prefix];
-  const start = performance.now();
-  const out = await new Deno.Command(wrapped[0]!, {
-    args: [...wrapped.slice(1), ...args],
-    cwd,
-    env: program.env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - start;
-  if (!out.success) {
-    const stderr = decoder.decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
-    throw new Error(`${program.name} ${args.join(" ")} exited ${out.code}: ${stderr}`);
-  }
-  const stderrLines = decoder.decode(out.stderr).trimEnd().split("\n");
-  const peakKiB = peakRss ? Number(stderrLines.pop()) : undefined;
-  return {
-    ms,
-    stdout: decoder.decode(out.stdout),
-    stderr: stderrLines.join("\n"),
-    ...(peakKiB === undefined ? {} : { peakKiB }),
-  };
-}
 
 async function measureVersion(program: Program, cwd: string): Promise<number> {
   // pi prints it on stderr when stdin is not a terminal (it keeps stdout for print mode).
@@ -275,17 +235,8 @@ function newRow(what: string, unit: Row["unit"]): Row {
 }
 
 async function main(): Promise<void> {
-  const root = await Deno.makeTempDir({ prefix: "panto-cli-bench-" });
-  const server = await FakeLlmServer.start();
-  try {
-    const cwd = join(root, "work");
-    await Deno.mkdir(cwd);
-    const { programs, columns, piVersion } = await preparePrograms(
-      root,
-      cwd,
-      server,
-      PI_NODE_PREFIX,
-    );
+  await withPrograms("panto-cli-bench-", PI_NODE_PREFIX, async (site) => {
+    const { cwd, server, programs, columns, piVersion } = site;
     console.log(
       `Deno ${Deno.version.deno}, pi ${piVersion}; ${Deno.build.os} ${Deno.osRelease()}, ` +
         `${navigator.hardwareConcurrency} cores, load average ${await loadAverage()}`,
@@ -352,10 +303,7 @@ async function main(): Promise<void> {
         `load average now ${await loadAverage()}`,
     );
     printTable(rows, columns);
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true }).catch(() => {});
-  }
+  });
 }
 
 await main();

@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { FileSystemJSONLStore } from "@panto/lib/jsonl";
 import type { PersistentMessage } from "@panto/lib";
-import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { piAssistantMessage } from "./pi_messages.ts";
 import { shellQuote, TmuxSession } from "../tests/support/tmux.ts";
 import { modeFlags } from "../cli/launcher/launch.ts";
@@ -198,12 +198,49 @@ async function preparePi(
   };
 }
 
+/** Where a bench runs: a temporary root, its `work` directory, the fake server, and the programs. */
+export interface BenchSite {
+  root: string;
+  /** The programs' working directory. */
+  cwd: string;
+  server: FakeLlmServer;
+  /** What runs (see `preparePrograms`). */
+  programs: Program[];
+  /** The table's columns: the programs, and the ones that cannot run, with why. */
+  columns: (Program | Unavailable)[];
+  piVersion: string;
+}
+
+/**
+ * Runs `body` with the programs prepared in a temporary root (its name
+ * starting with `prefix`) and a fake server, then closes the server and
+ * removes the root.
+ */
+export async function withPrograms(
+  prefix: string,
+  nodePrefix: string | undefined,
+  body: (site: BenchSite) => Promise<void>,
+  withPiDeno = true,
+): Promise<void> {
+  const root = await Deno.makeTempDir({ prefix });
+  const server = await FakeLlmServer.start();
+  try {
+    const cwd = join(root, "work");
+    await Deno.mkdir(cwd);
+    const prepared = await preparePrograms(root, cwd, server, nodePrefix, withPiDeno);
+    await body({ root, cwd, server, ...prepared });
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+}
+
 /**
  * panto, then pi on Deno (unless `withPiDeno` is false), then pi on node when
  * `nodePrefix`, or the `pi` command on PATH, is an npm install of the pinned
  * version (else a column saying why not).
  */
-export async function preparePrograms(
+async function preparePrograms(
   root: string,
   cwd: string,
   server: FakeLlmServer,
@@ -260,6 +297,47 @@ async function piNodeArgv(version: string, prefix: string | undefined): Promise<
     return `node ${nodeVersion} is older than pi's engines (>=20.6.0)`;
   }
   return ["node", join(packageDir, "dist/cli.js")];
+}
+
+/** GNU time, which reports a finished process's peak RSS; without it that row is n/a. */
+export const GNU_TIME = "/usr/bin/time";
+export const gnuTimeAvailable = await Deno.stat(GNU_TIME).then((info) => info.isFile, () => false);
+
+/**
+ * Runs the program to exit; returns the wall time (ms), its output and, with
+ * `peakRss`, its peak RSS (KiB, from GNU time, whose report is the last line
+ * of stderr and is removed from it).
+ */
+export async function timeRun(
+  program: Program,
+  args: string[],
+  cwd: string,
+  peakRss = false,
+): Promise<{ ms: number; stdout: string; stderr: string; peakKiB?: number }> {
+  const [command, ...prefix] = program.argv;
+  const wrapped = peakRss ? [GNU_TIME, "-f", "%M", command!, ...prefix] : [command!, ...prefix];
+  const start = performance.now();
+  const out = await new Deno.Command(wrapped[0]!, {
+    args: [...wrapped.slice(1), ...args],
+    cwd,
+    env: program.env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - start;
+  if (!out.success) {
+    const stderr = decoder.decode(out.stderr).trim().split("\n").slice(-3).join(" | ");
+    throw new Error(`${program.name} ${args.join(" ")} exited ${out.code}: ${stderr}`);
+  }
+  const stderrLines = decoder.decode(out.stderr).trimEnd().split("\n");
+  const peakKiB = peakRss ? Number(stderrLines.pop()) : undefined;
+  return {
+    ms,
+    stdout: decoder.decode(out.stdout),
+    stderr: stderrLines.join("\n"),
+    ...(peakKiB === undefined ? {} : { peakKiB }),
+  };
 }
 
 /** panto with the Deno flags its launcher gives a start with `args` (`modeFlags`); pi as it is. */

@@ -16,6 +16,7 @@
  * @module
  */
 import { editTool } from "../lib/tools/edit.ts";
+import { abortAfter } from "../tests/support/timed_abort.ts";
 import { knob, loadAverage, median } from "./cli_harness.ts";
 
 const RUNS = knob("BENCH_EDIT_RUNS", 5);
@@ -68,16 +69,11 @@ async function missesRun(root: string): Promise<number> {
 async function abortRun(root: string): Promise<number> {
   const content = Array.from({ length: 400_000 }, (_, i) => `${i} foo\n`).join("");
   await Deno.writeTextFile(`${root}/big.txt`, content);
-  const abort = new AbortController();
-  let abortedAt = 0;
-  setTimeout(() => {
-    abortedAt = performance.now();
-    abort.abort(new Error("stopped"));
-  }, 100);
+  const abort = abortAfter(100, new Error("stopped"));
   const args = { path: "big.txt", oldText: "foo", newText: "bar", replaceAll: true };
   const outcome = await edit(root, args, abort.signal).then(() => "finished", () => "stopped");
   if (outcome !== "stopped") throw new Error("the edit finished before the abort");
-  return performance.now() - abortedAt;
+  return performance.now() - abort.firedAt();
 }
 
 const root = await Deno.makeTempDir({ prefix: "panto_edit_bench_" });

@@ -25,17 +25,17 @@
  * @module
  */
 import { join } from "node:path";
-import { modeFlags } from "../cli/launcher/launch.ts";
 import { skillsPromptSection } from "../cli/skills/skills_prompt.ts";
-import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import {
+  asLaunched,
   drainReplies,
   errorText,
   knob,
   loadAverage,
   median,
-  preparePrograms,
   type Program,
+  withPrograms,
 } from "./cli_harness.ts";
 
 const RUNS = knob("BENCH_SKILLS_RUNS", 7);
@@ -122,14 +122,6 @@ function skillDirs(program: Program): { on: string; off: string } {
   return { on: join(home, ".agents", "skills"), off: join(home, ".agents", "skills-off") };
 }
 
-/** panto with the Deno flags its launcher gives a `-p` start; pi as it is. */
-function launched(program: Program, args: readonly string[]): string[] {
-  const [deno, subcommand, ...rest] = program.argv;
-  return program.name === "panto" && subcommand === "run"
-    ? [deno!, subcommand, ...modeFlags(args), ...rest]
-    : program.argv;
-}
-
 /** One `-p` run's times; throws when it fails or the prompt lacks the skills it should have (or has them without). */
 async function printRun(
   program: Program,
@@ -140,7 +132,7 @@ async function printRun(
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: TOKEN }] });
   const args = ["-p", "Say hello in one line."];
-  const argv = [...launched(program, args), ...args];
+  const argv = [...asLaunched(program, args).argv, ...args];
   const [command, ...rest] = PYTHON ? ["python3", "-c", TIMER, ...argv] : argv;
   const start = performance.now();
   const out = await new Deno.Command(command!, {
@@ -198,17 +190,8 @@ function compared(before: Sample[], after: Sample[]): string {
 }
 
 async function main(): Promise<void> {
-  const server = await FakeLlmServer.start();
-  const root = await Deno.makeTempDir({ prefix: "panto-skills-bench-" });
-  try {
-    const cwd = join(root, "work");
-    await Deno.mkdir(cwd);
-    const { programs, columns, piVersion } = await preparePrograms(
-      root,
-      cwd,
-      server,
-      PI_NODE_PREFIX,
-    );
+  await withPrograms("panto-skills-bench-", PI_NODE_PREFIX, async (site) => {
+    const { programs, columns, piVersion, cwd, server } = site;
     for (const program of programs) await writeSkills(skillDirs(program).off, COUNT);
     const samples = new Map<string, Record<State, Sample[]>>();
     const failures = new Map<string, string>();
@@ -263,10 +246,7 @@ async function main(): Promise<void> {
         }`,
       );
     }
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true });
-  }
+  });
 }
 
 await main();

@@ -40,7 +40,7 @@
  * @module
  */
 import { join } from "node:path";
-import { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
+import type { FakeLlmServer } from "../tests/support/fake_llm_server.ts";
 import { tmuxAvailable, type TmuxSession } from "../tests/support/tmux.ts";
 import {
   ANSWER_END,
@@ -54,11 +54,11 @@ import {
   median,
   nowEpochMs,
   type PaneSize,
-  preparePrograms,
   type Program,
   sleep,
   type StreamPlan,
   waitForScreen,
+  withPrograms,
 } from "./cli_harness.ts";
 
 const QUICK = Deno.env.get("BENCH_QUICK") === "1";
@@ -558,18 +558,8 @@ async function main(): Promise<void> {
     return;
   }
   const selected = pick(shapes(), "BENCH_SHAPES", "shapes");
-  const root = await Deno.makeTempDir({ prefix: "panto-shapes-bench-" });
-  const server = await FakeLlmServer.start();
-  try {
-    const cwd = join(root, "work");
-    await Deno.mkdir(cwd);
-    const { programs, columns, piVersion } = await preparePrograms(
-      root,
-      cwd,
-      server,
-      PI_NODE_PREFIX,
-      WITH_PI_DENO,
-    );
+  await withPrograms("panto-shapes-bench-", PI_NODE_PREFIX, async (site) => {
+    const { cwd, server, programs, columns, piVersion } = site;
     const node = await new Deno.Command("node", { args: ["--version"], stdout: "piped" }).output()
       .then((out) => new TextDecoder().decode(out.stdout).trim(), () => "none");
     console.log(
@@ -599,10 +589,7 @@ async function main(): Promise<void> {
       printScenario(results, programs);
     }
     if (LONG_SESSION > 0) await printLongSession(programs, cwd, server);
-  } finally {
-    await server.close();
-    await Deno.remove(root, { recursive: true }).catch(() => {});
-  }
+  }, WITH_PI_DENO);
 }
 
 await main();

@@ -8,7 +8,7 @@ import type {
 } from "@panto/lib";
 import { didYouMean } from "../shared/did_you_mean.ts";
 import { UsageError } from "../shared/errors.ts";
-import type { McpServerEntry, ModelPricing } from "./panto_config.ts";
+import type { McpServerEntry, ModelSettings } from "./panto_config.ts";
 import { CONFIG_SHAPE, type ObjectShape, type Shape, type StringShape } from "./config_shape.ts";
 import { redactSecrets } from "@panto/lib";
 
@@ -28,21 +28,8 @@ export interface ProviderEntry {
   idleTimeoutMs?: number;
 }
 
-/** A model entry as written in a config file. */
-export interface ModelEntry {
-  /** Provider name. */
-  provider: string;
-  /** Model name on the server. */
-  model: string;
-  /** Reasoning level. */
-  reasoning?: ReasoningLevel;
-  /** Context window in tokens. */
-  contextWindow?: number;
-  /** Output token limit. */
-  maxTokens?: number;
-  /** Prices per million tokens. */
-  price?: ModelPricing;
-}
+/** A model entry as written in a config file: its settings, less where they came from. */
+export type ModelEntry = Omit<ModelSettings, "source">;
 
 /** One config file's contents, validated (its shape is stated in config_shape.ts). */
 export interface ConfigFile {

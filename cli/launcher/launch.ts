@@ -23,7 +23,7 @@ import { type ConfigNeeds, configNeeds, flagNeeds, type NeedsContext } from "./c
 import { AWS_VARIABLES } from "../config/provider_credentials.ts";
 import { BASE_VARIABLES, type Grants, permissionFlags } from "./permission_flags.ts";
 import { type KeyOffer, offerKeys } from "./key_handoff.ts";
-import { agentsFilesAbove, projectRoot } from "./project_root.ts";
+import { agentsFilesAbove, pathExists, projectRoot } from "./project_root.ts";
 import { userResourceDirs } from "../skills/user_resource_dirs.ts";
 
 /** Where a start happens. */
@@ -61,8 +61,8 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
   const home = site.env("HOME") || undefined;
   const explicitHome = site.env("PANTO_HOME");
   const pantoHome = explicitHome ? resolve(site.cwd, explicitHome) : home && join(home, ".panto");
-  const root = projectRoot(site.cwd, home, exists);
-  const context: NeedsContext = { cwd: site.cwd, home, exists };
+  const root = projectRoot(site.cwd, home, pathExists);
+  const context: NeedsContext = { cwd: site.cwd, home, exists: pathExists };
   const configs = [
     pantoHome && join(pantoHome, "config.json"),
     join(site.cwd, ".panto", "config.json"),
@@ -78,7 +78,7 @@ export async function grantsFor(site: LaunchSite): Promise<LaunchGrants> {
     readWrite: [root, ...(pantoHome ? [pantoHome] : []), ...needs.flatMap((n) => n.readWrite)],
     readOnly: [
       ...agentsFilesAbove(root, isFile),
-      ...(home ? Object.values(userResourceDirs(home)).flat().filter(exists) : []),
+      ...(home ? Object.values(userResourceDirs(home)).flat().filter(pathExists) : []),
       ...needs.flatMap((n) => n.readOnly),
     ],
     variables: [
@@ -247,15 +247,6 @@ function ungrantablePlace(site: LaunchGrants, moduleDirs: readonly string[]): st
   ];
   const found = places.find(([path]) => path?.includes(","));
   return found && `${found[1]} (${found[0]})`;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function isFile(path: string): boolean {

@@ -34,6 +34,28 @@ export function projectRoot(
 }
 
 /**
+ * Whether a path exists, not following a last link: what
+ * {@linkcode projectRoot} is given outside tests.
+ *
+ * @param path The path.
+ * @returns False as well when it cannot be looked at.
+ *
+ * @example
+ * ```ts
+ * import { pathExists } from "./project_root.ts";
+ * console.assert(pathExists("/") && !pathExists("/no/such/path"));
+ * ```
+ */
+export function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The context files (`AGENTS.md`, `CLAUDE.md`) that exist in the
  * directories above `root` (from the file system root down), which panto
  * reads but may not change.

@@ -62,7 +62,7 @@ export async function loadCatalogModels(ids: Iterable<string>): Promise<void> {
   await Promise.all([...new Set(ids)].map(async (id) => {
     if (loaded.has(id)) return;
     const load = MODEL_LOADERS[id];
-    loaded.set(id, load ? (await load()).MODELS : []);
+    loaded.set(id, load ? (await load()).default : []);
   }));
 }
 

@@ -29,7 +29,7 @@ import { modelProviders, usableCatalogProviders } from "../models/usable_models.
  * open (with its stored conversation), the model, the built-in tools and
  * the system prompt. No agent yet: the controller builds one per session.
  */
-export interface Startup {
+export interface Startup extends PromptSetup {
   /** The working directory. */
   cwd: string;
   /** panto's home directory. */
@@ -48,16 +48,6 @@ export interface Startup {
   resumed: boolean;
   /** The model in use. */
   selection: ModelSelection;
-  /** The built-in tools offered. */
-  tools: Tool[];
-  /** The system prompt every session is seeded or reconciled with. */
-  systemPrompt: string;
-  /** The AGENTS.md (or similar) files the system prompt includes. */
-  contextFiles: string[];
-  /** Their texts as the system prompt includes them, in the same order. */
-  contextTexts: string[];
-  /** The skills (`/skill:name`, listed in the system prompt) and prompt templates (`/name`). */
-  resources: PromptResources;
   /** What the user must be told at the start (ignored project settings, skipped AGENTS.md files). */
   notices: string[];
   /** What to do with the project's untrusted extensions (as for its config). */
@@ -127,11 +117,7 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
       ...(danglingUser ? { danglingUser } : {}),
       resumed,
       selection,
-      tools: prompted.tools,
-      systemPrompt: prompted.systemPrompt,
-      contextFiles: prompted.contextFiles,
-      contextTexts: prompted.contextTexts,
-      resources: prompted.resources,
+      ...prompted,
       notices: [
         ...config.notices,
         ...prompted.notices,
@@ -149,13 +135,13 @@ export async function loadStartup(args: ChatArgs, options: SetupOptions = {}): P
 export interface PromptSetup {
   /** The built-in tools offered. */
   tools: Tool[];
-  /** The system prompt. */
+  /** The system prompt every session is seeded or reconciled with. */
   systemPrompt: string;
   /** The AGENTS.md (or similar) files the system prompt includes. */
   contextFiles: string[];
   /** Their texts as the system prompt includes them, in the same order. */
   contextTexts: string[];
-  /** The skills and prompt templates. */
+  /** The skills (`/skill:name`, listed in the system prompt) and prompt templates (`/name`). */
   resources: PromptResources;
   /** Skipped instruction files, invalid skills or templates, untrusted project skills. */
   notices: string[];

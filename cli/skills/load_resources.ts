@@ -7,7 +7,7 @@
  */
 import { join, resolve } from "node:path";
 import type { UntrustedProjectPolicy } from "../config/project_trust.ts";
-import { projectRoot } from "../launcher/project_root.ts";
+import { pathExists, projectRoot } from "../launcher/project_root.ts";
 import { DEFAULT_DISCOVERY_LIMITS, discoverSkills, type SkillPlace } from "./discover_skills.ts";
 import { SkillCache, skillCachePath } from "./skill_cache.ts";
 import type { PromptResources } from "./prompt_commands.ts";
@@ -187,20 +187,11 @@ export async function untrustedSkillsIn(dirs: ResourceDirs): Promise<UntrustedSk
 
 /** The working directory and its parents up to the project's root (the git root, else itself). */
 function ancestorsToRoot(cwd: string, home: string | undefined): string[] {
-  const root = projectRoot(cwd, home, exists);
+  const root = projectRoot(cwd, home, pathExists);
   const dirs: string[] = [];
   for (let dir = cwd; dir.startsWith(root); dir = resolve(dir, "..")) {
     dirs.push(dir);
     if (dir === root) break;
   }
   return dirs;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -4,6 +4,8 @@ import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
 import type { ProviderRequest } from "./provider.ts";
 import { summaryText } from "./summary_text.ts";
+import { streamHeaders } from "./endpoint.ts";
+import type { ProviderHttpRequest } from "./stream_provider.ts";
 
 /** The `anthropic-version` header every request carries. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -155,15 +157,11 @@ export interface AnthropicRequestBody {
   output_config?: { effort: string };
 }
 
-/** Everything needed to send a Messages request with `fetch`. */
-export interface AnthropicHttpRequest {
-  /** `${baseUrl}/v1/messages`. */
-  url: string;
-  /** Headers, the key included when one is configured. */
-  headers: Record<string, string>;
-  /** The JSON body. */
-  body: AnthropicRequestBody;
-}
+/**
+ * Everything needed to send a Messages request with `fetch`:
+ * the URL is `${baseUrl}/v1/messages`.
+ */
+export type AnthropicHttpRequest = ProviderHttpRequest<AnthropicRequestBody>;
 
 const EPHEMERAL: AnthropicCacheControl = { type: "ephemeral" };
 
@@ -217,13 +215,8 @@ export function buildAnthropicRequest(request: ProviderRequest): AnthropicHttpRe
 }
 
 function anthropicHeaders(config: ProviderConfig): Record<string, string> {
-  const headers: Record<string, string> = {
-    "anthropic-version": ANTHROPIC_VERSION,
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (config.apiKey) headers["x-api-key"] = config.apiKey;
-  return { ...headers, ...config.headers };
+  const key: Record<string, string> = config.apiKey ? { "x-api-key": config.apiKey } : {};
+  return streamHeaders(config, { "anthropic-version": ANTHROPIC_VERSION, ...key });
 }
 
 function toAnthropicTool(decl: ToolDecl): AnthropicTool {

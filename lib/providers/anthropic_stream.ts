@@ -4,7 +4,8 @@ import type { BlockStartEvent, DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
 import { hostOf, streamReadFailure } from "./error_classification.ts";
-import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { asObject, isObject, parseWireObject, type WireObject } from "./wire_object.ts";
+import { assembleMessage, assistantResult, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
@@ -86,8 +87,6 @@ interface OpenBlock {
   startInput: unknown;
 }
 
-type WireObject = Record<string, unknown>;
-
 const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
   ["end_turn", "end_turn"],
   ["tool_use", "tool_use"],
@@ -121,7 +120,7 @@ class AnthropicMessageAssembler implements MessageAssembler {
   /** Applies one SSE event; appends the block events it completes to `out`. */
   handle(event: SseEvent, out: ProviderStreamEvent[]): void {
     this.#began = true;
-    const payload = this.#parse(event);
+    const payload = parseWireObject(event.data, this.#url, `a "${event.type}" event`);
     // Servers that omit `event:` lines still name the type in the payload.
     const name = event.type === "message" ? String(payload.type) : event.type;
     switch (name) {
@@ -162,40 +161,19 @@ class AnthropicMessageAssembler implements MessageAssembler {
 
   /** The assembled message; open blocks are finalised. */
   result(stopReason?: StopReason): AssistantResult {
-    this.#closeAll([]);
     // A missing stop reason (no message_delta) is read as a normal end.
-    return {
-      content: this.#content,
-      usage: this.#usage,
-      stopReason: stopReason ?? this.#stopReason ?? "end_turn",
-      ...(this.#unrecognised.size ? { unrecognised: [...this.#unrecognised] } : {}),
-    };
+    const reason = stopReason ?? this.#stopReason ?? "end_turn";
+    return assistantResult(this.#partial(), reason, this.#unrecognised);
   }
 
   /** Attaches what was assembled so far to a failure, once streaming had begun. */
   withPartial(error: unknown): ProviderError {
-    const failure = streamReadFailure(error, this.#url);
-    if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
-    return failure;
+    return streamReadFailure(error, this.#url, this.#began ? () => this.#partial() : undefined);
   }
 
   #partial(): PartialMessage {
     this.#closeAll([]);
     return { content: this.#content, usage: this.#usage };
-  }
-
-  #parse(event: SseEvent): WireObject {
-    try {
-      return asObject(JSON.parse(event.data));
-    } catch (cause) {
-      throw new ProviderError(
-        "stream",
-        `malformed JSON in the "${event.type}" event from ${hostOf(this.#url)}: ${
-          event.data.slice(0, 200)
-        }`,
-        { cause },
-      );
-    }
   }
 
   #messageStart(message: WireObject, out: ProviderStreamEvent[]): void {
@@ -348,12 +326,4 @@ function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStrea
 function stringField(wire: WireObject, field: string): string {
   const value = wire[field];
   return typeof value === "string" ? value : "";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): WireObject {
-  return isObject(value) ? value : {};
 }

@@ -1,4 +1,4 @@
-import type { ProviderError } from "../errors.ts";
+import type { PartialMessage, ProviderError } from "../errors.ts";
 import type { StopReason } from "../message.ts";
 import { isAbortError } from "./http.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
@@ -78,6 +78,35 @@ export interface MessageAssembler extends EventAssembler {
   withPartial(error: unknown): ProviderError;
   /** Loads what a partial message needs, before `result("aborted")` or `withPartial`. */
   preparePartial?(): Promise<void>;
+}
+
+/**
+ * A whole message from its blocks and usage, why it stopped, and what the
+ * stream held that the assembler did not know (left out when nothing).
+ *
+ * @param assembled The blocks and usage.
+ * @param stopReason Why it stopped.
+ * @param unrecognised What was not known, e.g. `block type "x"`.
+ * @returns The message.
+ *
+ * @example
+ * ```ts
+ * import { assistantResult } from "./assemble_batches.ts";
+ * import { emptyUsage } from "../usage.ts";
+ * const result = assistantResult({ content: [], usage: emptyUsage() }, "end_turn", new Set());
+ * console.assert(result.unrecognised === undefined);
+ * ```
+ */
+export function assistantResult(
+  assembled: PartialMessage,
+  stopReason: StopReason,
+  unrecognised: ReadonlySet<string>,
+): AssistantResult {
+  return {
+    ...assembled,
+    stopReason,
+    ...(unrecognised.size ? { unrecognised: [...unrecognised] } : {}),
+  };
 }
 
 /**

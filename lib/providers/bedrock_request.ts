@@ -8,6 +8,7 @@ import { AWS_EVENT_STREAM } from "./aws_eventstream.ts";
 import { signAwsRequest } from "./aws_sigv4.ts";
 import type { ProviderRequest } from "./provider.ts";
 import { summaryText } from "./summary_text.ts";
+import { endpointUrl } from "./endpoint.ts";
 
 /** The name Bedrock's runtime signs requests under. */
 const SIGNING_SERVICE = "bedrock";
@@ -203,19 +204,15 @@ function converseStreamUrl(config: ProviderConfig): string {
     : config.awsRegion
     ? `https://bedrock-runtime.${config.awsRegion}.amazonaws.com`
     : undefined;
-  const url = base === undefined ? null : URL.parse(base);
-  if (url === null) {
+  if (base === undefined) {
     throw new ProviderError(
       "invalid_request",
-      base === undefined
-        ? `bedrock-converse needs a baseUrl (e.g. "${example}") or an awsRegion`
-        : `baseUrl "${config.baseUrl}" is not a valid URL; use e.g. "${example}"`,
+      `bedrock-converse needs a baseUrl (e.g. "${example}") or an awsRegion`,
     );
   }
   // Model ids hold colons and ARNs slashes: one path segment, encoded.
   const model = encodeURIComponent(config.model);
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/model/${model}/converse-stream`;
-  return url.href;
+  return endpointUrl(base, `/model/${model}/converse-stream`, example).href;
 }
 
 /** The headers, and how the request is authenticated: a key, a signature, or nothing (a proxy). */

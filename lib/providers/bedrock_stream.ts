@@ -4,8 +4,9 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { BlockKind, DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
-import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { assembleMessage, assistantResult, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError, hostOf, streamReadFailure } from "./error_classification.ts";
+import { asObject, isObject, parseWireObject, type WireObject } from "./wire_object.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
@@ -71,8 +72,6 @@ export async function* parseBedrockStream(
   return yield* assembleMessage(events, new BedrockMessageAssembler(url));
 }
 
-type WireObject = Record<string, unknown>;
-
 /** The blocks a Bedrock message is assembled from. */
 type StreamedBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock;
 
@@ -97,9 +96,6 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
   ["model_context_window_exceeded", "max_tokens"],
 ]);
 
-/** Longest piece of a bad event quoted in an error. */
-const QUOTE_CHARS = 200;
-
 /** Incremental state of one Converse response. */
 class BedrockMessageAssembler implements MessageAssembler {
   readonly #url: string;
@@ -120,7 +116,7 @@ class BedrockMessageAssembler implements MessageAssembler {
   /** Applies one event; appends the block events it causes to `out`. */
   handle(event: SseEvent, out: ProviderStreamEvent[]): void {
     this.#began = true;
-    const payload = this.#parse(event);
+    const payload = parseWireObject(event.data, this.#url, `a "${event.type}" event`);
     switch (event.type) {
       case "contentBlockDelta": // first: nearly every event is one
         this.#delta(Number(payload.contentBlockIndex), asObject(payload.delta), out);
@@ -165,20 +161,14 @@ class BedrockMessageAssembler implements MessageAssembler {
 
   /** The assembled message. */
   result(stopReason?: StopReason): AssistantResult {
-    this.closeAll([]);
-    return {
-      content: this.#content,
-      usage: this.#usage,
-      stopReason: stopReason ?? this.#finalStopReason(),
-      ...(this.#unrecognised.size ? { unrecognised: [...this.#unrecognised] } : {}),
-    };
+    // The blocks close first: the final stop reason looks at them.
+    const assembled = this.#partial();
+    return assistantResult(assembled, stopReason ?? this.#finalStopReason(), this.#unrecognised);
   }
 
   /** Attaches what was assembled so far to a failure, once streaming had begun. */
   withPartial(error: unknown): ProviderError {
-    const failure = streamReadFailure(error, this.#url);
-    if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
-    return failure;
+    return streamReadFailure(error, this.#url, this.#began ? () => this.#partial() : undefined);
   }
 
   #partial(): PartialMessage {
@@ -192,21 +182,6 @@ class BedrockMessageAssembler implements MessageAssembler {
     if (known !== undefined) return known;
     if (this.#stopReason) this.#unrecognised.add(`stop reason ${JSON.stringify(this.#stopReason)}`);
     return this.#content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
-  }
-
-  #parse(event: SseEvent): WireObject {
-    try {
-      return asObject(JSON.parse(event.data));
-    } catch (cause) {
-      const quote = event.data.length > QUOTE_CHARS
-        ? `${event.data.slice(0, QUOTE_CHARS)}…`
-        : event.data;
-      throw new ProviderError(
-        "stream",
-        `${hostOf(this.#url)} sent a "${event.type}" event that is not JSON: ${quote}`,
-        { cause },
-      );
-    }
   }
 
   /** A block's start: a tool call's id and name; other starts carry nothing panto reads. */
@@ -361,12 +336,4 @@ function toUsage(wire: WireObject): Usage {
 
 function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {
   return { type: "content_delta", blockIndex, kind, text };
-}
-
-function isObject(value: unknown): value is WireObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): WireObject {
-  return isObject(value) ? value : {};
 }

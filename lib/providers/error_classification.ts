@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ProviderError, type ProviderErrorKind } from "../errors.ts";
+import { type PartialMessage, ProviderError, type ProviderErrorKind } from "../errors.ts";
 import { errorMessage } from "../error_message.ts";
 
 /** What a server said about a failure, from whichever JSON shape it uses. */
@@ -431,11 +431,14 @@ function truncate(text: string): string {
 /**
  * A failure while reading a response's stream, as a `ProviderError`: one
  * that already is passes through; anything else (a cut connection) is a
- * retryable `network` error naming the host.
+ * retryable `network` error naming the host. What was assembled so far is
+ * attached, unless the error already carries a partial message.
  *
  * @param error What reading threw.
  * @param url The request's URL.
- * @returns The error to attach the partial message to.
+ * @param partial What was assembled so far (called only when it is attached);
+ *   none before streaming began.
+ * @returns The error, with the partial message.
  *
  * @example
  * ```ts
@@ -444,11 +447,16 @@ function truncate(text: string): string {
  * console.assert(failure.kind === "network" && failure.message.includes("api.example.com"));
  * ```
  */
-export function streamReadFailure(error: unknown, url: string): ProviderError {
-  if (error instanceof ProviderError) return error;
-  return new ProviderError(
+export function streamReadFailure(
+  error: unknown,
+  url: string,
+  partial?: () => PartialMessage,
+): ProviderError {
+  const failure = error instanceof ProviderError ? error : new ProviderError(
     "network",
     `reading the stream from ${hostOf(url)} failed: ${errorMessage(error)}`,
     { cause: error },
   );
+  if (partial && failure.partial === undefined) failure.partial = partial();
+  return failure;
 }

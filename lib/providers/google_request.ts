@@ -1,6 +1,5 @@
 import type { ContentBlock, ImagePart, ToolResultBlock } from "../content.ts";
 import type { ProviderConfig } from "../config.ts";
-import { ProviderError } from "../errors.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
 import { isMintedCallId } from "./google_call_ids.ts";
@@ -10,6 +9,8 @@ import { type GeminiThinkingConfig, geminiThinkingConfig } from "./google_thinki
 import { carriedSignature } from "./google_thought_signatures.ts";
 import type { ProviderRequest } from "./provider.ts";
 import { summaryText } from "./summary_text.ts";
+import { endpointUrl, streamHeaders } from "./endpoint.ts";
+import type { ProviderHttpRequest } from "./stream_provider.ts";
 
 /** The Generative Language API's base URL, used when the config's `baseUrl` is empty. */
 export const GOOGLE_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
@@ -97,15 +98,12 @@ export interface GeminiRequestBody {
   generationConfig?: { maxOutputTokens?: number; thinkingConfig?: GeminiThinkingConfig };
 }
 
-/** Everything needed to send one Gemini request with `fetch`. */
-export interface GeminiHttpRequest {
-  /** `${baseUrl}/models/${model}:streamGenerateContent?alt=sse`. */
-  url: string;
-  /** Headers; the key travels in `x-goog-api-key`, never in the URL. */
-  headers: Record<string, string>;
-  /** The JSON body. */
-  body: GeminiRequestBody;
-}
+/**
+ * Everything needed to send one Gemini request with `fetch`: the URL is
+ * `${baseUrl}/models/${model}:streamGenerateContent?alt=sse`; the key travels
+ * in `x-goog-api-key`, never in the URL.
+ */
+export type GeminiHttpRequest = ProviderHttpRequest<GeminiRequestBody>;
 
 /**
  * Builds the HTTP request for the Gemini API's streaming
@@ -157,38 +155,23 @@ export function buildGoogleRequest(request: ProviderRequest): GeminiHttpRequest 
   const thinkingConfig = geminiThinkingConfig(config);
   if (thinkingConfig !== undefined) generationConfig.thinkingConfig = thinkingConfig;
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
-  return { url: streamUrl(config), headers: requestHeaders(config), body };
+  return {
+    url: streamUrl(config),
+    headers: streamHeaders(config, config.apiKey ? { "x-goog-api-key": config.apiKey } : {}),
+    body,
+  };
 }
 
 function streamUrl(config: ProviderConfig): string {
   const base = config.baseUrl.trim() === "" ? GOOGLE_DEFAULT_BASE_URL : config.baseUrl;
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch (error) {
-    throw new ProviderError(
-      "invalid_request",
-      `baseUrl "${config.baseUrl}" is not a valid URL; use e.g. "${GOOGLE_DEFAULT_BASE_URL}"`,
-      { cause: error },
-    );
-  }
   // `models/x` and `tunedModels/x` name their collection; a bare name is a model.
   const name = /^(?:models|tunedModels)\//.test(config.model)
     ? config.model
     : `models/${config.model}`;
   const path = name.split("/").map(encodeURIComponent).join("/");
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/${path}:streamGenerateContent`;
+  const url = endpointUrl(base, `/${path}:streamGenerateContent`, GOOGLE_DEFAULT_BASE_URL);
   url.searchParams.set("alt", "sse");
   return url.href;
-}
-
-function requestHeaders(config: ProviderConfig): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (config.apiKey) headers["x-goog-api-key"] = config.apiKey;
-  return { ...headers, ...config.headers };
 }
 
 function toFunctionDeclaration(decl: ToolDecl): GeminiFunctionDeclaration {

@@ -3,8 +3,9 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
-import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { assembleMessage, assistantResult, type MessageAssembler } from "./assemble_batches.ts";
 import { hostOf, streamReadFailure } from "./error_classification.ts";
+import { asObject, isObject, parseWireObject, type WireObject } from "./wire_object.ts";
 import { mintCallId } from "./google_call_ids.ts";
 import { signatureCarrier } from "./google_thought_signatures.ts";
 import { classifyStreamError } from "./http.ts";
@@ -77,8 +78,6 @@ export async function* parseGoogleStream(
   return yield* assembleMessage(events, new GeminiMessageAssembler(url));
 }
 
-type WireObject = Record<string, unknown>;
-
 /** The blocks a Gemini message is assembled from. */
 type StreamedBlock = TextBlock | ThinkingBlock | ToolUseBlock;
 
@@ -141,9 +140,6 @@ const USAGE_COUNTS = [
   "totalTokenCount",
 ] as const;
 
-/** Longest piece of a bad chunk quoted in an error. */
-const QUOTE_CHARS = 200;
-
 /** Incremental state of one Gemini response. */
 class GeminiMessageAssembler implements MessageAssembler {
   readonly #url: string;
@@ -167,7 +163,7 @@ class GeminiMessageAssembler implements MessageAssembler {
   /** Applies one SSE event (a `GenerateContentResponse`); appends the block events it causes. */
   handle(event: SseEvent, out: ProviderStreamEvent[]): void {
     this.#began = true;
-    const chunk = this.#parse(event.data);
+    const chunk = parseWireObject(event.data, this.#url, "a chunk");
     if (isObject(chunk.error)) throw classifyStreamError(chunk, this.#url);
     if (this.#responseId === "" && typeof chunk.responseId === "string") {
       this.#responseId = chunk.responseId;
@@ -203,20 +199,14 @@ class GeminiMessageAssembler implements MessageAssembler {
 
   /** The assembled message. */
   result(stopReason?: StopReason): AssistantResult {
-    this.#close([]);
-    return {
-      content: this.#content,
-      usage: this.#usage,
-      stopReason: stopReason ?? this.#stopReason(),
-      ...(this.#unrecognised.size ? { unrecognised: [...this.#unrecognised] } : {}),
-    };
+    // The blocks close first: the stop reason looks at them.
+    const assembled = this.#partial();
+    return assistantResult(assembled, stopReason ?? this.#stopReason(), this.#unrecognised);
   }
 
   /** Attaches what was assembled so far to a failure, once streaming had begun. */
   withPartial(error: unknown): ProviderError {
-    const failure = streamReadFailure(error, this.#url);
-    if (this.#began && failure.partial === undefined) failure.partial = this.#partial();
-    return failure;
+    return streamReadFailure(error, this.#url, this.#began ? () => this.#partial() : undefined);
   }
 
   #partial(): PartialMessage {
@@ -233,19 +223,6 @@ class GeminiMessageAssembler implements MessageAssembler {
     return mapped === undefined || mapped === "end_turn"
       ? (hasCalls ? "tool_use" : "end_turn")
       : mapped;
-  }
-
-  #parse(data: string): WireObject {
-    try {
-      return asObject(JSON.parse(data));
-    } catch (cause) {
-      const quote = data.length > QUOTE_CHARS ? `${data.slice(0, QUOTE_CHARS)}…` : data;
-      throw new ProviderError(
-        "stream",
-        `${hostOf(this.#url)} sent a chunk that is not JSON: ${quote}`,
-        { cause },
-      );
-    }
   }
 
   #part(part: WireObject, data: string, out: ProviderStreamEvent[]): void {
@@ -461,12 +438,4 @@ function firstCandidate(candidates: unknown): WireObject | undefined {
 
 function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStreamEvent {
   return { type: "content_delta", blockIndex, kind, text };
-}
-
-function isObject(value: unknown): value is WireObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): WireObject {
-  return isObject(value) ? value : {};
 }

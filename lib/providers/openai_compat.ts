@@ -161,14 +161,26 @@ export function resolveOpenAICompat(config: ProviderConfig): Required<OpenAIComp
 }
 
 /**
- * Whether the base URL is an Azure OpenAI resource, which authenticates with
- * an `api-key` header instead of a bearer token.
+ * The key's header for an OpenAI-compatible server: `api-key` for an Azure
+ * OpenAI resource (`*.openai.azure.com` and the other Azure AI hosts), else
+ * `authorization: Bearer`; none without a key, so keyless local servers are
+ * not sent an empty credential.
  *
- * @param baseUrl The configured base URL.
- * @returns True for `*.openai.azure.com` and the other Azure AI hosts.
+ * @param config The provider's config (its key and base URL).
+ * @returns The auth headers.
+ *
+ * @example
+ * ```ts
+ * import { openAIAuthHeaders } from "./openai_compat.ts";
+ * const azure = { api: "openai-chat", baseUrl: "https://r.openai.azure.com/openai/v1", model: "m", reasoning: "off", apiKey: "k" } as const;
+ * console.assert(openAIAuthHeaders(azure)["api-key"] === "k");
+ * ```
  */
-export function isAzureHost(baseUrl: string): boolean {
-  return isAzure(hostOf(baseUrl));
+export function openAIAuthHeaders(config: ProviderConfig): Record<string, string> {
+  if (!config.apiKey) return {};
+  return isAzure(hostOf(config.baseUrl))
+    ? { "api-key": config.apiKey }
+    : { authorization: `Bearer ${config.apiKey}` };
 }
 
 function hostOf(baseUrl: string): string {

@@ -1,12 +1,13 @@
 import type { ContentBlock, ResultPart, ToolResultBlock, ToolUseBlock } from "../content.ts";
 import type { OpenAICompat, ProviderConfig } from "../config.ts";
-import { ProviderError } from "../errors.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
 import { alnum9CallId } from "./alnum_call_id.ts";
-import { isAzureHost, resolveOpenAICompat } from "./openai_compat.ts";
+import { openAIAuthHeaders, resolveOpenAICompat } from "./openai_compat.ts";
+import { endpointUrl, streamHeaders } from "./endpoint.ts";
 import type { ProviderRequest } from "./provider.ts";
 import { summaryText } from "./summary_text.ts";
+import type { ProviderHttpRequest } from "./stream_provider.ts";
 
 /** A text or image part of a user message on the wire. */
 export type OpenAIContentPart =
@@ -69,15 +70,11 @@ export interface OpenAIChatBody {
   enable_thinking?: boolean;
 }
 
-/** Everything needed to send one Chat Completions request. */
-export interface OpenAIHttpRequest {
-  /** `${baseUrl}/chat/completions` (query string of the base URL kept). */
-  url: string;
-  /** Auth, content negotiation and the configured extra headers. */
-  headers: Record<string, string>;
-  /** The JSON body. */
-  body: OpenAIChatBody;
-}
+/**
+ * Everything needed to send one Chat Completions request:
+ * the URL is `${baseUrl}/chat/completions` (the base URL's query string kept).
+ */
+export type OpenAIHttpRequest = ProviderHttpRequest<OpenAIChatBody>;
 
 /**
  * Builds the URL, headers and body of a streaming Chat Completions request.
@@ -109,38 +106,10 @@ export function buildOpenAIRequest(request: ProviderRequest): OpenAIHttpRequest 
   const { config } = request;
   const compat = resolveOpenAICompat(config);
   return {
-    url: chatCompletionsUrl(config.baseUrl),
-    headers: requestHeaders(config),
+    url: endpointUrl(config.baseUrl, "/chat/completions", "https://api.openai.com/v1").href,
+    headers: streamHeaders(config, openAIAuthHeaders(config)),
     body: requestBody(request, compat),
   };
-}
-
-function chatCompletionsUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch (error) {
-    throw new ProviderError(
-      "invalid_request",
-      `baseUrl "${baseUrl}" is not a valid URL; use e.g. "https://api.openai.com/v1"`,
-      { cause: error },
-    );
-  }
-  // Appending to the path (not the string) keeps an Azure `?api-version=` query intact.
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/chat/completions`;
-  return url.href;
-}
-
-function requestHeaders(config: ProviderConfig): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (config.apiKey) {
-    if (isAzureHost(config.baseUrl)) headers["api-key"] = config.apiKey;
-    else headers.authorization = `Bearer ${config.apiKey}`;
-  }
-  return { ...headers, ...config.headers };
 }
 
 function requestBody(request: ProviderRequest, compat: Required<OpenAICompat>): OpenAIChatBody {

@@ -1,12 +1,12 @@
 import type { ContentBlock, ResultPart, ToolResultBlock, ToolUseBlock } from "../content.ts";
-import type { ProviderConfig } from "../config.ts";
-import { ProviderError } from "../errors.ts";
 import type { Message } from "../message.ts";
 import type { ToolDecl } from "../tool.ts";
-import { isAzureHost } from "./openai_compat.ts";
+import { openAIAuthHeaders } from "./openai_compat.ts";
+import { endpointUrl, streamHeaders } from "./endpoint.ts";
 import { decodeReasoningSignature } from "./openai_responses_reasoning.ts";
 import type { ProviderRequest } from "./provider.ts";
 import { summaryText } from "./summary_text.ts";
+import type { ProviderHttpRequest } from "./stream_provider.ts";
 
 /** A text or image part of a user message or a tool result on the wire. */
 export type ResponsesInputContent =
@@ -91,15 +91,11 @@ export interface ResponsesRequestBody {
   include?: ["reasoning.encrypted_content"];
 }
 
-/** Everything needed to send one Responses request. */
-export interface ResponsesHttpRequest {
-  /** `${baseUrl}/responses` (query string of the base URL kept). */
-  url: string;
-  /** Auth, content negotiation and the configured extra headers. */
-  headers: Record<string, string>;
-  /** The JSON body. */
-  body: ResponsesRequestBody;
-}
+/**
+ * Everything needed to send one Responses request:
+ * the URL is `${baseUrl}/responses` (the base URL's query string kept).
+ */
+export type ResponsesHttpRequest = ProviderHttpRequest<ResponsesRequestBody>;
 
 /**
  * Builds the URL, headers and body of a streaming OpenAI Responses request
@@ -157,35 +153,11 @@ export function buildOpenAIResponsesRequest(request: ProviderRequest): Responses
     // Only with reasoning on: models that do not reason reject the include.
     body.include = ["reasoning.encrypted_content"];
   }
-  return { url: responsesUrl(config.baseUrl), headers: requestHeaders(config), body };
-}
-
-function responsesUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch (error) {
-    throw new ProviderError(
-      "invalid_request",
-      `baseUrl "${baseUrl}" is not a valid URL; use e.g. "https://api.openai.com/v1"`,
-      { cause: error },
-    );
-  }
-  // Appending to the path (not the string) keeps an Azure `?api-version=` query intact.
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/responses`;
-  return url.href;
-}
-
-function requestHeaders(config: ProviderConfig): Record<string, string> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
+  return {
+    url: endpointUrl(config.baseUrl, "/responses", "https://api.openai.com/v1").href,
+    headers: streamHeaders(config, openAIAuthHeaders(config)),
+    body,
   };
-  if (config.apiKey) {
-    if (isAzureHost(config.baseUrl)) headers["api-key"] = config.apiKey;
-    else headers.authorization = `Bearer ${config.apiKey}`;
-  }
-  return { ...headers, ...config.headers };
 }
 
 function toResponsesTool(decl: ToolDecl): ResponsesTool {

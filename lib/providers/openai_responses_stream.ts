@@ -3,8 +3,9 @@ import { type PartialMessage, ProviderError } from "../errors.ts";
 import type { DeltaKind } from "../events.ts";
 import type { StopReason } from "../message.ts";
 import { emptyUsage, type Usage } from "../usage.ts";
-import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
+import { assembleMessage, assistantResult, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError, hostOf, streamReadFailure } from "./error_classification.ts";
+import { asObject, isObject, parseWireObject, type WireObject } from "./wire_object.ts";
 import { encodeReasoningSignature } from "./openai_responses_reasoning.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
@@ -72,8 +73,6 @@ export async function* parseOpenAIResponsesStream(
   return yield* assembleMessage(events, new ResponsesAssembler(url));
 }
 
-type WireObject = Record<string, unknown>;
-
 /** One output item of the response, as it streams. */
 interface ItemState {
   kind: "reasoning" | "message" | "function_call" | "other";
@@ -116,9 +115,6 @@ const INCOMPLETE_REASONS: ReadonlyMap<string, StopReason> = new Map([
 /** Failure codes of `response.failed` that retrying the same request cannot fix. */
 const REQUEST_FAULT = /^(?:invalid_|image_|unsupported_|empty_|failed_to_download)/;
 
-/** Longest piece of a bad event quoted in an error. */
-const QUOTE_CHARS = 200;
-
 /** Incremental state of one Responses reply. */
 class ResponsesAssembler implements MessageAssembler {
   readonly #url: string;
@@ -144,7 +140,7 @@ class ResponsesAssembler implements MessageAssembler {
     const data = event.data.trim();
     // Some gateways append the Chat Completions end marker.
     if (data === "" || data === "[DONE]") return;
-    const payload = this.#parse(data);
+    const payload = parseWireObject(data, this.#url, "an event");
     const type = typeof payload.type === "string" ? payload.type : event.type;
     switch (type) {
       case "response.output_text.delta":
@@ -204,19 +200,13 @@ class ResponsesAssembler implements MessageAssembler {
 
   /** The assembled message. */
   result(stopReason?: StopReason): AssistantResult {
-    return {
-      content: this.#content(),
-      usage: this.#usage,
-      stopReason: stopReason ?? this.#finalStopReason(),
-      ...(this.#unrecognised.size ? { unrecognised: [...this.#unrecognised] } : {}),
-    };
+    const reason = stopReason ?? this.#finalStopReason();
+    return assistantResult(this.#partial(), reason, this.#unrecognised);
   }
 
   /** Attaches what was assembled so far to a failure. */
   withPartial(error: unknown): ProviderError {
-    const failure = streamReadFailure(error, this.#url);
-    failure.partial ??= this.#partial();
-    return failure;
+    return streamReadFailure(error, this.#url, () => this.#partial());
   }
 
   #partial(): PartialMessage {
@@ -232,19 +222,6 @@ class ResponsesAssembler implements MessageAssembler {
     if (reason !== "end_turn") return reason;
     if (this.#blocks.some((item) => item.kind === "function_call")) return "tool_use";
     return this.#refused ? "refusal" : "end_turn";
-  }
-
-  #parse(data: string): WireObject {
-    try {
-      return asObject(JSON.parse(data));
-    } catch (cause) {
-      const quote = data.length > QUOTE_CHARS ? `${data.slice(0, QUOTE_CHARS)}…` : data;
-      throw new ProviderError(
-        "stream",
-        `${hostOf(this.#url)} sent an event that is not JSON: ${quote}`,
-        { cause },
-      );
-    }
   }
 
   /**
@@ -527,12 +504,4 @@ function delta(blockIndex: number, kind: DeltaKind, text: string): ProviderStrea
 
 function stringOf(value: unknown): string {
   return typeof value === "string" ? value : "";
-}
-
-function isObject(value: unknown): value is WireObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): WireObject {
-  return isObject(value) ? value : {};
 }

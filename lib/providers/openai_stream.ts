@@ -6,6 +6,7 @@ import { emptyUsage, type Usage } from "../usage.ts";
 import { assembleMessage, type MessageAssembler } from "./assemble_batches.ts";
 import { classifyStreamError } from "./http.ts";
 import { streamReadFailure } from "./error_classification.ts";
+import { asObject, isObject, parseWireObject, type WireObject } from "./wire_object.ts";
 import type { AssistantResult, ProviderStreamEvent } from "./provider.ts";
 import type { SseEvent } from "./sse.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
@@ -73,8 +74,6 @@ export async function* parseOpenAIStream(
   return yield* assembleMessage(events, new ChatCompletionAssembler(url));
 }
 
-type WireObject = Record<string, unknown>;
-
 /** A tool call being assembled from fragments. */
 interface ToolCallState {
   id: string;
@@ -98,9 +97,6 @@ const STOP_REASONS: ReadonlyMap<string, StopReason> = new Map([
   ["length", "max_tokens"],
   ["content_filter", "refusal"],
 ]);
-
-/** Longest piece of a bad chunk quoted in an error. */
-const QUOTE_CHARS = 200;
 
 /** Incremental state of one Chat Completions response. */
 class ChatCompletionAssembler implements MessageAssembler {
@@ -132,7 +128,7 @@ class ChatCompletionAssembler implements MessageAssembler {
       return;
     }
     if (data === "") return;
-    const chunk = this.#parse(data);
+    const chunk = parseWireObject(data, this.#url, "a chunk");
     const choice = firstChoice(chunk.choices);
     const usage = reportedUsage(chunk, choice);
     if (usage !== undefined) this.#usage = toUsage(usage);
@@ -189,9 +185,7 @@ class ChatCompletionAssembler implements MessageAssembler {
 
   /** Attaches what was assembled so far to a failure. */
   withPartial(error: unknown): ProviderError {
-    const failure = streamReadFailure(error, this.#url);
-    failure.partial ??= this.#partial();
-    return failure;
+    return streamReadFailure(error, this.#url, () => this.#partial());
   }
 
   /** Loads the partial-JSON parser when a tool call may need it. */
@@ -221,17 +215,6 @@ class ChatCompletionAssembler implements MessageAssembler {
     if (this.#calls.length > 0 && mapped === "end_turn") return "tool_use";
     if (this.#refused && mapped === "end_turn") return "refusal";
     return mapped;
-  }
-
-  #parse(data: string): WireObject {
-    try {
-      return asObject(JSON.parse(data));
-    } catch (cause) {
-      const quote = data.length > QUOTE_CHARS ? `${data.slice(0, QUOTE_CHARS)}…` : data;
-      throw new ProviderError("stream", `${this.#url} sent a chunk that is not JSON: ${quote}`, {
-        cause,
-      });
-    }
   }
 
   #delta(delta: WireObject, out: ProviderStreamEvent[]): void {
@@ -478,12 +461,4 @@ let partialJson: typeof import("partial-json") | undefined;
 
 function parsePartial(text: string): unknown {
   return partialJson?.parse(text);
-}
-
-function isObject(value: unknown): value is WireObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: unknown): WireObject {
-  return isObject(value) ? value : {};
 }

@@ -11,13 +11,13 @@ import type {
 import type { SseEvent } from "./sse.ts";
 
 /** The HTTP request a provider builds: where to POST, with which headers and JSON body. */
-export interface ProviderHttpRequest {
+export interface ProviderHttpRequest<Body = unknown> {
   /** Full URL. */
   url: string;
   /** Request headers, auth included. */
   headers: Record<string, string>;
   /** The body, JSON-serialised before sending. */
-  body: unknown;
+  body: Body;
   /** Credentials that travel in no header as they are: kept out of error messages too. */
   secrets?: readonly string[];
   /**

@@ -4,6 +4,7 @@
  * (see `bedrock_reader.ts` for why it runs in a process of its own).
  */
 import type { AwsCredentials } from "../../lib/config.ts";
+import { runSdkReader } from "./sdk_reader.ts";
 
 /** One request's outcome: the stream members the SDK yielded, and the error it threw. */
 export interface BedrockSdkRead {
@@ -24,7 +25,6 @@ export interface BedrockSdkTarget {
 }
 
 const READER = new URL("./bedrock_reader.ts", import.meta.url).pathname;
-const BENCH_LOCK = new URL("../../bench/bench.lock", import.meta.url).pathname;
 
 /**
  * Streams one ConverseStream request per model from `target.endpoint`
@@ -38,17 +38,5 @@ export async function readWithBedrockSdk(
   target: BedrockSdkTarget,
   models: readonly string[],
 ): Promise<BedrockSdkRead[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--frozen=false", `--lock=${BENCH_LOCK}`, READER],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify({ ...target, models })));
-  await writer.close();
-  const out = await child.output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`bedrock_reader.ts failed (exit ${out.code}): ${stderr}`);
-  return JSON.parse(new TextDecoder().decode(out.stdout)) as BedrockSdkRead[];
+  return await runSdkReader<BedrockSdkRead[]>(READER, { ...target, models });
 }

@@ -3,6 +3,7 @@
  * that compare panto's parser with it (see `genai_reader.ts` for why it runs
  * in a process of its own).
  */
+import { runSdkReader } from "./sdk_reader.ts";
 
 /** The part of a streamed `GenerateContentResponse` the comparisons read. */
 export interface GenaiChunk {
@@ -37,7 +38,6 @@ export interface GenaiChunk {
 export type GenaiRead = { chunks: GenaiChunk[] } | { error: string };
 
 const READER = new URL("./genai_reader.ts", import.meta.url).pathname;
-const BENCH_LOCK = new URL("../../bench/bench.lock", import.meta.url).pathname;
 
 /**
  * Streams one request per model from `baseUrl` (a fake server's origin)
@@ -53,19 +53,7 @@ export async function readWithGenai(
   models: readonly string[],
   apiKey = "test-key",
 ): Promise<GenaiRead[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--frozen=false", `--lock=${BENCH_LOCK}`, READER],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify({ baseUrl, apiKey, models })));
-  await writer.close();
-  const out = await child.output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`genai_reader.ts failed (exit ${out.code}): ${stderr}`);
-  return JSON.parse(new TextDecoder().decode(out.stdout)) as GenaiRead[];
+  return await runSdkReader<GenaiRead[]>(READER, { baseUrl, apiKey, models });
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ContentBlock } from "../../lib/content.ts";
 import { ProviderError } from "../../lib/errors.ts";
 import type { AssistantResult, ProviderStreamEvent } from "../../lib/providers/provider.ts";
 import { emptyUsage, type Usage } from "../../lib/usage.ts";
+import { randomChunks, seededRandom } from "./chunked_sse.ts";
 
 /** What a parser produced. */
 export interface ParserRun {
@@ -88,4 +89,113 @@ export function assertEventsMatchContent(name: string, run: ParserRun): void {
       assert.deepEqual(JSON.parse(entry.text || "{}"), block.input, `${name}: tool input`);
     }
   });
+}
+
+/**
+ * Block events are well formed: blocks start at 0, 1, 2… in order, every
+ * delta belongs to a started block, each block completes once, the deltas
+ * add up to the block, a call's start names it, and the completed blocks
+ * are the returned content (in index order, whatever order they completed
+ * in).
+ *
+ * @param run What the parser produced.
+ */
+export function assertEventInvariants(run: ParserRun): void {
+  const started: ProviderStreamEvent[] = [];
+  const text = new Map<number, string>();
+  const completed = new Map<number, ContentBlock>();
+  for (const event of run.events) {
+    if (event.type === "block_start") {
+      assert.equal(event.blockIndex, started.length, "blocks start in order");
+      started.push(event);
+      text.set(event.blockIndex, "");
+    } else if (event.type === "content_delta") {
+      assert.ok(text.has(event.blockIndex), "delta for a started block");
+      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
+      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
+    } else {
+      assert.ok(text.has(event.blockIndex), "completion of a started block");
+      assert.ok(!completed.has(event.blockIndex), "a block completes once");
+      completed.set(event.blockIndex, event.block);
+    }
+  }
+  if (!run.result) return;
+  assert.equal(completed.size, started.length, "every block completes on success");
+  assert.deepEqual(
+    [...completed.keys()].sort((a, b) => a - b).map((i) => completed.get(i)),
+    run.result.content,
+  );
+  for (const [index, block] of completed) {
+    const streamed = text.get(index)!;
+    if (block.type === "text") assert.equal(streamed, block.text);
+    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
+    else if (block.type === "tool_use") {
+      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
+      const start = started[index];
+      assert.ok(start?.type === "block_start");
+      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
+    }
+  }
+}
+
+/** A tool call as the tests compare it. */
+export interface ToolFact {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * The text of the blocks, joined.
+ *
+ * @param content Assembled blocks.
+ * @returns Their text.
+ */
+export function textOf(content: readonly ContentBlock[]): string {
+  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
+/**
+ * The thinking of the blocks, joined.
+ *
+ * @param content Assembled blocks.
+ * @returns Their thinking.
+ */
+export function thinkingOf(content: readonly ContentBlock[]): string {
+  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
+}
+
+/**
+ * The tool calls among the blocks.
+ *
+ * @param content Assembled blocks.
+ * @returns Each call's id, name and input.
+ */
+export function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
+  return content.flatMap((block) =>
+    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
+  );
+}
+
+/**
+ * Asserts that a recording read in random chunks (three seeds, up to 24
+ * bytes) gives what it gave whole: the same events, message and error.
+ *
+ * @param name The fixture, for messages.
+ * @param bytes Its bytes.
+ * @param whole What reading it in one chunk gave.
+ * @param parse Reads the bytes in the chunks given.
+ */
+export async function assertSameInChunks(
+  name: string,
+  bytes: Uint8Array,
+  whole: ParserRun,
+  parse: (chunks: readonly Uint8Array[]) => Promise<ParserRun>,
+): Promise<void> {
+  for (const seed of [1, 7, 2026]) {
+    const chunked = await parse(randomChunks(bytes, seededRandom(seed), 24));
+    assert.deepEqual(chunked.events, whole.events, `${name}: events, seed ${seed}`);
+    assert.deepEqual(chunked.result, whole.result, `${name}: result, seed ${seed}`);
+    assert.equal(chunked.error?.message, whole.error?.message, `${name}: error, seed ${seed}`);
+  }
 }

@@ -26,3 +26,46 @@ export async function drainProviderStream(
     events.push(...step.value);
   }
 }
+
+/**
+ * Reads a provider stream until text streams, aborts it, and reads the
+ * message it ends with (asserting that it ends at once, as aborted).
+ *
+ * @param stream What a provider returned, its request's signal `controller`'s.
+ * @param controller Aborts the request.
+ * @returns The text streamed before the abort, and the message.
+ */
+export async function abortOnceTextStreams(
+  stream: AsyncGenerator<ProviderStreamEvent[], AssistantResult, void>,
+  controller: AbortController,
+): Promise<{ streamed: string; end: AssistantResult }> {
+  let streamed = "";
+  while (streamed === "") {
+    const step = await stream.next();
+    assert.ok(!step.done, "the stream must not finish before the abort");
+    for (const event of step.value) if (event.type === "content_delta") streamed += event.text;
+  }
+  controller.abort();
+  const end = await stream.next();
+  assert.ok(end.done, "the stream ends after the abort");
+  assert.equal(end.value.stopReason, "aborted");
+  return { streamed, end: end.value };
+}
+
+/**
+ * Asserts that an aborted message holds just the text that streamed, a
+ * strict start of the whole answer.
+ *
+ * @param end The aborted message.
+ * @param streamed The text streamed before the abort.
+ * @param fullText The answer the server would have sent.
+ */
+export function assertAbortedPrefix(
+  end: AssistantResult,
+  streamed: string,
+  fullText: string,
+): void {
+  const partial = end.content[0];
+  assert.ok(partial?.type === "text" && partial.text === streamed, JSON.stringify(end.content));
+  assert.ok(fullText.startsWith(partial.text) && partial.text.length < fullText.length);
+}

@@ -5,12 +5,16 @@
  * choices.
  */
 import assert from "node:assert/strict";
-import { API_STYLES } from "../../../lib/config.ts";
+import { API_STYLES, REASONING_LEVELS } from "../../../lib/config.ts";
 import { BUILTIN_PROVIDERS } from "../../../cli/config/load_config.ts";
 import { clampThinkingLevel, resolveModel } from "../../../cli/config/model_registry.ts";
 import type { PantoConfig } from "../../../cli/config/panto_config.ts";
 import { UsageError } from "../../../cli/shared/errors.ts";
-import { catalogProviders, loadCatalogModels } from "../../../cli/models/catalog.ts";
+import {
+  cachedCatalogModels,
+  catalogProviders,
+  loadCatalogModels,
+} from "../../../cli/models/catalog.ts";
 import { cycleChoices, pickerModels } from "../../../cli/models/model_choices.ts";
 import { BUILTIN_KEY_VARIABLES } from "../../../cli/tools/child_env.ts";
 
@@ -40,6 +44,23 @@ Deno.test("catalog: every provider that lists models has a key variable, an API 
     assert.ok(provider.keyEnv, provider.id);
     assert.ok(BUILTIN_KEY_VARIABLES.includes(provider.keyEnv!), `${provider.keyEnv} is withheld`);
     assert.ok(API_STYLES.includes(provider.api), `${provider.id}: ${provider.api}`);
+  }
+});
+
+Deno.test("catalog: every model's JSON holds what CatalogModel says (no type checker reads it)", async () => {
+  const providers = catalogProviders().filter((p) => p.modelCount > 0);
+  await loadCatalogModels(providers.map((p) => p.id));
+  for (const provider of providers) {
+    const models = cachedCatalogModels(provider.id) ?? [];
+    assert.equal(models.length, provider.modelCount, provider.id);
+    for (const model of models) {
+      const where = `${provider.id}/${model.id}`;
+      assert.ok(model.name && model.contextWindow > 0 && model.maxTokens > 0, where);
+      assert.ok(model.api === undefined || API_STYLES.includes(model.api), where);
+      assert.ok(model.input.every((kind) => kind === "text" || kind === "image"), where);
+      assert.ok(model.thinkingLevels.every((level) => REASONING_LEVELS.includes(level)), where);
+      assert.ok(Object.values(model.price).every((usd) => typeof usd === "number"), where);
+    }
   }
 });
 

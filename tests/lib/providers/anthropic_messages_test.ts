@@ -17,7 +17,12 @@ import {
   overloadedReply,
   withFakeServer,
 } from "../../support/fake_llm_server.ts";
-import { type DrainedStream, drainProviderStream } from "../../support/provider_stream.ts";
+import {
+  abortOnceTextStreams,
+  assertAbortedPrefix,
+  type DrainedStream,
+  drainProviderStream,
+} from "../../support/provider_stream.ts";
 
 const PELICAN_TOOL: ToolDecl = {
   name: "pelican_name_generator",
@@ -153,21 +158,9 @@ Deno.test("streamAnthropicMessages: aborting mid-stream returns the partial text
         controller.signal,
       ),
     );
-    let streamed = "";
-    while (streamed === "") {
-      const step = await stream.next();
-      assert.ok(!step.done, "the stream must not finish before the abort");
-      for (const event of step.value) if (event.type === "content_delta") streamed += event.text;
-    }
-    controller.abort();
-    const end = await stream.next();
-    assert.ok(end.done);
-    assert.equal(end.value.stopReason, "aborted");
-    const partial = end.value.content[0];
-    assert.ok(partial?.type === "text");
-    assert.equal(partial.text, streamed);
-    assert.ok(fullText.startsWith(partial.text) && partial.text.length < fullText.length);
-    assert.equal(end.value.usage.inputTokens, 10, "usage from message_start is kept");
+    const { streamed, end } = await abortOnceTextStreams(stream, controller);
+    assertAbortedPrefix(end, streamed, fullText);
+    assert.equal(end.usage.inputTokens, 10, "usage from message_start is kept");
   }, {}); // one SSE event per chunk, 40 ms apart
 });
 

@@ -31,7 +31,11 @@ import {
   type FakeLlmServerOptions,
   withFakeServer,
 } from "../../support/fake_llm_server.ts";
-import { drainProviderStream } from "../../support/provider_stream.ts";
+import {
+  abortOnceTextStreams,
+  assertAbortedPrefix,
+  drainProviderStream,
+} from "../../support/provider_stream.ts";
 
 const KEY = "bedrock-api-key-FAKE-0123456789abcdef";
 const CREDENTIALS = {
@@ -405,19 +409,8 @@ Deno.test("bedrock provider: aborting mid-stream returns the partial text with s
     server.enqueue({ kind: "slow", delayMs: 40, source: textTurn(fullText) });
     const controller = new AbortController();
     const stream = streamBedrockConverse(providerRequest(server, {}, controller.signal));
-    let streamed = "";
-    while (streamed === "") {
-      const step = await stream.next();
-      assert.ok(!step.done, "the stream must not finish before the abort");
-      for (const event of step.value) if (event.type === "content_delta") streamed += event.text;
-    }
-    controller.abort();
-    const end = await stream.next();
-    assert.ok(end.done);
-    assert.equal(end.value.stopReason, "aborted");
-    const partial = end.value.content[0];
-    assert.ok(partial?.type === "text" && partial.text === streamed);
-    assert.ok(fullText.startsWith(partial.text) && partial.text.length < fullText.length);
+    const { streamed, end } = await abortOnceTextStreams(stream, controller);
+    assertAbortedPrefix(end, streamed, fullText);
   }, {}); // one frame per chunk, 40 ms apart
 });
 

@@ -30,7 +30,12 @@ import {
   withFakeServer,
 } from "../../support/fake_llm_server.ts";
 import { chunksOf, readWithGenai } from "../../support/genai_sdk.ts";
-import { type DrainedStream, drainProviderStream } from "../../support/provider_stream.ts";
+import {
+  abortOnceTextStreams,
+  assertAbortedPrefix,
+  type DrainedStream,
+  drainProviderStream,
+} from "../../support/provider_stream.ts";
 
 const KEY = "AIza-test-SECRET-0123456789";
 
@@ -350,20 +355,9 @@ Deno.test("google provider: aborting mid-stream returns the partial text with st
     const stream = streamGoogleGenerativeAI(
       providerRequest(server, [ask("count")], {}, controller.signal),
     );
-    let streamed = "";
-    while (streamed === "") {
-      const step = await stream.next();
-      assert.ok(!step.done, "the stream must not finish before the abort");
-      for (const event of step.value) if (event.type === "content_delta") streamed += event.text;
-    }
-    controller.abort();
-    const end = await stream.next();
-    assert.ok(end.done);
-    assert.equal(end.value.stopReason, "aborted");
-    const partial = end.value.content[0];
-    assert.ok(partial?.type === "text" && partial.text === streamed);
-    assert.ok(fullText.startsWith(partial.text) && partial.text.length < fullText.length);
-    assert.equal(end.value.usage.inputTokens, 10, "the prompt count sent with each chunk is kept");
+    const { streamed, end } = await abortOnceTextStreams(stream, controller);
+    assertAbortedPrefix(end, streamed, fullText);
+    assert.equal(end.usage.inputTokens, 10, "the prompt count sent with each chunk is kept");
   }, {}); // one SSE event per chunk, 40 ms apart
 });
 

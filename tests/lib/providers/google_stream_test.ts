@@ -8,25 +8,24 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ContentBlock } from "../../../lib/content.ts";
-import { ProviderError } from "../../../lib/errors.ts";
+import type { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import { isMintedCallId } from "../../../lib/providers/google_call_ids.ts";
 import { parseGoogleStream } from "../../../lib/providers/google_stream.ts";
 import { classifyHttpError } from "../../../lib/providers/http.ts";
 import { carriedSignature } from "../../../lib/providers/google_thought_signatures.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import type { SseEvent } from "../../../lib/providers/sse.ts";
 import { tooDeepArguments } from "../../../lib/providers/tool_arguments.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
-import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
+import { sseEvents } from "../../support/chunked_sse.ts";
 import { withFakeServer } from "../../support/fake_llm_server.ts";
 import { chunksOf, type GenaiChunk, readWithGenai } from "../../support/genai_sdk.ts";
+import { assertSameInChunks, type ParserRun, runParser } from "../../support/parsed_stream.ts";
 
 const FIXTURES = "google-generative-ai";
 const FIXTURES_DIR = new URL(`../../fixtures/providers/${FIXTURES}`, import.meta.url).pathname;
 const URL_FOR_ERRORS =
   "https://generativelanguage.googleapis.com/v1beta/models/m:streamGenerateContent?alt=sse";
-const CHUNK_SEEDS = [1, 7, 2026];
 
 // ---------------------------------------------------------------------------
 // Facts from the fixtures' MANIFEST.md.
@@ -219,14 +218,7 @@ function expectedUsage(counts: Facts["usage"]): Usage {
 // ---------------------------------------------------------------------------
 // Running the parser.
 
-interface Run {
-  events: ProviderStreamEvent[];
-  /** The assembled message, or the partial of the error. */
-  content: ContentBlock[];
-  usage: Usage;
-  result?: AssistantResult;
-  error?: ProviderError;
-}
+type Run = ParserRun;
 
 function fixtureNames(): string[] {
   return [...Deno.readDirSync(FIXTURES_DIR)]
@@ -239,26 +231,8 @@ function readFixture(name: string): Uint8Array<ArrayBuffer> {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-async function run(source: AsyncIterable<readonly SseEvent[]>): Promise<Run> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = parseGoogleStream(source, URL_FOR_ERRORS);
-  try {
-    for (let step = await stream.next();; step = await stream.next()) {
-      if (step.done) {
-        return { events, content: step.value.content, usage: step.value.usage, result: step.value };
-      }
-      assert.ok(step.value.length > 0, "no empty batch is yielded");
-      events.push(...step.value);
-    }
-  } catch (error) {
-    assert.ok(error instanceof ProviderError, `expected a ProviderError, got ${error}`);
-    return {
-      events,
-      content: error.partial?.content ?? [],
-      usage: error.partial?.usage ?? emptyUsage(),
-      error,
-    };
-  }
+function run(source: AsyncIterable<readonly SseEvent[]>): Promise<Run> {
+  return runParser(parseGoogleStream(source, URL_FOR_ERRORS));
 }
 
 const parseText = (body: string) => run(sseEvents([body]));
@@ -475,12 +449,7 @@ for (const name of fixtureNames()) {
       const whole = await run(sseEvents([bytes]));
       assertFacts(name, whole, facts!);
       assertEventsMatchContent(name, whole);
-      for (const seed of CHUNK_SEEDS) {
-        const chunked = await run(sseEvents(randomChunks(bytes, seededRandom(seed), 24)));
-        assert.deepEqual(chunked.events, whole.events, `${name}: events, seed ${seed}`);
-        assert.deepEqual(chunked.result, whole.result, `${name}: result, seed ${seed}`);
-        assert.equal(chunked.error?.message, whole.error?.message, `${name}: error, seed ${seed}`);
-      }
+      await assertSameInChunks(name, bytes, whole, (chunks) => run(sseEvents(chunks)));
     },
   });
   Deno.test({

@@ -19,7 +19,10 @@ import {
   PROVIDER_FIXTURES_DIR,
   withFakeServer,
 } from "../../support/fake_llm_server.ts";
-import { drainProviderStream as drain } from "../../support/provider_stream.ts";
+import {
+  abortOnceTextStreams,
+  drainProviderStream as drain,
+} from "../../support/provider_stream.ts";
 
 const KEY = "sk-test-0123456789";
 
@@ -158,15 +161,8 @@ Deno.test("openai chat e2e: abort mid-stream returns the partial text as aborted
     });
     const controller = new AbortController();
     const stream = streamFrom(server, controller.signal);
-    let step = await stream.next();
-    while (!step.done && !step.value.some((event) => event.type === "content_delta")) {
-      step = await stream.next();
-    }
-    assert.ok(!step.done, "a text delta arrived before the stall");
-    controller.abort();
-    step = await stream.next();
-    assert.ok(step.done, "the stream ends after the abort");
-    assert.deepEqual(step.value, {
+    const { end } = await abortOnceTextStreams(stream, controller);
+    assert.deepEqual(end, {
       content: [{ type: "text", text: "Partial ans" }],
       usage: emptyUsage(), // no usage was reported before the abort
       stopReason: "aborted",

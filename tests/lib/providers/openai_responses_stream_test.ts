@@ -11,7 +11,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import OpenAI from "openai";
-import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError, type ProviderErrorKind } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
 import { parseOpenAIResponsesStream } from "../../../lib/providers/openai_responses_stream.ts";
@@ -19,10 +18,18 @@ import {
   decodeReasoningSignature,
   encodeReasoningSignature,
 } from "../../../lib/providers/openai_responses_reasoning.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
 import { assertAgreesWithSdk, runSdk, type SdkRun } from "./responses_sdk.ts";
+import {
+  assertEventInvariants,
+  type ParserRun,
+  runParser,
+  textOf,
+  thinkingOf,
+  type ToolFact,
+  toolsOf,
+} from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai-responses", import.meta.url)
   .pathname;
@@ -30,12 +37,6 @@ const URL_SHOWN = "https://fixture.invalid/v1/responses";
 
 // ---------------------------------------------------------------------------
 // MANIFEST facts ("exercises → final assembled message"), copied by hand.
-
-interface ToolFact {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
 
 interface Facts {
   text: string;
@@ -104,90 +105,14 @@ const FIXTURES: Record<string, Facts> = {
 // ---------------------------------------------------------------------------
 // Running our parser.
 
-interface Run {
-  events: ProviderStreamEvent[];
-  result?: AssistantResult;
-  error?: unknown;
-}
+type Run = ParserRun;
 
 function readFixture(name: string): Uint8Array {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-async function runParser(chunks: readonly (Uint8Array | string)[]): Promise<Run> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = parseOpenAIResponsesStream(sseEvents(chunks), URL_SHOWN);
-  try {
-    for (;;) {
-      const step = await stream.next();
-      if (step.done) return { events, result: step.value };
-      assert.ok(step.value.length > 0, "no empty batch is yielded");
-      events.push(...step.value);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-}
-
-function assembled(run: Run): { content: ContentBlock[]; usage: Usage } {
-  if (run.result) return run.result;
-  assert.ok(run.error instanceof ProviderError, `expected a ProviderError, got ${run.error}`);
-  assert.ok(run.error.partial, "the error carries the partial message");
-  return run.error.partial;
-}
-
-function textOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
-
-function thinkingOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
-}
-
-function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
-  return content.flatMap((block) =>
-    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
-  );
-}
-
-/**
- * Block events are well formed: blocks start at 0, 1, 2… in order, every
- * delta belongs to an open block, each block completes once, the deltas add
- * up to the block, and the completed blocks are the returned content.
- */
-function assertEventInvariants(run: Run): void {
-  const started: ProviderStreamEvent[] = [];
-  const text = new Map<number, string>();
-  const completed = new Map<number, ContentBlock>();
-  for (const event of run.events) {
-    if (event.type === "block_start") {
-      assert.equal(event.blockIndex, started.length, "blocks start in order");
-      started.push(event);
-      text.set(event.blockIndex, "");
-    } else if (event.type === "content_delta") {
-      assert.ok(text.has(event.blockIndex), "delta for a started block");
-      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
-      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
-    } else {
-      assert.ok(text.has(event.blockIndex), "completion of a started block");
-      assert.ok(!completed.has(event.blockIndex), "a block completes once");
-      completed.set(event.blockIndex, event.block);
-    }
-  }
-  if (!run.result) return;
-  assert.equal(completed.size, started.length, "every block completes on success");
-  assert.deepEqual([...completed.values()], run.result.content);
-  for (const [index, block] of completed) {
-    const streamed = text.get(index)!;
-    if (block.type === "text") assert.equal(streamed, block.text);
-    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
-    else if (block.type === "tool_use") {
-      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
-      const start = started[index];
-      assert.ok(start?.type === "block_start");
-      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
-    }
-  }
+function parseChunks(chunks: readonly (Uint8Array | string)[]): Promise<Run> {
+  return runParser(parseOpenAIResponsesStream(sseEvents(chunks), URL_SHOWN));
 }
 
 /** Ours and the SDK's readings of the same bytes agree (see `assertAgreesWithSdk`). */
@@ -214,9 +139,10 @@ for (const name of fixtureNames) {
   if (!facts) continue; // reported by the test above
 
   Deno.test(`openai-responses fixture ${name}: assembles the MANIFEST message`, async () => {
-    const run = await runParser([readFixture(name)]);
+    const run = await parseChunks([readFixture(name)]);
     assertEventInvariants(run);
-    const message = assembled(run);
+    if (run.error) assert.ok(run.error.partial, "the error carries the partial message");
+    const message = run;
     assert.equal(textOf(message.content), facts.text);
     const thinking = message.content.filter((block) => block.type === "thinking");
     if (facts.reasoning) {
@@ -245,9 +171,9 @@ for (const name of fixtureNames) {
 
   Deno.test(`openai-responses fixture ${name}: same events and message in random chunks`, async () => {
     const bytes = readFixture(name);
-    const whole = await runParser([bytes]);
+    const whole = await parseChunks([bytes]);
     for (const seed of [1, 2, 3, 42]) {
-      const split = await runParser(randomChunks(bytes, seededRandom(seed), 23));
+      const split = await parseChunks(randomChunks(bytes, seededRandom(seed), 23));
       assert.deepEqual(split.events, whole.events, `seed ${seed}: events`);
       assert.deepEqual(split.result, whole.result, `seed ${seed}: result`);
       if (whole.error instanceof ProviderError) {
@@ -270,14 +196,14 @@ for (
 ) {
   Deno.test(`openai-responses fixture ${name}: agrees with the openai SDK`, async () => {
     const bytes = readFixture(name);
-    const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
+    const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
     assertRunAgrees(ours, theirs);
   });
 }
 
 Deno.test("openai-responses fixture error-insufficient-quota: the openai SDK throws the same server error", async () => {
   const bytes = readFixture("error-insufficient-quota");
-  const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
+  const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
   assert.ok(theirs.error instanceof OpenAI.APIError, `SDK: ${theirs.error}`);
   assert.ok(ours.error instanceof ProviderError);
   assert.ok(ours.error.message.includes(theirs.error.message), ours.error.message);
@@ -285,7 +211,7 @@ Deno.test("openai-responses fixture error-insufficient-quota: the openai SDK thr
 
 Deno.test("openai-responses fixture failed-rate-limit: the openai SDK ends with status failed and the error we throw", async () => {
   const bytes = readFixture("failed-rate-limit");
-  const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
+  const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
   assert.equal(theirs.final?.status, "failed");
   const sdkError = theirs.final?.error;
   assert.ok(sdkError && ours.error instanceof ProviderError);
@@ -395,7 +321,7 @@ Deno.test("openai-responses: parallel calls after a multi-part summary, with cac
   const body = created() + thought.events + first.events + second.events +
     completed([thought.item, first.item, second.item], USAGE_CACHED);
   const bytes = new TextEncoder().encode(body);
-  const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
+  const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
   assertEventInvariants(ours);
   assertRunAgrees(ours, theirs);
   assert.deepEqual(ours.result?.content.map((block) => block.type), [
@@ -414,7 +340,7 @@ Deno.test("openai-responses: parallel calls after a multi-part summary, with cac
     cacheWriteTokens: 0,
     reasoningTokens: 256,
   });
-  const split = await runParser(randomChunks(bytes, seededRandom(7), 11));
+  const split = await parseChunks(randomChunks(bytes, seededRandom(7), 11));
   assert.deepEqual(split.events, ours.events);
 });
 
@@ -441,7 +367,7 @@ Deno.test("openai-responses: a server that sends only final forms is read from t
   const body = sse("response.output_item.done", { output_index: 0, item: message }) +
     sse("response.output_item.done", { output_index: 1, item: fn }) +
     completed([message, fn], null);
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assertEventInvariants(run);
   assert.deepEqual(run.result, {
     content: [
@@ -466,7 +392,7 @@ Deno.test("openai-responses: final arguments that differ from the streamed ones 
       arguments: '{"path":"b"}',
     }) +
     completed([], null);
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assert.deepEqual(run.result?.content, [{
     type: "tool_use",
     id: "call_1",
@@ -479,10 +405,10 @@ Deno.test("openai-responses: refusal text and a content filter", async () => {
   const item = { id: "msg_1", type: "message", role: "assistant" };
   const refusal = sse("response.output_item.added", { output_index: 0, item }) +
     sse("response.refusal.delta", { output_index: 0, item_id: "msg_1", delta: "I can't help." });
-  const refused = await runParser([refusal + completed([], null)]);
+  const refused = await parseChunks([refusal + completed([], null)]);
   assert.equal(refused.result?.stopReason, "refusal");
   assert.equal(textOf(refused.result!.content), "I can't help.");
-  const filtered = await runParser([
+  const filtered = await parseChunks([
     completed([], null, "incomplete").replace(
       '"status":"incomplete"',
       '"status":"incomplete","incomplete_details":{"reason":"content_filter"}',
@@ -501,7 +427,7 @@ Deno.test("openai-responses: unknown items, events and incomplete reasons are to
       '"status":"incomplete"',
       '"status":"incomplete","incomplete_details":{"reason":"budget_exhausted"}',
     );
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assert.deepEqual(run.result, {
     content: [],
     usage: emptyUsage(),
@@ -518,12 +444,12 @@ Deno.test("openai-responses: a reasoning item with no text and no encrypted cont
   const item = { id: "rs_1", type: "reasoning", summary: [] };
   const body = sse("response.output_item.added", { output_index: 0, item }) +
     sse("response.output_item.done", { output_index: 0, item }) + completed([item], null);
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assert.deepEqual(run.events, []);
   assert.deepEqual(run.result?.content, []);
   // With encrypted content (a summary the model chose not to write), the block carries it.
   const carried = { ...item, encrypted_content: "enc" };
-  const withContent = await runParser([
+  const withContent = await parseChunks([
     sse("response.output_item.done", { output_index: 0, item: carried }) + completed([], null),
   ]);
   assert.deepEqual(withContent.result?.content, [{
@@ -547,7 +473,7 @@ Deno.test("openai-responses: error events are classified, nested or flat", async
     [{ code: "server_error", message: "The server had an error", param: null }, "server"],
   ];
   for (const [fields, kind] of cases) {
-    const run = await runParser([sse("error", fields)]);
+    const run = await parseChunks([sse("error", fields)]);
     assert.ok(run.error instanceof ProviderError, String(run.error));
     assert.equal(run.error.kind, kind, run.error.message);
     assert.match(run.error.message, /^fixture\.invalid sent an error mid-stream/);
@@ -569,7 +495,7 @@ Deno.test("openai-responses: response.failed is classified by its code, with the
     [null, "server"],
   ];
   for (const [error, kind] of cases) {
-    const run = await runParser([prefix + failed(error)]);
+    const run = await parseChunks([prefix + failed(error)]);
     assert.ok(run.error instanceof ProviderError, String(run.error));
     assert.equal(run.error.kind, kind, run.error.message);
     assert.deepEqual(run.error.partial?.content, [{ type: "text", text: "Half" }]);
@@ -581,7 +507,7 @@ Deno.test("openai-responses: a stream cut before its terminal event is a retryab
   const item = { id: "msg_1", type: "message", role: "assistant" };
   const body = sse("response.output_item.added", { output_index: 0, item }) +
     sse("response.output_text.delta", { output_index: 0, item_id: "msg_1", delta: "Half a" });
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assert.ok(run.error instanceof ProviderError);
   assert.equal(run.error.kind, "network");
   assert.ok(run.error.retryable);
@@ -590,7 +516,7 @@ Deno.test("openai-responses: a stream cut before its terminal event is a retryab
 });
 
 Deno.test("openai-responses: an event that is not JSON is a stream error quoting it", async () => {
-  const run = await runParser(['data: {"type":"response.output_text.delta","delta":\n\n']);
+  const run = await parseChunks(['data: {"type":"response.output_text.delta","delta":\n\n']);
   assert.ok(run.error instanceof ProviderError);
   assert.equal(run.error.kind, "stream");
   assert.match(run.error.message, /sent an event that is not JSON: \{"type"/);
@@ -602,7 +528,7 @@ Deno.test("openai-responses: a [DONE] marker and events after the terminal one a
     sse("response.output_text.delta", { output_index: 0, item_id: "msg_1", delta: "ok" }) +
     "data: [DONE]\n\n" + completed([], null) +
     sse("response.output_text.delta", { output_index: 0, item_id: "msg_1", delta: "late" });
-  const run = await runParser([body]);
+  const run = await parseChunks([body]);
   assert.equal(textOf(run.result!.content), "ok");
   assert.equal(run.result?.stopReason, "end_turn");
 });

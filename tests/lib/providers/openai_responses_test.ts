@@ -28,7 +28,7 @@ import {
   rateLimitReply,
   withFakeServer,
 } from "../../support/fake_llm_server.ts";
-import { drainProviderStream } from "../../support/provider_stream.ts";
+import { abortOnceTextStreams, drainProviderStream } from "../../support/provider_stream.ts";
 import { assertAgreesWithSdk, runSdk } from "./responses_sdk.ts";
 
 const KEY = "sk-test-responses-0123456789";
@@ -379,15 +379,8 @@ Deno.test("openai-responses e2e: abort mid-stream returns the partial text as ab
     server.enqueue(stalledReply());
     const controller = new AbortController();
     const stream = streamOpenAIResponses(providerRequest(server, { signal: controller.signal }));
-    let step = await stream.next();
-    while (!step.done && !step.value.some((event) => event.type === "content_delta")) {
-      step = await stream.next();
-    }
-    assert.ok(!step.done, "a text delta arrived before the stall");
-    controller.abort();
-    step = await stream.next();
-    assert.ok(step.done, "the stream ends after the abort");
-    assert.deepEqual(step.value, {
+    const { end } = await abortOnceTextStreams(stream, controller);
+    assert.deepEqual(end, {
       content: [{ type: "text", text: "Partial ans" }],
       usage: emptyUsage(),
       stopReason: "aborted",

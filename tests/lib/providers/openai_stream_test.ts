@@ -10,13 +10,19 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import OpenAI from "openai";
-import type { ContentBlock } from "../../../lib/content.ts";
 import { ProviderError } from "../../../lib/errors.ts";
 import type { StopReason } from "../../../lib/message.ts";
-import type { AssistantResult, ProviderStreamEvent } from "../../../lib/providers/provider.ts";
 import { parseOpenAIStream } from "../../../lib/providers/openai_stream.ts";
 import { emptyUsage, type Usage } from "../../../lib/usage.ts";
 import { randomChunks, seededRandom, sseEvents } from "../../support/chunked_sse.ts";
+import type { ParserRun, ToolFact } from "../../support/parsed_stream.ts";
+import {
+  assertEventInvariants,
+  runParser,
+  textOf,
+  thinkingOf,
+  toolsOf,
+} from "../../support/parsed_stream.ts";
 
 const FIXTURES_DIR = new URL("../../fixtures/providers/openai", import.meta.url)
   .pathname;
@@ -24,12 +30,6 @@ const URL_SHOWN = "https://fixture.invalid/v1/chat/completions";
 
 // ---------------------------------------------------------------------------
 // MANIFEST facts ("exercises → final assembled message"), copied by hand.
-
-interface ToolFact {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
 
 interface Facts {
   /** Visible text (content and refusal), "" for none. */
@@ -249,51 +249,14 @@ const FIXTURES: Record<string, { facts: Facts; sdk: SdkVerdict }> = {
 // ---------------------------------------------------------------------------
 // Running our parser.
 
-interface Run {
-  events: ProviderStreamEvent[];
-  result?: AssistantResult;
-  error?: unknown;
-}
+type Run = ParserRun;
 
 function readFixture(name: string): Uint8Array {
   return Deno.readFileSync(join(FIXTURES_DIR, `${name}.sse`));
 }
 
-async function runParser(chunks: readonly Uint8Array[]): Promise<Run> {
-  const events: ProviderStreamEvent[] = [];
-  const stream = parseOpenAIStream(sseEvents(chunks), URL_SHOWN);
-  try {
-    for (;;) {
-      const step = await stream.next();
-      if (step.done) return { events, result: step.value };
-      assert.ok(step.value.length > 0, "no empty batch is yielded");
-      events.push(...step.value);
-    }
-  } catch (error) {
-    return { events, error };
-  }
-}
-
-/** The message we assembled, or the partial attached to the error. */
-function assembled(run: Run): { content: ContentBlock[]; usage: Usage } {
-  if (run.result) return run.result;
-  assert.ok(run.error instanceof ProviderError, `expected a ProviderError, got ${run.error}`);
-  assert.ok(run.error.partial, "the error carries the partial message");
-  return run.error.partial;
-}
-
-function textOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "text" ? block.text : "")).join("");
-}
-
-function reasoningOf(content: readonly ContentBlock[]): string {
-  return content.map((block) => (block.type === "thinking" ? block.thinking : "")).join("");
-}
-
-function toolsOf(content: readonly ContentBlock[]): ToolFact[] {
-  return content.flatMap((block) =>
-    block.type === "tool_use" ? [{ id: block.id, name: block.name, input: block.input }] : []
-  );
+function parseChunks(chunks: readonly Uint8Array[]): Promise<Run> {
+  return runParser(parseOpenAIStream(sseEvents(chunks), URL_SHOWN));
 }
 
 // ---------------------------------------------------------------------------
@@ -398,50 +361,6 @@ function expectedStop(
 // ---------------------------------------------------------------------------
 // Invariants of the event stream.
 
-/**
- * Block events are well formed: blocks start at 0, 1, 2… in order, every
- * delta belongs to a started block and matches its kind, each block
- * completes once, the deltas add up to the block, and the completed blocks
- * are the returned content.
- */
-function assertEventInvariants(run: Run): void {
-  const started: ProviderStreamEvent[] = [];
-  const text = new Map<number, string>();
-  const completed = new Map<number, ContentBlock>();
-  for (const event of run.events) {
-    if (event.type === "block_start") {
-      assert.equal(event.blockIndex, started.length, "blocks start in order");
-      started.push(event);
-      text.set(event.blockIndex, "");
-    } else if (event.type === "content_delta") {
-      assert.ok(text.has(event.blockIndex), "delta for a started block");
-      assert.ok(!completed.has(event.blockIndex), "no delta after completion");
-      text.set(event.blockIndex, text.get(event.blockIndex)! + event.text);
-    } else {
-      assert.ok(text.has(event.blockIndex), "completion of a started block");
-      assert.ok(!completed.has(event.blockIndex), "a block completes once");
-      completed.set(event.blockIndex, event.block);
-    }
-  }
-  if (!run.result) return;
-  assert.equal(completed.size, started.length, "every block completes on success");
-  assert.deepEqual(
-    [...completed.keys()].sort((a, b) => a - b).map((i) => completed.get(i)),
-    run.result.content,
-  );
-  for (const [index, block] of completed) {
-    const streamed = text.get(index)!;
-    if (block.type === "text") assert.equal(streamed, block.text);
-    else if (block.type === "thinking") assert.equal(streamed, block.thinking);
-    else if (block.type === "tool_use") {
-      assert.deepEqual(streamed.trim() === "" ? {} : JSON.parse(streamed), block.input);
-      const start = started[index];
-      assert.ok(start?.type === "block_start");
-      assert.deepEqual(start.toolUse, { id: block.id, name: block.name });
-    }
-  }
-}
-
 // ---------------------------------------------------------------------------
 // The tests.
 
@@ -461,11 +380,12 @@ for (const name of fixtureNames) {
   const { facts, sdk } = spec;
 
   Deno.test(`openai fixture ${name}: assembles the MANIFEST message`, async () => {
-    const run = await runParser([readFixture(name)]);
+    const run = await parseChunks([readFixture(name)]);
     assertEventInvariants(run);
-    const message = assembled(run);
+    if (run.error) assert.ok(run.error.partial, "the error carries the partial message");
+    const message = run;
     assert.equal(textOf(message.content), facts.text);
-    const reasoning = reasoningOf(message.content);
+    const reasoning = thinkingOf(message.content);
     if (typeof facts.reasoning === "string") assert.equal(reasoning, facts.reasoning);
     else if (facts.reasoning) {
       assert.ok(reasoning.startsWith(facts.reasoning.startsWith), reasoning.slice(0, 80));
@@ -492,9 +412,9 @@ for (const name of fixtureNames) {
 
   Deno.test(`openai fixture ${name}: same events and message in random chunks`, async () => {
     const bytes = readFixture(name);
-    const whole = await runParser([bytes]);
+    const whole = await parseChunks([bytes]);
     for (const seed of [1, 2, 3, 42]) {
-      const split = await runParser(randomChunks(bytes, seededRandom(seed), 23));
+      const split = await parseChunks(randomChunks(bytes, seededRandom(seed), 23));
       assert.deepEqual(split.events, whole.events, `seed ${seed}: events`);
       assert.deepEqual(split.result, whole.result, `seed ${seed}: result`);
       if (whole.error instanceof ProviderError) {
@@ -515,12 +435,13 @@ for (const name of fixtureNames) {
 
   Deno.test(`openai fixture ${name}: ${sdkTitle}`, async () => {
     const bytes = readFixture(name);
-    const [ours, theirs] = await Promise.all([runParser([bytes]), runSdk(bytes)]);
-    const message = assembled(ours);
+    const [ours, theirs] = await Promise.all([parseChunks([bytes]), runSdk(bytes)]);
+    if (ours.error) assert.ok(ours.error.partial, "the error carries the partial message");
+    const message = ours;
     const view = { text: textOf(message.content), tools: toolsOf(message.content) };
-    if (reasoningOf(message.content) !== "" || theirs.reasoning !== "") {
+    if (thinkingOf(message.content) !== "" || theirs.reasoning !== "") {
       assert.equal(
-        reasoningOf(message.content),
+        thinkingOf(message.content),
         theirs.reasoning,
         "reasoning from SDK-decoded chunks",
       );

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { applyReplacement, editDiff } from "../../../lib/tools/edit_diff.ts";
+import { abortAfter } from "../../support/timed_abort.ts";
 
 const never = new AbortController().signal;
 
@@ -105,18 +106,13 @@ Deno.test("edit diff: an abort stops it within a second, mid-way", async () => {
   const before = Array.from({ length: 400_000 }, (_, i) => `${i} foo\n`).join("");
   const after = before.replaceAll("foo", "bar");
   const positions = occurrences(before, "foo");
-  const abort = new AbortController();
-  let abortedAt = 0;
   // The diff keeps the event loop at most 30 ms before it lets this timer run.
-  setTimeout(() => {
-    abortedAt = performance.now();
-    abort.abort(new Error("stopped"));
-  }, 0);
+  const abort = abortAfter(0, new Error("stopped"));
   await assert.rejects(
     () => editDiff(before, after, { oldText: "foo", newText: "bar", positions }, abort.signal),
     /stopped/,
   );
-  const late = performance.now() - abortedAt;
+  const late = performance.now() - abort.firedAt();
   console.log(`stopped ${late.toFixed(0)} ms after the abort`);
   assert.ok(late < 1000, `stopped ${late} ms after the abort`);
 });

@@ -1,4 +1,6 @@
+import assert from "node:assert/strict";
 import type { Tool } from "@panto/lib";
+import { abortAfter } from "../../support/timed_abort.ts";
 
 /** What the model would see from one call: the text parts and the error flag. */
 export interface CallResult {
@@ -48,4 +50,20 @@ export async function withProject(
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+}
+
+/**
+ * Calls a tool and aborts the call at once: it must end within a second,
+ * with the abort's reason as its error.
+ */
+export async function assertAbortStopsCall(
+  tool: Tool,
+  args: Record<string, unknown>,
+): Promise<void> {
+  const abort = abortAfter(0, new Error("stopped by the user"));
+  const result = await call(tool, args, abort.signal);
+  const late = performance.now() - abort.firedAt();
+  console.log(`stopped ${late.toFixed(0)} ms after the abort`);
+  assert.deepEqual(result, { text: "stopped by the user", isError: true });
+  assert.ok(late < 1000, `stopped ${late} ms after the abort`);
 }
