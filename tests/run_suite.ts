@@ -23,7 +23,7 @@ async function main(args: string[]): Promise<number> {
     args: ["test", "--allow-all", "--parallel", "--doc", ...targets],
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(jobs()) },
   }).spawn();
   const tally = tallySuite();
   await Promise.all([
@@ -35,6 +35,15 @@ async function main(args: string[]): Promise<number> {
   for (const file of tally.failedFiles) console.log(`rerun: deno test --allow-all ${file}`);
   console.log(summaryLine(tally, code));
   return code === 0 && tally.failed === 0 ? 0 : 1;
+}
+
+/**
+ * Test files at once: twice the cores, because many files spend most of their time waiting on a
+ * terminal, a server or a child process rather than computing (measured on 2 cores: 5m42s with 2
+ * at once, 4m28s with 4).
+ */
+function jobs(): number {
+  return 2 * navigator.hardwareConcurrency;
 }
 
 /** Copies a stream to `out` as it comes while feeding its lines to the tally. */

@@ -64,6 +64,8 @@ export async function assertAbortStopsCall(
   const result = await call(tool, args, abort.signal);
   const late = performance.now() - abort.firedAt();
   console.log(`stopped ${late.toFixed(0)} ms after the abort`);
+  // A tool that ignored the abort would finish its walk with an answer, not this error; the time
+  // is a deadline generous enough for a saturated machine, the figure above the one to read.
   assert.deepEqual(result, { text: "stopped by the user", isError: true });
-  assert.ok(late < 1000, `stopped ${late} ms after the abort`);
+  assert.ok(late < 15_000, `stopped ${late} ms after the abort`);
 }
