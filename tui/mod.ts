@@ -9,7 +9,7 @@
  *
  * const screen = new Container();
  * const status = new Text("Ready");
- * screen.addChild(new Text("漢字 are two columns wide each"));
+ * screen.addChild(new Text("漢字 are wide"));
  * screen.addChild(status);
  * console.assert(visibleWidth("漢字") === 4);
  * screen.render(20);

@@ -186,8 +186,7 @@ export interface PantoApi {
  * @example
  * ```ts
  * import type { PantoExtension } from "@panto/cli";
- * const extension: PantoExtension = (panto) => panto.notify(`panto ${panto.version}`);
- * export default extension;
+ * export default ((panto) => panto.notify(`panto ${panto.version}`)) satisfies PantoExtension;
  * ```
  */
 export type PantoExtension = (panto: PantoApi) => void | Promise<void>;
