@@ -35,6 +35,7 @@ import {
   loadAverage,
   median,
   type Program,
+  timeRun,
   withPrograms,
 } from "./cli_harness.ts";
 
@@ -46,7 +47,6 @@ const PI_NODE_PREFIX = Deno.env.get("BENCH_PI_NODE_PREFIX") ??
     () => undefined,
   ));
 const TOKEN = "SKILLS-OK";
-const decoder = new TextDecoder();
 
 /**
  * Runs a command, then writes its wall time and CPU time (ms) as the last
@@ -132,29 +132,21 @@ async function printRun(
   await drainReplies(server);
   server.enqueue({ kind: "turn", blocks: [{ type: "text", text: TOKEN }] });
   const args = ["-p", "Say hello in one line."];
-  const argv = [...asLaunched(program, args).argv, ...args];
-  const [command, ...rest] = PYTHON ? ["python3", "-c", TIMER, ...argv] : argv;
-  const start = performance.now();
-  const out = await new Deno.Command(command!, {
-    args: rest,
-    cwd,
-    env: program.env,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - start;
-  const stdout = decoder.decode(out.stdout);
-  if (!out.success || !stdout.includes(TOKEN)) {
-    throw new Error(`${program.name} -p failed: ${decoder.decode(out.stderr).slice(-300)}`);
+  const launched = asLaunched(program, args);
+  const timed = PYTHON
+    ? { ...launched, argv: ["python3", "-c", TIMER, ...launched.argv] }
+    : launched;
+  const { ms, stdout, stderr } = await timeRun(timed, args, cwd);
+  if (!stdout.includes(TOKEN)) {
+    throw new Error(`${program.name} -p printed ${JSON.stringify(stdout.slice(0, 200))}`);
   }
   const prompt = JSON.stringify(server.requests.at(-1)?.body ?? "");
   const listed = state !== "none";
   if (listed !== prompt.includes(`<name>skill-${COUNT - 1}</name>`)) {
     throw new Error(`${program.name}'s system prompt ${listed ? "lacks" : "has"} the skills`);
   }
-  const timed = decoder.decode(out.stderr).match(/\nBENCH-TIMES ([\d.]+) ([\d.]+)\n$/);
-  return timed ? { ms: Number(timed[1]), cpuMs: Number(timed[2]) } : { ms };
+  const times = stderr.match(/(?:^|\n)BENCH-TIMES ([\d.]+) ([\d.]+)$/);
+  return times ? { ms: Number(times[1]), cpuMs: Number(times[2]) } : { ms };
 }
 
 /** Puts the state in place for a program, runs it and takes the state away again. */
