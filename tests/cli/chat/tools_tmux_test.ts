@@ -41,7 +41,7 @@ Deno.test({
       const done = (await tmux.waitFor(/The command ran\./)).join("\n");
       assert.match(
         done,
-        /✓ bash \$ echo early-output[^\n]*\n\s+early-output\n\s+late-output\n\s+exit 0 · 3\.\ds/,
+        /✓ bash \$ echo early-output[^\n]*\n\s+early-output\n\s+late-output\n\s+exit 0 · \d+\.\ds/,
       );
 
       server.enqueue({
