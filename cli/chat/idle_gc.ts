@@ -35,16 +35,21 @@ let collectedAt = 0;
  * Collects garbage {@linkcode DELAY_MS} from now (a later call moves it),
  * shrinking the heap as far as V8 can (its "last resort" collection), if the
  * resident memory grew by {@linkcode WORTH_COLLECTING} since the last time.
+ *
+ * @param residentBytes The process's resident memory now (tests give their own: the process's
+ *   figure also moves with whatever else runs in it).
  */
-export function collectGarbageSoon(): void {
+export function collectGarbageSoon(
+  residentBytes: () => number = () => Deno.memoryUsage().rss,
+): void {
   const gc = (globalThis as { gc?: GcFunction }).gc;
   if (typeof gc !== "function") return;
-  if (Deno.memoryUsage().rss - collectedAt < WORTH_COLLECTING) return;
+  if (residentBytes() - collectedAt < WORTH_COLLECTING) return;
   if (pending !== undefined) clearTimeout(pending);
   const timer = setTimeout(() => {
     pending = undefined;
     gc({ type: "major", execution: "sync", flavor: "last-resort" });
-    collectedAt = Deno.memoryUsage().rss;
+    collectedAt = residentBytes();
   }, DELAY_MS);
   // Never keeps the process alive on its way out.
   Deno.unrefTimer(timer);

@@ -23,18 +23,26 @@ Deno.test("collectGarbageSoon: calls close together make one last-resort collect
   // The process made no collection yet: all of its memory grew since, worth one.
   const calls: unknown[] = [];
   const exposed = holder.gc;
+  // A resident figure of the test's own: the process's moves with the other tests in it.
+  let resident = 500 * 1024 * 1024;
+  const residentBytes = () => resident;
   holder.gc = (options: unknown) => calls.push(options);
   try {
-    collectGarbageSoon();
-    collectGarbageSoon();
+    collectGarbageSoon(residentBytes);
+    collectGarbageSoon(residentBytes);
     assert.equal(calls.length, 0, "not at once: the burst's last frames go first");
     await until(() => calls.length > 0);
     await sleep(400);
     assert.deepEqual(calls, [{ type: "major", execution: "sync", flavor: "last-resort" }]);
     // Right after a collection the memory has not grown: a short turn costs no collection.
-    collectGarbageSoon();
+    resident += 1024 * 1024;
+    collectGarbageSoon(residentBytes);
     await sleep(600);
     assert.equal(calls.length, 1);
+    // Grown by more than the threshold: worth one more.
+    resident += 8 * 1024 * 1024;
+    collectGarbageSoon(residentBytes);
+    await until(() => calls.length === 2);
   } finally {
     holder.gc = exposed;
   }
